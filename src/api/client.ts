@@ -1,0 +1,280 @@
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+import { ApiError, UsageError, type RequestSubject } from '../errors.js';
+import { describeApiError } from './describe.js';
+import { connectionError, createAgent } from './network.js';
+import { buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One HTTP exchange as `--verbose` shows it; headers are already redacted. */
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string | string[]>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string | string[]>;
+  responseBody?: string;
+  durationMs: number;
+  error?: string;
+}
+
+export interface RawRequest {
+  method: HttpMethod;
+  /** Absolute path with query, e.g. `/logincheck` or `/api/v2/cmdb/log.disk/setting?vdom=root`. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Supplies credentials per request (token or session); see auth.ts. */
+export interface Authenticator {
+  readonly kind: 'token' | 'session' | 'none';
+  headers(client: CmdbClient): Promise<Record<string, string>>;
+  /** Called once on a 401: true when fresh credentials were obtained and the request may be retried once. */
+  refresh?(client: CmdbClient): Promise<boolean>;
+}
+
+export interface TlsOptions {
+  /** PEM text of CA certificates to trust. */
+  ca?: string;
+  /** Do not verify the certificate at all (--insecure). */
+  insecure?: boolean;
+  /** Accept exactly the certificate with this SHA-256 fingerprint (hex, any case, colons optional). */
+  fingerprint?: string | null;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  prefix?: string;
+  auth?: Authenticator;
+  timeoutMs?: number;
+  tls?: TlsOptions;
+  /** Injected transport (undici MockAgent in unit tests); otherwise one keep-alive Agent per client. */
+  dispatcher?: Dispatcher;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** What a command asks of the device: one CMDB operation. */
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Table path (`firewall.ipmacbinding/table`), or '' for the CMDB root (transactions). */
+  tablePath: string;
+  mkey?: string | number;
+  query?: QueryParams;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Access group the table needs, for the hint of a 403. */
+  group?: string;
+}
+
+/** A device envelope (PROTOCOL.md "Responses"). */
+export interface Envelope {
+  http_method?: string;
+  results?: unknown;
+  revision?: string;
+  revision_changed?: boolean;
+  mkey?: string | number;
+  vdom?: string;
+  path?: string;
+  name?: string;
+  status?: string;
+  http_status?: number;
+  error?: number;
+  cli_error?: string;
+  serial?: string;
+  version?: string;
+  build?: number;
+  [field: string]: unknown;
+}
+
+export interface ApiResult {
+  status: number;
+  /** The parsed JSON body, untouched (for --raw). */
+  body: unknown;
+  /** One envelope per VDOM; several only when several VDOMs were asked for. */
+  envelopes: Envelope[];
+  multiVdom: boolean;
+}
+
+const REDACTED = '<redacted>';
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-csrftoken']);
+const SECRET_FIELD = /pass|secret|psk|token|key$/i;
+
+/** Header values that carry credentials are replaced, keeping cookie names visible. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (!SECRET_HEADERS.has(lower)) out[name] = value;
+    else if (lower === 'authorization') out[name] = String(value).replace(/^(\w+)\s.*$/, `$1 ${REDACTED}`);
+    else if (lower === 'cookie') out[name] = String(value).replace(/=([^;]*)/g, `=${REDACTED}`);
+    else if (lower === 'set-cookie') out[name] = (Array.isArray(value) ? value : [value]).map((c) => c.replace(/^([^=]*)=[^;]*/, `$1=${REDACTED}`));
+    else out[name] = REDACTED;
+  }
+  return out;
+}
+
+/** Form and JSON bodies with credential-looking fields (secretkey, password, psk...) redacted for --verbose. */
+export function redactBody(body: string | undefined, contentType = ''): string | undefined {
+  if (!body) return body;
+  if (contentType.includes('x-www-form-urlencoded')) {
+    return body.replace(/(^|&)([^=&]*)=([^&]*)/g, (m, sep: string, name: string) => (/secretkey|pass|token_code/i.test(name) ? `${sep}${name}=${REDACTED}` : m));
+  }
+  try {
+    return JSON.stringify(JSON.parse(body), (k, v) => (k && typeof v !== 'object' && SECRET_FIELD.test(k) && !/^(q_origin_key|key)$/.test(k) ? REDACTED : v));
+  } catch {
+    return body;
+  }
+}
+
+function parseJson(text: string): unknown {
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+function toEnvelopes(body: unknown): { envelopes: Envelope[]; multiVdom: boolean } {
+  if (Array.isArray(body)) return { envelopes: body.filter((e) => e && typeof e === 'object') as Envelope[], multiVdom: true };
+  if (body && typeof body === 'object') return { envelopes: [body as Envelope], multiVdom: false };
+  return { envelopes: [], multiVdom: false };
+}
+
+/** The HTTP client of one device: one keep-alive connection pool, one request function. */
+export class CmdbClient {
+  readonly baseUrl: string;
+  readonly prefix: string;
+  readonly auth: Authenticator | undefined;
+  private readonly timeoutMs: number;
+  private readonly tls: TlsOptions;
+  private readonly onExchange?: (exchange: Exchange) => void;
+  private dispatcher: Dispatcher | undefined;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(options: ClientOptions) {
+    try {
+      this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    } catch {
+      throw new UsageError(`invalid device address '${options.baseUrl}'`, 'use https://host[:port], for example https://fw.example:8443');
+    }
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.auth = options.auth;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.tls = options.tls ?? {};
+    this.onExchange = options.onExchange;
+    this.dispatcher = options.dispatcher;
+    this.ownsDispatcher = !options.dispatcher;
+  }
+
+  private async getDispatcher(): Promise<Dispatcher> {
+    if (!this.dispatcher) {
+      this.dispatcher = createAgent(this.tls, this.timeoutMs);
+    }
+    return this.dispatcher;
+  }
+
+  /** Sends one HTTP request as is; network failures become ConnectionError. Used by auth for /logincheck. */
+  async send(req: RawRequest): Promise<RawResponse> {
+    const dispatcher = await this.getDispatcher();
+    const url = this.baseUrl + req.path;
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    const started = performance.now();
+    const log = (extra: Partial<Exchange>) =>
+      this.onExchange?.({
+        method: req.method,
+        url,
+        requestHeaders: redactHeaders(headers),
+        requestBody: redactBody(req.body, headers['content-type']),
+        durationMs: Math.round(performance.now() - started),
+        ...extra,
+      });
+    try {
+      const res = await request(url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const body = await res.body.text();
+      const out: RawResponse = { status: res.statusCode, headers: res.headers, body };
+      log({ status: out.status, responseHeaders: redactHeaders(out.headers), responseBody: body });
+      return out;
+    } catch (err) {
+      const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls);
+      log({ error: error.message });
+      throw error;
+    }
+  }
+
+  /** One CMDB operation: builds the URL, authenticates, retries once after a re-login, unwraps envelopes. */
+  async request(req: ApiRequest): Promise<ApiResult> {
+    if (req.method === 'DELETE' && req.mkey === undefined) {
+      // A DELETE on a collection purges the whole table on a real device.
+      throw new UsageError(`refusing to send DELETE without a key to ${req.tablePath}`);
+    }
+    const path = buildPath(this.prefix, req.tablePath, req.mkey) + buildQuery(req.query);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const subject: RequestSubject = { method: req.method, tablePath: req.tablePath, mkey: req.mkey, vdoms: req.query?.vdom, group: req.group };
+    let res = await this.sendAuthenticated(path, req, body);
+    if (res.status === 401 && this.auth?.refresh && (await this.auth.refresh(this))) {
+      res = await this.sendAuthenticated(path, req, body);
+    }
+    return this.unwrap(res, subject);
+  }
+
+  private async sendAuthenticated(path: string, req: ApiRequest, body: string | undefined): Promise<RawResponse> {
+    const headers: Record<string, string> = { ...(await this.auth?.headers(this)), ...req.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.send({ method: req.method, path, headers, body });
+  }
+
+  private unwrap(res: RawResponse, subject: RequestSubject): ApiResult {
+    const body = parseJson(res.body);
+    const { envelopes, multiVdom } = toEnvelopes(body);
+    if (res.status >= 400 || body === undefined) {
+      const envelope = envelopes.find((e) => e.status === 'error') ?? envelopes[0];
+      if (res.status < 400) {
+        throw new ApiError(res.status, null, null, subject, `the device answered ${subject.tablePath || 'the request'} with a body that is not JSON`, 'check the API prefix of the device profile (default /api/v2/cmdb)');
+      }
+      throw describeApiError(res.status, envelope, subject, this.auth?.kind ?? 'none');
+    }
+    const failed = envelopes.find((e) => e.status === 'error');
+    if (failed) {
+      const vdomSubject = failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject;
+      throw describeApiError(failed.http_status ?? res.status, failed, vdomSubject, this.auth?.kind ?? 'none');
+    }
+    return { status: res.status, body, envelopes, multiVdom };
+  }
+
+  /** GET on another API tree, e.g. `monitor/system/status` (used to check a credential). */
+  async monitor(path: string): Promise<ApiResult> {
+    const apiRoot = this.prefix.replace(/\/cmdb\/?$/, '');
+    const fullPath = `${apiRoot}/monitor/${path.replace(/^\/+/, '')}`;
+    const subject: RequestSubject = { method: 'GET', tablePath: `monitor/${path}` };
+    let res = await this.send({ method: 'GET', path: fullPath, headers: await this.auth?.headers(this) });
+    if (res.status === 401 && this.auth?.refresh && (await this.auth.refresh(this))) {
+      res = await this.send({ method: 'GET', path: fullPath, headers: await this.auth?.headers(this) });
+    }
+    return this.unwrap(res, subject);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher && this.dispatcher) await this.dispatcher.close();
+    this.dispatcher = undefined;
+  }
+}

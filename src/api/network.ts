@@ -1,0 +1,148 @@
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { Agent, buildConnector } from 'undici';
+import { ConnectionError } from '../errors.js';
+import type { TlsOptions } from './client.js';
+
+/** `AB:CD:...` or `abcd...` → `abcd...` (lowercase hex, no colons). */
+export function normalizeFingerprint(fingerprint: string): string {
+  return fingerprint.replace(/[:\s]/g, '').toLowerCase();
+}
+
+/** `abcd...` → `AB:CD:...`, the way fingerprints are shown to people. */
+export function displayFingerprint(fingerprint: string): string {
+  return normalizeFingerprint(fingerprint).toUpperCase().match(/.{1,2}/g)?.join(':') ?? '';
+}
+
+export function isFingerprint(text: string): boolean {
+  return /^[0-9a-f]{64}$/.test(normalizeFingerprint(text));
+}
+
+/** The pinned certificate did not match: the device's certificate changed, or someone is in the middle. */
+export class PinMismatchError extends Error {
+  readonly code = 'CMDB_PIN_MISMATCH';
+  constructor(readonly actual: string | null, readonly expected: string) {
+    super('certificate fingerprint mismatch');
+  }
+}
+
+/**
+ * One keep-alive pool per device. With a pinned fingerprint, chain verification is replaced by an exact
+ * match on the certificate's SHA-256 (the point of pinning a self-signed certificate).
+ */
+export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
+  const pinned = tls.fingerprint ? normalizeFingerprint(tls.fingerprint) : null;
+  const verifyChain = !tls.insecure && !pinned;
+  const connector = buildConnector({ ca: tls.ca, rejectUnauthorized: verifyChain, timeout: timeoutMs });
+  const connect: buildConnector.connector = pinned
+    ? (options, callback) =>
+        connector(options, (err, socket) => {
+          if (err || !socket) return callback(err ?? new Error('no socket'), null);
+          if (options.protocol !== 'https:') return callback(null, socket);
+          const actual = (socket as TLSSocket).getPeerCertificate?.()?.fingerprint256;
+          const fp = actual ? normalizeFingerprint(actual) : null;
+          if (fp === pinned) return callback(null, socket);
+          socket.destroy();
+          callback(new PinMismatchError(fp, pinned), null);
+        })
+    : connector;
+  return new Agent({ connect, keepAliveTimeout: 30_000, connections: 16 });
+}
+
+export interface PeerCertificate {
+  fingerprint: string;
+  subject: string;
+  issuer: string;
+  validTo: string;
+}
+
+/** Fetches the certificate a server presents without trusting it, to show what failed verification. */
+export function probeCertificate(baseUrl: string, timeoutMs = 5000): Promise<PeerCertificate | null> {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'https:') return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // Only reads the certificate to show it to the user; nothing is ever sent over this socket.
+    const verify = false;
+    const socket = tlsConnect({ host, port: Number(url.port || 443), servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: verify });
+    const done = (value: PeerCertificate | null) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(timeoutMs, () => done(null));
+    socket.once('error', () => done(null));
+    socket.once('secureConnect', () => {
+      const cert = socket.getPeerCertificate();
+      if (!cert?.fingerprint256) return done(null);
+      const name = (n: unknown) => (n && typeof n === 'object' ? Object.entries(n).map(([k, v]) => `${k}=${v}`).join(', ') : String(n ?? ''));
+      done({ fingerprint: normalizeFingerprint(cert.fingerprint256), subject: name(cert.subject), issuer: name(cert.issuer), validTo: cert.valid_to });
+    });
+  });
+}
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+]);
+
+/** A TLS certificate that did not verify; carries what the server presented so the user can pin it. */
+export class TlsVerificationError extends ConnectionError {
+  constructor(message: string, hint: string, readonly certificate: PeerCertificate | null, options?: { cause?: unknown }) {
+    super(message, hint, options);
+  }
+}
+
+function rootCause(err: unknown): { code?: string; name?: string; message?: string } & Record<string, unknown> {
+  let e = err as Record<string, unknown> | undefined;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof PinMismatchError) return e as unknown as Record<string, unknown>;
+    if (typeof e.code === 'string' && !String(e.code).startsWith('UND_ERR_SOCKET')) return e;
+    if (!e.cause) return e;
+    e = e.cause as Record<string, unknown>;
+  }
+  return e ?? {};
+}
+
+/** Turns a network failure into a ConnectionError (exit 3) that says what happened in the user's terms. */
+export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions): Promise<ConnectionError> {
+  const cause = rootCause(err);
+  const code = typeof cause.code === 'string' ? cause.code : '';
+  const where = baseUrl;
+  if (cause instanceof PinMismatchError) {
+    const cert = await probeCertificate(baseUrl);
+    return new TlsVerificationError(
+      `the certificate of ${where} does not match the pinned fingerprint: it changed, or something is intercepting the connection`,
+      `pinned ${displayFingerprint(cause.expected)}, presented ${cause.actual ? displayFingerprint(cause.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with 'cmdb login --fingerprint <sha256>'`,
+      cert,
+      { cause: err },
+    );
+  }
+  if (TLS_CODES.has(code) || /certificate|self[- ]signed/i.test(String(cause.message ?? ''))) {
+    const cert = await probeCertificate(baseUrl);
+    const shown = cert ? ` (SHA-256 ${displayFingerprint(cert.fingerprint)}, subject ${cert.subject})` : '';
+    return new TlsVerificationError(
+      `TLS verification failed for ${where}: ${cause.message ?? code}${shown}`,
+      tls.ca
+        ? 'the certificate is not signed by the CA in --ca-file; check the file, or pin the certificate with cmdb login --fingerprint'
+        : `trust the device's CA with --ca-file <pem>, or pin this certificate with 'cmdb login --fingerprint ${cert ? cert.fingerprint : '<sha256>'}'`,
+      cert,
+      { cause: err },
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectionError(`cannot resolve the device's host name in ${where}`, 'check the spelling of --host, CMDB_HOST or the profile, and your DNS', { cause: err });
+  if (code === 'ECONNREFUSED') return new ConnectionError(`connection refused by ${where}`, 'check the port and that administrative HTTPS access is enabled on that interface', { cause: err });
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new ConnectionError(`no route to ${where}`, 'check the address and your network', { cause: err });
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new ConnectionError(`the connection to ${where} was closed unexpectedly`, 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?', { cause: err });
+  if (/TIMEOUT/i.test(code) || cause.name === 'TimeoutError' || cause.name === 'AbortError') {
+    return new ConnectionError(`no answer from ${where} within ${Math.round(timeoutMs / 1000)}s`, 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable', { cause: err });
+  }
+  if (/EPROTO|ERR_SSL|wrong version/i.test(code + String(cause.message))) return new ConnectionError(`TLS handshake with ${where} failed: ${cause.message}`, 'is the scheme right (https:// vs http://)?', { cause: err });
+  return new ConnectionError(`cannot reach ${where}: ${cause.message ?? String(err)}`, null, { cause: err });
+}

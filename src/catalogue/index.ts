@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+
+/** Operation codes of SPEC.md: L list, C create, R read, U update, D delete, G get singleton, P put singleton. */
+export type OperationCode = 'L' | 'C' | 'R' | 'U' | 'D' | 'G' | 'P';
+export type KeyType = 'string' | 'integer';
+
+export interface FieldSchema {
+  type: 'string' | 'integer' | 'array';
+  format?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  items?: Record<string, FieldSchema>;
+}
+
+export interface TableDef {
+  /** Path without the leading slash, as users write it: `firewall.ipmacbinding/table`. */
+  path: string;
+  group: string;
+  operations: OperationCode[];
+  singleton: boolean;
+  /** The key SPEC.md names, or null where it names none. */
+  specKey: { name: string; type: KeyType } | null;
+  /** The key field the device uses in item paths (also where SPEC.md is silent); null for singletons. */
+  key: string | null;
+  keyType: KeyType | null;
+  fields: Record<string, FieldSchema>;
+  /** False for a well-formed path outside the catalogue, sent as a keyed table with a string key. */
+  known: boolean;
+}
+
+export const OPERATION_NAMES: Record<OperationCode, string> = {
+  L: 'list',
+  C: 'create',
+  R: 'read',
+  U: 'update',
+  D: 'delete',
+  G: 'read',
+  P: 'update',
+};
+
+interface RawTable {
+  path: string;
+  group: string;
+  operations: OperationCode[];
+  key: { name: string; type: KeyType } | null;
+  singleton: boolean;
+  deviceKey: string | null;
+  fields: Record<string, FieldSchema>;
+}
+
+let tables: TableDef[] | undefined;
+let byPath: Map<string, TableDef> | undefined;
+
+export const RELEASE = '6.4.14';
+
+/** Every table of the catalogue, read once. */
+export function allTables(): TableDef[] {
+  if (!tables) {
+    const file = new URL('../../../src/catalogue/tables-6.4.14.json', import.meta.url);
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { tables: RawTable[] };
+    tables = raw.tables.map((t) => {
+      const key = t.key?.name ?? t.deviceKey;
+      const keyField = key ? t.fields[key] : undefined;
+      return {
+        path: t.path.replace(/^\//, ''),
+        group: t.group,
+        operations: t.operations,
+        singleton: t.singleton,
+        specKey: t.key,
+        key,
+        keyType: key ? (t.key?.type ?? (keyField?.type === 'integer' ? 'integer' : 'string')) : null,
+        fields: t.fields,
+        known: true,
+      };
+    });
+    byPath = new Map(tables.map((t) => [t.path, t]));
+  }
+  return tables;
+}
+
+const TABLE_PATH = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*\/[a-z0-9][a-z0-9-]*$/;
+
+/** `area` of a table path: what stands before the first `.` or `/`. */
+export function areaOf(path: string): string {
+  return path.split(/[./]/, 1)[0];
+}
+
+export function normalizeTablePath(input: string): string {
+  return input.replace(/^\/+/, '').replace(/\/+$/, '');
+}
+
+export function isWellFormedTablePath(path: string): boolean {
+  return TABLE_PATH.test(path);
+}
+
+/** The catalogue entry for a path, or undefined when it is not catalogued. */
+export function findTable(path: string): TableDef | undefined {
+  allTables();
+  return byPath!.get(normalizeTablePath(path));
+}
+
+/** A stand-in definition for a well-formed path outside the catalogue. */
+export function uncataloguedTable(path: string): TableDef {
+  return {
+    path,
+    group: 'unknown',
+    operations: ['L', 'C', 'R', 'U', 'D'],
+    singleton: false,
+    specKey: null,
+    key: 'mkey',
+    keyType: 'string',
+    fields: {},
+    known: false,
+  };
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** Catalogued paths close to `path`, closest first (for "did you mean"). */
+export function suggestTables(path: string, max = 3): string[] {
+  const p = normalizeTablePath(path);
+  const table = p.split('/').pop() ?? p;
+  return allTables()
+    .map((t) => {
+      const d = Math.min(editDistance(p, t.path), editDistance(table, t.path.split('/').pop()!) + 1);
+      const bonus = t.path.includes(table) && table.length >= 3 ? -2 : 0;
+      return { path: t.path, d: d + bonus };
+    })
+    .filter((x) => x.d <= Math.max(3, Math.floor(p.length / 4)))
+    .sort((a, b) => a.d - b.d || a.path.localeCompare(b.path))
+    .slice(0, max)
+    .map((x) => x.path);
+}
+
+/** Whether the catalogue lists an operation for the table (uncatalogued tables allow everything). */
+export function allows(table: TableDef, op: OperationCode): boolean {
+  return table.operations.includes(op);
+}
+
+/** Human names of a table's operations, for error messages: `list, create, read`. */
+export function describeOperations(table: TableDef): string {
+  return table.operations.map((op) => OPERATION_NAMES[op]).join(', ');
+}

@@ -1,0 +1,76 @@
+import type { FieldSchema, TableDef } from './index.js';
+
+export type ProblemKind = 'unknown-field' | 'type' | 'enum' | 'range' | 'max-length' | 'not-object';
+
+/** One reason a body does not fit a table's field schema; `field` is a dotted path (`rule.2.action`). */
+export interface Problem {
+  kind: ProblemKind;
+  field: string;
+  message: string;
+}
+
+/** Meta fields the device adds to objects it returns (`q_origin_key`...): never part of a request body. */
+export function isMetaField(name: string): boolean {
+  return name.startsWith('q_');
+}
+
+function checkValue(path: string, value: unknown, schema: FieldSchema, problems: Problem[]): void {
+  if (value === null) return;
+  if (schema.type === 'integer') {
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      problems.push({ kind: 'type', field: path, message: `'${path}' must be an integer, not ${JSON.stringify(value)}` });
+      return;
+    }
+    const { minimum, maximum } = schema;
+    if ((minimum !== undefined && value < minimum) || (maximum !== undefined && value > maximum)) {
+      problems.push({ kind: 'range', field: path, message: `'${path}' must be between ${minimum ?? '-∞'} and ${maximum ?? '∞'}, not ${value}` });
+    }
+    return;
+  }
+  if (schema.type === 'string') {
+    if (typeof value !== 'string') {
+      problems.push({ kind: 'type', field: path, message: `'${path}' must be a string, not ${JSON.stringify(value)}` });
+      return;
+    }
+    if (schema.enum && !schema.enum.includes(value)) {
+      problems.push({ kind: 'enum', field: path, message: `'${path}' must be one of ${schema.enum.join(', ')}, not ${JSON.stringify(value)}` });
+    }
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) {
+      problems.push({ kind: 'max-length', field: path, message: `'${path}' is ${value.length} characters long; the maximum is ${schema.maxLength}` });
+    }
+    return;
+  }
+  if (!Array.isArray(value)) {
+    problems.push({ kind: 'type', field: path, message: `'${path}' must be a list of entries, not ${JSON.stringify(value)}` });
+    return;
+  }
+  value.forEach((entry, i) => checkObject(`${path}.${i}`, entry, schema.items ?? {}, problems));
+}
+
+function checkObject(path: string, value: unknown, fields: Record<string, FieldSchema>, problems: Problem[]): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ kind: 'not-object', field: path, message: `${path ? `'${path}'` : 'the body'} must be an object` });
+    return;
+  }
+  for (const [name, v] of Object.entries(value)) {
+    if (isMetaField(name)) continue;
+    const field = path ? `${path}.${name}` : name;
+    const schema = fields[name];
+    if (!schema) problems.push({ kind: 'unknown-field', field, message: `'${field}' is not a field of this table` });
+    else checkValue(field, v, schema, problems);
+  }
+}
+
+/** Checks an object body against a table's field schema (type, enum, range, max length, unknown fields). */
+export function validateObject(table: TableDef, body: unknown): Problem[] {
+  const problems: Problem[] = [];
+  checkObject('', body, table.fields, problems);
+  return problems;
+}
+
+/** Default value of a field as the device reports it for `action=default`. */
+export function defaultValue(schema: FieldSchema): unknown {
+  if (schema.type === 'array') return [];
+  if (schema.type === 'integer') return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 0;
+  return schema.enum?.[0] ?? '';
+}

@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { CmdbError, EXIT, errorReport } from '../errors.js';
+import { connect } from './connect.js';
+import { Context, type GlobalOptions, type IO } from './context.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+type Handler = (ctx: Context, ...args: never[]) => Promise<number>;
+
+/** Builds the commander program; each command's module is imported only when it runs. */
+export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<number>, cmd: Command) => Promise<void>): Command {
+  const program = new Command('cmdb')
+    .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
+    .version(version(), '-V, --version', 'print the version')
+    .option('-d, --device <name>', 'saved device profile to use (env CMDB_DEVICE)')
+    .option('--host <url>', 'device address, https://fw.example:8443 (env CMDB_HOST)')
+    .option('--vdom <list>', "VDOM: root, a,b or '*' (env CMDB_VDOM)")
+    .addOption(new Option('-o, --output <format>', 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)'))
+    .option('--raw', "print the device's JSON response untouched")
+    .option('--ca-file <pem>', 'trust this CA bundle for TLS (env CMDB_CA_FILE)')
+    .option('--insecure', 'do not verify TLS (env CMDB_INSECURE=1)')
+    .option('--timeout <seconds>', 'per-request timeout, default 30 (env CMDB_TIMEOUT)')
+    .option('-v, --verbose', 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)')
+    .option('--no-color', 'no ANSI colour (env NO_COLOR)')
+    .option('--demo', 'run against the built-in emulated device (env CMDB_DEMO=1)')
+    .option('--force', 'send an operation the catalogue does not list for the table')
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: () => undefined,
+    })
+    .exitOverride();
+
+  const command = (spec: string, description: string, load: () => Promise<{ run: Handler }>, map: (...args: unknown[]) => unknown[]) =>
+    program
+      .command(spec)
+      .description(description)
+      .action(async (...args: unknown[]) => {
+        const cmd = args[args.length - 1] as Command;
+        const params = map(...args.slice(0, -1));
+        await run(async (ctx) => (await load()).run(ctx, ...(params as never[])), cmd);
+      });
+
+  const readOptions = (c: Command) =>
+    c
+      .option('--datasource', 'include datasource information for linked objects')
+      .option('--with-meta', 'include meta information (q_ref, q_type...) per object')
+      .option('--skip', 'apply the CLI skip operator to hide skipped properties')
+      .option('--fields <a,b>', 'only these fields (sent as format=a|b)');
+
+  command('tables', 'print the catalogue of tables (sends nothing)', () => import('../commands/tables.js'), (o) => [o])
+    .option('--group <group>', 'only tables of this access group')
+    .option('--area <area>', 'only tables of this area (log, firewall, ...)');
+
+  readOptions(command('list <table>', 'list the objects of a table', () => import('../commands/list.js'), (t, o) => [t, o]))
+    .option('--filter <expr>', 'field<op>value with == != =@ !@ <= < >= > (repeat: AND; commas: OR)', collect)
+    .option('--start <n>', 'first entry index')
+    .option('--count <n>', 'maximum number of entries (with --all: in total)')
+    .option('--all', 'fetch every page')
+    .option('--page-size <n>', 'entries per request with --all (default 1000)')
+    .option('--with-contents-hash', "include a checksum of each object's contents")
+    .option('--key <name>', 'filter on this property (with --pattern)')
+    .option('--pattern <value>', 'value for --key')
+    .addOption(new Option('--scope <scope>', 'global, vdom or both').choices(['global', 'vdom', 'both']))
+    .option('--exclude-default-values', 'leave out properties that hold their default value');
+
+  readOptions(command('get <table> [key]', 'read one object, or a singleton table', () => import('../commands/get.js'), (t, k, o) => [t, k, o]));
+
+  const bodyOptions = (c: Command) =>
+    c
+      .option('-f, --file <path>', "body from a JSON or YAML file ('-' for stdin)")
+      .option('--data <json>', 'body as JSON')
+      .option('--set <field=value>', 'set one field, typed by the table schema (repeatable)', collect);
+
+  bodyOptions(command('create <table> [body]', 'create an object (an array body creates each element)', () => import('../commands/create.js'), (t, b, o) => [t, b, o]))
+    .option('--concurrency <n>', 'parallel requests for an array body (default 4)');
+  command('clone <table> <key> <new-key>', 'copy an object under a new key', () => import('../commands/clone.js'), (t, k, n) => [t, k, n]);
+  bodyOptions(command('update <table> [args...]', 'change fields of an object ([key] [body]), or of a singleton ([body])', () => import('../commands/update.js'), (t, a, o) => [t, a, o]));
+  command('move <table> <key>', 'move an object before or after another', () => import('../commands/move.js'), (t, k, o) => [t, k, o])
+    .option('--before <key>', 'move in front of this object')
+    .option('--after <key>', 'move behind this object');
+  command('delete <table> <keys...>', 'delete objects by key', () => import('../commands/delete.js'), (t, k, o) => [t, k, o])
+    .option('--concurrency <n>', 'parallel requests for several keys (default 4)');
+
+  const actions: [string, string][] = [
+    ['schema <table>', 'print the CLI schema of a table (action=schema)'],
+    ['defaults <table>', 'print the default values of a table (action=default)'],
+    ['meta <table>', 'print the meta data of a table (action=meta)'],
+    ['revision <table> [key]', 'print the CMDB revision of a table (action=revision)'],
+    ['transactions <table> [key]', 'list configuration transactions (action=transaction-list)'],
+  ];
+  for (const [spec, description] of actions) {
+    const name = spec.split(' ')[0];
+    command(spec, description, () => import('../commands/action.js') as Promise<{ run: Handler }>, (t, k) => [name, t, typeof k === 'string' ? k : undefined]);
+  }
+
+  program
+    .command('emulator')
+    .description('run the local emulated device in the foreground')
+    .option('--port <n>', 'port (0 picks a free one)', '0')
+    .option('--tls', 'serve HTTPS with a self-signed certificate generated at start')
+    .option('--state <file>', 'persist the state in this file across restarts')
+    .addOption(new Option('--seed <seed>', 'initial data when there is no state').choices(['demo', 'empty']).default('demo'))
+    .option('--vdoms <list>', 'VDOM names', 'root,dmz')
+    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      const host = (cmd.optsWithGlobals() as GlobalOptions).host ?? '127.0.0.1';
+      await run(async (ctx) => {
+        const { emulatorCommand } = await import('../commands/emulator.js');
+        return emulatorCommand(
+          {
+            host,
+            port: Number(opts.port),
+            tls: !!opts.tls,
+            state: opts.state as string | undefined,
+            seed: opts.seed as 'demo' | 'empty',
+            vdoms: String(opts.vdoms).split(',').map((v) => v.trim()).filter(Boolean),
+            json: ctx.explicitFormat === 'json',
+          },
+          { stdout: ctx.io.stdout as NodeJS.WritableStream, stderr: ctx.io.stderr as NodeJS.WritableStream },
+        );
+      }, cmd);
+    });
+  return program;
+}
+
+/** Whether the user asked for machine-readable output, decided from argv and env alone (for early errors). */
+function machineErrors(argv: string[], env: NodeJS.ProcessEnv): boolean {
+  let format = env.CMDB_OUTPUT;
+  argv.forEach((a, i) => {
+    if (a === '-o' || a === '--output') format = argv[i + 1];
+    else if (a.startsWith('--output=')) format = a.slice(9);
+    else if (/^-o\w/.test(a)) format = a.slice(2);
+  });
+  return format === 'json' || format === 'yaml' || format === 'ndjson';
+}
+
+async function printError(io: IO, env: NodeJS.ProcessEnv, argv: string[], err: unknown, verbose: boolean, noColor: boolean): Promise<number> {
+  const report = errorReport(err);
+  const { formatError, decideColor } = await import('../output/index.js');
+  io.stderr.write(formatError(report, { json: machineErrors(argv, env), color: decideColor(io.stderr, env, noColor) }));
+  if (verbose && err instanceof Error && !(err instanceof CmdbError)) io.stderr.write(`${err.stack}\n`);
+  if (verbose && err instanceof CmdbError && err.cause instanceof Error) io.stderr.write(`cause: ${err.cause.stack ?? err.cause.message}\n`);
+  return report.exit;
+}
+
+function commanderMessage(err: CommanderError, argv: string[]): { message: string; hint: string } {
+  const message = err.message.replace(/^error:\s*/, '');
+  const command = argv.find((a) => !a.startsWith('-'));
+  return { message, hint: command ? `see 'cmdb ${command} --help'` : "see 'cmdb --help'" };
+}
+
+export function processIO(): IO {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+}
+
+/** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */
+export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let exitCode: number = EXIT.OK;
+  let ctx: Context | undefined;
+  const verbose = argv.includes('-v') || argv.includes('--verbose') || (!!env.CMDB_DEBUG && env.CMDB_DEBUG !== '0');
+  const noColor = argv.includes('--no-color');
+  const program = buildProgram(io, async (action, cmd) => {
+    ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions, connect);
+    exitCode = await action(ctx);
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0;
+      const { message, hint } = commanderMessage(err, argv);
+      const { UsageError } = await import('../errors.js');
+      return printError(io, env, argv, new UsageError(message, hint), verbose, noColor);
+    }
+    exitCode = await printError(io, env, argv, err, verbose, noColor);
+  } finally {
+    await ctx?.close();
+  }
+  return exitCode;
+}

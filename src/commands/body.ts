@@ -1,0 +1,167 @@
+import { readFile } from 'node:fs/promises';
+import type { FieldSchema, TableDef } from '../catalogue/index.js';
+import { isMetaField, validateObject } from '../catalogue/validate.js';
+import { UsageError } from '../errors.js';
+import type { Context } from '../cli/context.js';
+
+export interface BodyOptions {
+  file?: string;
+  data?: string;
+  set?: string[];
+}
+
+/** The positional body argument is the same as --data; both at once is ambiguous. */
+export function withInlineBody(opts: BodyOptions, inline: string | undefined): BodyOptions {
+  if (inline === undefined) return opts;
+  if (opts.data !== undefined) throw new UsageError('give the body either as an argument or with --data, not both');
+  return { ...opts, data: inline };
+}
+
+type Obj = Record<string, unknown>;
+
+async function readStdin(ctx: Context): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** JSON, NDJSON (one object per line) or YAML, in that order of trial. */
+async function parseDocument(text: string, source: string): Promise<unknown> {
+  const trimmed = text.trim();
+  if (!trimmed) throw new UsageError(`${source} is empty`);
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    /* not a single JSON document */
+  }
+  const lines = trimmed.split(/\r?\n/).filter((l) => l.trim());
+  if (lines.length > 1 && lines.every((l) => l.trim().startsWith('{'))) {
+    try {
+      return lines.map((l) => JSON.parse(l));
+    } catch {
+      /* not NDJSON either */
+    }
+  }
+  const { parse } = await import('yaml');
+  try {
+    return parse(trimmed);
+  } catch (err) {
+    const e = err as Error & { linePos?: { line: number; col: number }[] };
+    const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+    throw new UsageError(`${source} is neither valid JSON nor YAML${at}: ${e.message.split('\n')[0]}`);
+  }
+}
+
+function isObject(value: unknown): value is Obj {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Types a --set value by the field's schema: `--set seq-num=3` sends a number. */
+export function typeSetValue(table: TableDef, field: string, raw: string): unknown {
+  const schema: FieldSchema | undefined = table.fields[field];
+  if (!table.known) return raw;
+  if (!schema) throw unknownField(table, field);
+  if (schema.type === 'integer') {
+    if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--set ${field}=${raw}: '${field}' is an integer field`);
+    return Number(raw);
+  }
+  if (schema.type === 'string') return raw;
+  const text = raw.trim();
+  if (text.startsWith('[') || text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch (err) {
+      throw new UsageError(`--set ${field}: invalid JSON: ${(err as Error).message}`);
+    }
+  }
+  // A comma list fills the entries' naming field: `--set srcintf=port1,port2`.
+  const itemFields = Object.keys(schema.items ?? {});
+  const naming = itemFields.includes('name') ? 'name' : itemFields.length === 1 ? itemFields[0] : undefined;
+  if (!naming) {
+    throw new UsageError(`--set ${field}: '${field}' is a list of entries with fields ${itemFields.join(', ')}`, `give it as JSON, for example --set '${field}=[{"${itemFields[0] ?? 'id'}":1}]'`);
+  }
+  const itemSchema = schema.items![naming];
+  return text === '' ? [] : text.split(',').map((v) => ({ [naming]: itemSchema.type === 'integer' && /^-?\d+$/.test(v.trim()) ? Number(v) : v.trim() }));
+}
+
+function nearest(name: string, candidates: string[]): string | undefined {
+  return candidates.find((c) => c.startsWith(name) || name.startsWith(c)) ?? candidates.find((c) => c.replace(/-/g, '') === name.replace(/[-_]/g, ''));
+}
+
+export function unknownField(table: TableDef, field: string): UsageError {
+  const names = Object.keys(table.fields);
+  const near = nearest(field, names);
+  return new UsageError(`'${field}' is not a field of ${table.path}${near ? ` (did you mean '${near}'?)` : ''}`, `its fields are: ${names.join(', ')}`);
+}
+
+function applySets(table: TableDef, target: Obj, sets: string[]): Obj {
+  const out = { ...target };
+  for (const assignment of sets) {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) throw new UsageError(`invalid --set '${assignment}'`, 'use --set field=value');
+    const field = assignment.slice(0, eq).trim();
+    out[field] = typeSetValue(table, field, assignment.slice(eq + 1));
+  }
+  return out;
+}
+
+function stripMeta(obj: Obj): Obj {
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => !isMetaField(k)));
+}
+
+/** Rejects bodies that do not fit the table's schema, naming every problem; nothing is sent. */
+export function checkBody(table: TableDef, body: Obj, label = 'the body'): void {
+  if (!table.known) return;
+  const problems = validateObject(table, body);
+  if (!problems.length) return;
+  const unknown = problems.find((p) => p.kind === 'unknown-field' && !p.field.includes('.'));
+  if (unknown && problems.length === 1) throw unknownField(table, unknown.field);
+  throw new UsageError(`${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`, `see the field types with 'cmdb tables' or 'cmdb schema ${table.path}'`);
+}
+
+/**
+ * Builds request bodies from -f (JSON, NDJSON or YAML; `-` for stdin), then --data, then each --set,
+ * merged field by field in that order. An array (or NDJSON) file gives several bodies (bulk create).
+ */
+export async function readBodies(ctx: Context, table: TableDef, opts: BodyOptions, allowMany: boolean): Promise<{ bodies: Obj[]; many: boolean }> {
+  let bodies: Obj[] = [{}];
+  let many = false;
+  if (opts.file !== undefined) {
+    let text: string;
+    if (opts.file === '-') text = await readStdin(ctx);
+    else {
+      try {
+        text = await readFile(opts.file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`cannot read '${opts.file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+    const source = opts.file === '-' ? 'standard input' : `'${opts.file}'`;
+    const doc = await parseDocument(text, source);
+    if (Array.isArray(doc)) {
+      if (!allowMany) throw new UsageError(`${source} holds a list; this command takes one object`);
+      if (!doc.length) throw new UsageError(`${source} holds an empty list`);
+      if (!doc.every(isObject)) throw new UsageError(`every element of ${source} must be an object`);
+      bodies = doc.map((d) => ({ ...d }));
+      many = true;
+    } else if (isObject(doc)) bodies = [doc];
+    else throw new UsageError(`${source} must hold an object${allowMany ? ' or a list of objects' : ''}`);
+  }
+  if (opts.data !== undefined) {
+    let data: unknown;
+    try {
+      data = JSON.parse(opts.data);
+    } catch (err) {
+      throw new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!isObject(data)) throw new UsageError('--data must be a JSON object');
+    bodies = bodies.map((b) => ({ ...b, ...data }));
+  }
+  bodies = bodies.map((b) => stripMeta(applySets(table, b, opts.set ?? [])));
+  if (bodies.some((b) => Object.keys(b).length === 0)) {
+    throw new UsageError('nothing to send: the body is empty', 'give fields with --set field=value, --data \'{...}\' or -f file');
+  }
+  bodies.forEach((b, i) => checkBody(table, b, many ? `element ${i + 1}` : 'the body'));
+  return { bodies, many };
+}

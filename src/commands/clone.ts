@@ -1,0 +1,14 @@
+import type { Context } from '../cli/context.js';
+import { parseMkey, printWrite, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+
+/** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
+export async function run(ctx: Context, tableInput: string, key: string, newKey: string): Promise<number> {
+  const table = resolveTable(ctx, tableInput);
+  requireKeyed(table, 'clone');
+  requireOperation(ctx, table, 'C');
+  const mkey = parseMkey(table, key);
+  const nkey = parseMkey(table, newKey, 'new key');
+  const result = await send(ctx, table, { method: 'POST', mkey, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } });
+  await printWrite(ctx, result, `cloned ${key} to`, table, nkey);
+  return 0;
+}

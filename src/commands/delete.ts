@@ -1,0 +1,19 @@
+import type { Context } from '../cli/context.js';
+import { bulkItem, mapConcurrent, parseConcurrency, parseMkey, printBulk, printWrite, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+
+/** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
+export async function run(ctx: Context, tableInput: string, keys: string[], opts: { concurrency?: string }): Promise<number> {
+  const table = resolveTable(ctx, tableInput);
+  requireKeyed(table, 'delete');
+  requireOperation(ctx, table, 'D');
+  const concurrency = parseConcurrency(opts.concurrency);
+  const mkeys = keys.map((k) => parseMkey(table, k));
+  const query = vdomQuery(ctx);
+  if (mkeys.length === 1) {
+    const result = await send(ctx, table, { method: 'DELETE', mkey: mkeys[0], query });
+    await printWrite(ctx, result, 'deleted', table, mkeys[0]);
+    return 0;
+  }
+  const outcomes = await mapConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => send(ctx, table, { method: 'DELETE', mkey, query })));
+  return printBulk(ctx, table, 'deleted', outcomes);
+}

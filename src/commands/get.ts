@@ -1,0 +1,23 @@
+import { UsageError } from '../errors.js';
+import type { Context } from '../cli/context.js';
+import { readQuery, type ReadOptions } from './query.js';
+import { parseMkey, printRead, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+
+/** `cmdb get <table> [key]`: E2 on the item path, or E1 on a singleton. */
+export async function run(ctx: Context, tableInput: string, key: string | undefined, opts: ReadOptions): Promise<number> {
+  const table = resolveTable(ctx, tableInput);
+  const query = { ...vdomQuery(ctx), ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }) };
+  if (key === undefined) {
+    if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, `list the objects with 'cmdb list ${table.path}'`);
+    requireOperation(ctx, table, 'G', 'L');
+    const result = await send(ctx, table, { method: 'GET', query });
+    await printRead(ctx, table, result, true, query.format);
+    return 0;
+  }
+  requireKeyed(table, 'get');
+  requireOperation(ctx, table, 'R');
+  const mkey = parseMkey(table, key);
+  const result = await send(ctx, table, { method: 'GET', mkey, query });
+  await printRead(ctx, table, result, true, query.format);
+  return 0;
+}

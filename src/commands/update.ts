@@ -1,0 +1,26 @@
+import { UsageError } from '../errors.js';
+import type { Context } from '../cli/context.js';
+import { readBodies, withInlineBody, type BodyOptions } from './body.js';
+import { parseMkey, printWrite, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+
+/** `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton. */
+export async function run(ctx: Context, tableInput: string, args: string[], opts: BodyOptions): Promise<number> {
+  const table = resolveTable(ctx, tableInput);
+  let key: string | undefined;
+  let inline: string | undefined;
+  if (table.singleton) {
+    if (args.length > 1) throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb update ${table.path} --set field=value'`);
+    inline = args[0];
+    requireOperation(ctx, table, 'P');
+  } else {
+    if (!args.length) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object to update`);
+    if (args.length > 2) throw new UsageError('too many arguments', `usage: cmdb update ${table.path} <${table.key}> [body]`);
+    [key, inline] = args;
+    requireOperation(ctx, table, 'U');
+  }
+  const mkey = key === undefined ? undefined : parseMkey(table, key);
+  const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
+  const result = await send(ctx, table, { method: 'PUT', mkey, query: vdomQuery(ctx), body: bodies[0] });
+  await printWrite(ctx, result, 'updated', table, mkey);
+  return 0;
+}
