@@ -1,0 +1,41 @@
+import type { Row, Shaped, WriteResult } from './types.js';
+
+/** A write's result with all four fields, in a stable order, absent ones as null. */
+export function writeResultObject(result: WriteResult): Required<WriteResult> {
+  return {
+    status: result.status,
+    mkey: result.mkey ?? null,
+    revision: result.revision ?? null,
+    vdom: result.vdom ?? null,
+  };
+}
+
+/** The value json and yaml print for each shape. */
+export function plainData(data: Shaped): unknown {
+  switch (data.kind) {
+    case 'list':
+      return data.rows;
+    case 'object':
+      return data.object;
+    case 'byVdom':
+      return data.vdoms;
+    case 'write':
+      return writeResultObject(data.result);
+    case 'raw':
+      return data.body;
+  }
+}
+
+/**
+ * Rows of several VDOMs flattened, each with `vdom` as its first field. The VDOM that was
+ * queried wins over a field of the same name, so every row says where it came from.
+ */
+export function rowsWithVdom(vdoms: Record<string, Row[] | Row>): Row[] {
+  const rows: Row[] = [];
+  for (const [vdom, value] of Object.entries(vdoms)) {
+    for (const row of Array.isArray(value) ? value : [value]) {
+      rows.push(Object.fromEntries([['vdom', vdom], ...Object.entries(row).filter(([name]) => name !== 'vdom')]));
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,63 @@
+import { ansi } from './color.js';
+import { sanitizeMultiline } from './text.js';
+
+export interface ErrorReport {
+  exit: number;
+  /** HTTP status, null when the device was not reached. */
+  status: number | null;
+  /** The device's `error` code, null when it sent none. */
+  code: number | null;
+  message: string;
+  hint?: string | null;
+  /** The device's own text (`cli_error`), worth showing as is. */
+  cliError?: string | null;
+}
+
+function present(text: string | null | undefined): text is string {
+  return typeof text === 'string' && text.trim() !== '';
+}
+
+/** Continuation lines of a multi-line message stay indented under their label. */
+function indentRest(text: string, indent: string): string {
+  return sanitizeMultiline(text.trimEnd()).split('\n').join('\n' + indent);
+}
+
+/**
+ * An error for stderr. json: exactly one line
+ * `{"error":{"exit":6,"status":404,"code":-3,"message":"...","hint":"..."}}` (hint null when
+ * there is none, cli_error only when the device sent one). Otherwise `cmdb: <message>`, then
+ * `  device said: ...` and `  hint: ...` lines.
+ */
+export function formatError(err: ErrorReport, opts: { json: boolean; color: boolean }): string {
+  if (opts.json) {
+    const error: Record<string, unknown> = {
+      exit: err.exit,
+      status: err.status ?? null,
+      code: err.code ?? null,
+      message: err.message,
+      hint: present(err.hint) ? err.hint : null,
+    };
+    if (present(err.cliError)) error.cli_error = err.cliError;
+    return JSON.stringify({ error }) + '\n';
+  }
+  const prefix = opts.color ? ansi.red('cmdb:') : 'cmdb:';
+  let text = `${prefix} ${indentRest(err.message, '  ')}\n`;
+  if (present(err.cliError)) text += `  device said: ${indentRest(err.cliError, '    ')}\n`;
+  if (present(err.hint)) {
+    const hint = `  hint: ${indentRest(err.hint, '    ')}`;
+    text += (opts.color ? ansi.dim(hint) : hint) + '\n';
+  }
+  return text;
+}
+
+/** `cmdb: warning: <message>`, the prefix yellow when colour is on. */
+export function formatWarning(message: string, color: boolean): string {
+  const prefix = 'cmdb: warning:';
+  return `${color ? ansi.yellow(prefix) : prefix} ${indentRest(message, '  ')}\n`;
+}
+
+/** `cmdb: <message>`, dim when colour is on: a side remark, not a problem. */
+export function formatNotice(message: string, color: boolean): string {
+  const line = `cmdb: ${indentRest(message, '  ')}`;
+  return (color ? ansi.dim(line) : line) + '\n';
+}

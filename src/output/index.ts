@@ -1,0 +1,80 @@
+// The output layer: every byte cmdb writes for a person or a program is shaped here. Formatters
+// are loaded on first use (yaml and cli-table3 cost startup time a command that prints
+// nothing must not pay); this module imports nothing heavier than the colour helpers.
+import type { Formatter, OutputFormat, RenderOptions, Row, Shaped } from './types.js';
+
+export type { Formatter, OutputFormat, RenderOptions, Row, Shaped, Terminal, WriteResult } from './types.js';
+export { decideColor, defaultFormat, terminalFor } from './color.js';
+export { formatError, formatNotice, formatWarning } from './errors.js';
+export type { ErrorReport } from './errors.js';
+
+export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze(['table', 'json', 'yaml', 'ndjson', 'csv'] as const);
+
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+}
+
+/** The formatter registry: one loader per format. */
+const FORMATTERS: Record<OutputFormat, () => Promise<Formatter>> = {
+  table: async () => (await import('./table.js')).formatTable,
+  json: async () => (await import('./json.js')).formatJson,
+  yaml: async () => (await import('./yaml.js')).formatYaml,
+  ndjson: async () => (await import('./json.js')).formatNdjson,
+  csv: async () => (await import('./csv.js')).formatCsv,
+};
+
+/**
+ * The full text for stdout: "" (an empty list in table, ndjson or csv) or text ending in "\n".
+ * `raw` ignores the format: the body as JSON, pretty on a terminal, compact otherwise.
+ */
+export async function render(data: Shaped, opts: RenderOptions): Promise<string> {
+  if (data.kind === 'raw') return (await import('./json.js')).formatRaw(data, opts.terminal.isTTY);
+  const load = FORMATTERS[opts.format];
+  if (!load) throw new TypeError(`unknown output format: ${String(opts.format)}`);
+  return (await load())(data, opts);
+}
+
+export interface RowSink {
+  /** One page of rows. ndjson writes them at once; the other formats keep them until end(). */
+  write(rows: Row[]): Promise<void>;
+  /** Writes what was kept (if anything). Further write() calls throw. */
+  end(): Promise<void>;
+}
+
+interface Writable {
+  write(s: string): unknown;
+}
+
+/** Write, and when the stream says its buffer is full, wait until it drains (or ends). */
+async function writeOut(out: Writable, text: string): Promise<void> {
+  if (text === '') return;
+  const accepted = out.write(text);
+  const emitter = out as Partial<NodeJS.EventEmitter>;
+  if (accepted !== false || typeof emitter.once !== 'function' || typeof emitter.off !== 'function') return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) emitter.off!(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) emitter.once!(event, done);
+  });
+}
+
+/** A sink for `list --all`: rows arrive page by page. */
+export function createRowSink(out: Writable, opts: RenderOptions): RowSink {
+  const streaming = opts.format === 'ndjson';
+  const kept: Row[] = [];
+  let ended = false;
+  return {
+    async write(rows) {
+      if (ended) throw new Error('RowSink.write() after end()');
+      if (streaming) return writeOut(out, await render({ kind: 'list', rows }, opts));
+      for (const row of rows) kept.push(row);
+    },
+    async end() {
+      if (ended) return;
+      ended = true;
+      if (!streaming) await writeOut(out, await render({ kind: 'list', rows: kept }, opts));
+    },
+  };
+}

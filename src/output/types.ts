@@ -1,0 +1,37 @@
+export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
+
+/** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
+export type Row = Record<string, unknown>;
+
+export interface WriteResult {
+  status: string;
+  mkey?: string | number | null;
+  revision?: string | null;
+  vdom?: string | null;
+}
+
+export type Shaped =
+  | { kind: 'list'; rows: Row[] }
+  | { kind: 'object'; object: Row }
+  | { kind: 'byVdom'; vdoms: Record<string, Row[] | Row> }
+  | { kind: 'write'; result: WriteResult; message: string }
+  | { kind: 'raw'; body: unknown };
+
+export interface Terminal {
+  isTTY: boolean;
+  /** Width to fit tables into; only honoured when isTTY (piped output is never cut). */
+  columns: number;
+  color: boolean;
+}
+
+export interface RenderOptions {
+  format: OutputFormat;
+  terminal: Terminal;
+  /** The table's key field: first column in table and csv. */
+  keyField?: string | null;
+  /** Columns the user asked for with --fields, in this order (table and csv show exactly these). */
+  fields?: string[];
+}
+
+/** What every formatter module exports: text for stdout, "" or ending with "\n". */
+export type Formatter = (data: Exclude<Shaped, { kind: 'raw' }>, opts: RenderOptions) => string;

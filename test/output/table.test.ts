@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { render, type OutputFormat, type Row, type Shaped } from '../../src/output/index.js';
+import { ESC, accessLists, bindings, diskSetting, linesOf, opts, pipe, tty, visibleWidth } from './fixtures.js';
+
+function table(data: Shaped, terminal = tty(200), extra = {}): Promise<string> {
+  return render(data, opts('table', terminal, extra));
+}
+
+/** Column start offsets of a header line (columns are two spaces apart). */
+function cells(line: string): string[] {
+  return line.trim().split(/ {2,}/);
+}
+
+describe('table: list', () => {
+  it('puts the key column first and hides q_* fields', async () => {
+    const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num' }));
+    assert.deepEqual(cells(lines[0]!), ['seq-num', 'ip', 'mac', 'name', 'status']);
+    assert.deepEqual(cells(lines[1]!), ['1', '10.0.0.1', '00:11:22:33:44:55', 'srv1', 'enable']);
+    assert.equal(lines.length, 3);
+  });
+
+  it('shows exactly the --fields columns, q_* included when asked', async () => {
+    const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', fields: ['name', 'q_origin_key'] }));
+    assert.deepEqual(cells(lines[0]!), ['name', 'q_origin_key']);
+    assert.deepEqual(cells(lines[2]!), ['srv2', '2']);
+  });
+
+  it('aligns columns two spaces apart with no borders and no trailing spaces', async () => {
+    const text = await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num' });
+    assert.doesNotMatch(text, /[│─┌┐└┘├┤┬┴┼|+]/);
+    const lines = linesOf(text);
+    for (const line of lines) assert.equal(line, line.trimEnd());
+    assert.equal(lines[0]!.indexOf('ip'), 'seq-num'.length + 2);
+    assert.equal(lines[1]!.indexOf('10.0.0.1'), lines[0]!.indexOf('ip'));
+  });
+
+  it('shows nested tables compactly', async () => {
+    const rows: Row[] = [
+      {
+        name: 'grp1',
+        member: [{ name: 'port1', q_origin_key: 'port1' }, { name: 'port2', q_origin_key: 'port2' }],
+        rule: [{ id: 1, action: 'permit' }, { id: 2, action: 'deny' }, { id: 3, action: 'deny' }],
+        one: [{ id: 1, action: 'permit' }],
+        allowaccess: ['ping', 'https'],
+        ref: { id: 4, action: 'deny', q_ref: 1 },
+        empty: [],
+        none: null,
+      },
+    ];
+    const lines = linesOf(await table({ kind: 'list', rows }, tty(200), { keyField: 'name' }));
+    assert.deepEqual(cells(lines[0]!), ['name', 'member', 'rule', 'one', 'allowaccess', 'ref', 'empty', 'none']);
+    assert.deepEqual(cells(lines[1]!), ['grp1', 'port1,port2', '3 items', '1 item', 'ping,https', 'id=4,action=deny']);
+  });
+
+  it('shows access-list rules as a count', async () => {
+    const lines = linesOf(await table({ kind: 'list', rows: accessLists() }, tty(200), { keyField: 'name' }));
+    assert.deepEqual(cells(lines[0]!), ['name', 'comments', 'rule']);
+    assert.deepEqual(cells(lines[1]!), ['acl-web', 'Allow the web servers', '2 items']);
+    assert.deepEqual(cells(lines[2]!), ['acl-mgmt', '1 item']);
+  });
+
+  it('prints nothing for an empty list', async () => {
+    assert.equal(await table({ kind: 'list', rows: [] }), '');
+  });
+
+  it('escapes control characters from the device', async () => {
+    const text = await table({ kind: 'list', rows: [{ name: `evil${ESC}[2J`, comments: 'line1\nline2' }] }, tty(200, false));
+    assert.ok(!text.includes(ESC));
+    assert.equal(linesOf(text).length, 2);
+    assert.ok(text.includes('evil\\x1b[2J'));
+    assert.ok(text.includes('line1\\nline2'));
+  });
+});
+
+describe('table: fitting the terminal', () => {
+  const comment = 'This policy allows the branch offices to reach the data centre web servers over HTTPS only';
+  const rows: Row[] = [
+    { policyid: 1, name: 'branch-to-dc', srcintf: [{ name: 'port1' }], dstintf: [{ name: 'port2' }], action: 'accept', schedule: 'always', comments: comment },
+    { policyid: 2, name: 'dc-to-internet', srcintf: [{ name: 'port2' }], dstintf: [{ name: 'wan1' }], action: 'accept', schedule: 'always', comments: 'short' },
+  ];
+
+  it('fits every line into 80 columns, cutting the widest column with …', async () => {
+    const text = await table({ kind: 'list', rows }, tty(80), { keyField: 'policyid' });
+    const lines = linesOf(text);
+    assert.equal(lines.length, 3);
+    for (const line of lines) assert.ok(visibleWidth(line) <= 80, `${visibleWidth(line)}: ${line}`);
+    assert.ok(lines[1]!.includes('…'));
+    assert.ok(!text.includes(comment));
+    assert.deepEqual(cells(lines[0]!), ['policyid', 'name', 'srcintf', 'dstintf', 'action', 'schedule', 'comments']);
+    assert.ok(lines[1]!.includes('branch-to-dc'), 'short columns are not cut');
+    assert.ok(lines[1]!.startsWith('1 '));
+  });
+
+  it('shows everything at 200 columns', async () => {
+    const text = await table({ kind: 'list', rows }, tty(200), { keyField: 'policyid' });
+    for (const line of linesOf(text)) assert.ok(visibleWidth(line) <= 200);
+    assert.ok(text.includes(comment));
+    assert.ok(!text.includes('…'));
+  });
+
+  it('never cuts when piped', async () => {
+    const text = await table({ kind: 'list', rows }, { isTTY: false, columns: 40, color: false }, { keyField: 'policyid' });
+    assert.ok(text.includes(comment));
+    assert.ok(!text.includes('…'));
+  });
+
+  it('drops trailing columns with a note when even narrow columns do not fit', async () => {
+    const wide: Row = { 'seq-num': 1 };
+    for (let i = 1; i <= 30; i++) wide[`field-number-${i}`] = `value-${i}`;
+    const lines = linesOf(await table({ kind: 'list', rows: [wide] }, tty(80), { keyField: 'seq-num' }));
+    assert.equal(lines.length, 3);
+    for (const line of lines) assert.ok(visibleWidth(line) <= 80, line);
+    const header = cells(lines[0]!);
+    assert.equal(header[0], 'seq-num');
+    assert.ok(header.length > 3 && header.length < 31);
+    for (const name of header) assert.ok(name.length >= 6, `column ${name} cut below 6`);
+    assert.match(lines[2]!, new RegExp(`^\\(${31 - header.length} more columns not shown`));
+  });
+
+  it('keeps a single over-wide column within the terminal', async () => {
+    const lines = linesOf(await table({ kind: 'list', rows: [{ comments: 'x'.repeat(300) }] }, tty(80)));
+    for (const line of lines) assert.ok(visibleWidth(line) <= 80);
+    assert.ok(lines[1]!.endsWith('…'));
+  });
+});
+
+describe('table: one object', () => {
+  it('prints field  value rows, key first, q_* hidden', async () => {
+    const object = { ...diskSetting(), q_origin_key: 'x', 'seq-num': 9 };
+    const lines = linesOf(await table({ kind: 'object', object }, tty(80), { keyField: 'seq-num' }));
+    assert.deepEqual(lines, [
+      'seq-num             9',
+      'status              enable',
+      'max-log-file-size   20',
+      'roll-schedule       daily',
+      'upload-destination  ftp-server',
+      'uploadip            0.0.0.0',
+    ]);
+  });
+
+  it('shows each entry of a nested table on its own line', async () => {
+    const lines = linesOf(await table({ kind: 'object', object: accessLists()[0]! }, tty(80), { keyField: 'name' }));
+    assert.deepEqual(lines, [
+      'name      acl-web',
+      'comments  Allow the web servers',
+      'rule      id=1,action=permit,prefix=10.0.0.0 255.0.0.0,exact-match=disable',
+      '          id=2,action=deny,prefix=any,exact-match=disable',
+    ]);
+  });
+
+  it('wraps long values to the terminal instead of cutting them', async () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
+    const lines = linesOf(await table({ kind: 'object', object: { name: 'a', comments: words } }, tty(60)));
+    assert.ok(lines.length > 2);
+    for (const line of lines) assert.ok(visibleWidth(line) <= 60, line);
+    const value = lines.slice(1).map((l) => l.slice('comments  '.length)).join(' ');
+    assert.equal(value, words);
+  });
+
+  it('prints only the --fields rows', async () => {
+    const lines = linesOf(await table({ kind: 'object', object: diskSetting() }, tty(80), { fields: ['uploadip', 'status'] }));
+    assert.deepEqual(lines, ['uploadip  0.0.0.0', 'status    enable']);
+  });
+});
+
+describe('table: several VDOMs', () => {
+  it('prints one section per VDOM', async () => {
+    const text = await table({ kind: 'byVdom', vdoms: { root: bindings(), dmz: [], global: diskSetting() } }, tty(200), { keyField: 'seq-num' });
+    const lines = linesOf(text);
+    assert.equal(lines[0], '== vdom: root ==');
+    assert.deepEqual(cells(lines[1]!), ['seq-num', 'ip', 'mac', 'name', 'status']);
+    assert.equal(lines.indexOf('== vdom: dmz =='), 5);
+    assert.equal(lines[6], '(no objects)');
+    assert.equal(lines[8], '== vdom: global ==');
+    assert.equal(lines[9], 'status              enable');
+  });
+
+  it('prints nothing when every VDOM is empty', async () => {
+    assert.equal(await table({ kind: 'byVdom', vdoms: { root: [], dmz: [] } }), '');
+  });
+});
+
+describe('table: writes', () => {
+  it('prints the confirming line', async () => {
+    const text = await table({ kind: 'write', result: { status: 'success', mkey: 7, vdom: 'root' }, message: 'Created dlp/filepattern 7 in vdom root' });
+    assert.equal(text, 'Created dlp/filepattern 7 in vdom root\n');
+  });
+});
+
+describe('colour', () => {
+  const shapes: Shaped[] = [
+    { kind: 'list', rows: accessLists() },
+    { kind: 'object', object: accessLists()[0]! },
+    { kind: 'byVdom', vdoms: { root: accessLists(), dmz: [] } },
+    { kind: 'write', result: { status: 'success', mkey: 1 }, message: 'Updated router/access-list acl-web' },
+    { kind: 'raw', body: { results: [] } },
+  ];
+  const formats: OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv'];
+
+  it('writes no ANSI escape at all when colour is off', async () => {
+    for (const format of formats) {
+      for (const data of shapes) {
+        for (const terminal of [tty(80, false), pipe()]) {
+          const text = await render(data, { format, terminal, keyField: 'name' });
+          assert.ok(!text.includes(ESC), `${format} ${data.kind}`);
+        }
+      }
+    }
+  });
+
+  it('makes table headers bold when colour is on', async () => {
+    const list = await render({ kind: 'list', rows: bindings() }, opts('table', tty(80, true), { keyField: 'seq-num' }));
+    assert.ok(linesOf(list)[0]!.startsWith(`${ESC}[1mseq-num${ESC}[22m`));
+    assert.ok(!linesOf(list)[1]!.includes(ESC), 'rows stay plain');
+    const byVdom = await render({ kind: 'byVdom', vdoms: { root: bindings() } }, opts('table', tty(80, true)));
+    assert.ok(byVdom.startsWith(`${ESC}[1m== vdom: root ==`));
+  });
+
+  it('keeps coloured tables within the terminal', async () => {
+    const wide: Row = { name: 'x'.repeat(50), comments: 'y'.repeat(100) };
+    const text = await render({ kind: 'list', rows: [wide] }, opts('table', tty(80, true)));
+    for (const line of linesOf(text)) assert.ok(visibleWidth(line) <= 80);
+  });
+});
