@@ -83,7 +83,7 @@ export function describeApiError(status: number, envelope: Envelope | undefined,
     return make(`the device refused the request to ${verb} ${what}${where} as invalid${detail ? `: ${detail}` : ''}`, 'check the options: an action the operation does not support is refused');
   }
   if (status >= 500) {
-    return make(`the device failed to ${verb} ${what}${where} (HTTP ${status}${detail ? `: ${detail}` : ''})`, cliError ? null : 'try again; if it persists, check the device\'s event log');
+    return make(`the device failed to ${verb} ${what}${where} (HTTP ${status}${detail ? `: ${detail}` : ''})`, 'the device failed, not the request: try again, and if it persists check the device\'s event log');
   }
   return make(`the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`, `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);
 }

@@ -146,6 +146,17 @@ export function suggestTables(path: string, max = 3): string[] {
     .map((x) => x.path);
 }
 
+/** The candidates within a small edit distance of `name`, closest first (for "did you mean"). */
+export function nearestNames(name: string, candidates: string[], max = 1): string[] {
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return candidates
+    .map((c) => ({ c, d: editDistance(name, c) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, max)
+    .map((x) => x.c);
+}
+
 /** Whether the catalogue lists an operation for the table (uncatalogued tables allow everything). */
 export function allows(table: TableDef, op: OperationCode): boolean {
   return table.operations.includes(op);

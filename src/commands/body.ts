@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FieldSchema, TableDef } from '../catalogue/index.js';
+import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
@@ -85,13 +85,9 @@ export function typeSetValue(table: TableDef, field: string, raw: string): unkno
   return text === '' ? [] : text.split(',').map((v) => ({ [naming]: itemSchema.type === 'integer' && /^-?\d+$/.test(v.trim()) ? Number(v) : v.trim() }));
 }
 
-function nearest(name: string, candidates: string[]): string | undefined {
-  return candidates.find((c) => c.startsWith(name) || name.startsWith(c)) ?? candidates.find((c) => c.replace(/-/g, '') === name.replace(/[-_]/g, ''));
-}
-
 export function unknownField(table: TableDef, field: string): UsageError {
   const names = Object.keys(table.fields);
-  const near = nearest(field, names);
+  const [near] = nearestNames(field, names);
   return new UsageError(`'${field}' is not a field of ${table.path}${near ? ` (did you mean '${near}'?)` : ''}`, `its fields are: ${names.join(', ')}`);
 }
 

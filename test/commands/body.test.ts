@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findTable, type TableDef } from '../../src/catalogue/index.js';
+import { readBodies, typeSetValue } from '../../src/commands/body.js';
+import { UsageError } from '../../src/errors.js';
+import { captureIO, offlineContext } from '../helpers/io.js';
+
+const table = (path: string) => findTable(path) as TableDef;
+const dir = mkdtempSync(join(tmpdir(), 'cmdb-body-'));
+
+test('--set values are typed by the field schema', () => {
+  assert.equal(typeSetValue(table('firewall.ipmacbinding/table'), 'seq-num', '3'), 3);
+  assert.equal(typeSetValue(table('firewall.ipmacbinding/table'), 'ip', '10.0.0.1'), '10.0.0.1');
+  assert.equal(typeSetValue(table('dlp/filepattern'), 'name', '0123'), '0123');
+});
+
+test('a list field takes JSON, or a comma list for the naming field', () => {
+  const acl = table('router/access-list');
+  assert.deepEqual(typeSetValue(acl, 'rule', '[{"id":1,"action":"permit"}]'), [{ id: 1, action: 'permit' }]);
+  const withName = Object.entries(acl.fields).find(([, f]) => f.type === 'array' && f.items && 'name' in f.items);
+  if (withName) assert.deepEqual(typeSetValue(acl, withName[0], 'a,b'), [{ name: 'a' }, { name: 'b' }]);
+});
+
+test('bad --set values are usage errors naming the field', () => {
+  assert.throws(() => typeSetValue(table('firewall.ipmacbinding/table'), 'seq-num', 'three'), /integer/);
+  assert.throws(() => typeSetValue(table('dlp/filepattern'), 'nmae', 'x'), (e: unknown) => e instanceof UsageError && /did you mean 'name'/.test(e.message));
+});
+
+test('-f, then --data, then each --set merge field by field', async () => {
+  const file = join(dir, 'body.yaml');
+  writeFileSync(file, 'id: 7\nname: from-file\ncomment: keep\n');
+  const ctx = offlineContext();
+  const { bodies, many } = await readBodies(ctx, table('dlp/filepattern'), { file, data: '{"name":"from-data"}', set: ['name=from-set'] }, true);
+  assert.equal(many, false);
+  assert.deepEqual(bodies, [{ id: 7, name: 'from-set', comment: 'keep' }]);
+});
+
+test('a JSON array or NDJSON file is several bodies; meta fields are dropped', async () => {
+  const file = join(dir, 'many.ndjson');
+  writeFileSync(file, '{"id":1,"name":"a","q_origin_key":1}\n{"id":2,"name":"b"}\n');
+  const { bodies, many } = await readBodies(offlineContext(), table('dlp/filepattern'), { file }, true);
+  assert.equal(many, true);
+  assert.deepEqual(bodies, [{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+});
+
+test('stdin with -f -', async () => {
+  const io = captureIO({ stdin: '{"id": 9, "name": "stdin"}\n' });
+  const { bodies } = await readBodies(offlineContext({}, {}, io), table('dlp/filepattern'), { file: '-' }, true);
+  assert.deepEqual(bodies, [{ id: 9, name: 'stdin' }]);
+});
+
+test('every invalid body is a usage error before anything is sent', async () => {
+  const ctx = offlineContext();
+  const t = table('dlp/filepattern');
+  const bad: [object, RegExp][] = [
+    [{ data: '{"id":' }, /not valid JSON/],
+    [{ data: '[1]' }, /must be a JSON object/],
+    [{ set: ['bogus=1'] }, /not a field of dlp\/filepattern/],
+    [{ set: ['noequals'] }, /invalid --set/],
+    [{ data: '{"id":"seven"}' }, /'id' must be an integer/],
+    [{ data: '{"id":99999999999}' }, /between/],
+    [{ data: `{"name":"${'x'.repeat(100)}"}` }, /maximum is/],
+    [{}, /nothing to send/],
+  ];
+  for (const [opts, message] of bad) {
+    await assert.rejects(readBodies(ctx, t, opts, true), (e: unknown) => e instanceof UsageError && e.exitCode === 2 && message.test(e.message), JSON.stringify(opts));
+  }
+  const withEnum = Object.entries(table('log.disk/setting').fields).find(([, f]) => f.enum);
+  assert.ok(withEnum);
+  await assert.rejects(readBodies(ctx, table('log.disk/setting'), { set: [`${withEnum[0]}=maybe`] }, false), /must be one of/);
+});
+
+test('a broken YAML file names the line', async () => {
+  const file = join(dir, 'broken.yaml');
+  writeFileSync(file, 'id: 1\nname: [unclosed\n');
+  await assert.rejects(readBodies(offlineContext(), table('dlp/filepattern'), { file }, true), /line \d+/);
+});

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findTable, type TableDef } from '../../src/catalogue/index.js';
+import { parseFilter, readQuery } from '../../src/commands/query.js';
+import { parseMkey, requireOperation, resolveTable } from '../../src/commands/shared.js';
+import { UsageError } from '../../src/errors.js';
+import { captureIO, offlineContext } from '../helpers/io.js';
+
+const table = (path: string) => findTable(path) as TableDef;
+
+test('all eight filter operators, with OR inside one filter', () => {
+  const t = table('router/access-list');
+  for (const op of ['==', '!=', '=@', '!@', '<=', '<', '>=', '>']) assert.equal(parseFilter(t, `name${op}x`), `name${op}x`);
+  assert.equal(parseFilter(t, 'name==a,name==b'), 'name==a,name==b');
+});
+
+test('a filter with no known operator, or on an unknown field, is a usage error', () => {
+  const t = table('router/access-list');
+  assert.throws(() => parseFilter(t, 'name~x'), (e: unknown) => e instanceof UsageError && /no known operator/.test(e.message));
+  assert.throws(() => parseFilter(t, 'name==a,oops'), /no known operator/);
+  assert.throws(() => parseFilter(t, 'nmae==a'), /not a field/);
+});
+
+test('list options become query parameters', () => {
+  const q = readQuery(table('firewall.ipmacbinding/table'), { fields: 'ip,mac', filter: ['ip=@10.'], start: '5', count: '10', withMeta: true, scope: 'vdom', key: 'name', pattern: 'x' });
+  assert.deepEqual(q.format, ['ip', 'mac']);
+  assert.equal(q.start, 5);
+  assert.equal(q.count, 10);
+  assert.equal(q.with_meta, true);
+  assert.throws(() => readQuery(table('firewall.ipmacbinding/table'), { key: 'name' }), /go together/);
+  assert.throws(() => readQuery(table('firewall.ipmacbinding/table'), { count: '-1' }), /invalid --count/);
+  assert.throws(() => readQuery(table('firewall.ipmacbinding/table'), { scope: 'all' }), /invalid --scope/);
+});
+
+test('integer keys must be integers', () => {
+  assert.equal(parseMkey(table('dlp/filepattern'), '7'), 7);
+  assert.throws(() => parseMkey(table('dlp/filepattern'), '7a'), UsageError);
+  assert.equal(parseMkey(table('router/access-list'), '10.0.0.0/8'), '10.0.0.0/8');
+});
+
+test('an operation the catalogue does not list is a usage error naming what the table has, unless --force', () => {
+  const t = table('firewall.ipmacbinding/table');
+  assert.throws(() => requireOperation(offlineContext(), t, 'U'), (e: unknown) => e instanceof UsageError && /does not support update; it has: list, create, read, delete/.test(e.message));
+  const io = captureIO();
+  requireOperation(offlineContext({ force: true }, {}, io), t, 'U');
+  assert.match(io.err(), /--force/);
+});
+
+test('an uncatalogued path is sent with a notice and a did-you-mean', () => {
+  const io = captureIO();
+  const t = resolveTable(offlineContext({}, {}, io), 'router/access-lst');
+  assert.equal(t.known, false);
+  assert.equal(t.keyType, 'string');
+  assert.match(io.err(), /not in the 6\.4\.14 catalogue.*did you mean router\/access-list/);
+  assert.throws(() => resolveTable(offlineContext(), 'not a path'), UsageError);
+  assert.equal(resolveTable(offlineContext(), '/log.disk/setting').path, 'log.disk/setting');
+});
