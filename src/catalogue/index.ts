@@ -130,20 +130,13 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** Catalogued paths close to `path`, closest first (for "did you mean"). */
+/** Catalogued paths close to `path`, closest first, plus same-named tables of other areas (for "did you mean"). */
 export function suggestTables(path: string, max = 3): string[] {
   const p = normalizeTablePath(path);
-  const table = p.split('/').pop() ?? p;
-  return allTables()
-    .map((t) => {
-      const d = Math.min(editDistance(p, t.path), editDistance(table, t.path.split('/').pop()!) + 1);
-      const bonus = t.path.includes(table) && table.length >= 3 ? -2 : 0;
-      return { path: t.path, d: d + bonus };
-    })
-    .filter((x) => x.d <= Math.max(3, Math.floor(p.length / 4)))
-    .sort((a, b) => a.d - b.d || a.path.localeCompare(b.path))
-    .slice(0, max)
-    .map((x) => x.path);
+  const paths = allTables().map((t) => t.path);
+  const name = p.split('/').pop() ?? p;
+  const sameName = name.length >= 3 ? paths.filter((c) => c.endsWith(`/${name}`) && c !== p) : [];
+  return [...new Set([...nearestNames(p, paths, max), ...sameName])].slice(0, max);
 }
 
 /** The candidates within a small edit distance of `name`, closest first (for "did you mean"). */

@@ -151,10 +151,13 @@ async function printError(io: IO, env: NodeJS.ProcessEnv, argv: string[], err: u
   return report.exit;
 }
 
-function commanderMessage(err: CommanderError, argv: string[]): { message: string; hint: string } {
-  const message = err.message.replace(/^error:\s*/, '');
-  const command = argv.find((a) => !a.startsWith('-'));
-  return { message, hint: command ? `see 'cmdb ${command} --help'` : "see 'cmdb --help'" };
+function commanderMessage(err: CommanderError, argv: string[], program: Command): { message: string; hint: string } {
+  const [first, ...rest] = err.message.replace(/^error:\s*/, '').split('\n');
+  const known = new Set(program.commands.map((c) => c.name()));
+  const command = argv.find((a) => known.has(a));
+  const help = command ? `see 'cmdb ${command} --help'` : "see 'cmdb --help'";
+  const suggestion = /\(Did you mean (.+)\?\)/.exec(rest.join(' '));
+  return { message: first, hint: suggestion ? `did you mean ${suggestion[1]}? ${help}` : help };
 }
 
 export function processIO(): IO {
@@ -176,7 +179,9 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0;
-      const { message, hint } = commanderMessage(err, argv);
+      // Help shown because no command was given: the help itself is the message.
+      if (err.code === 'commander.help') return EXIT.USAGE;
+      const { message, hint } = commanderMessage(err, argv, program);
       const { UsageError } = await import('../errors.js');
       return printError(io, env, argv, new UsageError(message, hint), verbose, noColor);
     }
