@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import { cellText, valueLines } from './cells.js';
 import { ansi } from './color.js';
 import { chooseColumns } from './columns.js';
@@ -7,34 +6,48 @@ import type { Formatter, RenderOptions, Row } from './types.js';
 
 // Tables as kubectl and gh print them: no borders, columns two spaces apart, header in bold
 // when colour is on. Headers keep the device's field names (not upper-cased) so they can be
-// copied into --fields and --filter.
+// copied into --fields and --filter. The layout is done here rather than with cli-table3,
+// whose layout pass is quadratic in rows (10,000 rows took 47 s; `list --all` reaches that).
 
 const GAP = 2;
-/** No column is cut below this (or below its header, up to HEADER_KEEP). */
-const MIN_COLUMN = 6;
+/**
+ * No column is cut below this (or below its header, up to HEADER_KEEP): past that, trailing
+ * columns are dropped instead, so the leading ones (key, name) stay readable.
+ */
+const MIN_COLUMN = 12;
 const HEADER_KEEP = 16;
 /** In `field  value` views a value column keeps at least this much room. */
 const MIN_VALUE = 20;
 
-const NO_BORDERS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
-  middle: ' '.repeat(GAP),
-};
+/**
+ * Rows of cells padded to `widths` (cells already fit them) and joined by GAP spaces, with no
+ * trailing blanks. A cell may hold several lines (nested entries in a `field  value` view).
+ */
+function layout(rows: string[][], widths: number[]): string {
+  const out: string[] = [];
+  for (const row of rows) {
+    const cells = row.map((cell) => cell.split('\n'));
+    const height = Math.max(...cells.map((lines) => lines.length));
+    for (let i = 0; i < height; i++) {
+      let line = '';
+      cells.forEach((lines, c) => {
+        const text = lines[i] ?? '';
+        line += c === cells.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[c]! - displayWidth(text)) + GAP);
+      });
+      out.push(line.trimEnd());
+    }
+  }
+  return out.join('\n') + '\n';
+}
 
-function layout(rows: string[][], colWidths?: number[]): string {
-  const table = new Table({
-    chars: NO_BORDERS,
-    style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
-    ...(colWidths ? { colWidths } : {}),
-  });
-  table.push(...rows);
-  return table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n');
+function naturalWidths(rows: string[][]): number[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, c) => {
+      for (const line of cell.split('\n')) widths[c] = Math.max(widths[c] ?? 0, displayWidth(line));
+    });
+  }
+  return widths;
 }
 
 function fits(terminal: RenderOptions['terminal']): boolean {
@@ -92,46 +105,37 @@ function listTable(rows: Row[], opts: RenderOptions): string {
   const columns = chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: true });
   if (columns.length === 0) return '';
   const { terminal } = opts;
-  const headers = columns.map(sanitizeInline);
-  const body = rows.map((row) => columns.map((name) => cellText(row[name])));
-  let widths: number[] | undefined;
+  let cells = [columns.map(sanitizeInline), ...rows.map((row) => columns.map((name) => cellText(row[name])))];
+  let widths = naturalWidths(cells);
   let note = '';
   if (fits(terminal)) {
-    const headerWidths = headers.map(displayWidth);
-    const natural = headerWidths.map((w, i) => body.reduce((max, cells) => Math.max(max, displayWidth(cells[i]!)), w));
-    widths = planColumns(natural, headerWidths, terminal.columns).widths;
-    const dropped = columns.length - widths.length;
+    const plan = planColumns(widths, cells[0]!.map(displayWidth), terminal.columns);
+    const dropped = columns.length - plan.widths.length;
     if (dropped > 0) {
       const plural = dropped === 1 ? 'column' : 'columns';
-      note = truncate(`(${dropped} more ${plural} not shown: choose with --fields, or use -o yaml)`, terminal.columns) + '\n';
+      note = truncate(`(${dropped} more ${plural}: use --fields or -o yaml)`, terminal.columns) + '\n';
     }
+    widths = plan.widths;
+    cells = cells.map((row) => widths.map((width, i) => truncate(row[i]!, width)));
   }
-  const shown = widths?.length ?? columns.length;
-  const cut = (cells: string[]) => cells.slice(0, shown).map((cell, i) => (widths ? truncate(cell, widths[i]!) : cell));
-  const head = cut(headers).map((h) => (terminal.color ? ansi.bold(h) : h));
-  return layout([head, ...body.map(cut)], widths) + '\n' + note;
+  if (terminal.color) cells[0] = cells[0]!.map(ansi.bold);
+  return layout(cells, widths) + note;
 }
 
 function objectTable(object: Row, opts: RenderOptions): string {
   const names = chooseColumns([object], { keyField: opts.keyField, fields: opts.fields, hideMeta: true });
   if (names.length === 0) return '';
   const { terminal } = opts;
-  const labels = names.map(sanitizeInline);
+  let labels = names.map(sanitizeInline);
   let values = names.map((name) => valueLines(object[name]));
-  let widths: number[] | undefined;
   if (fits(terminal)) {
-    const longest = Math.max(...labels.map(displayWidth));
-    const nameWidth = Math.min(longest, Math.max(12, Math.floor(terminal.columns * 0.4)));
+    const nameWidth = Math.min(Math.max(...labels.map(displayWidth)), Math.max(12, Math.floor(terminal.columns * 0.4)));
     const valueWidth = Math.max(MIN_VALUE, terminal.columns - nameWidth - GAP);
+    labels = labels.map((label) => truncate(label, nameWidth));
     values = values.map((lines) => lines.flatMap((line) => wrap(line, valueWidth)));
-    const widest = Math.max(1, ...values.flat().map(displayWidth));
-    widths = [nameWidth, Math.min(valueWidth, widest)];
   }
-  const rows = labels.map((label, i) => {
-    const shown = widths ? truncate(label, widths[0]!) : label;
-    return [terminal.color ? ansi.bold(shown) : shown, values[i]!.join('\n')];
-  });
-  return layout(rows, widths) + '\n';
+  const rows = labels.map((label, i) => [terminal.color ? ansi.bold(label) : label, values[i]!.join('\n')]);
+  return layout(rows, naturalWidths(rows));
 }
 
 function vdomSections(vdoms: Record<string, Row[] | Row>, opts: RenderOptions): string {

@@ -115,7 +115,7 @@ describe('table: fitting the terminal', () => {
     assert.equal(header[0], 'seq-num');
     assert.ok(header.length > 3 && header.length < 31);
     for (const name of header) assert.ok(name.length >= 6, `column ${name} cut below 6`);
-    assert.match(lines[2]!, new RegExp(`^\\(${31 - header.length} more columns not shown`));
+    assert.match(lines[2]!, new RegExp(`^\\(${31 - header.length} more columns: use --fields or -o yaml\\)$`));
   });
 
   it('keeps a single over-wide column within the terminal', async () => {
