@@ -54,7 +54,7 @@ function fits(terminal: RenderOptions['terminal']): boolean {
   return terminal.isTTY && Number.isFinite(terminal.columns) && terminal.columns > 0;
 }
 
-export interface ColumnPlan {
+interface ColumnPlan {
   /** Width of each shown column; columns past widths.length are dropped. */
   widths: number[];
 }
@@ -65,7 +65,7 @@ export interface ColumnPlan {
  * MIN_COLUMN or the header), then cuts the widest columns first down to a common cap,
  * handing any remainder back to the leftmost capped columns.
  */
-export function planColumns(natural: number[], headerWidths: number[], total: number): ColumnPlan {
+function planColumns(natural: number[], headerWidths: number[], total: number): ColumnPlan {
   const floors = natural.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, Math.min(headerWidths[i]!, HEADER_KEEP))));
   let kept = 0;
   let used = 0;

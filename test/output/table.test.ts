@@ -118,6 +118,14 @@ describe('table: fitting the terminal', () => {
     assert.match(lines[2]!, new RegExp(`^\\(${31 - header.length} more columns: use --fields or -o yaml\\)$`));
   });
 
+  it('counts East Asian wide characters as two columns', async () => {
+    const comments = '東京データセンターのウェブサーバーへの通信を許可する'.repeat(3);
+    const lines = linesOf(await table({ kind: 'list', rows: [{ name: 'tokyo', comments }] }, tty(40)));
+    const wide = (line: string) => Array.from(line).reduce((w, ch) => w + (ch.codePointAt(0)! >= 0x3000 ? 2 : 1), 0);
+    for (const line of lines) assert.ok(wide(line) <= 40, `${wide(line)}: ${line}`);
+    assert.ok(wide(lines[1]!) >= 38, 'the cut cell still fills the line');
+  });
+
   it('keeps a single over-wide column within the terminal', async () => {
     const lines = linesOf(await table({ kind: 'list', rows: [{ comments: 'x'.repeat(300) }] }, tty(80)));
     for (const line of lines) assert.ok(visibleWidth(line) <= 80);
