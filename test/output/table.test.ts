@@ -33,6 +33,8 @@ describe('table: list', () => {
     for (const line of lines) assert.equal(line, line.trimEnd());
     assert.equal(lines[0]!.indexOf('ip'), 'seq-num'.length + 2);
     assert.equal(lines[1]!.indexOf('10.0.0.1'), lines[0]!.indexOf('ip'));
+    const sparse = linesOf(await table({ kind: 'list', rows: [{ name: 'a', comments: 'x' }, { name: 'bb', comments: null }] }));
+    assert.deepEqual(sparse, ['name  comments', 'a     x', 'bb']);
   });
 
   it('shows nested tables compactly', async () => {
