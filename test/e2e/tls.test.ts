@@ -1,0 +1,60 @@
+// HTTPS against the emulator's self-signed certificate: refused by default, trusted with --ca-file, --insecure warns.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { displayFingerprint } from '../../src/api/network.js';
+import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+
+let emu: RunningEmulator;
+let env: NodeJS.ProcessEnv;
+let caFile: string;
+
+before(async () => {
+  emu = await startEmulator({ port: 0, tls: true });
+  env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+  caFile = join(mkdtempSync(join(tmpdir(), 'cmdb-ca-')), 'device.pem');
+  writeFileSync(caFile, emu.certPem!);
+});
+after(() => emu.close());
+
+test('the emulator serves HTTPS', () => {
+  assert.match(emu.url, /^https:\/\//);
+  assert.match(emu.fingerprint ?? '', /^[0-9a-f]{64}$/);
+});
+
+test('an unverifiable certificate stops the request: exit 3 with its fingerprint, nothing sent', async () => {
+  const before = emu.requests.length;
+  const r = await cmdb(['list', 'router/access-list'], { env });
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /TLS verification failed/);
+  assert.ok(r.stderr.includes(displayFingerprint(emu.fingerprint!)), r.stderr);
+  assert.match(r.stderr, /--ca-file|--fingerprint/);
+  assert.equal(emu.requests.length, before);
+});
+
+test('--ca-file and CMDB_CA_FILE trust the certificate', async () => {
+  const flag = await cmdb(['list', 'router/access-list', '--ca-file', caFile, '-o', 'json'], { env });
+  assert.equal(flag.code, 0, flag.stderr);
+  assert.ok(Array.isArray(json(flag)));
+  assert.equal(flag.stderr, '');
+  const fromEnv = await cmdb(['get', 'log.disk/setting'], { env: { ...env, CMDB_CA_FILE: caFile } });
+  assert.equal(fromEnv.code, 0, fromEnv.stderr);
+});
+
+test('a CA file that cannot be read is a usage error', async () => {
+  const r = await cmdb(['list', 'router/access-list', '--ca-file', '/nonexistent.pem'], { env });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /nonexistent\.pem/);
+});
+
+test('--insecure and CMDB_INSECURE=1 work and warn every time', async () => {
+  for (const run of [cmdb(['list', 'router/access-list', '--insecure'], { env }), cmdb(['list', 'router/access-list'], { env: { ...env, CMDB_INSECURE: '1' } })]) {
+    const r = await run;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning: TLS verification is off/);
+    assert.ok(Array.isArray(json(r)));
+  }
+});
