@@ -1,6 +1,6 @@
 import type { CmdbClient, Exchange } from '../api/client.js';
 import { UsageError } from '../errors.js';
-import { decideColor, defaultFormat, formatNotice, formatWarning, OUTPUT_FORMATS, render, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
+import { decideColor, defaultFormat, formatNotice, formatWarning, OUTPUT_FORMATS, render, terminalFor, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -117,7 +117,7 @@ export class Context {
   }
 
   terminal(): Terminal {
-    return { isTTY: !!this.io.stdout.isTTY, columns: this.io.stdout.columns || Number(this.env.COLUMNS) || 80, color: this.colorFor(this.io.stdout) };
+    return terminalFor(this.io.stdout, this.env, this.options.color === false);
   }
 
   async client(): Promise<CmdbClient> {

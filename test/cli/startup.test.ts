@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'bin/cmdb.js');
 const register = fileURLToPath(new URL('./trace-register.js', import.meta.url));
-const HEAVY = ['undici', 'yaml', 'cli-table3', '@napi-rs/keyring'];
+const HEAVY = ['undici', 'yaml', '@napi-rs/keyring'];
 
 /** Runs the CLI and returns the modules it resolved. */
 function loaded(args: string[]): { modules: string[]; status: number | null } {
