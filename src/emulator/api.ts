@@ -1,0 +1,180 @@
+import { findTable, type TableDef } from '../catalogue/index.js';
+import type { Principal } from './auth.js';
+import { planOperation, type Operation } from './cmdb.js';
+import { DEVICE, DeviceError, errorEnvelope, fail, splitTablePath, successEnvelope, type EnvelopeContext } from './envelope.js';
+import { revisionText, type Database, type View } from './store.js';
+import type { TransactionManager } from './transactions.js';
+import { parseJsonBody, validateObject } from './validate.js';
+
+export const CMDB_PREFIX = '/api/v2/cmdb';
+const STATUS_PATH = '/api/v2/monitor/system/status';
+
+export interface ApiRequest {
+  method: string;
+  /** Pathname as received, still percent-encoded. */
+  path: string;
+  params: URLSearchParams;
+  body: string;
+  contentType: string | undefined;
+  transactionId: string | undefined;
+  principal: Principal;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface ApiDeps {
+  db: Database;
+  committed: View;
+  transactions: TransactionManager;
+  hostname: string;
+}
+
+interface VdomSelection {
+  vdoms: string[];
+  /** `vdom=a,b` and `vdom=*` answer an array of envelopes, even when it holds one. */
+  multi: boolean;
+}
+
+const TRANSACTION_TIMEOUT = { type: 'integer', minimum: 1, maximum: 86400 } as const;
+const TRANSACTION_ID = { type: 'integer', minimum: 0 } as const;
+
+function canAccessVdom(principal: Principal, vdom: string): boolean {
+  return principal.vdoms === '*' || principal.vdoms.has(vdom);
+}
+
+/**
+ * `vdom` absent: the management VDOM; `*`: every VDOM the caller may use.
+ * An unknown VDOM is 404 (-3) for a caller with access to all VDOMs and
+ * 403 (-37) for a restricted one, who must not learn which VDOMs exist.
+ */
+function selectVdoms(db: Database, principal: Principal, param: string | null): VdomSelection {
+  if (param === '*') {
+    const vdoms = db.vdoms.filter((vdom) => canAccessVdom(principal, vdom));
+    if (vdoms.length === 0) throw fail.noVdom('*');
+    return { vdoms, multi: true };
+  }
+  const names = param ? [...new Set(param.split(',').map((name) => name.trim()))] : [db.vdoms[0]];
+  for (const vdom of names) {
+    if (!db.hasVdom(vdom) && principal.vdoms === '*') throw fail.notFound(`VDOM '${vdom}' does not exist`);
+    if (!db.hasVdom(vdom) || !canAccessVdom(principal, vdom)) throw fail.noVdom(vdom);
+  }
+  return { vdoms: names, multi: !!param && param.includes(',') };
+}
+
+interface CmdbTarget {
+  table: TableDef;
+  itemKey: string | null;
+}
+
+/** `<prefix>/<area>/<table>[/<mkey>]`, the mkey being one percent-encoded segment. */
+function parseTarget(path: string): CmdbTarget {
+  const segments = path.slice(CMDB_PREFIX.length + 1).split('/');
+  if (segments.length > 2 && segments[segments.length - 1] === '') segments.pop();
+  const table = segments.length >= 2 && segments.length <= 3 ? findTable(`${segments[0]}/${segments[1]}`) : undefined;
+  if (!table || segments[0] === '' || segments[1] === '') throw fail.notFound();
+  if (segments.length === 2) return { table, itemKey: null };
+  try {
+    return { table, itemKey: decodeURIComponent(segments[2]) };
+  } catch {
+    throw fail.invalidRequest(`invalid percent-encoding in key '${segments[2]}'`);
+  }
+}
+
+function hasGroup(principal: Principal, group: string): boolean {
+  return principal.groups === 'all' || principal.groups.has(group);
+}
+
+/** The HTTP status of several VDOM envelopes: 200 when all succeeded, else the first failure's. */
+function combinedStatus(envelopes: Record<string, unknown>[]): number {
+  const failed = envelopes.find((envelope) => envelope.status !== 'success');
+  return failed ? Number(failed.http_status) : 200;
+}
+
+/** The JSON API: the CMDB tables, its batch transactions and the system status monitor. */
+export class Api {
+  constructor(private readonly deps: ApiDeps) {}
+
+  handle(request: ApiRequest): ApiResponse {
+    const context: EnvelopeContext = { http_method: request.method };
+    try {
+      if (request.path === STATUS_PATH) return this.status(request);
+      if (request.path === CMDB_PREFIX || request.path === `${CMDB_PREFIX}/`) return this.transactionRequest(request);
+      if (request.path.startsWith(`${CMDB_PREFIX}/`)) return this.cmdb(request, context);
+      throw fail.notFound();
+    } catch (error) {
+      if (!(error instanceof DeviceError)) throw error;
+      return { status: error.httpStatus, body: errorEnvelope(context, error) };
+    }
+  }
+
+  private status(request: ApiRequest): ApiResponse {
+    if (request.method !== 'GET') throw fail.methodNotAllowed(`method ${request.method} is not allowed on ${STATUS_PATH}`);
+    const results = { model_name: 'CMDB', model_number: 'VM64', model: DEVICE.model, hostname: this.deps.hostname, log_disk_status: 'available' };
+    const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'status' }, { results });
+    return { status: 200, body: { ...envelope, action: '' } };
+  }
+
+  private transactionRequest(request: ApiRequest): ApiResponse {
+    const action = request.params.get('action');
+    const context = { http_method: request.method };
+    if (action === null) throw fail.notFound();
+    if (action === 'transaction-list') {
+      if (request.method !== 'GET') throw fail.methodNotAllowed(`action=${action} is a GET`);
+      return { status: 200, body: successEnvelope(context, { results: this.deps.transactions.list() }) };
+    }
+    if (!['transaction-start', 'transaction-commit', 'transaction-abort'].includes(action)) throw fail.invalidRequest(`invalid request: unknown action '${action}'`);
+    if (request.method !== 'POST') throw fail.methodNotAllowed(`action=${action} is a POST`);
+    const body = validateObject(action === 'transaction-start' ? { timeout: TRANSACTION_TIMEOUT } : { 'transaction-id': TRANSACTION_ID }, parseJsonBody(request.body, request.contentType));
+    if (action === 'transaction-start') {
+      const id = this.deps.transactions.start(Number(body.timeout ?? 60));
+      return { status: 200, body: successEnvelope(context, { results: { 'transaction-id': id } }) };
+    }
+    if (body['transaction-id'] === undefined) throw fail.mustBeSet('transaction-id');
+    const id = Number(body['transaction-id']);
+    const done = action === 'transaction-commit' ? this.deps.transactions.commit(id) : this.deps.transactions.abort(id);
+    if (!done) throw fail.notFound(`transaction ${id} does not exist (expired, committed or aborted)`);
+    return { status: 200, body: successEnvelope(context, { results: { 'transaction-id': id } }) };
+  }
+
+  private viewFor(request: ApiRequest): View {
+    if (request.transactionId === undefined) return this.deps.committed;
+    if (!/^\d+$/.test(request.transactionId)) throw fail.invalidRequest(`invalid X-TRANSACTION-ID: ${JSON.stringify(request.transactionId)}`);
+    const view = this.deps.transactions.view(Number(request.transactionId));
+    if (!view) throw fail.notFound(`transaction ${request.transactionId} does not exist (expired, committed or aborted)`);
+    return view;
+  }
+
+  private cmdb(request: ApiRequest, context: EnvelopeContext): ApiResponse {
+    const { table, itemKey } = parseTarget(request.path);
+    Object.assign(context, { vdom: this.deps.db.vdoms[0], ...splitTablePath(table.path) }, itemKey === null ? {} : { mkey: itemKey });
+    if (!hasGroup(request.principal, table.group)) throw fail.noGroup(table.group);
+    const selection = selectVdoms(this.deps.db, request.principal, request.params.get('vdom'));
+    context.vdom = selection.vdoms[0];
+    const view = this.viewFor(request);
+    const operation = planOperation({ method: request.method, table, itemKey, params: request.params, body: request.body, contentType: request.contentType });
+    const envelopes = selection.vdoms.map((vdom) => this.runIn(operation, table, { ...context, vdom }, view));
+    if (!selection.multi) return { status: Number(envelopes[0].http_status), body: envelopes[0] };
+    return { status: combinedStatus(envelopes), body: envelopes };
+  }
+
+  private runIn(operation: Operation, table: TableDef, context: EnvelopeContext, view: View): Record<string, unknown> {
+    const vdom = context.vdom!;
+    const before = view.read(vdom, table.path).revision;
+    try {
+      const result = operation.run({ view, vdom, transactions: this.deps.transactions });
+      const after = view.read(vdom, table.path).revision;
+      const located = result.mkey === undefined ? context : { ...context, mkey: result.mkey };
+      return successEnvelope(located, {
+        revision: revisionText(vdom, table.path, after),
+        ...(operation.write ? { revisionChanged: after !== before, oldRevision: revisionText(vdom, table.path, before) } : {}),
+        results: result.results,
+      });
+    } catch (error) {
+      if (!(error instanceof DeviceError)) throw error;
+      return errorEnvelope(context, error);
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { EmulatorAdmin, EmulatorToken } from './index.js';
+
+type Credential = EmulatorToken | EmulatorAdmin;
+
+/** Who a request acts as, and what its profile grants. */
+export interface Principal {
+  name: string;
+  kind: 'token' | 'session';
+  groups: ReadonlySet<string> | 'all';
+  vdoms: ReadonlySet<string> | '*';
+  csrf: string | null;
+}
+
+type Stage = 'second-factor' | 'password-change' | 'disclaimer' | 'active';
+interface Session {
+  id: string;
+  csrf: string;
+  admin: EmulatorAdmin;
+  stage: Stage;
+  lastUsed: number;
+}
+
+export interface AuthConfig {
+  admins: EmulatorAdmin[];
+  tokens: EmulatorToken[];
+  maxFailedLogins: number;
+  blockSeconds: number;
+  sessionTtlSeconds: number;
+  disclaimer: boolean;
+  /** Port in the CSRF cookie's name (`ccsrftoken_<port>`). */
+  port: number;
+  secure: boolean;
+}
+
+/** Answer of `/logincheck`: its first character is what clients read. */
+export interface LoginAnswer {
+  body: string;
+  cookies: string[];
+}
+
+const LOGIN_BODY: Record<string, string> = {
+  '0': '0document.location="/login?errmsg=1";\n',
+  '1': '1document.location="/ng/";\n',
+  '2': '2document.location="/login?errmsg=locked";\n',
+  '3': '3<html><body><form action="/logincheck" method="post">token_code</form></body></html>\n',
+  '4': '4document.location="/ng/prompt?viewOnly&redir=%2Fng%2Fpassword";\n',
+  disclaimer: '1document.location="/logindisclaimer";\n',
+};
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function principalOf(name: string, kind: Principal['kind'], credential: Credential, csrf: string | null): Principal {
+  const groups = credential.groups ?? 'all';
+  const vdoms = credential.vdoms ?? '*';
+  return { name, kind, csrf, groups: groups === 'all' ? 'all' : new Set(groups), vdoms: vdoms === '*' ? '*' : new Set(vdoms) };
+}
+
+/**
+ * Sessions, API tokens and the failed-login lockout. Failed logins and
+ * requests with an unknown API token both count as failed authentications of
+ * their source address.
+ */
+export class Authenticator {
+  private readonly sessions = new Map<string, Session>();
+  private readonly failures = new Map<string, { count: number; blockedUntil: number }>();
+  readonly sessionCookie: string;
+  readonly csrfCookie: string;
+
+  constructor(
+    private readonly config: AuthConfig,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.sessionCookie = `APSCOOKIE_${randomInt(1_000_000_000, 9_999_999_999)}`;
+    this.csrfCookie = `ccsrftoken_${config.port}`;
+  }
+
+  /** Seconds the source is still blocked for (0: not blocked). */
+  blockedFor(source: string): number {
+    const entry = this.failures.get(source);
+    const left = entry ? entry.blockedUntil - this.clock() : 0;
+    return left > 0 ? Math.ceil(left / 1000) : 0;
+  }
+
+  private recordFailure(source: string): void {
+    const entry = this.failures.get(source) ?? { count: 0, blockedUntil: 0 };
+    entry.count++;
+    if (entry.count >= this.config.maxFailedLogins) {
+      entry.count = 0;
+      entry.blockedUntil = this.clock() + this.config.blockSeconds * 1000;
+    }
+    this.failures.set(source, entry);
+  }
+
+  private cookie(name: string, value: string, httpOnly: boolean): string {
+    return `${name}=${value}; Path=/${httpOnly ? '; HttpOnly' : ''}; SameSite=Strict${this.config.secure ? '; Secure' : ''}`;
+  }
+
+  private expiredCookie(name: string): string {
+    return `${name}="0%260"; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  }
+
+  private sessionOf(cookies: Map<string, string>): Session | undefined {
+    const id = cookies.get(this.sessionCookie);
+    const session = id === undefined ? undefined : this.sessions.get(id);
+    if (session && this.clock() - session.lastUsed > this.config.sessionTtlSeconds * 1000) {
+      this.sessions.delete(session.id);
+      return undefined;
+    }
+    return session;
+  }
+
+  private open(admin: EmulatorAdmin, stage: Stage): Session {
+    const session: Session = { id: randomBytes(24).toString('base64url'), csrf: randomBytes(16).toString('hex'), admin, stage, lastUsed: this.clock() };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  private sessionCookieOf(session: Session): string {
+    return this.cookie(this.sessionCookie, session.id, true);
+  }
+
+  /** Moves a session past the second factor: to the banner, or straight in. */
+  private admit(session: Session, source: string): LoginAnswer {
+    session.stage = this.config.disclaimer ? 'disclaimer' : 'active';
+    session.lastUsed = this.clock();
+    this.failures.delete(source);
+    return {
+      body: this.config.disclaimer ? LOGIN_BODY.disclaimer : LOGIN_BODY['1'],
+      cookies: [this.sessionCookieOf(session), this.cookie(this.csrfCookie, `"${session.csrf}"`, false)],
+    };
+  }
+
+  private refuse(source: string): LoginAnswer {
+    this.recordFailure(source);
+    return { body: LOGIN_BODY['0'], cookies: [] };
+  }
+
+  private secondFactor(session: Session, code: string, source: string): LoginAnswer {
+    if (session.admin.twoFactorCode !== undefined && sameSecret(code, session.admin.twoFactorCode)) return this.admit(session, source);
+    this.sessions.delete(session.id);
+    return this.refuse(source);
+  }
+
+  /** `POST /logincheck` with `username`, `secretkey`, `ajax=1` and, for a second factor, `token_code`. */
+  login(form: URLSearchParams, cookies: Map<string, string>, source: string): LoginAnswer {
+    const code = form.get('token_code');
+    const pending = this.sessionOf(cookies);
+    if (pending?.stage === 'second-factor' && code !== null) return this.secondFactor(pending, code, source);
+    const admin = this.config.admins.find((a) => a.username === form.get('username') && sameSecret(form.get('secretkey') ?? '', a.password));
+    if (!admin) return this.refuse(source);
+    if (admin.lockedOut) return { body: LOGIN_BODY['2'], cookies: [] };
+    if (admin.mustChangePassword) return { body: LOGIN_BODY['4'], cookies: [this.sessionCookieOf(this.open(admin, 'password-change'))] };
+    const session = this.open(admin, 'second-factor');
+    if (admin.twoFactorCode === undefined) return this.admit(session, source);
+    if (code !== null) return this.secondFactor(session, code, source);
+    return { body: LOGIN_BODY['3'], cookies: [this.sessionCookieOf(session)] };
+  }
+
+  /** `POST /logindisclaimer`: `confirm=1` accepts the banner, anything else ends the session. */
+  acceptDisclaimer(form: URLSearchParams, cookies: Map<string, string>): LoginAnswer | undefined {
+    const session = this.sessionOf(cookies);
+    if (!session || session.stage !== 'disclaimer') return undefined;
+    if (form.get('confirm') !== '1') return this.logout(cookies);
+    session.stage = 'active';
+    session.lastUsed = this.clock();
+    return { body: LOGIN_BODY['1'], cookies: [] };
+  }
+
+  logout(cookies: Map<string, string>): LoginAnswer {
+    const id = cookies.get(this.sessionCookie);
+    if (id !== undefined) this.sessions.delete(id);
+    return { body: '<html><body>logged out</body></html>\n', cookies: [this.expiredCookie(this.sessionCookie), this.expiredCookie(this.csrfCookie)] };
+  }
+
+  expireAll(): void {
+    this.sessions.clear();
+  }
+
+  /**
+   * The principal of an API request: `Authorization: Bearer <token>` or an
+   * active session cookie. The `access_token` query parameter is not a
+   * credential here.
+   */
+  authenticate(authorization: string | undefined, cookies: Map<string, string>, source: string): Principal | undefined {
+    if (authorization !== undefined) {
+      const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? '';
+      const token = this.config.tokens.find((t) => sameSecret(given, t.token));
+      if (!token) this.recordFailure(source);
+      return token && principalOf('api-token', 'token', token, null);
+    }
+    const session = this.sessionOf(cookies);
+    if (!session || session.stage !== 'active') return undefined;
+    session.lastUsed = this.clock();
+    return principalOf(session.admin.username, 'session', session.admin, session.csrf);
+  }
+}

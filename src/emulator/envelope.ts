@@ -1,0 +1,98 @@
+/** The device's response envelopes and the errors that become them. */
+
+export const DEVICE = {
+  serial: 'FGVMEMU000000001',
+  version: 'v6.4.14',
+  build: 2093,
+  model: 'CMDB-VM64',
+} as const;
+
+/** A failure the device reports in its JSON error envelope. */
+export class DeviceError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: number,
+    readonly cliError?: string,
+  ) {
+    super(cliError ?? `HTTP ${httpStatus} (error ${code})`);
+  }
+}
+
+/**
+ * The error texts of the emulator. Codes follow the device's table of CLI
+ * errors: -3 not found, -5 duplicate, -651 invalid value, -72 too long,
+ * -1 invalid length, -8 invalid IP, -14/-37 permission denied, -50 invalid
+ * request.
+ */
+export const fail = {
+  notFound: (cliError?: string) => new DeviceError(404, -3, cliError),
+  duplicate: (key: unknown) => new DeviceError(424, -5, `A duplicate entry already exists: entry ${JSON.stringify(key)} already exists`),
+  mustBeSet: (field: string) => new DeviceError(424, -651, `Attribute '${field}' MUST be set`),
+  invalidValue: (cliError: string) => new DeviceError(424, -651, cliError),
+  invalidIp: (cliError: string) => new DeviceError(424, -8, cliError),
+  tooLong: (cliError: string) => new DeviceError(424, -72, cliError),
+  invalidLength: (cliError: string) => new DeviceError(424, -1, cliError),
+  invalidRequest: (cliError: string) => new DeviceError(400, -50, cliError),
+  methodNotAllowed: (cliError: string) => new DeviceError(405, -50, cliError),
+  tooLarge: (limit: number) => new DeviceError(413, -1, `request entity larger than ${limit} bytes`),
+  noGroup: (group: string) => new DeviceError(403, -14, `Permission denied: the access profile lacks access group '${group}'`),
+  noVdom: (vdom: string) => new DeviceError(403, -37, `Permission denied: no access to VDOM '${vdom}'`),
+  internal: (message: string) => new DeviceError(500, -1, message),
+};
+
+/** Where a response is about: method, VDOM, table (`path`/`name` as the device splits it) and key. */
+export interface EnvelopeContext {
+  http_method: string;
+  vdom?: string;
+  path?: string;
+  name?: string;
+  mkey?: unknown;
+}
+
+/** `firewall.ipmacbinding/table` → `{path: 'firewall.ipmacbinding', name: 'table'}`. */
+export function splitTablePath(tablePath: string): { path: string; name: string } {
+  const slash = tablePath.indexOf('/');
+  return { path: tablePath.slice(0, slash), name: tablePath.slice(slash + 1) };
+}
+
+function located(context: EnvelopeContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of ['vdom', 'path', 'name', 'mkey'] as const) {
+    if (context[field] !== undefined) out[field] = context[field];
+  }
+  return out;
+}
+
+const stamp = () => ({ serial: DEVICE.serial, version: DEVICE.version, build: DEVICE.build });
+
+export interface SuccessFields {
+  revision?: string;
+  revisionChanged?: boolean;
+  oldRevision?: string;
+  results?: unknown;
+}
+
+export function successEnvelope(context: EnvelopeContext, fields: SuccessFields): Record<string, unknown> {
+  const out: Record<string, unknown> = { http_method: context.http_method };
+  if (fields.revision !== undefined) out.revision = fields.revision;
+  if (fields.revisionChanged !== undefined) {
+    out.revision_changed = fields.revisionChanged;
+    out.old_revision = fields.oldRevision;
+  }
+  if (fields.results !== undefined) out.results = fields.results;
+  return { ...out, ...located(context), status: 'success', http_status: 200, ...stamp() };
+}
+
+export function errorEnvelope(context: EnvelopeContext, error: DeviceError): Record<string, unknown> {
+  const out: Record<string, unknown> = { http_method: context.http_method, ...located(context), status: 'error', http_status: error.httpStatus, error: error.code };
+  if (error.cliError !== undefined) out.cli_error = error.cliError;
+  return { ...out, ...stamp() };
+}
+
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests' };
+
+/** The HTML error page devices send for authentication failures (clients must not expect JSON there). */
+export function htmlErrorPage(status: number, detail: string): string {
+  const title = `${status} ${REASONS[status] ?? 'Error'}`;
+  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`;
+}

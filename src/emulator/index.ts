@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { findTable, type TableDef } from '../catalogue/index.js';
+import { Api } from './api.js';
+import { Authenticator } from './auth.js';
+import { certificateFingerprint, certificateHosts, generateSelfSignedCertificate, isUsableCertificate, type CertificatePair } from './cert.js';
+import { materialize, type Obj } from './schema.js';
+import { Device } from './server.js';
+import { buildDatabase, loadState, saveState, snapshot, type SavedState } from './state.js';
+import { CommittedView, KeyedTable, type Database } from './store.js';
+import { TransactionManager } from './transactions.js';
+
+export interface EmulatorAdmin {
+  username: string;
+  password: string;
+  groups?: string[] | 'all';
+  vdoms?: string[] | '*';
+  /** Login answers '3' until `token_code` matches. */
+  twoFactorCode?: string;
+  /** Login answers '4'. */
+  mustChangePassword?: boolean;
+  /** Login answers '2'. */
+  lockedOut?: boolean;
+}
+
+export interface EmulatorToken {
+  token: string;
+  groups?: string[] | 'all';
+  vdoms?: string[] | '*';
+}
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** true: a self-signed certificate generated at start (or reused from the state file); or the PEMs to serve. */
+  tls?: boolean | { key: string; cert: string };
+  /** Loaded at start if present; every committed change is persisted atomically (temp file + rename). */
+  stateFile?: string;
+  /** Default 'demo' (used when no state file exists yet). */
+  seed?: 'demo' | 'empty';
+  /** Default ['root', 'dmz']; the first is the management VDOM. */
+  vdoms?: string[];
+  /** Default: one `admin` with a random password, all groups, all VDOMs. */
+  admins?: EmulatorAdmin[];
+  /** Default: one random token with all groups and VDOMs. */
+  tokens?: EmulatorToken[];
+  /** Default 1 MiB; larger bodies get 413. */
+  maxBodyBytes?: number;
+  /** Default 5 failed authentications from one source, then 429 for `blockSeconds`. */
+  maxFailedLogins?: number;
+  /** Default 60. */
+  blockSeconds?: number;
+  /** Default 900 (idle time after which a session answers 401). */
+  sessionTtlSeconds?: number;
+  /** A login banner must be accepted (POST /logindisclaimer confirm=1). */
+  disclaimer?: boolean;
+  /** Default 'cmdb-emulator'. */
+  hostname?: string;
+  /** Default true: keep every request in `requests` (a long-running emulator turns this off). */
+  recordRequests?: boolean;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  /** Pathname as received, still percent-encoded. */
+  path: string;
+  /** Raw query string without '?'. */
+  query: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface StartLine {
+  url: string;
+  token: string;
+  username: string;
+  password: string;
+  vdoms: string[];
+  fingerprint: string | null;
+}
+
+export interface RunningEmulator extends StartLine {
+  certPem: string | null;
+  keyPem: string | null;
+  /** Every request received, in order. */
+  requests: ReceivedRequest[];
+  /** Committed state: an array for keyed tables (in order), an object for singletons; `vdom` defaults to the management VDOM. */
+  objects(tablePath: string, vdom?: string): Record<string, unknown>[] | Record<string, unknown>;
+  /** Bulk insert (tests, benchmarks): defaults are filled in, not validated; a duplicate key throws. */
+  populate(tablePath: string, vdom: string, objects: Record<string, unknown>[]): void;
+  expireSessions(): void;
+  startLine(): StartLine;
+  /** Stops listening (closing keep-alive sockets too) and flushes the state. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_VDOMS = ['root', 'dmz'];
+const MIB = 1024 * 1024;
+
+/** API tokens of the device: 30 lowercase letters and digits. */
+function randomToken(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return [...randomBytes(30)].map((byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+function resolveCredentials(saved: SavedState | undefined): { password: string; token: string } {
+  return saved?.credentials ?? { password: randomBytes(12).toString('base64url'), token: randomToken() };
+}
+
+function resolveCertificate(options: EmulatorOptions, saved: SavedState | undefined): CertificatePair | null {
+  if (!options.tls) return null;
+  if (options.tls !== true) return { certPem: options.tls.cert, keyPem: options.tls.key };
+  if (saved?.tls && isUsableCertificate(saved.tls)) return saved.tls;
+  return generateSelfSignedCertificate({ hosts: certificateHosts(options.host) });
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function catalogued(tablePath: string): TableDef {
+  const table = findTable(tablePath);
+  if (!table) throw new Error(`${tablePath} is not a catalogued table`);
+  return table;
+}
+
+function readCommitted(db: Database, tablePath: string, vdom: string): Obj[] | Obj {
+  const state = db.table(vdom, catalogued(tablePath).path);
+  return structuredClone(state instanceof KeyedTable ? [...state.all()] : state.object);
+}
+
+function insertAll(db: Database, tablePath: string, vdom: string, objects: Obj[]): void {
+  const table = catalogued(tablePath);
+  const state = db.table(vdom, table.path);
+  if (!(state instanceof KeyedTable)) throw new Error(`${table.path} is a singleton`);
+  const rows = objects.map((object) => materialize(table.fields, structuredClone(object), true));
+  for (const row of rows) if (state.has(row[table.key!])) throw new Error(`duplicate key ${String(row[table.key!])} in ${table.path}`);
+  for (const row of rows) state.insert(row);
+  state.revision++;
+}
+
+/** Starts the emulated device and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const saved = options.stateFile ? loadState(options.stateFile) : undefined;
+  const vdoms = options.vdoms ?? (saved ? Object.keys(saved.vdoms) : DEFAULT_VDOMS);
+  const credentials = resolveCredentials(saved);
+  const certificate = resolveCertificate(options, saved);
+  const db = buildDatabase(vdoms, options.seed ?? 'demo', saved);
+  const extras = { credentials, ...(options.tls === true && certificate ? { tls: certificate } : {}) };
+  const stateFile = options.stateFile;
+  const persist = (): void => {
+    if (stateFile) saveState(stateFile, snapshot(db, extras));
+  };
+  const admins = options.admins ?? [{ username: 'admin', password: credentials.password }];
+  const tokens = options.tokens ?? [{ token: credentials.token }];
+  const host = options.host ?? '127.0.0.1';
+  const server = certificate ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }) : createHttpServer();
+  const port = await listen(server, options.port ?? 0, host);
+  const auth = new Authenticator({
+    admins,
+    tokens,
+    maxFailedLogins: options.maxFailedLogins ?? 5,
+    blockSeconds: options.blockSeconds ?? 60,
+    sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
+    disclaimer: options.disclaimer ?? false,
+    port,
+    secure: !!certificate,
+  });
+  const transactions = new TransactionManager(db, persist);
+  const api = new Api({ db, committed: new CommittedView(db, persist), transactions, hostname: options.hostname ?? 'cmdb-emulator' });
+  const requests: ReceivedRequest[] = [];
+  server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
+  persist();
+
+  const fingerprint = certificate ? certificateFingerprint(certificate.certPem) : null;
+  const startLine = (): StartLine => ({
+    url: `${certificate ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    token: tokens[0]?.token ?? '',
+    username: admins[0]?.username ?? '',
+    password: admins[0]?.password ?? '',
+    vdoms: [...vdoms],
+    fingerprint,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    ...startLine(),
+    certPem: certificate?.certPem ?? null,
+    keyPem: certificate?.keyPem ?? null,
+    requests,
+    objects: (tablePath, vdom = vdoms[0]) => readCommitted(db, tablePath, vdom),
+    populate: (tablePath, vdom, objects) => {
+      insertAll(db, tablePath, vdom, objects);
+      persist();
+    },
+    expireSessions: () => auth.expireAll(),
+    startLine,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => {
+        persist();
+      })),
+  };
+}

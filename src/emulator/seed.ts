@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import type { TableDef } from '../catalogue/index.js';
+import { materialize, type Obj } from './schema.js';
+import { KeyedTable, SingletonTable, type TableState } from './store.js';
+
+/** Which VDOM a seed is for: the management VDOM (`primary`) gets the fuller set. */
+interface Flavor {
+  index: number;
+  primary: boolean;
+}
+type KeyedSeed = (flavor: Flavor) => Obj[];
+type SingletonSeed = (flavor: Flavor) => Obj;
+
+/** A PEM block with deterministic filler, standing in for real certificate material. */
+function pem(label: string, seed: string, lines = 4): string {
+  const chunks: Buffer[] = [];
+  for (let i = 0; chunks.length * 32 < lines * 48; i++) chunks.push(createHash('sha256').update(`${seed}#${i}`).digest());
+  const body = Buffer.concat(chunks).subarray(0, lines * 48).toString('base64').replace(/.{64}/g, '$&\n').trimEnd();
+  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
+}
+
+const hex2 = (n: number) => (n & 0xff).toString(16).padStart(2, '0');
+
+const caSeed: KeyedSeed = (f) => [
+  { name: 'Device_CA', ca: pem('CERTIFICATE', 'Device_CA'), range: 'global', source: 'factory', 'ssl-inspection-trusted': 'enable' },
+  { name: 'Device_CA_Untrusted', ca: pem('CERTIFICATE', 'Device_CA_Untrusted'), range: 'global', source: 'factory', 'ssl-inspection-trusted': 'disable' },
+  f.primary
+    ? { name: 'Corp_Root_CA', ca: pem('CERTIFICATE', 'Corp_Root_CA'), range: 'vdom', source: 'user', 'ssl-inspection-trusted': 'enable', 'scep-url': 'http://pki.example.com/scep', 'auto-update-days': 30, 'auto-update-days-warning': 7 }
+    : { name: 'Partner_CA', ca: pem('CERTIFICATE', 'Partner_CA'), range: 'vdom', source: 'user', 'ssl-inspection-trusted': 'disable' },
+];
+
+const crlSeed: KeyedSeed = (f) => [
+  { name: f.primary ? 'Corp_CRL' : 'Partner_CRL', crl: pem('X509 CRL', `crl-${f.index}`), range: 'vdom', source: 'user', 'http-url': 'http://pki.example.com/corp.crl', 'update-interval': 86400 },
+];
+
+const localCertSeed: KeyedSeed = (f) => [
+  { name: 'Device_Self_Sign', certificate: pem('CERTIFICATE', 'Device_Self_Sign'), 'private-key': pem('ENCRYPTED PRIVATE KEY', 'key-1'), password: 'factory-key-secret', state: 'OK', range: 'global', source: 'factory', comments: 'This is the default self-signed certificate.' },
+  { name: 'Device_SSL_Inspection', certificate: pem('CERTIFICATE', 'Device_SSL_Inspection'), 'private-key': pem('ENCRYPTED PRIVATE KEY', 'key-2'), password: 'factory-key-secret', state: 'OK', range: 'global', source: 'factory' },
+  { name: f.primary ? 'vpn-portal' : 'dmz-web', certificate: pem('CERTIFICATE', `local-${f.index}`), 'private-key': pem('ENCRYPTED PRIVATE KEY', `key-${f.index + 3}`), password: 'imported-key-secret', state: 'OK', range: 'vdom', source: 'user', comments: 'imported by the administrator', 'ike-localid-type': 'fqdn', 'ike-localid': f.primary ? 'vpn.example.com' : 'www.example.com' },
+];
+
+const chartSeed: KeyedSeed = () => [
+  {
+    name: 'traffic.bandwidth.timeline', dataset: 'traffic.bandwidth', category: 'traffic', type: 'graph', 'graph-type': 'line', period: 'last24h', title: 'Bandwidth over time', favorite: 'yes',
+    'x-series': [{ databind: 'field(1)', caption: 'Time', 'is-category': 'no', 'scale-unit': 'hour', 'scale-step': 1, 'scale-format': 'YYYY-MM-DD HH', 'font-size': 10, 'caption-font-size': 12 }],
+    'y-series': [{ databind: 'field(2)', caption: 'Bandwidth', unit: 'bps', 'font-size': 10, 'caption-font-size': 12 }],
+  },
+  {
+    name: 'traffic.top-sources', dataset: 'traffic.top-sources', category: 'traffic', type: 'table', period: 'last7d', title: 'Top sources by bytes',
+    column: [
+      { id: 1, 'header-value': 'Source', 'detail-value': '$1' },
+      { id: 2, 'header-value': 'Bytes', 'detail-value': '$2', 'detail-unit': 'bytes', 'footer-value': 'total' },
+    ],
+  },
+  {
+    name: 'attack.by-severity', dataset: 'attack.by-severity', category: 'attack', type: 'graph', 'graph-type': 'pie', dimension: '3D', title: 'Attacks by severity',
+    'category-series': [{ databind: 'field(1)', 'font-size': 10 }],
+    'value-series': [{ databind: 'field(2)' }],
+  },
+];
+
+const datasetSeed: KeyedSeed = () => [
+  {
+    name: 'traffic.bandwidth',
+    query: 'select $flex_timescale(timestamp) as hodex, sum(coalesce(sentbyte, 0) + coalesce(rcvdbyte, 0)) as bandwidth from $log where $filter group by hodex order by hodex',
+    field: [{ id: 1, type: 'text', name: 'hodex', displayname: 'Time' }, { id: 2, type: 'integer', name: 'bandwidth', displayname: 'Bandwidth' }],
+  },
+  {
+    name: 'traffic.top-sources',
+    query: 'select srcip, sum(coalesce(sentbyte, 0) + coalesce(rcvdbyte, 0)) as bytes from $log where $filter group by srcip order by bytes desc',
+    field: [{ id: 1, type: 'text', name: 'srcip', displayname: 'Source' }, { id: 2, type: 'integer', name: 'bytes', displayname: 'Bytes' }],
+  },
+  {
+    name: 'attack.by-severity',
+    query: 'select severity, count(*) as total from $log where $filter group by severity order by total desc',
+    field: [{ id: 1, type: 'text', name: 'severity', displayname: 'Severity' }, { id: 2, type: 'integer', name: 'total', displayname: 'Events' }],
+    parameters: [{ id: 1, 'display-name': 'Severity', field: 'severity', 'data-type': 'text' }],
+  },
+];
+
+const themeSeed: KeyedSeed = () => [
+  { name: 'default-report', 'page-orient': 'portrait', 'column-count': '1', 'default-html-style': 'default-html', 'default-pdf-style': 'default-pdf', 'page-style': 'page', 'report-title-style': 'report-title' },
+  { name: 'Blue Theme', 'page-orient': 'landscape', 'column-count': '2', 'page-style': 'blue-page', 'report-title-style': 'blue-title', 'heading1-style': 'blue-h1', 'normal-text-style': 'blue-text' },
+];
+
+const icapProfileSeed: KeyedSeed = () => [
+  { name: 'default' },
+  {
+    name: 'icap-av', request: 'enable', response: 'enable', preview: 'enable', 'preview-data-length': 1024, 'request-server': 'icap-av-srv', 'response-server': 'icap-av-srv',
+    'request-path': '/reqmod', 'response-path': '/respmod', 'request-failure': 'bypass', 'response-failure': 'error', methods: 'post',
+    'icap-headers': [{ id: 1, name: 'X-Authenticated-User', content: '$user', 'base64-encoding': 'enable' }],
+    'respmod-forward-rules': [
+      { name: 'skip-images', host: 'cdn.example.com', action: 'bypass', 'header-group': [{ id: 1, 'header-name': 'content-type', header: 'image/.*' }], 'http-resp-status-code': [{ code: 200 }, { code: 304 }] },
+    ],
+  },
+];
+
+const icapServerSeed: KeyedSeed = () => [
+  { name: 'icap-av-srv', 'ip-version': '4', 'ip-address': '192.0.2.10', port: 1344, 'max-connections': 100 },
+  { name: 'icap-dlp-srv', 'ip-version': '6', 'ip6-address': '2001:db8::10', port: 11344, 'max-connections': 50 },
+];
+
+const filePatternSeed: KeyedSeed = (f) => [
+  { id: 1, name: 'builtin-patterns', comment: 'script and executable extensions', entries: ['*.bat', '*.com', '*.exe', '*.hta', '*.js', '*.vbs'].map((pattern) => ({ 'filter-type': 'pattern', pattern })) },
+  { id: 2, name: 'all_executables', entries: ['exe', 'elf', 'mach-o', 'msi'].map((type) => ({ 'filter-type': 'type', pattern: type, 'file-type': type })) },
+  ...(f.primary ? [{ id: 3, name: 'office-documents', entries: ['msoffice', 'msofficex', 'pdf'].map((type) => ({ 'filter-type': 'type', pattern: type, 'file-type': type })) }] : []),
+];
+
+const docSourceSeed: KeyedSeed = () => [
+  {
+    name: 'finance-share', 'server-type': 'samba', server: '192.0.2.20', period: 'daily', vdom: 'mgmt', 'file-path': '/finance/contracts', 'file-pattern': '*.docx',
+    sensitivity: 'Critical', 'tod-hour': 2, 'tod-min': 30, weekday: 'sunday', date: 1, username: 'dlp-scan', password: 'scan-secret',
+  },
+];
+
+const ipsCustomSeed: KeyedSeed = () => [
+  {
+    tag: 'Block.Example.UserAgent', 'rule-id': 1001, severity: 'medium', location: 'server', os: 'All', application: 'All', protocol: 'TCP', status: 'enable', log: 'enable', action: 'block', comment: 'blocks a scanner user agent',
+    signature: 'F-SBID( --name "Block.Example.UserAgent"; --protocol tcp; --service HTTP; --flow from_client; --pattern "BadBot/1.0"; --context header; --no_case; )',
+  },
+  {
+    tag: 'Detect.Admin.Login', 'rule-id': 1002, severity: 'low', location: 'server', os: 'All', application: 'All', protocol: 'TCP', status: 'enable', log: 'enable', 'log-packet': 'enable', action: 'pass', comment: 'logs admin page requests',
+    signature: 'F-SBID( --name "Detect.Admin.Login"; --protocol tcp; --service HTTP; --flow from_client; --pattern "/admin/login"; --context uri; )',
+  },
+];
+
+const decoderSeed: KeyedSeed = () => [
+  { name: 'http_decoder', parameter: [{ name: 'port_list', value: '80 8080' }] },
+  { name: 'dns_decoder', parameter: [{ name: 'port_list', value: '53' }] },
+];
+
+const bwlSeed: KeyedSeed = () => [
+  {
+    id: 1, name: 'corp-allowlist', comment: 'trusted senders and a blocked network',
+    entries: [
+      { id: 1, status: 'enable', type: 'email', action: 'clear', 'pattern-type': 'wildcard', 'email-pattern': '*@example.com' },
+      { id: 2, status: 'enable', type: 'ip', action: 'reject', 'addr-type': 'ipv4', 'ip4-subnet': '198.51.100.0 255.255.255.0' },
+      { id: 3, status: 'disable', type: 'email', action: 'spam', 'pattern-type': 'regexp', 'email-pattern': '^promo[0-9]+@.*$' },
+    ],
+  },
+];
+
+const bwordSeed: KeyedSeed = () => [
+  {
+    id: 1, name: 'spam-words',
+    entries: [
+      { id: 1, pattern: 'lottery winner', 'pattern-type': 'wildcard', action: 'spam', where: 'subject', language: 'western', score: 10 },
+      { id: 2, pattern: 'unclaimed*prize', 'pattern-type': 'wildcard', action: 'spam', where: 'all', language: 'western', score: 5 },
+    ],
+  },
+];
+
+const contentSeed: KeyedSeed = () => [
+  {
+    id: 1, name: 'default-banned',
+    entries: [
+      { name: 'casino', 'pattern-type': 'wildcard', status: 'enable', lang: 'western', score: 10, action: 'block' },
+      { name: 'free.*download', 'pattern-type': 'regexp', status: 'enable', lang: 'western', score: 5, action: 'block' },
+    ],
+  },
+];
+
+const contentHeaderSeed: KeyedSeed = () => [
+  { id: 1, name: 'block-executables', entries: [{ pattern: '.*application/x-msdownload', action: 'block' }] },
+  { id: 2, name: 'allow-json', entries: [{ pattern: '.*application/json', action: 'allow' }] },
+];
+
+const authGroupSeed: KeyedSeed = () => [
+  { name: 'peers-psk', 'auth-method': 'psk', psk: 'wanopt-demo-psk', 'peer-accept': 'any' },
+  { name: 'peers-cert', 'auth-method': 'cert', cert: 'Device_Self_Sign', 'peer-accept': 'defined' },
+];
+
+const debugUrlSeed: KeyedSeed = () => [
+  { name: 'debug-example', 'url-pattern': 'example.com/debug', status: 'enable', exact: 'disable' },
+  { name: 'api?debug', 'url-pattern': '/api/*', status: 'disable', exact: 'enable' },
+];
+
+const accessListSeed: KeyedSeed = (f) => [
+  { name: '10.0.0.0/8', comments: 'RFC 1918 class A', rule: [{ id: 1, action: 'permit', prefix: '10.0.0.0 255.0.0.0', 'exact-match': 'disable' }] },
+  f.primary
+    ? {
+        name: 'mgmt nets', comments: 'management networks',
+        rule: [
+          { id: 1, action: 'permit', prefix: '192.168.1.0 255.255.255.0' },
+          { id: 2, action: 'permit', prefix: '172.16.10.0 255.255.255.0', 'exact-match': 'enable' },
+          { id: 3, action: 'deny', prefix: 'any' },
+        ],
+      }
+    : { name: 'dmz servers', comments: 'published servers', rule: [{ id: 1, action: 'permit', prefix: '203.0.113.0 255.255.255.0' }] },
+  { name: 'deny-all', rule: [{ id: 1, action: 'deny', prefix: 'any' }] },
+];
+
+const accessList6Seed: KeyedSeed = () => [
+  { name: 'fd00::/8', comments: 'unique local addresses', rule: [{ id: 1, action: 'permit', prefix6: 'fd00::/8' }] },
+  { name: 'deny-all6', rule: [{ id: 1, action: 'deny', prefix6: 'any' }] },
+];
+
+const switchTemplateSeed: KeyedSeed = () =>
+  (
+    [
+      ['_default', 1],
+      ['quarantine', 4093],
+      ['rspan', 4092],
+      ['voice', 4091],
+      ['video', 4090],
+    ] as const
+  ).map(([name, vlanid], i) => ({ name, vlanid, ip: `10.255.${i}.1 255.255.255.0`, allowaccess: 'ping', 'auto-ip': 'enable', 'dhcp-server': 'enable' }));
+
+const cellularSeed: KeyedSeed = () => [
+  { name: 'cellular-roaming', 'mcc-mnc-list': [{ id: 1, mcc: '310', mnc: '410' }, { id: 2, mcc: '208', mnc: '01' }] },
+];
+
+const ipAddressTypeSeed: KeyedSeed = () => [
+  { name: 'public-v4', 'ipv4-address-type': 'public', 'ipv6-address-type': 'not-available' },
+  { name: 'nat-v4-v6', 'ipv4-address-type': 'single-NATed-private', 'ipv6-address-type': 'available' },
+];
+
+const HOSTS = ['printer-2f', 'nas-01', 'voip-gw', 'cam-lobby', 'badge-reader', 'build-server', 'hr-laptop', 'ups-mgmt'];
+
+const ipMacSeed: KeyedSeed = (f) =>
+  HOSTS.slice(0, f.primary ? 8 : 4).map((name, i) => ({
+    'seq-num': i + 1,
+    ip: `192.168.${f.primary ? 1 : 50}.${10 + i}`,
+    mac: `00:09:0f:${hex2(f.index)}:00:${hex2(i + 1)}`,
+    name,
+    status: i % 3 === 2 ? 'disable' : 'enable',
+  }));
+
+const modemSeed: KeyedSeed = () => [
+  {
+    id: 1, vendor: 'Example Wireless', model: 'EW-3000 LTE', 'vendor-id': '1199', 'product-id': '68a3', 'class-id': 'ff',
+    'init-string': 'AT+CGDCONT=1,"IP","internet"', 'modeswitch-string': '55534243123456780000000000000011062000000100000000000000000000',
+  },
+];
+
+const concentratorSeed: KeyedSeed = () => [{ name: 'hub', 'src-check': 'enable', member: [{ name: 'branch-1' }, { name: 'branch-2' }] }];
+
+const vendorClientSeed: KeyedSeed = () => [
+  { realm: 'corp.example.com', usergroupname: 'vpn-users', phase2name: 'dialup-p2', status: 'enable' },
+  { realm: 'partners.example.net', usergroupname: 'partners', phase2name: 'partner-p2', status: 'disable' },
+];
+
+const KEYED_SEEDS: Record<string, KeyedSeed> = {
+  'certificate/ca': caSeed,
+  'certificate/crl': crlSeed,
+  'certificate/local': localCertSeed,
+  'vpn.certificate/ca': caSeed,
+  'vpn.certificate/crl': crlSeed,
+  'vpn.ipsec/concentrator': concentratorSeed,
+  'vpn.ipsec/vendorclient': vendorClientSeed,
+  'report/chart': chartSeed,
+  'report/dataset': datasetSeed,
+  'report/theme': themeSeed,
+  'icap/profile': icapProfileSeed,
+  'icap/server': icapServerSeed,
+  'dlp/filepattern': filePatternSeed,
+  'dlp/fp-doc-source': docSourceSeed,
+  'ips/custom': ipsCustomSeed,
+  'ips/decoder': decoderSeed,
+  'emailfilter/bwl': bwlSeed,
+  'emailfilter/bword': bwordSeed,
+  'webfilter/content': contentSeed,
+  'webfilter/content-header': contentHeaderSeed,
+  'wanopt/auth-group': authGroupSeed,
+  'web-proxy/debug-url': debugUrlSeed,
+  'router/access-list': accessListSeed,
+  'router/access-list6': accessList6Seed,
+  'switch-controller.initial-config/template': switchTemplateSeed,
+  'wireless-controller.hotspot20/anqp-3gpp-cellular': cellularSeed,
+  'wireless-controller.hotspot20/anqp-ip-address-type': ipAddressTypeSeed,
+  'firewall.ipmacbinding/table': ipMacSeed,
+  'system.3g-modem/custom': modemSeed,
+};
+
+const logFilter: SingletonSeed = () => ({
+  severity: 'information', 'forward-traffic': 'enable', 'local-traffic': 'enable', 'multicast-traffic': 'enable', 'sniffer-traffic': 'enable',
+  anomaly: 'enable', voip: 'enable', 'dlp-archive': 'enable', 'filter-type': 'include',
+});
+
+const SINGLETON_SEEDS: Record<string, SingletonSeed> = {
+  'log.disk/filter': logFilter,
+  'log.vendoranalyzer-cloud/filter': logFilter,
+  'log.vendoranalyzer2/filter': logFilter,
+  'log.vendoranalyzer2/override-filter': (f) => ({ ...logFilter(f), severity: 'warning' }),
+  'log.disk/setting': (f) => ({
+    status: 'enable', 'ips-archive': 'enable', 'max-log-file-size': 20, 'roll-schedule': 'daily', 'roll-day': 'sunday', 'roll-time': '00:00', diskfull: 'overwrite',
+    'maximum-log-age': f.primary ? 7 : 30, upload: 'disable', uploadport: 21, uploadtype: 'traffic', uploadsched: 'disable', uploadtime: '00:00', 'upload-delete-files': 'enable',
+    'full-first-warning-threshold': 75, 'full-second-warning-threshold': 90, 'full-final-warning-threshold': 95,
+  }),
+  'log.vendoranalyzer2/override-setting': () => ({
+    'use-management-vdom': 'disable', status: 'disable', 'ips-archive': 'enable', 'certificate-verification': 'enable', 'access-config': 'enable', 'hmac-algorithm': 'sha256',
+    'enc-algorithm': 'high', 'conn-timeout': 10, 'monitor-keepalive-period': 5, 'monitor-failure-retry-period': 5, 'upload-option': '5-minute', 'upload-interval': 'daily', 'upload-time': '00:59',
+  }),
+  'wanopt/cache-service': () => ({ 'prefer-scenario': 'balance', collaboration: 'disable', 'device-id': 'default_dev_id', 'acceptable-connections': 'any' }),
+  'wanopt/settings': () => ({ 'host-id': 'default-id', 'tunnel-ssl-algorithm': 'high', 'auto-detect-algorithm': 'simple' }),
+  'wanopt/webcache': () => ({
+    'max-object-size': 512000, 'neg-resp-time': 0, 'fresh-factor': 100, 'max-ttl': 7200, 'min-ttl': 5, 'default-ttl': 1440, 'ignore-ims': 'disable', 'ignore-conditional': 'disable',
+    'ignore-pnc': 'disable', 'ignore-ie-reload': 'enable', 'cache-expired': 'disable', 'cache-cookie': 'disable', 'reval-pnc': 'disable', 'always-revalidate': 'disable',
+    'cache-by-default': 'disable', 'host-validate': 'disable', external: 'disable',
+  }),
+  'web-proxy/explicit': (f) => ({
+    status: f.primary ? 'enable' : 'disable', 'http-incoming-port': '8080', 'https-incoming-port': '0', 'ftp-incoming-port': '0', 'socks-incoming-port': '0',
+    'unknown-http-version': 'reject', realm: 'default', 'sec-default-action': 'deny', 'https-replacement-message': 'enable', 'message-upon-server-error': 'enable',
+    'pac-file-server-port': '0', 'pac-file-name': 'proxy.pac', 'pac-file-data': 'function FindProxyForURL(url, host) {\n  return "PROXY 192.168.1.99:8080; DIRECT";\n}\n',
+    'pac-policy': f.primary ? [{ policyid: 1, status: 'enable', srcaddr: [{ name: 'all' }], dstaddr: [{ name: 'all' }], 'pac-file-name': 'proxy.pac', comments: 'default PAC policy' }] : [],
+    'ssl-algorithm': 'low',
+  }),
+  'switch-controller.auto-config/default': () => ({ 'fgt-policy': 'default', 'isl-policy': 'default', 'icl-policy': 'default-icl' }),
+  'firewall.ipmacbinding/setting': (f) => ({ bindthroughfw: 'disable', bindtofw: f.primary ? 'disable' : 'enable', undefinedhost: 'block' }),
+  'system.autoupdate/push-update': () => ({ status: 'disable', override: 'disable', address: '0.0.0.0', port: 9443 }),
+};
+
+/** A table the seed does not know (a newer catalogue) still gets one plausible object. */
+function fallbackSeed(table: TableDef): Obj[] {
+  return [{ [table.key!]: table.keyType === 'integer' ? 1 : 'example' }];
+}
+
+/** The demo objects of a keyed table (or the settings of a singleton) for the VDOM at `vdomIndex`, before defaults are filled in. */
+export function seedObjects(table: TableDef, vdomIndex: number): Obj[] | Obj {
+  const flavor = { index: vdomIndex, primary: vdomIndex === 0 };
+  if (table.singleton) return SINGLETON_SEEDS[table.path]?.(flavor) ?? {};
+  return KEYED_SEEDS[table.path]?.(flavor) ?? fallbackSeed(table);
+}
+
+/** A table's starting state: demo data, or for `empty` no objects (singletons still hold their defaults). */
+export function seedTable(table: TableDef, vdomIndex: number, seed: 'demo' | 'empty'): TableState {
+  const objects = seed === 'demo' ? seedObjects(table, vdomIndex) : table.singleton ? {} : [];
+  if (Array.isArray(objects)) return new KeyedTable(table.key!, objects.map((o) => materialize(table.fields, o, true)));
+  return new SingletonTable(materialize(table.fields, objects, true));
+}

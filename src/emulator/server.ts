@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Api } from './api.js';
+import type { Authenticator, LoginAnswer } from './auth.js';
+import { errorEnvelope, fail, htmlErrorPage } from './envelope.js';
+import type { ReceivedRequest } from './index.js';
+import { flatHeaders, parseCookies, readBody, sendHtml, sendJson, splitTarget } from './http.js';
+
+export interface DeviceDeps {
+  auth: Authenticator;
+  api: Api;
+  maxBodyBytes: number;
+  /** Where every request is recorded, or null not to record (a long-running emulator). */
+  requests: ReceivedRequest[] | null;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  path: string;
+  query: string;
+  body: string;
+  source: string;
+  cookies: Map<string, string>;
+}
+
+/** The device's HTTP front: lockout, entity size, the login pages, then the authenticated JSON API. */
+export class Device {
+  constructor(private readonly deps: DeviceDeps) {}
+
+  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? 'GET';
+    const { path, query } = splitTarget(req.url);
+    const record: ReceivedRequest = { method, path, query, headers: flatHeaders(req), body: '' };
+    this.deps.requests?.push(record);
+    try {
+      const body = await readBody(req, this.deps.maxBodyBytes);
+      record.body = body.text;
+      if (res.destroyed) return;
+      const exchange: Exchange = { req, res, method, path, query, body: body.text, source: req.socket.remoteAddress ?? '', cookies: parseCookies(req.headers.cookie) };
+      if (!this.refuseEarly(exchange, body.tooLarge)) this.route(exchange);
+    } catch (error) {
+      if (!res.headersSent) sendJson(res, 500, errorEnvelope({ http_method: method }, fail.internal(error instanceof Error ? error.message : String(error))));
+    }
+  };
+
+  /** A blocked source gets 429 for anything; an oversized body 413 before it is looked at. */
+  private refuseEarly(x: Exchange, tooLarge: boolean): boolean {
+    const blocked = this.deps.auth.blockedFor(x.source);
+    if (blocked > 0) {
+      sendHtml(x.res, 429, htmlErrorPage(429, 'Too many failed login attempts. Please try again later.'), { 'Retry-After': String(blocked) });
+      return true;
+    }
+    if (tooLarge) {
+      sendJson(x.res, 413, errorEnvelope({ http_method: x.method }, fail.tooLarge(this.deps.maxBodyBytes)), { Connection: 'close' });
+      return true;
+    }
+    return false;
+  }
+
+  private route(x: Exchange): void {
+    switch (x.path) {
+      case '/logincheck':
+        return this.loginPage(x, () => this.deps.auth.login(new URLSearchParams(x.body), x.cookies, x.source));
+      case '/logindisclaimer':
+        return this.loginPage(x, () => this.deps.auth.acceptDisclaimer(new URLSearchParams(x.body), x.cookies));
+      case '/logout':
+        return this.loginPage(x, () => this.deps.auth.logout(x.cookies), ['GET', 'POST']);
+    }
+    if (x.path.startsWith('/api/')) return this.api(x);
+    sendHtml(x.res, 404, htmlErrorPage(404, 'The requested page does not exist.'));
+  }
+
+  private loginPage(x: Exchange, answer: () => LoginAnswer | undefined, methods = ['POST']): void {
+    if (!methods.includes(x.method)) return sendHtml(x.res, 405, htmlErrorPage(405, `${x.path} accepts ${methods.join(', ')}`));
+    const result = answer();
+    if (!result) return sendHtml(x.res, 401, htmlErrorPage(401, 'No session waiting for this page.'));
+    sendHtml(x.res, 200, result.body, result.cookies.length ? { 'Set-Cookie': result.cookies } : {});
+  }
+
+  private api(x: Exchange): void {
+    const principal = this.deps.auth.authenticate(x.req.headers.authorization, x.cookies, x.source);
+    if (!principal) return sendHtml(x.res, 401, htmlErrorPage(401, 'Authentication required.'));
+    if (principal.kind === 'session' && WRITE_METHODS.has(x.method) && x.req.headers['x-csrftoken'] !== principal.csrf) {
+      return sendHtml(x.res, 403, htmlErrorPage(403, 'Missing or invalid CSRF token.'));
+    }
+    const transactionId = x.req.headers['x-transaction-id'];
+    const answer = this.deps.api.handle({
+      method: x.method,
+      path: x.path,
+      params: new URLSearchParams(x.query),
+      body: x.body,
+      contentType: x.req.headers['content-type'],
+      transactionId: Array.isArray(transactionId) ? transactionId[0] : transactionId,
+      principal,
+    });
+    sendJson(x.res, answer.status, answer.body);
+  }
+}
