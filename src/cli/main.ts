@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { createRequire } from 'node:module';
+import type { Command, CommanderError } from 'commander';
 import { CmdbError, EXIT, errorReport } from '../errors.js';
 import { connect } from './connect.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
@@ -11,10 +12,14 @@ function version(): string {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+// Loaded on first use, not at import: `cmdb __complete` runs on every Tab and never needs commander.
+const commander = () => createRequire(import.meta.url)('commander') as typeof import('commander');
+
 type Handler = (ctx: Context, ...args: never[]) => Promise<number>;
 
 /** Builds the commander program; each command's module is imported only when it runs. */
 export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<number>, cmd: Command) => Promise<void>): Command {
+  const { Command, Option } = commander();
   const program = new Command('cmdb')
     .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
     .version(version(), '-V, --version', 'print the version')
@@ -102,6 +107,8 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
     command(spec, description, () => import('../commands/action.js') as Promise<{ run: Handler }>, (t, k) => [name, t, typeof k === 'string' ? k : undefined]);
   }
 
+  command('completion <shell>', 'print the completion script for bash, zsh or fish', () => import('../commands/completion.js'), (shell) => [shell]);
+
   program
     .command('emulator')
     .description('run the local emulated device in the foreground')
@@ -166,6 +173,8 @@ export function processIO(): IO {
 
 /** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */
 export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Tab completion: answered without building the commander program.
+  if (argv[0] === '__complete') return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
   const verbose = argv.includes('-v') || argv.includes('--verbose') || (!!env.CMDB_DEBUG && env.CMDB_DEBUG !== '0');
@@ -177,7 +186,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    if (err instanceof CommanderError) {
+    if (err instanceof commander().CommanderError) {
       if (err.exitCode === 0) return 0;
       // Help shown because no command was given: the help itself is the message.
       if (err.code === 'commander.help') return EXIT.USAGE;

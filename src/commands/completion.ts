@@ -1,0 +1,14 @@
+import type { Context } from '../cli/context.js';
+import { SHELLS, type Shell } from '../completion/kinds.js';
+import { completionScript } from '../completion/scripts.js';
+import { UsageError } from '../errors.js';
+
+/** `cmdb completion bash|zsh|fish`: prints the script that makes Tab ask `cmdb __complete`. */
+export async function run(ctx: Context, shell: string): Promise<number> {
+  if (!(SHELLS as readonly string[]).includes(shell)) {
+    throw new UsageError(`no completion for shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
+  }
+  // A script, not data: it is printed as is whatever the output format.
+  ctx.io.stdout.write(completionScript(shell as Shell));
+  return 0;
+}

@@ -1,0 +1,48 @@
+// `cmdb __complete`: what the completion scripts run on every Tab. It loads the catalogue and the
+// generated program model, never commander; the device (and undici) only when keys are not cached.
+import type { IO } from '../cli/context.js';
+import { complete } from './engine.js';
+import { formatCompletion } from './format.js';
+import { SHELLS, type Shell } from './kinds.js';
+import { PROGRAM } from './program.js';
+import { deviceSources } from './sources.js';
+import { splitLine, type CurrentWord, type SplitLine } from './words.js';
+
+/** bash's default, for a script that does not pass its own. */
+const BASH_WORDBREAKS = `"'><=;|&(:`;
+
+/**
+ * The words of the request. bash passes the line up to the cursor (`-- "$line"`), since its
+ * COMP_WORDS are split at `=` and `:`; zsh and fish pass the words after `cmdb`, unquoted, the
+ * last one being the word under the cursor.
+ */
+function readRequest(shell: Shell, rest: string[], env: NodeJS.ProcessEnv): SplitLine | undefined {
+  if (shell === 'bash') {
+    const line = splitLine(rest[0] ?? '', env.COMP_WORDBREAKS ?? BASH_WORDBREAKS);
+    // No finished word yet: the cursor is on the program name itself.
+    return line.words.length ? { words: line.words.slice(1), current: line.current } : undefined;
+  }
+  const current: CurrentWord = { value: rest[rest.length - 1] ?? '', quote: null, kept: 0 };
+  return { words: rest.slice(0, -1), current };
+}
+
+/**
+ * `cmdb __complete <shell> -- <words>`: prints candidates (format.ts) and exits 0. Whatever goes
+ * wrong, it prints nothing: an error message would land in the user's command line.
+ */
+export async function completeCommand(args: string[], io: IO, env: NodeJS.ProcessEnv): Promise<number> {
+  const shell = args[0] as Shell;
+  const separator = args.indexOf('--');
+  if (!SHELLS.includes(shell) || separator < 0) return 0;
+  try {
+    const request = readRequest(shell, args.slice(separator + 1), env);
+    if (!request) return 0;
+    const completion = await complete(PROGRAM, request.words, request.current.value, deviceSources(env));
+    io.stdout.write(formatCompletion(shell, completion, request.current));
+  } catch {
+    /* no candidates */
+  }
+  // The shell waits for this process to end: a device request left behind must not hold it.
+  if (io.stdout === process.stdout) setTimeout(() => process.exit(0), 300).unref();
+  return 0;
+}

@@ -1,0 +1,298 @@
+import { allTables, areaOf, describeOperations, findTable, type TableDef } from '../catalogue/index.js';
+import type { GlobalOptions } from '../cli/context.js';
+import { FILTER_OPERATORS } from '../commands/query.js';
+import { OUTPUT_FORMATS } from '../output/index.js';
+import { ARGUMENT_KINDS, OPTION_KINDS, SHELLS, TABLE_RULES, type ValueKind } from './kinds.js';
+import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
+
+export interface Candidate {
+  value: string;
+  description?: string;
+  /** The value is a step (`firewall.`, `action=`): the shell must not add a space after it. */
+  noSpace?: boolean;
+}
+
+export interface Completion {
+  candidates: Candidate[];
+  /** Let the shell complete file names instead. */
+  files?: boolean;
+}
+
+/** The global options typed on the line, which decide the device keys are read from. */
+export type LineOptions = Pick<GlobalOptions, 'device' | 'host' | 'vdom' | 'demo' | 'insecure' | 'caFile' | 'force'>;
+
+/** Where candidates that are not in the catalogue come from (the device, the profiles). */
+export interface Sources {
+  keys(table: TableDef, line: LineOptions): Promise<string[]>;
+  devices(): Promise<string[]>;
+  vdoms(line: LineOptions): Promise<string[]>;
+}
+
+/** What the words before the cursor say. */
+interface Parsed {
+  /** The program, then each (sub)command named on the line. */
+  path: CommandModel[];
+  positionals: string[];
+  /** Option values by long flag (booleans as 'true'); the last one wins, as in commander. */
+  values: Map<string, string>;
+  /** The option whose value the current word is. */
+  pending?: OptionModel;
+  endOfOptions: boolean;
+}
+
+const NONE: Completion = { candidates: [] };
+
+const longFlag = (o: OptionModel) => o.flags.find((f) => f.startsWith('--')) ?? o.flags[0];
+const leaf = (p: Parsed) => p.path[p.path.length - 1];
+
+/** Program options are accepted before and after a command, so every option on the path applies. */
+function visibleOptions(path: CommandModel[]): OptionModel[] {
+  return path.flatMap((c) => c.options);
+}
+
+function findOption(path: CommandModel[], flag: string): OptionModel | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const o = path[i].options.find((opt) => opt.flags.includes(flag));
+    if (o) return o;
+  }
+  return undefined;
+}
+
+/** Reads one short-option word (`-v`, `-ojson`, `-vd fw`); returns the option still waiting for a value. */
+function parseShort(p: Parsed, word: string): OptionModel | undefined {
+  for (let i = 1; i < word.length; i++) {
+    const o = findOption(p.path, `-${word[i]}`);
+    if (!o) return undefined;
+    if (o.value === 'none') {
+      p.values.set(longFlag(o), 'true');
+      continue;
+    }
+    const rest = word.slice(i + 1);
+    if (rest) p.values.set(longFlag(o), rest);
+    return rest ? undefined : o;
+  }
+  return undefined;
+}
+
+function parseWords(program: CommandModel, words: string[]): Parsed {
+  const p: Parsed = { path: [program], positionals: [], values: new Map(), endOfOptions: false };
+  for (const word of words) {
+    if (p.pending) {
+      p.values.set(longFlag(p.pending), word);
+      p.pending = undefined;
+    } else if (p.endOfOptions || word === '-' || !word.startsWith('-')) {
+      const sub = p.positionals.length === 0 && !p.endOfOptions ? leaf(p).commands.find((c) => c.name === word || c.aliases.includes(word)) : undefined;
+      if (sub) p.path.push(sub);
+      else p.positionals.push(word);
+    } else if (word === '--') {
+      p.endOfOptions = true;
+    } else if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const o = findOption(p.path, eq < 0 ? word : word.slice(0, eq));
+      if (o && eq >= 0) p.values.set(longFlag(o), word.slice(eq + 1));
+      else if (o && o.value !== 'none') p.pending = o;
+      else if (o) p.values.set(longFlag(o), 'true');
+    } else {
+      p.pending = parseShort(p, word);
+    }
+  }
+  return p;
+}
+
+function lineOptions(p: Parsed): LineOptions {
+  const v = (flag: string) => p.values.get(flag);
+  return {
+    device: v('--device'),
+    host: v('--host'),
+    vdom: v('--vdom'),
+    demo: v('--demo') === 'true' || undefined,
+    insecure: v('--insecure') === 'true' || undefined,
+    caFile: v('--ca-file'),
+    force: v('--force') === 'true' || undefined,
+  };
+}
+
+function matching(prefix: string, candidates: Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  return candidates
+    .filter((c) => c.value.startsWith(prefix) && !seen.has(c.value) && !!seen.add(c.value))
+    .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}
+
+const words = (values: Iterable<string>, description?: string): Candidate[] => [...values].map((value) => ({ value, description }));
+
+/** Candidates for `a,b,<cur>`: what is already listed stays, listed items are not offered again. */
+function commaList(cur: string, items: Candidate[]): Candidate[] {
+  const head = cur.slice(0, cur.lastIndexOf(',') + 1);
+  const listed = new Set(head.split(',').filter(Boolean));
+  return matching(cur, items.filter((c) => !listed.has(c.value)).map((c) => ({ ...c, value: head + c.value })));
+}
+
+function tableDescription(t: TableDef): string {
+  return `${t.singleton ? 'singleton' : `keyed by ${t.key}`}: ${describeOperations(t)}`;
+}
+
+function offersTable(command: string, t: TableDef, force: boolean): boolean {
+  const rule = TABLE_RULES[command];
+  if (!rule || force) return true;
+  return (t.singleton ? rule.singleton : rule.keyed).some((op) => t.operations.includes(op));
+}
+
+/**
+ * Table paths one step at a time: `w` offers `wanopt/`, `web-proxy/`, `wireless-controller.`...
+ * A single step is taken at once (`wire` offers the two hotspot20 tables), so Tab never stops on
+ * a step that leaves no choice.
+ */
+function tableCandidates(cur: string, command: string, force: boolean): Candidate[] {
+  const lead = cur.startsWith('/') ? '/' : '';
+  const tables = allTables().filter((t) => offersTable(command, t, force));
+  let prefix = cur.slice(lead.length);
+  for (;;) {
+    const steps = new Map<string, Candidate>();
+    for (const t of tables.filter((t) => t.path.startsWith(prefix))) {
+      const end = t.path.slice(prefix.length).search(/[./]/);
+      const step = end < 0 ? t.path : t.path.slice(0, prefix.length + end + 1);
+      steps.set(step, end < 0 ? { value: lead + step, description: tableDescription(t) } : { value: lead + step, noSpace: true });
+    }
+    const only = steps.size === 1 ? [...steps.values()][0] : undefined;
+    if (!only?.noSpace) return matching(cur, [...steps.values()]);
+    prefix = only.value.slice(lead.length);
+  }
+}
+
+function fieldCandidates(t: TableDef): Candidate[] {
+  return Object.entries(t.fields).map(([name, f]) => ({ value: name, description: f.enum ? f.enum.join('|') : f.type }));
+}
+
+/** `--set field=value`: field names first (no space: the value follows), then the field's enum values. */
+function setCandidates(cur: string, t: TableDef): Candidate[] {
+  const eq = cur.indexOf('=');
+  if (eq < 0) return matching(cur, fieldCandidates(t).map((c) => ({ ...c, value: `${c.value}=`, noSpace: true })));
+  const field = cur.slice(0, eq);
+  return matching(cur, words((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
+}
+
+const FILTER_TERM = new RegExp(`^([A-Za-z0-9_.-]+)(${FILTER_OPERATORS.map((op) => op.replace(/[|\\{}()[\]^$+*?.]/g, '\\$&')).join('|')})(.*)$`);
+
+/** `--filter field<op>value[,…]`: field names, then the enum values of the field after its operator. */
+function filterCandidates(cur: string, t: TableDef): Candidate[] {
+  const head = cur.slice(0, cur.lastIndexOf(',') + 1);
+  const term = FILTER_TERM.exec(cur.slice(head.length));
+  if (!term) return matching(cur, fieldCandidates(t).map((c) => ({ ...c, value: head + c.value, noSpace: true })));
+  const [, field, op] = term;
+  return matching(cur, words((t.fields[field]?.enum ?? []).map((v) => `${head}${field}${op}${v}`)));
+}
+
+/** The argument at a position (the last one again when it is variadic), and the kind of its value. */
+function argumentKind(p: Parsed, index: number): { kind: ValueKind; arg?: ArgumentModel } {
+  const args = leaf(p).args;
+  const at = Math.min(index, args.length - 1);
+  const arg = args[at];
+  if (!arg || (index > at && !arg.variadic)) return { kind: 'none' };
+  const command = p.path.slice(1).map((c) => c.name).join(' ');
+  const kind = ARGUMENT_KINDS[`${command} ${arg.name}`] ?? ARGUMENT_KINDS[arg.name] ?? 'none';
+  // A variadic argument of kind 'key' (`update <table> [args...]`) has a key only in its first word.
+  return { kind: kind === 'key' && index > at ? 'none' : kind, arg };
+}
+
+/** The table named on the line (the argument of kind 'table'), when the catalogue knows it. */
+function tableOnLine(p: Parsed): TableDef | undefined {
+  const index = leaf(p).args.findIndex((a) => ARGUMENT_KINDS[a.name] === 'table');
+  const path = index >= 0 ? p.positionals[index] : undefined;
+  return path === undefined ? undefined : findTable(path);
+}
+
+async function keyCandidates(cur: string, p: Parsed, sources: Sources, exclude: string[]): Promise<Candidate[]> {
+  const table = tableOnLine(p);
+  if (!table || table.singleton || !table.key) return [];
+  const keys = await sources.keys(table, lineOptions(p));
+  return matching(cur, words(keys.filter((k) => !exclude.includes(k))));
+}
+
+async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources: Sources, choices: string[] = []): Promise<Completion> {
+  const table = () => tableOnLine(p);
+  const command = leaf(p).name;
+  switch (kind) {
+    case 'file':
+      return { candidates: [], files: true };
+    case 'choices':
+      return { candidates: matching(cur, words(choices)) };
+    case 'output':
+      return { candidates: matching(cur, words(OUTPUT_FORMATS)) };
+    case 'shell':
+      return { candidates: matching(cur, words(SHELLS)) };
+    case 'group':
+      return { candidates: matching(cur, words(allTables().map((t) => t.group))) };
+    case 'area':
+      return { candidates: matching(cur, words(allTables().map((t) => areaOf(t.path)))) };
+    case 'device':
+      return { candidates: matching(cur, words(await sources.devices())) };
+    case 'vdom': {
+      const all = cur.includes(',') ? [] : [{ value: '*', description: 'every VDOM' }];
+      return { candidates: [...matching(cur, all), ...commaList(cur, words(await sources.vdoms(lineOptions(p))))] };
+    }
+    case 'table':
+      return { candidates: tableCandidates(cur, command, !!p.values.get('--force')) };
+    case 'key':
+      // `move t k --before <k>` offers every key but k.
+      return { candidates: await keyCandidates(cur, p, sources, command === 'move' ? p.positionals.slice(1, 2) : []) };
+    case 'keys':
+      return { candidates: await keyCandidates(cur, p, sources, p.positionals.slice(1)) };
+    case 'field': {
+      const t = table();
+      return { candidates: t ? matching(cur, fieldCandidates(t)) : [] };
+    }
+    case 'fields': {
+      const t = table();
+      return { candidates: t ? commaList(cur, fieldCandidates(t)) : [] };
+    }
+    case 'filter': {
+      const t = table();
+      return { candidates: t ? filterCandidates(cur, t) : [] };
+    }
+    case 'set': {
+      const t = table();
+      return { candidates: t ? setCandidates(cur, t) : [] };
+    }
+    case 'none':
+      return NONE;
+  }
+}
+
+function optionKind(o: OptionModel): ValueKind {
+  return o.choices ? 'choices' : (OPTION_KINDS[longFlag(o)] ?? 'none');
+}
+
+function optionCandidates(cur: string, p: Parsed): Candidate[] {
+  return matching(
+    cur,
+    visibleOptions(p.path).flatMap((o) => o.flags.map((flag) => ({ value: flag, description: o.description }))),
+  );
+}
+
+/** `--output=js`: the option's values, each written with the `--output=` in front. */
+async function inlineValueCandidates(cur: string, p: Parsed, sources: Sources): Promise<Completion> {
+  const eq = cur.indexOf('=');
+  const o = findOption(p.path, cur.slice(0, eq));
+  if (!o || o.value === 'none') return NONE;
+  const head = cur.slice(0, eq + 1);
+  const values = await valueCandidates(optionKind(o), cur.slice(eq + 1), p, sources, o.choices);
+  return { ...values, candidates: values.candidates.map((c) => ({ ...c, value: head + c.value })) };
+}
+
+/**
+ * The candidates for the word under the cursor. `words` are the finished words after the program
+ * name, unquoted; `cur` is the unquoted start of the word under the cursor.
+ */
+export async function complete(program: CommandModel, words: string[], cur: string, sources: Sources): Promise<Completion> {
+  const p = parseWords(program, words);
+  if (p.pending) return valueCandidates(optionKind(p.pending), cur, p, sources, p.pending.choices);
+  if (!p.endOfOptions && cur.startsWith('--') && cur.includes('=')) return inlineValueCandidates(cur, p, sources);
+  if (!p.endOfOptions && cur.startsWith('-')) return { candidates: optionCandidates(cur, p) };
+  const command = leaf(p);
+  if (command.commands.length && p.positionals.length === 0) {
+    return { candidates: matching(cur, command.commands.map((c) => ({ value: c.name, description: c.description }))) };
+  }
+  const { kind, arg } = argumentKind(p, p.positionals.length);
+  return valueCandidates(kind, cur, p, sources, arg?.choices);
+}

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { TableDef } from '../catalogue/index.js';
+import { Context, type IO } from '../cli/context.js';
+import { cacheDir, configDir } from '../config/paths.js';
+import type { LineOptions, Sources } from './engine.js';
+
+/** Keys read from a device stay fresh this long; a failure is remembered for less, so Tab stays quick. */
+const FRESH_MS = 60_000;
+const FAILURE_MS = 10_000;
+/** Per-request timeout for completion: a slow device means no keys, not a frozen shell. */
+const TIMEOUT_SECONDS = 1.5;
+
+interface CacheEntry {
+  fetchedAt: number;
+  /** null: the device could not be asked. */
+  keys: string[] | null;
+  device: string;
+  vdom: string;
+  table: string;
+}
+
+const discard = { write: () => true };
+/** Completion must print nothing but candidates: warnings, --verbose exchanges and errors go nowhere. */
+const SILENT: IO = { stdout: discard, stderr: discard, stdin: Readable.from([]) as IO['stdin'] };
+
+/** Options that would not suit completion are dropped: verbose output, a long timeout. */
+function completionContext(env: NodeJS.ProcessEnv, line: LineOptions, connect: ConstructorParameters<typeof Context>[3]): Context {
+  const timeout = env.CMDB_COMPLETION_TIMEOUT || String(TIMEOUT_SECONDS);
+  return new Context(SILENT, env, { ...line, timeout, verbose: false }, connect);
+}
+
+function mtime(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Which device keys come from, without connecting: the demo, a host, or a profile. The profile file's
+ * modification time is part of it, so `cmdb device use` or a new login never serves stale keys.
+ */
+function deviceIdentity(ctx: Context): string {
+  return JSON.stringify([
+    ctx.demo,
+    ctx.options.host ?? ctx.env.CMDB_HOST ?? '',
+    ctx.options.device ?? ctx.env.CMDB_DEVICE ?? '',
+    mtime(join(configDir(ctx.env), 'config.yaml')),
+  ]);
+}
+
+function cacheFile(env: NodeJS.ProcessEnv, device: string, vdom: string, table: string): string {
+  const name = createHash('sha256').update(`${device}\0${vdom}\0${table}`).digest('hex').slice(0, 32);
+  return join(cacheDir(env), 'keys', `${name}.json`);
+}
+
+function readCache(file: string, now: number): string[] | null | undefined {
+  try {
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
+    const age = now - entry.fetchedAt;
+    if (age >= 0 && age < (entry.keys ? FRESH_MS : FAILURE_MS)) return entry.keys;
+  } catch {
+    /* missing or unreadable: ask the device */
+  }
+  return undefined;
+}
+
+/** Written to a temporary file and renamed, so a concurrent Tab never reads half a file. */
+function writeCache(file: string, entry: CacheEntry): void {
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    /* a cache that cannot be written only costs speed */
+  }
+}
+
+/** Settles with the work, or rejects once `ms` have passed (the work is left to its own timeout). */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('completion deadline')), ms);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `GET <table>?format=<key>`: only the key field of every object, in every VDOM asked for. */
+async function askDevice(ctx: Context, tablePath: string, keyField: string, global: boolean): Promise<string[]> {
+  const client = await ctx.client();
+  const vdom = global ? undefined : ctx.vdoms();
+  const result = await client.request({ method: 'GET', tablePath, query: { ...(vdom ? { vdom } : {}), format: [keyField] } });
+  const keys = result.envelopes.flatMap((e) => (Array.isArray(e.results) ? (e.results as Record<string, unknown>[]) : []).map((r) => r[keyField]));
+  return keys.filter((k) => typeof k === 'string' || typeof k === 'number').map(String);
+}
+
+export interface KeyRequest {
+  tablePath: string;
+  keyField: string;
+  /** A table outside any VDOM (system/vdom): no vdom parameter, one cache entry per device. */
+  global?: boolean;
+}
+
+/** A Context for the device the line names, as commands resolve it (connect() is loaded only now). */
+async function lineContext(env: NodeJS.ProcessEnv, line: LineOptions): Promise<Context> {
+  const { connect } = await import('../cli/connect.js');
+  return completionContext(env, line, connect);
+}
+
+/** The keys of a table on the device the line names, from the cache when fresh; [] when anything fails. */
+export async function deviceKeys(ctx: Context, request: KeyRequest, now = Date.now()): Promise<string[]> {
+  const vdom = request.global ? '' : (ctx.options.vdom ?? ctx.env.CMDB_VDOM ?? '');
+  const device = deviceIdentity(ctx);
+  const file = cacheFile(ctx.env, device, vdom, request.tablePath);
+  const cached = readCache(file, now);
+  if (cached !== undefined) return cached ?? [];
+  let keys: string[] | null = null;
+  try {
+    keys = await withDeadline(askDevice(ctx, request.tablePath, request.keyField, !!request.global), ctx.timeoutMs() + 500);
+  } catch {
+    keys = null;
+  } finally {
+    await withDeadline(ctx.close(), 200).catch(() => undefined);
+  }
+  writeCache(file, { fetchedAt: now, keys, device, vdom, table: request.tablePath });
+  return keys ?? [];
+}
+
+/** Names and VDOMs of the saved device profiles; none when the file is missing or broken. */
+async function profiles(env: NodeJS.ProcessEnv): Promise<{ names: string[]; vdoms: string[] }> {
+  try {
+    const { readProfiles } = await import('../config/profiles.js');
+    const { devices } = readProfiles(env);
+    return { names: devices.map((d) => d.name), vdoms: devices.flatMap((d) => (d.vdom ? d.vdom.split(',') : [])) };
+  } catch {
+    return { names: [], vdoms: [] };
+  }
+}
+
+/** The VDOMs of the `--demo` device: the emulator's defaults, as connect() starts it. */
+const DEMO_VDOMS = ['root', 'dmz'];
+
+/**
+ * VDOM names. The demo's are known. Otherwise `root`, those of the profiles and CMDB_VDOM, and the
+ * device's own from `system/vdom` (one cached request, like keys; a device without that table adds none).
+ */
+async function vdomNames(env: NodeJS.ProcessEnv, line: LineOptions): Promise<string[]> {
+  const ctx = await lineContext(env, line);
+  if (ctx.demo) return DEMO_VDOMS;
+  const [saved, device] = await Promise.all([profiles(env), deviceKeys(ctx, { tablePath: 'system/vdom', keyField: 'name', global: true })]);
+  const fromEnv = (env.CMDB_VDOM ?? '').split(',').map((v) => v.trim());
+  return [...new Set(['root', ...saved.vdoms, ...fromEnv, ...device])].filter((v) => v && v !== '*');
+}
+
+/** Candidates that come from outside the catalogue: the device and the profile file. */
+export function deviceSources(env: NodeJS.ProcessEnv): Sources {
+  return {
+    keys: async (table: TableDef, line: LineOptions) => deviceKeys(await lineContext(env, line), { tablePath: table.path, keyField: table.key! }),
+    devices: async () => (await profiles(env)).names,
+    vdoms: (line: LineOptions) => vdomNames(env, line),
+  };
+}
