@@ -2,20 +2,10 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import { ConnectionError } from '../errors.js';
 import type { TlsOptions } from './client.js';
+import { displayFingerprint, normalizeFingerprint } from './fingerprint.js';
 
-/** `AB:CD:...` or `abcd...` → `abcd...` (lowercase hex, no colons). */
-export function normalizeFingerprint(fingerprint: string): string {
-  return fingerprint.replace(/[:\s]/g, '').toLowerCase();
-}
-
-/** `abcd...` → `AB:CD:...`, the way fingerprints are shown to people. */
-export function displayFingerprint(fingerprint: string): string {
-  return normalizeFingerprint(fingerprint).toUpperCase().match(/.{1,2}/g)?.join(':') ?? '';
-}
-
-export function isFingerprint(text: string): boolean {
-  return /^[0-9a-f]{64}$/.test(normalizeFingerprint(text));
-}
+// Kept apart so that config code can use them without loading undici.
+export { displayFingerprint, isFingerprint, normalizeFingerprint } from './fingerprint.js';
 
 /** The pinned certificate did not match: the device's certificate changed, or someone is in the middle. */
 export class PinMismatchError extends Error {

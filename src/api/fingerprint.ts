@@ -1,0 +1,13 @@
+/** `AB:CD:...` or `abcd...` → `abcd...` (lowercase hex, no colons). */
+export function normalizeFingerprint(fingerprint: string): string {
+  return fingerprint.replace(/[:\s]/g, '').toLowerCase();
+}
+
+/** `abcd...` → `AB:CD:...`, the way fingerprints are shown to people. */
+export function displayFingerprint(fingerprint: string): string {
+  return normalizeFingerprint(fingerprint).toUpperCase().match(/.{1,2}/g)?.join(':') ?? '';
+}
+
+export function isFingerprint(text: string): boolean {
+  return /^[0-9a-f]{64}$/.test(normalizeFingerprint(text));
+}
