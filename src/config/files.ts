@@ -1,0 +1,76 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type { Document, LineCounter } from 'yaml';
+import { UsageError } from '../errors.js';
+
+type YamlLib = typeof import('yaml');
+let yamlLib: YamlLib | undefined;
+
+/**
+ * The yaml package, loaded on first use: synchronously, because the profile's VDOM is needed by
+ * the synchronous `ctx.vdoms()`, and lazily, so that commands that read no file never load it.
+ */
+export function yaml(): YamlLib {
+  yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
+  return yamlLib;
+}
+
+/**
+ * Writes a file so that no reader ever sees half of it and no other user can read it: a 0600 temp
+ * file in the same folder (so rename is atomic), flushed, then renamed over the old one.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** A parsed YAML file, with what is needed to name the line of a bad value. */
+export interface YamlFile {
+  path: string;
+  doc: Document;
+  /** 1-based line where a node starts (1 when it has no position). */
+  line(node: unknown): number;
+}
+
+/** `<file>:<line>: <problem>`, with the fix in the hint; a broken file is invalid input (exit 2). */
+export function fileError(path: string, line: number | null, problem: string, hint: string): UsageError {
+  return new UsageError(`${path}${line ? `:${line}` : ''}: ${problem}`, hint);
+}
+
+/** Reads and parses a YAML file; null when it does not exist. Syntax errors name the file and line. */
+export function readYamlFile(path: string, hint: string): YamlFile | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw fileError(path, null, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, hint);
+  }
+  const { parseDocument, LineCounter: Counter } = yaml();
+  const lineCounter: LineCounter = new Counter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error) {
+    const line = error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line;
+    throw fileError(path, line, `not valid YAML: ${error.message.split('\n')[0]}`, hint);
+  }
+  const line = (node: unknown): number => {
+    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    return range ? lineCounter.linePos(range[0]).line : 1;
+  };
+  return { path, doc, line };
+}

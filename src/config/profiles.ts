@@ -1,0 +1,199 @@
+import { join } from 'node:path';
+import type { Pair, Scalar, YAMLMap } from 'yaml';
+import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
+import { normalizeBaseUrl } from '../api/url.js';
+import { UsageError } from '../errors.js';
+import { fileError, readYamlFile, writePrivateFile, yaml, type YamlFile } from './files.js';
+import { configDir } from './paths.js';
+
+export type AuthKind = 'token' | 'session';
+/** Where a device's secrets live: the OS keychain, or credentials.yaml with --insecure-storage. */
+export type SecretsKind = 'keychain' | 'file';
+
+/** One saved device. Never holds a secret: those live in the keychain (or credentials.yaml). */
+export interface DeviceProfile {
+  name: string;
+  /** Normalised base URL: `https://host[:port]`, IPv6 in brackets. */
+  host: string;
+  prefix?: string;
+  auth: AuthKind;
+  username?: string;
+  vdom?: string;
+  caFile?: string;
+  /** Pinned certificate SHA-256, stored as shown (`AB:CD:...`). */
+  fingerprint?: string;
+  /** Per-request timeout in seconds. */
+  timeout?: number;
+  secrets: SecretsKind;
+  /** The login banner was accepted at `cmdb login`, so a re-login accepts it again. */
+  acceptDisclaimer?: boolean;
+}
+
+export interface ProfileSet {
+  path: string;
+  defaultName: string | null;
+  devices: DeviceProfile[];
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@[\]-]{0,127}$/;
+const FIX_HINT = "fix that line, or delete the file and log in again with 'cmdb login'";
+
+type Check = (value: unknown) => unknown;
+const text = (what: string, valid: (s: string) => boolean = () => true): Check => (v) => {
+  if (typeof v !== 'string' || !v.trim() || !valid(v)) throw new Error(what);
+  return v;
+};
+
+/** Every profile setting as written in config.yaml: its key there, its field here, and its check. */
+const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; check: Check }[] = [
+  { key: 'host', field: 'host', check: (v) => {
+    text('host must be an address like https://fw.example:8443')(v);
+    try {
+      return normalizeBaseUrl(v as string);
+    } catch {
+      throw new Error(`host '${v}' is not an address like https://fw.example:8443`);
+    }
+  } },
+  { key: 'prefix', field: 'prefix', check: text('prefix must be a path like /api/v2/cmdb', (s) => s.startsWith('/')) },
+  { key: 'auth', field: 'auth', check: text("auth must be 'token' or 'session'", (s) => s === 'token' || s === 'session') },
+  { key: 'username', field: 'username', check: text('username must be text') },
+  { key: 'vdom', field: 'vdom', check: text("vdom must be a VDOM name, a list like root,dmz, or '*'") },
+  { key: 'ca-file', field: 'caFile', check: text('ca-file must be the path of a PEM file') },
+  { key: 'fingerprint', field: 'fingerprint', check: (v) => displayFingerprint(text('fingerprint must be a SHA-256 (64 hex digits, colons optional)', isFingerprint)(v) as string) },
+  { key: 'timeout', field: 'timeout', check: (v) => {
+    if (typeof v !== 'number' || !(v > 0)) throw new Error('timeout must be a number of seconds greater than 0');
+    return v;
+  } },
+  { key: 'secrets', field: 'secrets', check: text("secrets must be 'keychain' or 'file'", (s) => s === 'keychain' || s === 'file') },
+  { key: 'accept-disclaimer', field: 'acceptDisclaimer', check: (v) => {
+    if (typeof v !== 'boolean') throw new Error('accept-disclaimer must be true or false');
+    return v;
+  } },
+];
+
+export function profilesPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'config.yaml');
+}
+
+export function isValidProfileName(name: string): boolean {
+  return NAME.test(name);
+}
+
+export function checkProfileName(name: string): string {
+  if (!isValidProfileName(name)) {
+    throw new UsageError(`invalid device name '${name}'`, 'use letters, digits and _ . : @ - [ ] (no spaces or slashes), at most 128 characters');
+  }
+  return name;
+}
+
+/** The name `cmdb login` gives a profile without -d: the host with its port, e.g. `fw.example:8443`. */
+export function profileNameFor(baseUrl: string): string {
+  return new URL(normalizeBaseUrl(baseUrl)).host;
+}
+
+function isMap(node: unknown): node is YAMLMap {
+  return yaml().isMap(node);
+}
+
+function valueOf(node: unknown): unknown {
+  return yaml().isScalar(node) ? (node as Scalar).value : node;
+}
+
+function keyText(pair: Pair): string {
+  return String(valueOf(pair.key));
+}
+
+function parseDevice(file: YamlFile, name: string, pair: Pair): DeviceProfile {
+  const where = (node: unknown) => file.line(node);
+  if (!isValidProfileName(name)) throw fileError(file.path, where(pair.key), `invalid device name '${name}'`, FIX_HINT);
+  if (!isMap(pair.value)) throw fileError(file.path, where(pair.key), `device '${name}' must be a mapping of settings (host:, auth:, ...)`, FIX_HINT);
+  const profile: Record<string, unknown> = { name };
+  for (const item of pair.value.items) {
+    const key = keyText(item);
+    const setting = SETTINGS.find((s) => s.key === key);
+    if (!setting) throw fileError(file.path, where(item.key), `unknown setting '${key}' in device '${name}'`, `known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
+    try {
+      profile[setting.field] = setting.check(valueOf(item.value));
+    } catch (err) {
+      throw fileError(file.path, where(item.value ?? item.key), `device '${name}': ${(err as Error).message}`, FIX_HINT);
+    }
+  }
+  if (!profile.host) throw fileError(file.path, where(pair.key), `device '${name}' has no host`, FIX_HINT);
+  if (!profile.auth) throw fileError(file.path, where(pair.key), `device '${name}' has no auth (token or session)`, FIX_HINT);
+  if (profile.auth === 'session' && !profile.username) throw fileError(file.path, where(pair.key), `device '${name}' uses session login but has no username`, FIX_HINT);
+  profile.secrets ??= 'keychain';
+  return profile as unknown as DeviceProfile;
+}
+
+/**
+ * Reads config.yaml (synchronously: the profile's VDOM is needed before the first request is built).
+ * A missing file is an empty set; a broken one is an error naming the file and line.
+ */
+export function readProfiles(env: NodeJS.ProcessEnv): ProfileSet {
+  const path = profilesPath(env);
+  const file = readYamlFile(path, FIX_HINT);
+  const set: ProfileSet = { path, defaultName: null, devices: [] };
+  if (!file || file.doc.contents === null) return set;
+  const root = file.doc.contents;
+  if (!isMap(root)) throw fileError(path, file.line(root), 'expected a mapping with default: and devices:', FIX_HINT);
+  let defaultNode: unknown;
+  for (const item of root.items) {
+    const key = keyText(item);
+    if (key === 'default') {
+      defaultNode = item.value;
+      const value = valueOf(item.value);
+      if (value !== null && typeof value !== 'string') throw fileError(path, file.line(item.value), 'default must be the name of a device', FIX_HINT);
+      set.defaultName = (value as string | null) ?? null;
+    } else if (key === 'devices') {
+      if (valueOf(item.value) === null) continue;
+      if (!isMap(item.value)) throw fileError(path, file.line(item.value ?? item.key), 'devices must be a mapping of device names to settings', FIX_HINT);
+      set.devices = item.value.items.map((pair) => parseDevice(file, keyText(pair), pair));
+    } else {
+      throw fileError(path, file.line(item.key), `unknown setting '${key}'`, 'the file holds default: and devices:');
+    }
+  }
+  if (set.defaultName !== null && !set.devices.some((d) => d.name === set.defaultName)) {
+    throw fileError(path, file.line(defaultNode), `default names device '${set.defaultName}', which is not in devices`, FIX_HINT);
+  }
+  return set;
+}
+
+/** Writes config.yaml atomically with mode 0600. */
+export function writeProfiles(set: ProfileSet): void {
+  const devices: Record<string, Record<string, unknown>> = {};
+  for (const profile of set.devices) {
+    const entry: Record<string, unknown> = {};
+    for (const { key, field } of SETTINGS) {
+      if (profile[field] !== undefined) entry[key] = profile[field];
+    }
+    devices[profile.name] = entry;
+  }
+  const header = '# cmdb device profiles (cmdb login, cmdb device). No secret is ever kept in this file.\n';
+  writePrivateFile(set.path, header + yaml().stringify({ default: set.defaultName, devices }));
+}
+
+/** The named profile, or a usage error that lists the saved ones. */
+export function getProfile(set: ProfileSet, name: string): DeviceProfile {
+  const profile = set.devices.find((d) => d.name === name);
+  if (profile) return profile;
+  const names = set.devices.map((d) => d.name);
+  throw new UsageError(`no device named '${name}'`, names.length ? `saved devices: ${names.join(', ')} ('cmdb device list')` : "save one with 'cmdb login --host <url>'");
+}
+
+export function defaultProfile(set: ProfileSet): DeviceProfile | null {
+  return set.devices.find((d) => d.name === set.defaultName) ?? null;
+}
+
+/** Adds or replaces a profile; the first one saved becomes the default. */
+export function putProfile(set: ProfileSet, profile: DeviceProfile): ProfileSet {
+  const devices = set.devices.some((d) => d.name === profile.name)
+    ? set.devices.map((d) => (d.name === profile.name ? profile : d))
+    : [...set.devices, profile];
+  return { ...set, devices, defaultName: set.defaultName ?? profile.name };
+}
+
+/** Removes a profile; when it was the default there is no default afterwards. */
+export function dropProfile(set: ProfileSet, name: string): ProfileSet {
+  getProfile(set, name);
+  return { ...set, devices: set.devices.filter((d) => d.name !== name), defaultName: set.defaultName === name ? null : set.defaultName };
+}

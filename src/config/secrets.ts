@@ -1,0 +1,191 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AuthError } from '../errors.js';
+import { fileError, readYamlFile, writePrivateFile, yaml } from './files.js';
+import type { KeychainAnswer, KeychainRequest } from './keychain-helper.js';
+import { configDir } from './paths.js';
+import type { SecretsKind } from './profiles.js';
+
+/** The keychain service every cmdb secret is filed under. */
+export const KEYCHAIN_SERVICE = 'cmdb';
+const DEFAULT_KEYCHAIN_TIMEOUT_S = 3;
+
+/** The account of a device's credential (API token or password) in the store. */
+export function credentialAccount(device: string): string {
+  return device;
+}
+
+/** The account of a device's login session (cookies and CSRF token); `/` never occurs in device names. */
+export function sessionAccount(device: string): string {
+  return `${device}/session`;
+}
+
+/** Where secrets are kept; the CLI holds one per device and never writes a secret anywhere else. */
+export interface SecretStore {
+  readonly kind: SecretsKind;
+  /** Where the secrets live, in words (`auth status`, messages). */
+  readonly location: string;
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  /** True when there was something to delete. */
+  delete(account: string): Promise<boolean>;
+}
+
+export function credentialsPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'credentials.yaml');
+}
+
+/** The keychain could not be used: exit 4, with the two ways to do without it. */
+export class KeychainError extends AuthError {
+  constructor(keychain: string, reason: string, env: NodeJS.ProcessEnv) {
+    super(
+      `cannot use ${keychain}: ${reason}`,
+      `without a keychain, give the credential in the environment (CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD), or keep it in a plain-text file (mode 0600) with 'cmdb login --insecure-storage' (${credentialsPath(env)})`,
+    );
+  }
+}
+
+function keychainName(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return 'the macOS Keychain';
+  if (platform === 'win32') return 'Windows Credential Manager';
+  return 'the Secret Service keychain';
+}
+
+/** CMDB_KEYCHAIN_TIMEOUT (seconds), default 3: a hung D-Bus must not hang the tool. */
+export function keychainTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env.CMDB_KEYCHAIN_TIMEOUT);
+  return Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_KEYCHAIN_TIMEOUT_S) * 1000);
+}
+
+/** The binding's D-Bus errors, in terms of what is missing on a Linux machine. */
+function explain(reason: string, env: NodeJS.ProcessEnv): string {
+  if (process.platform !== 'linux') return reason;
+  if (!env.DBUS_SESSION_BUS_ADDRESS && /autolaunch|DBUS_SESSION_BUS_ADDRESS/.test(reason)) return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)';
+  if (/org\.freedesktop\.secrets|ServiceUnknown|was not provided/i.test(reason)) return 'no Secret Service (such as gnome-keyring) runs on the D-Bus session bus';
+  if (/no result found|locked/i.test(reason)) return `${reason} (is there an unlocked default keyring?)`;
+  return reason;
+}
+
+const HELPER = fileURLToPath(new URL('./keychain-helper.js', import.meta.url));
+
+/**
+ * The OS keychain through @napi-rs/keyring, service `cmdb`, one account per device and one for its
+ * session. Each call runs in a short-lived child process killed after the timeout (see keychain-helper.ts),
+ * which also keeps the native binding out of every command that needs no secret.
+ */
+export class KeychainStore implements SecretStore {
+  readonly kind = 'keychain' as const;
+  readonly location: string;
+
+  constructor(private readonly env: NodeJS.ProcessEnv, private readonly timeoutMs = keychainTimeoutMs(env)) {
+    this.location = `${keychainName(process.platform)} (service '${KEYCHAIN_SERVICE}')`;
+  }
+
+  private fail(reason: string): KeychainError {
+    return new KeychainError(keychainName(process.platform), explain(reason, this.env), this.env);
+  }
+
+  private call(request: KeychainRequest): Promise<string | boolean | null> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [HELPER], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(this.fail(`it did not answer within ${this.timeoutMs / 1000} s (raise CMDB_KEYCHAIN_TIMEOUT if it is just slow)`));
+      }, this.timeoutMs);
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(this.fail(e.message));
+      });
+      child.on('close', () => {
+        clearTimeout(timer);
+        let answer: KeychainAnswer;
+        try {
+          answer = JSON.parse(out) as KeychainAnswer;
+        } catch {
+          return reject(this.fail(err.trim().split('\n').pop() || 'the keychain helper failed'));
+        }
+        if (answer.ok) resolve(answer.value);
+        else reject(this.fail(answer.error));
+      });
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(JSON.stringify(request));
+    });
+  }
+
+  async get(account: string): Promise<string | null> {
+    const value = await this.call({ op: 'get', service: KEYCHAIN_SERVICE, account });
+    return typeof value === 'string' ? value : null;
+  }
+
+  async set(account: string, secret: string): Promise<void> {
+    await this.call({ op: 'set', service: KEYCHAIN_SERVICE, account, secret });
+  }
+
+  async delete(account: string): Promise<boolean> {
+    return (await this.call({ op: 'delete', service: KEYCHAIN_SERVICE, account })) === true;
+  }
+}
+
+/** --insecure-storage: credentials.yaml (mode 0600) beside the profiles, with a warning each run that uses it. */
+export class FileSecretStore implements SecretStore {
+  readonly kind = 'file' as const;
+  readonly location: string;
+  private warned = false;
+
+  constructor(readonly path: string, private readonly warn: (message: string) => void) {
+    this.location = `${path} (plain text, --insecure-storage)`;
+  }
+
+  private read(): Record<string, string> {
+    this.warnOnce();
+    const hint = `fix that line, or delete ${this.path} and log in again`;
+    const file = readYamlFile(this.path, hint);
+    if (!file || file.doc.contents === null) return {};
+    const map = file.doc.contents;
+    if (!yaml().isMap(map)) throw fileError(this.path, file.line(map), 'expected a mapping of accounts to secrets', hint);
+    const secrets: Record<string, string> = {};
+    for (const pair of map.items) {
+      const value = yaml().isScalar(pair.value) ? pair.value.value : pair.value;
+      // Only the line is named: the value is a secret.
+      if (typeof value !== 'string') throw fileError(this.path, file.line(pair.value ?? pair.key), 'each secret must be a string', hint);
+      secrets[String(yaml().isScalar(pair.key) ? pair.key.value : pair.key)] = value;
+    }
+    return secrets;
+  }
+
+  private write(secrets: Record<string, string>): void {
+    const header = '# cmdb secrets in plain text (--insecure-storage): anyone who can read this file can use them.\n';
+    writePrivateFile(this.path, header + yaml().stringify(secrets));
+  }
+
+  private warnOnce(): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(`secrets are kept in plain text in ${this.path} (--insecure-storage): anyone who can read that file can use them`);
+  }
+
+  async get(account: string): Promise<string | null> {
+    return this.read()[account] ?? null;
+  }
+
+  async set(account: string, secret: string): Promise<void> {
+    this.write({ ...this.read(), [account]: secret });
+  }
+
+  async delete(account: string): Promise<boolean> {
+    const secrets = this.read();
+    if (!(account in secrets)) return false;
+    delete secrets[account];
+    this.write(secrets);
+    return true;
+  }
+}
+
+export function openSecretStore(kind: SecretsKind, env: NodeJS.ProcessEnv, warn: (message: string) => void): SecretStore {
+  return kind === 'file' ? new FileSecretStore(credentialsPath(env), warn) : new KeychainStore(env);
+}
