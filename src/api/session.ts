@@ -1,0 +1,236 @@
+import { AuthError } from '../errors.js';
+import type { Authenticator, CmdbClient, RawResponse } from './client.js';
+
+/** What a session is, to keep it between runs: the cookies as the device set them. */
+export interface SessionState {
+  cookies: Record<string, string>;
+}
+
+export interface SessionOptions {
+  username: string;
+  /** The password, asked for only when a login is needed (from the keychain, the environment or a prompt). */
+  password: () => Promise<string | null>;
+  /** A session saved by an earlier run, reused instead of logging in. */
+  state?: SessionState | null;
+  /** The second-factor code when the device asks for one; null when none can be had (no terminal). */
+  tokenCode?: () => Promise<string | null>;
+  /** Whether to accept the device's login banner; false (the default) refuses it. */
+  acceptDisclaimer?: () => Promise<boolean>;
+  /** Called after each successful login with the new state, to persist it. */
+  onLogin?: (state: SessionState) => Promise<void>;
+}
+
+/** The CSRF cookie: `ccsrftoken`, `ccsrftoken_<port>` or `ccsrf_token_<port>_<hash>` (match by prefix). */
+const CSRF_COOKIE = /^ccsrf_?token/i;
+const FORM = 'application/x-www-form-urlencoded';
+
+interface LoginAnswer {
+  /** First character of the body: `1` in, `0` refused, `2` locked out, `3` second factor, `4` password change. */
+  code: string;
+  banner: boolean;
+}
+
+export function serializeSession(state: SessionState): string {
+  return JSON.stringify({ v: 1, cookies: state.cookies });
+}
+
+/** A saved session, or null when there is none or it cannot be read (then the CLI logs in again). */
+export function parseSession(text: string | null): SessionState | null {
+  if (!text) return null;
+  try {
+    const parsed = JSON.parse(text) as { v?: number; cookies?: unknown };
+    if (parsed.v !== 1 || !parsed.cookies || typeof parsed.cookies !== 'object') return null;
+    const cookies = Object.fromEntries(Object.entries(parsed.cookies).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    return Object.keys(cookies).length ? { cookies } : null;
+  } catch {
+    return null;
+  }
+}
+
+function isExpired(attributes: string[]): boolean {
+  for (const attribute of attributes) {
+    const [name, ...rest] = attribute.split('=');
+    const value = rest.join('=').trim();
+    if (/^max-age$/i.test(name.trim()) && Number(value) <= 0) return true;
+    if (/^expires$/i.test(name.trim()) && Date.parse(value) <= Date.now()) return true;
+  }
+  return false;
+}
+
+/** `Retry-After` as seconds (a number or an HTTP date), or null when the device did not say. */
+function retryAfterSeconds(res: RawResponse): number | null {
+  const header = res.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** The login is blocked for a while (429): exit 8, with how long to wait. */
+export function blockedError(res: RawResponse): AuthError {
+  const seconds = retryAfterSeconds(res);
+  return new AuthError(
+    `the device has blocked logins from this address after too many failed attempts; ${seconds ? `try again in ${seconds} seconds` : 'try again in a few minutes'}`,
+    'do not retry in a loop: check the user name and password first',
+    429,
+  );
+}
+
+/**
+ * Session login in the device's dialect (PROTOCOL.md): `POST /logincheck`, the first-character answer,
+ * the second factor, the login banner, the cookies and the CSRF token sent as `X-CSRFTOKEN`.
+ * The state can be exported and imported, so the CLI keeps one session across runs.
+ */
+export class SessionAuth implements Authenticator {
+  readonly kind = 'session' as const;
+  private readonly cookies: Map<string, string>;
+  private loggingIn: Promise<void> | undefined;
+  private relogin: Promise<boolean> | undefined;
+  /** A refused login: never tried again in this run (failed logins lead to a block). */
+  private refused: AuthError | undefined;
+
+  constructor(private readonly options: SessionOptions) {
+    this.cookies = new Map(Object.entries(options.state?.cookies ?? {}));
+  }
+
+  get username(): string {
+    return this.options.username;
+  }
+
+  get loggedIn(): boolean {
+    return this.cookies.size > 0;
+  }
+
+  exportState(): SessionState | null {
+    return this.cookies.size ? { cookies: Object.fromEntries(this.cookies) } : null;
+  }
+
+  /** The CSRF cookie's value without its double quotes. */
+  csrfToken(): string | null {
+    let token: string | null = null;
+    for (const [name, value] of this.cookies) if (CSRF_COOKIE.test(name)) token = value.replace(/^"(.*)"$/, '$1');
+    return token;
+  }
+
+  async headers(client: CmdbClient): Promise<Record<string, string>> {
+    if (!this.cookies.size) await this.login(client);
+    return this.sessionHeaders();
+  }
+
+  /** A 401: the session expired or was ended; log in again, once per run, with the stored password. */
+  async refresh(client: CmdbClient): Promise<boolean> {
+    this.relogin ??= this.login(client).then(() => true);
+    return this.relogin;
+  }
+
+  /** Logs in (one exchange at a time, however many requests wait for it). */
+  login(client: CmdbClient): Promise<void> {
+    this.loggingIn ??= this.exchange(client).finally(() => {
+      this.loggingIn = undefined;
+    });
+    return this.loggingIn;
+  }
+
+  /** Ends the session on the device (`POST /logout`); false when there was none. */
+  async logout(client: CmdbClient): Promise<boolean> {
+    if (!this.cookies.size) return false;
+    const headers = { ...this.sessionHeaders(), 'content-type': FORM };
+    try {
+      const res = await client.send({ method: 'POST', path: '/logout', headers, body: '' });
+      return res.status < 400;
+    } finally {
+      this.cookies.clear();
+    }
+  }
+
+  private sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    const csrf = this.csrfToken();
+    if (csrf) headers['x-csrftoken'] = csrf;
+    return headers;
+  }
+
+  private takeCookies(res: RawResponse): void {
+    const header = res.headers['set-cookie'];
+    for (const line of Array.isArray(header) ? header : header ? [header] : []) {
+      const [pair, ...attributes] = line.split(';');
+      const at = pair.indexOf('=');
+      if (at <= 0) continue;
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (!value || isExpired(attributes)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  private async post(client: CmdbClient, path: string, form: Record<string, string>): Promise<RawResponse> {
+    const headers = { ...(this.cookies.size ? this.sessionHeaders() : {}), 'content-type': FORM, accept: 'text/html, */*' };
+    const res = await client.send({ method: 'POST', path, headers, body: new URLSearchParams(form).toString() });
+    this.takeCookies(res);
+    if (res.status === 429) throw this.refuse(blockedError(res));
+    return res;
+  }
+
+  private async logincheck(client: CmdbClient, form: Record<string, string>): Promise<LoginAnswer> {
+    const res = await this.post(client, '/logincheck', { ...form, ajax: '1' });
+    if (res.status !== 200) {
+      throw new AuthError(`the device answered the login with HTTP ${res.status}`, 'check the address: /logincheck is the login page of the device, at the root of its HTTPS address', res.status === 401 ? 401 : null);
+    }
+    return { code: res.body.charAt(0), banner: res.body.includes('/logindisclaimer') };
+  }
+
+  private refuse(error: AuthError): AuthError {
+    this.refused = error;
+    return error;
+  }
+
+  private async exchange(client: CmdbClient): Promise<void> {
+    if (this.refused) throw this.refused;
+    const username = this.options.username;
+    const password = await this.options.password();
+    if (password === null) throw new AuthError(`no saved password for ${username}`, "log in again with 'cmdb login --username <name>'");
+    this.cookies.clear();
+    let answer = await this.logincheck(client, { username, secretkey: password });
+    if (answer.code === '3') {
+      const code = (await this.options.tokenCode?.()) ?? null;
+      if (code === null) {
+        throw new AuthError(`the device asks for a second factor (token code) to log in ${username}`, "give the code with 'cmdb login --token-code <code>', or log in on a terminal to be asked for it");
+      }
+      answer = await this.logincheck(client, { username, secretkey: password, token_code: code });
+      if (answer.code === '0' || answer.code === '3') {
+        throw this.refuse(new AuthError(`the device refused the second-factor code for ${username}`, 'codes are valid for a short time: log in again with a fresh one'));
+      }
+    }
+    this.checkAnswer(answer, username);
+    if (answer.banner) await this.acceptBanner(client, username);
+    if (!this.cookies.size) throw new AuthError('the device accepted the login but set no session cookie', 'is this address the device itself, and not a proxy in front of it?');
+    await this.options.onLogin?.({ cookies: Object.fromEntries(this.cookies) });
+  }
+
+  private checkAnswer(answer: LoginAnswer, username: string): void {
+    switch (answer.code) {
+      case '1':
+        return;
+      case '0':
+        throw this.refuse(new AuthError(`the device refused the login of ${username}: wrong user name or password`, 'check them; after a few failed logins the device blocks this address for a while'));
+      case '2':
+        throw this.refuse(new AuthError(`the administrator account ${username} is locked out for a while after too many failed logins`, 'wait for the lockout to expire (or ask another administrator to unlock it), then log in again'));
+      case '4':
+        throw this.refuse(new AuthError(`the device requires a new password for ${username} before it accepts a login`, "change it in the device's web interface or CLI, then log in again with the new password"));
+      default:
+        if (answer.banner) return;
+        throw new AuthError('the device gave an answer to the login that cmdb does not know', 'check that the address is the administrative HTTPS interface of a release 6.4 device');
+    }
+  }
+
+  private async acceptBanner(client: CmdbClient, username: string): Promise<void> {
+    if (!(await this.options.acceptDisclaimer?.())) {
+      throw new AuthError(
+        `the device shows a login banner (disclaimer) that must be accepted before ${username} may use it`,
+        "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD",
+      );
+    }
+    const res = await this.post(client, '/logindisclaimer', { confirm: '1', ajax: '1' });
+    if (res.status !== 200) throw new AuthError(`the device did not take the acceptance of its login banner (HTTP ${res.status})`, 'log in again; if it persists, accept the banner once in the web interface');
+  }
+}
