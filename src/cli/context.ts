@@ -1,5 +1,6 @@
 import type { CmdbClient, Exchange } from '../api/client.js';
 import { UsageError } from '../errors.js';
+import { selectedProfile } from './profile.js';
 import { decideColor, defaultFormat, formatNotice, formatWarning, OUTPUT_FORMATS, render, terminalFor, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
 
 export interface OutStream {
@@ -32,7 +33,7 @@ export interface GlobalOptions {
 
 const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
 
-function truthy(value: string | undefined): boolean {
+export function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
@@ -57,8 +58,6 @@ export function parseVdoms(value: string): string[] {
 export class Context {
   private clientPromise: Promise<CmdbClient> | undefined;
   private readonly cleanups: (() => Promise<void>)[] = [];
-  /** The VDOMs of the device profile, when no flag or variable names any. */
-  profileVdom: string | undefined;
 
   constructor(
     readonly io: IO,
@@ -95,6 +94,14 @@ export class Context {
 
   get force(): boolean {
     return !!this.options.force;
+  }
+
+  /**
+   * The VDOMs of the device profile, when no flag or variable names any. Looked up here rather than
+   * set by connect(): commands build their query (with vdom) before they ask for the client.
+   */
+  get profileVdom(): string | undefined {
+    return this.demo ? undefined : selectedProfile(this)?.vdom;
   }
 
   /** Per-request timeout in milliseconds (flag, CMDB_TIMEOUT, then the profile's or 30 s). */
