@@ -1,0 +1,85 @@
+import type { Context } from '../cli/context.js';
+import { secretStore } from '../cli/connect.js';
+import { deviceOption } from '../cli/profile.js';
+import { dropProfile, getProfile, readProfiles, writeProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
+import { credentialAccount } from '../config/secrets.js';
+import type { Row } from '../output/index.js';
+import { endSession, requireProfile } from './logout.js';
+import { printOutcome } from './outcome.js';
+
+export type DeviceAction = 'list' | 'show' | 'use' | 'remove';
+
+/** A profile as `device list/show` print it: settings only (there is no secret in a profile). */
+function describe(profile: DeviceProfile, set: ProfileSet): Row {
+  return {
+    name: profile.name,
+    default: set.defaultName === profile.name,
+    host: profile.host,
+    auth: profile.auth,
+    username: profile.username ?? null,
+    vdom: profile.vdom ?? null,
+    prefix: profile.prefix ?? null,
+    'ca-file': profile.caFile ?? null,
+    fingerprint: profile.fingerprint ?? null,
+    timeout: profile.timeout ?? null,
+    secrets: profile.secrets,
+  };
+}
+
+async function list(ctx: Context): Promise<number> {
+  const set = readProfiles(ctx.env);
+  if (!set.devices.length && ctx.format === 'table') {
+    ctx.notice(`no saved devices in ${set.path}; add one with 'cmdb login --host <url>'`);
+    return 0;
+  }
+  const rows = set.devices.map((d) => describe(d, set));
+  await ctx.print({ kind: 'list', rows }, ctx.format === 'table' ? { keyField: 'name', fields: ['name', 'default', 'host', 'auth', 'username', 'vdom', 'secrets'] } : { keyField: 'name' });
+  return 0;
+}
+
+async function show(ctx: Context, name: string | undefined): Promise<number> {
+  const set = readProfiles(ctx.env);
+  const profile = name ? getProfile(set, name) : requireProfile(ctx, 'show');
+  await ctx.print({ kind: 'object', object: describe(profile, set) });
+  return 0;
+}
+
+async function use(ctx: Context, name: string): Promise<number> {
+  const set = readProfiles(ctx.env);
+  getProfile(set, name);
+  writeProfiles({ ...set, defaultName: name });
+  await printOutcome(ctx, `Device '${name}' is now the default`, { device: name, default: true });
+  return 0;
+}
+
+/** Deletes a profile with its secrets; a saved session is ended on the device first, where it can be. */
+async function remove(ctx: Context, name: string): Promise<number> {
+  const set = readProfiles(ctx.env);
+  const profile = getProfile(set, name);
+  try {
+    const store = await secretStore(ctx, profile.secrets);
+    if (profile.auth === 'session') await endSession(ctx, profile, store);
+    await store.delete(credentialAccount(name));
+  } catch (err) {
+    ctx.warn(`the secrets of device '${name}' could not be deleted from ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`);
+  }
+  const after = dropProfile(set, name);
+  writeProfiles(after);
+  const note = set.defaultName === name ? (after.devices.length ? "; there is no default device now ('cmdb device use <name>' picks one)" : '') : '';
+  await printOutcome(ctx, `Removed device '${name}' (${profile.host})${note}`, { device: name, removed: true });
+  return 0;
+}
+
+/** `cmdb device list | show [name] | use <name> | remove <name>`. */
+export async function run(ctx: Context, action: DeviceAction, name?: string): Promise<number> {
+  switch (action) {
+    case 'list':
+      return list(ctx);
+    case 'show':
+      return show(ctx, name ?? deviceOption(ctx));
+    case 'use':
+      return use(ctx, name!);
+    case 'remove':
+      return remove(ctx, name!);
+  }
+}

@@ -1,0 +1,188 @@
+import { resolve } from 'node:path';
+import type { ApiResult, Authenticator, TlsOptions } from '../api/client.js';
+import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/fingerprint.js';
+import type { SessionAuth } from '../api/session.js';
+import { normalizeBaseUrl } from '../api/url.js';
+import { newClient, saveSession, secretStore, tlsOptions, tokenCodePrompt } from '../cli/connect.js';
+import { parseVdoms, type Context } from '../cli/context.js';
+import { deviceOption, hostOption } from '../cli/profile.js';
+import { askOrFail, confirm, isInteractive, readStdin } from '../cli/prompt.js';
+import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, writeProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
+import { credentialAccount, sessionAccount, type SecretStore } from '../config/secrets.js';
+import { UsageError } from '../errors.js';
+import { deviceFacts, describeDevice, printOutcome } from './outcome.js';
+
+export interface LoginOptions {
+  tokenStdin?: boolean;
+  username?: string;
+  passwordStdin?: boolean;
+  tokenCode?: string;
+  acceptDisclaimer?: boolean;
+  fingerprint?: string;
+  insecureStorage?: boolean;
+  prefix?: string;
+}
+
+interface Credential {
+  kind: AuthKind;
+  username?: string;
+  secret: string;
+}
+
+/** Which profile a login creates or renews: -d, else the one for --host, else (no host) the default. */
+function existingProfile(ctx: Context, devices: DeviceProfile[], fallback: DeviceProfile | null): DeviceProfile | undefined {
+  const name = deviceOption(ctx);
+  if (name) return devices.find((d) => d.name === name);
+  const host = hostOption(ctx);
+  if (!host) return fallback ?? undefined;
+  const baseUrl = baseUrlOf(host);
+  return devices.find((d) => d.host === baseUrl);
+}
+
+function baseUrlOf(host: string): string {
+  try {
+    return normalizeBaseUrl(host);
+  } catch {
+    throw new UsageError(`invalid device address '${host}'`, 'use https://host[:port], for example https://fw.example:8443 (IPv6 in brackets)');
+  }
+}
+
+/** The credential from stdin or a prompt: never from argv. Nothing is sent before it is read. */
+async function readCredential(ctx: Context, opts: LoginOptions, existing: DeviceProfile | undefined, host: string): Promise<Credential> {
+  if (opts.tokenStdin && (opts.username || opts.passwordStdin)) {
+    throw new UsageError('--token-stdin logs in with an API token; --username and --password-stdin with a password: give one of them');
+  }
+  if (opts.tokenStdin) return { kind: 'token', secret: await readStdin(ctx.io, 'API token', '--token-stdin') };
+  const username = opts.username ?? (existing?.auth === 'session' ? existing.username : undefined);
+  if (!username) {
+    if (opts.passwordStdin) throw new UsageError('--password-stdin needs --username <name>');
+    throw new UsageError('say how to log in', existing?.auth === 'token' ? 'give the API token on stdin with --token-stdin' : 'with an API token on stdin (--token-stdin), or as an administrator (--username <name>, password prompted or read with --password-stdin)');
+  }
+  const secret = opts.passwordStdin
+    ? await readStdin(ctx.io, 'password', '--password-stdin')
+    : await askOrFail(ctx.io, `Password for ${username} at ${host}: `, '--password-stdin', { hidden: true });
+  if (!secret) throw new UsageError('the password is empty');
+  return { kind: 'session', username, secret };
+}
+
+/** Fails now, before the device sees the credential, when the store cannot keep it. */
+async function openStore(ctx: Context, opts: LoginOptions, name: string): Promise<SecretStore> {
+  const store = await secretStore(ctx, opts.insecureStorage ? 'file' : 'keychain');
+  await store.get(credentialAccount(name));
+  return store;
+}
+
+interface Checked {
+  status: ApiResult;
+  fingerprint: string | undefined;
+}
+
+/**
+ * Checks the credential with `GET /api/v2/monitor/system/status`. A certificate that does not verify
+ * stops here (exit 3, with its fingerprint); on a terminal the user may pin it and the check runs again.
+ */
+async function check(ctx: Context, target: { host: string; prefix?: string; timeoutMs: number }, tls: TlsOptions, auth: Authenticator, name: string): Promise<Checked> {
+  const { TlsVerificationError } = await import('../api/network.js');
+  let fingerprint = tls.fingerprint ?? undefined;
+  for (;;) {
+    const client = await newClient(ctx, target, { ...tls, fingerprint }, auth);
+    try {
+      return { status: await client.monitor('system/status'), fingerprint };
+    } catch (err) {
+      const certificate = err instanceof TlsVerificationError ? err.certificate : null;
+      if (!certificate || fingerprint || !isInteractive(ctx.io)) throw err;
+      ctx.warn(`the certificate of ${target.host} does not verify: ${(err as Error).message}\n  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one the device shows (get system certificate, or the web interface) before you trust it.`);
+      if (!(await confirm(ctx.io, `Pin this certificate for device '${name}'?`))) throw err;
+      fingerprint = certificate.fingerprint;
+    } finally {
+      await client.close();
+    }
+  }
+}
+
+async function authenticator(ctx: Context, opts: LoginOptions, credential: Credential, banner: { accepted: boolean }): Promise<Authenticator> {
+  if (credential.kind === 'token') {
+    const { TokenAuth } = await import('../api/auth.js');
+    return new TokenAuth(credential.secret);
+  }
+  const { SessionAuth } = await import('../api/session.js');
+  return new SessionAuth({
+    username: credential.username!,
+    password: async () => credential.secret,
+    tokenCode: opts.tokenCode !== undefined ? async () => opts.tokenCode! : tokenCodePrompt(ctx),
+    acceptDisclaimer: async () => {
+      banner.accepted = !!opts.acceptDisclaimer || (isInteractive(ctx.io) && (await confirm(ctx.io, 'The device shows a login banner (disclaimer). Do you accept it?')));
+      return banner.accepted;
+    },
+  });
+}
+
+/** `cmdb login`: checks a credential against the device, then saves it (keychain) and the device profile. */
+export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
+  const set = readProfiles(ctx.env);
+  const existing = existingProfile(ctx, set.devices, defaultProfile(set));
+  const hostInput = hostOption(ctx) ?? existing?.host;
+  if (!hostInput) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
+  const host = baseUrlOf(hostInput);
+  const name = checkProfileName(deviceOption(ctx) ?? existing?.name ?? profileNameFor(host));
+  if (opts.fingerprint !== undefined && !isFingerprint(opts.fingerprint)) {
+    throw new UsageError(`invalid fingerprint '${opts.fingerprint}'`, 'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case');
+  }
+  const vdom = ctx.options.vdom ?? existing?.vdom;
+  if (vdom !== undefined) parseVdoms(vdom);
+  const prefix = opts.prefix ?? existing?.prefix;
+  if (prefix !== undefined && !prefix.startsWith('/')) throw new UsageError(`invalid API prefix '${prefix}'`, 'give a path such as /api/v2/cmdb');
+  const sameDevice = existing?.host === host;
+  const caFile = ctx.options.caFile ? resolve(ctx.options.caFile) : sameDevice ? existing?.caFile : undefined;
+  const pinned = opts.fingerprint ? normalizeFingerprint(opts.fingerprint) : sameDevice ? existing?.fingerprint : undefined;
+
+  const credential = await readCredential(ctx, opts, existing, host);
+  const store = await openStore(ctx, opts, name);
+  const target = { host, prefix: prefix ?? (ctx.env.CMDB_API_PREFIX || undefined), timeoutMs: ctx.timeoutMs(existing?.timeout) };
+  const tls = await tlsOptions(ctx, { caFile: caFile ?? (ctx.env.CMDB_CA_FILE || undefined), fingerprint: pinned });
+  const banner = { accepted: false };
+  const auth = await authenticator(ctx, opts, credential, banner);
+  const checked = await check(ctx, target, tls, auth, name);
+
+  await store.set(credentialAccount(name), credential.secret);
+  const session = credential.kind === 'session' ? (auth as SessionAuth).exportState() : null;
+  await saveSession(ctx, store, name, session);
+  if (existing && existing.name === name && existing.secrets !== store.kind) await forgetOldSecrets(ctx, existing);
+
+  const profile: DeviceProfile = {
+    name,
+    host,
+    prefix,
+    auth: credential.kind,
+    username: credential.username,
+    vdom,
+    caFile,
+    fingerprint: checked.fingerprint ? displayFingerprint(checked.fingerprint) : undefined,
+    timeout: ctx.options.timeout !== undefined ? ctx.timeoutMs() / 1000 : sameDevice ? existing?.timeout : undefined,
+    secrets: store.kind,
+    acceptDisclaimer: banner.accepted || (sameDevice && existing?.acceptDisclaimer) || undefined,
+  };
+  const saved = putProfile(set, profile);
+  writeProfiles(saved);
+
+  const facts = deviceFacts(checked.status);
+  const isDefault = saved.defaultName === name;
+  const who = credential.kind === 'token' ? 'with an API token' : `as ${credential.username}`;
+  await printOutcome(
+    ctx,
+    `Logged in to ${describeDevice(facts)} at ${host} ${who}; saved as device '${name}'${isDefault ? ' (the default)' : ''}, secret in ${store.location}`,
+    { device: name, host, auth: credential.kind, username: credential.username ?? null, ...facts, fingerprint: profile.fingerprint ?? null, default: isDefault, secrets: store.kind },
+  );
+  return 0;
+}
+
+/** After moving a profile between the keychain and credentials.yaml, the copy left behind goes. */
+async function forgetOldSecrets(ctx: Context, old: DeviceProfile): Promise<void> {
+  try {
+    const store = await secretStore(ctx, old.secrets);
+    await store.delete(credentialAccount(old.name));
+    await store.delete(sessionAccount(old.name));
+  } catch (err) {
+    ctx.warn(`the old secret of device '${old.name}' in ${old.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ${(err as Error).message}`);
+  }
+}
