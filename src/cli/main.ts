@@ -44,8 +44,8 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
     })
     .exitOverride();
 
-  const command = (spec: string, description: string, load: () => Promise<{ run: Handler }>, map: (...args: unknown[]) => unknown[]) =>
-    program
+  const command = (spec: string, description: string, load: () => Promise<{ run: Handler }>, map: (...args: unknown[]) => unknown[], parent: Command = program) =>
+    parent
       .command(spec)
       .description(description)
       .action(async (...args: unknown[]) => {
@@ -108,6 +108,25 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
   }
 
   command('completion <shell>', 'print the completion script for bash, zsh or fish', () => import('../commands/completion.js'), (shell) => [shell]);
+
+  command('login', 'check a credential against a device and save it (keychain) with a device profile', () => import('../commands/login.js'), (o) => [o])
+    .option('--token-stdin', 'read an API token from stdin')
+    .option('--username <name>', 'log in as this administrator (password prompted, or --password-stdin)')
+    .option('--password-stdin', 'read the password from stdin')
+    .option('--token-code <code>', 'second-factor code, when the device asks for one')
+    .option('--accept-disclaimer', "accept the device's login banner")
+    .option('--fingerprint <sha256>', "pin the device's certificate (SHA-256, colons optional)")
+    .option('--insecure-storage', 'without a keychain: keep the secret in credentials.yaml (plain text, mode 0600)')
+    .option('--prefix <path>', 'API prefix of the device (default /api/v2/cmdb)');
+  command('logout', 'end the device session and delete the saved session', () => import('../commands/logout.js'), (o) => [o])
+    .option('--forget', 'also delete the saved credential (API token or password)');
+  const authGroup = program.command('auth').description('credentials of the device');
+  command('status', 'device, host, auth kind, where the secret is stored, whether it works', () => import('../commands/auth.js'), () => [], authGroup);
+  const deviceGroup = program.command('device').description('saved device profiles');
+  command('list', 'list the saved devices', () => import('../commands/device.js'), () => ['list'], deviceGroup);
+  command('show [name]', 'show the settings of a device (default: the one in use)', () => import('../commands/device.js'), (n) => ['show', n], deviceGroup);
+  command('use <name>', 'make a device the default', () => import('../commands/device.js'), (n) => ['use', n], deviceGroup);
+  command('remove <name>', 'delete a device, its saved credential and session', () => import('../commands/device.js'), (n) => ['remove', n], deviceGroup);
 
   program
     .command('emulator')
