@@ -158,7 +158,7 @@ export class SessionAuth implements Authenticator {
       if (at <= 0) continue;
       const name = pair.slice(0, at).trim();
       const value = pair.slice(at + 1).trim();
-      if (!value || isExpired(attributes)) this.cookies.delete(name);
+      if (!value || value === '""' || isExpired(attributes)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
   }

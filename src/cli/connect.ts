@@ -64,6 +64,18 @@ export interface Target {
   credential: CredentialSource;
 }
 
+/** A device's connection settings: flag, then environment, then profile, then default. */
+export function settingsFor(ctx: Context, profile: DeviceProfile | null, host: string): Omit<Target, 'credential'> {
+  return {
+    profile,
+    host,
+    prefix: ctx.env.CMDB_API_PREFIX || profile?.prefix,
+    caFile: ctx.options.caFile ?? (ctx.env.CMDB_CA_FILE || undefined) ?? profile?.caFile,
+    fingerprint: profile?.fingerprint,
+    timeoutMs: ctx.timeoutMs(profile?.timeout),
+  };
+}
+
 export function resolveTarget(ctx: Context): Target {
   const profile = selectedProfile(ctx);
   const host = hostOption(ctx) ?? profile?.host;
@@ -77,15 +89,7 @@ export function resolveTarget(ctx: Context): Target {
   if (credential === 'CMDB_USERNAME' && !ctx.env.CMDB_PASSWORD) {
     throw new AuthError('CMDB_USERNAME is set but CMDB_PASSWORD is not', 'set both for a session login from the environment, or unset CMDB_USERNAME');
   }
-  return {
-    profile,
-    host,
-    prefix: ctx.env.CMDB_API_PREFIX || profile?.prefix,
-    caFile: ctx.options.caFile ?? (ctx.env.CMDB_CA_FILE || undefined) ?? profile?.caFile,
-    fingerprint: profile?.fingerprint,
-    timeoutMs: ctx.timeoutMs(profile?.timeout),
-    credential,
-  };
+  return { ...settingsFor(ctx, profile, host), credential };
 }
 
 /** The secret store a profile's secrets live in; the file store warns on stderr the first time it is read. */
@@ -132,8 +136,10 @@ export async function saveSession(ctx: Context, store: SecretStore, device: stri
   }
 }
 
-interface Auth {
+export interface Auth {
   auth: Authenticator;
+  /** The store the credential came from (a saved profile's). */
+  store?: SecretStore;
   /** Run when the work is done: an ephemeral session logs out. */
   end?: (client: CmdbClient) => Promise<unknown>;
 }
@@ -158,18 +164,22 @@ async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> 
     const token = await store.get(credentialAccount(name));
     if (!token) throw new AuthError(`no saved API token for device '${name}'`, `log in again with 'cmdb login -d ${name} --token-stdin'`);
     const { TokenAuth } = await import('../api/auth.js');
-    return { auth: new TokenAuth(token) };
+    return { auth: new TokenAuth(token), store };
   }
   const [{ SessionAuth, parseSession }, saved] = await Promise.all([import('../api/session.js'), store.get(sessionAccount(name))]);
   const session = new SessionAuth({
     username: profile.username!,
     state: parseSession(saved),
-    password: () => store.get(credentialAccount(name)),
+    password: async () => {
+      const password = await store.get(credentialAccount(name));
+      if (password === null) throw new AuthError(`no saved password for device '${name}'`, `log in again with 'cmdb login -d ${name} --username ${profile.username}'`);
+      return password;
+    },
     tokenCode: tokenCodePrompt(ctx),
     acceptDisclaimer: async () => !!profile.acceptDisclaimer || truthy(ctx.env.CMDB_ACCEPT_DISCLAIMER),
     onLogin: (state) => saveSession(ctx, store, name, state),
   });
-  return { auth: session };
+  return { auth: session, store };
 }
 
 export async function authenticate(ctx: Context, target: Target): Promise<Auth> {
