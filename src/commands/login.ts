@@ -52,7 +52,12 @@ async function readCredential(ctx: Context, opts: LoginOptions, existing: Device
   if (opts.tokenStdin && (opts.username || opts.passwordStdin)) {
     throw new UsageError('--token-stdin logs in with an API token; --username and --password-stdin with a password: give one of them');
   }
-  if (opts.tokenStdin) return { kind: 'token', secret: await readStdin(ctx.io, 'API token', '--token-stdin') };
+  if (opts.tokenStdin) {
+    const token = await readStdin(ctx.io, 'API token', '--token-stdin');
+    // Only one trailing newline is dropped; whitespace left inside could not travel in a header.
+    if (/\s/.test(token)) throw new UsageError('the API token read from stdin contains spaces or line breaks', 'give the token alone on stdin, at most followed by one newline');
+    return { kind: 'token', secret: token };
+  }
   const username = opts.username ?? (existing?.auth === 'session' ? existing.username : undefined);
   if (!username) {
     if (opts.passwordStdin) throw new UsageError('--password-stdin needs --username <name>');
