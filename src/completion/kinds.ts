@@ -51,7 +51,9 @@ export const OPTION_KINDS: Record<string, ValueKind> = {
   '--seed': 'choices',
   '--vdoms': 'none',
   '--username': 'none',
+  '--token-code': 'none',
   '--fingerprint': 'none',
+  '--prefix': 'none',
 };
 
 /** The kind of each positional argument: by `command argument` first, else by argument name. */

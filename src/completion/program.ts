@@ -230,6 +230,113 @@ export const PROGRAM: CommandModel = {
       commands: [],
     },
     {
+      name: "login",
+      aliases: [],
+      description: "check a credential against a device and save it (keychain) with a device profile",
+      args: [],
+      options: [
+        {"flags":["--token-stdin"],"description":"read an API token from stdin","value":"none"},
+        {"flags":["--username"],"description":"log in as this administrator (password prompted, or --password-stdin)","value":"required"},
+        {"flags":["--password-stdin"],"description":"read the password from stdin","value":"none"},
+        {"flags":["--token-code"],"description":"second-factor code, when the device asks for one","value":"required"},
+        {"flags":["--accept-disclaimer"],"description":"accept the device's login banner","value":"none"},
+        {"flags":["--fingerprint"],"description":"pin the device's certificate (SHA-256, colons optional)","value":"required"},
+        {"flags":["--insecure-storage"],"description":"without a keychain: keep the secret in credentials.yaml (plain text, mode 0600)","value":"none"},
+        {"flags":["--prefix"],"description":"API prefix of the device (default /api/v2/cmdb)","value":"required"},
+        {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+      ],
+      commands: [],
+    },
+    {
+      name: "logout",
+      aliases: [],
+      description: "end the device session and delete the saved session",
+      args: [],
+      options: [
+        {"flags":["--forget"],"description":"also delete the saved credential (API token or password)","value":"none"},
+        {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+      ],
+      commands: [],
+    },
+    {
+      name: "auth",
+      aliases: [],
+      description: "credentials of the device",
+      args: [],
+      options: [
+        {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+      ],
+      commands: [
+        {
+          name: "status",
+          aliases: [],
+          description: "device, host, auth kind, where the secret is stored, whether it works",
+          args: [],
+          options: [
+            {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+          ],
+          commands: [],
+        },
+      ],
+    },
+    {
+      name: "device",
+      aliases: [],
+      description: "saved device profiles",
+      args: [],
+      options: [
+        {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+      ],
+      commands: [
+        {
+          name: "list",
+          aliases: [],
+          description: "list the saved devices",
+          args: [],
+          options: [
+            {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+          ],
+          commands: [],
+        },
+        {
+          name: "show",
+          aliases: [],
+          description: "show the settings of a device (default: the one in use)",
+          args: [
+            {"name":"name","required":false,"variadic":false},
+          ],
+          options: [
+            {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+          ],
+          commands: [],
+        },
+        {
+          name: "use",
+          aliases: [],
+          description: "make a device the default",
+          args: [
+            {"name":"name","required":true,"variadic":false},
+          ],
+          options: [
+            {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+          ],
+          commands: [],
+        },
+        {
+          name: "remove",
+          aliases: [],
+          description: "delete a device, its saved credential and session",
+          args: [
+            {"name":"name","required":true,"variadic":false},
+          ],
+          options: [
+            {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+          ],
+          commands: [],
+        },
+      ],
+    },
+    {
       name: "emulator",
       aliases: [],
       description: "run the local emulated device in the foreground",
