@@ -22,7 +22,8 @@ export class PinMismatchError extends Error {
 export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
   const pinned = tls.fingerprint ? normalizeFingerprint(tls.fingerprint) : null;
   const verifyChain = !tls.insecure && !pinned;
-  const connector = buildConnector({ ca: tls.ca, rejectUnauthorized: verifyChain, timeout: timeoutMs });
+  // A resumed TLS session shows no certificate to check a pin against: pinned connections never resume.
+  const connector = buildConnector({ ca: tls.ca, rejectUnauthorized: verifyChain, timeout: timeoutMs, ...(pinned ? { maxCachedSessions: 0 } : {}) });
   const connect: buildConnector.connector = pinned
     ? (options, callback) =>
         connector(options, (err, socket) => {

@@ -58,6 +58,14 @@ describe('TLS trust of a self-signed device', () => {
     expectCode(await login(['--fingerprint', emu.fingerprint!.toUpperCase()]), 0);
   });
 
+  test('a session login over a pinned certificate: every connection is checked against the pin', async () => {
+    const other = user();
+    const r = await cmdb(['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', '--fingerprint', emu.fingerprint!], { env: other, stdin: emu.password });
+    expectCode(r, 0);
+    expectCode(await cmdb(['create', 'firewall.ipmacbinding/table', '--set', 'seq-num=77', '--set', 'ip=10.7.7.7', '--concurrency', '4'], { env: other }), 0);
+    expectCode(await cmdb(['delete', 'firewall.ipmacbinding/table', '77'], { env: other }), 0);
+  });
+
   test('--insecure works, and warns on stderr every time', async () => {
     const other = user();
     const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '--insecure'], { env: other, stdin: emu.token });
