@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { TableDef } from '../catalogue/index.js';
 import { Context, type IO } from '../cli/context.js';
-import { cacheDir, configDir } from '../config/paths.js';
+import { cacheDir } from '../config/paths.js';
+import { profilesPath } from '../config/profiles.js';
 import type { LineOptions, Sources } from './engine.js';
 
 /** Keys read from a device stay fresh this long; a failure is remembered for less, so Tab stays quick. */
@@ -49,7 +50,7 @@ function deviceIdentity(ctx: Context): string {
     ctx.demo,
     ctx.options.host ?? ctx.env.CMDB_HOST ?? '',
     ctx.options.device ?? ctx.env.CMDB_DEVICE ?? '',
-    mtime(join(configDir(ctx.env), 'config.yaml')),
+    mtime(profilesPath(ctx.env)),
   ]);
 }
 

@@ -1,6 +1,6 @@
 // Keys from the device: what is asked, the cache, and silence when the device cannot answer.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -99,6 +99,31 @@ describe('keys from the device', () => {
     assert.deepEqual(await deviceSources(isolatedEnv()).keys(ACL, {}), []);
     assert.deepEqual(await deviceSources(isolatedEnv({ CMDB_HOST: emulator.url })).keys(ACL, {}), []);
     assert.deepEqual(await deviceSources(isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: 'wrong' })).keys(ACL, {}), []);
+  });
+});
+
+describe('profiles and VDOMs', () => {
+  const PROFILES = 'default: fw1\ndevices:\n  fw1:\n    host: https://fw1.example\n    auth: token\n    vdom: root,branch\n  lab:\n    host: http://127.0.0.1:1\n    auth: token\n';
+
+  function withProfiles(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const env = isolatedEnv(extra);
+    mkdirSync(join(env.XDG_CONFIG_HOME!, 'cmdb'), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), PROFILES);
+    return env;
+  }
+
+  it('offers the saved device names', async () => {
+    assert.deepEqual(await deviceSources(withProfiles()).devices(), ['fw1', 'lab']);
+    assert.deepEqual(await deviceSources(isolatedEnv()).devices(), []);
+  });
+
+  it('offers root, the VDOMs of profiles and CMDB_VDOM when the device has no VDOM list', async () => {
+    const env = withProfiles({ CMDB_VDOM: 'edge', CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token });
+    assert.deepEqual(await deviceSources(env).vdoms({}), ['root', 'branch', 'edge']);
+  });
+
+  it("offers the demo device's VDOMs with --demo", async () => {
+    assert.deepEqual(await deviceSources(isolatedEnv()).vdoms({ demo: true }), ['root', 'dmz']);
   });
 });
 
