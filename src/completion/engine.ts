@@ -112,6 +112,7 @@ function lineOptions(p: Parsed): LineOptions {
   };
 }
 
+/** The candidates that extend what is typed, each once, sorted (tests and shells see one order). */
 function matching(prefix: string, candidates: Candidate[]): Candidate[] {
   const seen = new Set<string>();
   return candidates
@@ -119,7 +120,7 @@ function matching(prefix: string, candidates: Candidate[]): Candidate[] {
     .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
-const words = (values: Iterable<string>, description?: string): Candidate[] => [...values].map((value) => ({ value, description }));
+const candidatesOf = (values: Iterable<string>): Candidate[] => [...values].map((value) => ({ value }));
 
 /** Candidates for `a,b,<cur>`: what is already listed stays, listed items are not offered again. */
 function commaList(cur: string, items: Candidate[]): Candidate[] {
@@ -169,7 +170,7 @@ function setCandidates(cur: string, t: TableDef): Candidate[] {
   const eq = cur.indexOf('=');
   if (eq < 0) return matching(cur, fieldCandidates(t).map((c) => ({ ...c, value: `${c.value}=`, noSpace: true })));
   const field = cur.slice(0, eq);
-  return matching(cur, words((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
+  return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
 }
 
 const FILTER_TERM = new RegExp(`^([A-Za-z0-9_.-]+)(${FILTER_OPERATORS.map((op) => op.replace(/[|\\{}()[\]^$+*?.]/g, '\\$&')).join('|')})(.*)$`);
@@ -180,7 +181,7 @@ function filterCandidates(cur: string, t: TableDef): Candidate[] {
   const term = FILTER_TERM.exec(cur.slice(head.length));
   if (!term) return matching(cur, fieldCandidates(t).map((c) => ({ ...c, value: head + c.value, noSpace: true })));
   const [, field, op] = term;
-  return matching(cur, words((t.fields[field]?.enum ?? []).map((v) => `${head}${field}${op}${v}`)));
+  return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${head}${field}${op}${v}`)));
 }
 
 /** The argument at a position (the last one again when it is variadic), and the kind of its value. */
@@ -206,7 +207,7 @@ async function keyCandidates(cur: string, p: Parsed, sources: Sources, exclude: 
   const table = tableOnLine(p);
   if (!table || table.singleton || !table.key) return [];
   const keys = await sources.keys(table, lineOptions(p));
-  return matching(cur, words(keys.filter((k) => !exclude.includes(k))));
+  return matching(cur, candidatesOf(keys.filter((k) => !exclude.includes(k))));
 }
 
 async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources: Sources, choices: string[] = []): Promise<Completion> {
@@ -216,20 +217,20 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
     case 'file':
       return { candidates: [], files: true };
     case 'choices':
-      return { candidates: matching(cur, words(choices)) };
+      return { candidates: matching(cur, candidatesOf(choices)) };
     case 'output':
-      return { candidates: matching(cur, words(OUTPUT_FORMATS)) };
+      return { candidates: matching(cur, candidatesOf(OUTPUT_FORMATS)) };
     case 'shell':
-      return { candidates: matching(cur, words(SHELLS)) };
+      return { candidates: matching(cur, candidatesOf(SHELLS)) };
     case 'group':
-      return { candidates: matching(cur, words(allTables().map((t) => t.group))) };
+      return { candidates: matching(cur, candidatesOf(allTables().map((t) => t.group))) };
     case 'area':
-      return { candidates: matching(cur, words(allTables().map((t) => areaOf(t.path)))) };
+      return { candidates: matching(cur, candidatesOf(allTables().map((t) => areaOf(t.path)))) };
     case 'device':
-      return { candidates: matching(cur, words(await sources.devices())) };
+      return { candidates: matching(cur, candidatesOf(await sources.devices())) };
     case 'vdom': {
       const all = cur.includes(',') ? [] : [{ value: '*', description: 'every VDOM' }];
-      return { candidates: [...matching(cur, all), ...commaList(cur, words(await sources.vdoms(lineOptions(p))))] };
+      return { candidates: [...matching(cur, all), ...commaList(cur, candidatesOf(await sources.vdoms(lineOptions(p))))] };
     }
     case 'table':
       return { candidates: tableCandidates(cur, command, !!p.values.get('--force')) };
