@@ -334,7 +334,7 @@ function planItem(call: CmdbCall, action: string | null, key: string | number): 
  * its objects, so they are answered for every catalogued table.
  */
 export function planOperation(call: CmdbCall): Operation {
-  const action = call.params.get('action');
+  const action = call.params.get('action') || null;
   if (call.table.singleton) return planSingleton(call, action);
   if (call.itemKey === null) return planCollection(call, action);
   return planItem(call, action, parseItemKey(call.table, call.itemKey));
