@@ -66,6 +66,13 @@ export class Context {
     private readonly connect: (ctx: Context) => Promise<{ client: CmdbClient; close: () => Promise<void> }>,
   ) {}
 
+  /** Checks the global options' values up front, so a bad one stops the command before anything is sent. */
+  validateGlobals(): void {
+    void this.explicitFormat;
+    this.timeoutMs();
+    if (this.options.vdom !== undefined || this.env.CMDB_VDOM) this.vdoms();
+  }
+
   /** The format asked for with -o or CMDB_OUTPUT, or undefined. */
   get explicitFormat(): OutputFormat | undefined {
     const value = this.options.output ?? (this.env.CMDB_OUTPUT || undefined);

@@ -200,6 +200,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   const noColor = argv.includes('--no-color');
   const program = buildProgram(io, async (action, cmd) => {
     ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions, connect);
+    ctx.validateGlobals();
     exitCode = await action(ctx);
   });
   try {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { allTables, type TableDef } from '../../src/catalogue/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
-import { newKey, settableField } from '../helpers/samples.js';
+import { newKey, setArg, settableField } from '../helpers/samples.js';
 
 type Obj = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ for (const table of allTables()) {
       test('update the singleton (P)', async () => {
         const field = settableField(table, single(table));
         assert.ok(field, 'no settable field');
-        const r = await run('update', table.path, '--set', `${field.name}=${field.value}`, '-o', 'json');
+        const r = await run('update', table.path, '--set', setArg(field), '-o', 'json');
         ok(r, 'update');
         assert.equal(json<Obj>(r).status, 'success');
         assert.deepEqual(single(table)[field.name], field.value);
@@ -94,7 +94,7 @@ for (const table of allTables()) {
         const key = current[table.key!];
         const field = settableField(table, current);
         assert.ok(field, 'no settable field');
-        const r = await run('update', table.path, String(key), '--set', `${field.name}=${field.value}`);
+        const r = await run('update', table.path, String(key), '--set', setArg(field));
         ok(r, 'update');
         assert.deepEqual(rows(table).find((o) => o[table.key!] === key)?.[field.name], field.value);
       });

@@ -24,6 +24,7 @@ export function settableField(table: TableDef, current: Record<string, unknown> 
     fields.find(([, f]) => f.type === 'string' && f.enum && f.enum.length > 1),
     fields.find(([, f]) => f.type === 'string' && !f.enum && !f.format && (f.maxLength ?? 10) >= 3),
     fields.find(([, f]) => f.type === 'integer'),
+    fields.find(([, f]) => f.type === 'array'),
   ];
   for (const entry of order) {
     if (!entry) continue;
@@ -31,6 +32,11 @@ export function settableField(table: TableDef, current: Record<string, unknown> 
     if (value !== undefined) return { name: entry[0], value };
   }
   return undefined;
+}
+
+/** `--set` text for a sample value: lists as JSON. */
+export function setArg(field: { name: string; value: unknown }): string {
+  return `${field.name}=${typeof field.value === 'object' ? JSON.stringify(field.value) : String(field.value)}`;
 }
 
 /** A key not in use yet. */
