@@ -1,6 +1,9 @@
 // Real bash, zsh and fish, driven non-interactively, completing against the emulator.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { bashComplete, bashReadline, fishComplete, needShells, shellEnv, zshComplete, type Completed } from './harness.js';
@@ -52,6 +55,13 @@ const unreachable = () => [
   { name: 'silent', env: { CMDB_HOST: silent.url, CMDB_TOKEN: 'x' } },
 ];
 
+/** A folder holding `body one.json`, for the options that take a file. */
+function bodyFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cmdb-files-'));
+  writeFileSync(join(dir, 'body one.json'), '{}');
+  return dir;
+}
+
 /** Well under the time a person would take for a frozen shell; the request timeout is 1.5 s. */
 const QUICK_MS = 5000;
 
@@ -94,6 +104,14 @@ describe('bash', () => {
     assert.deepEqual(field.candidates, ['roll-day=']);
     assert.match(field.stderr, /compopt -o nospace/);
     assert.deepEqual((await bashComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, ['monday']);
+  });
+
+  it('leaves file names to bash', async (t) => {
+    if (!needShells(t, 'bash')) return;
+    const dir = bodyFolder();
+    const r = await bashComplete(`cmdb create ${TABLE} -f ${dir}/bo`, shellEnv());
+    assert.deepEqual(r.candidates, [`${dir}/body one.json`]);
+    assert.match(r.stderr, /compopt -o filenames/);
   });
 
   it('offers nothing, quickly and silently, when the device is unreachable', async (t) => {
@@ -147,6 +165,12 @@ describe('zsh', () => {
     assert.equal(value.line, 'cmdb update log.disk/setting --set roll-day=monday ');
   });
 
+  it('leaves file names to zsh', async (t) => {
+    if (!needShells(t, 'zsh')) return;
+    const dir = bodyFolder();
+    assert.equal((await zshComplete(`cmdb create ${TABLE} --file ${dir}/bo`, shellEnv())).line, `cmdb create ${TABLE} --file ${dir}/body\\ one.json `);
+  });
+
   it('offers nothing, quickly and silently, when the device is unreachable', async (t) => {
     if (!needShells(t, 'zsh')) return;
     await assertQuietWhenUnreachable(async (line, env) => {
@@ -180,6 +204,12 @@ describe('fish', () => {
     if (!needShells(t, 'fish')) return;
     assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-d', shellEnv())).candidates, ['roll-day=']);
     assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, ['roll-day=monday']);
+  });
+
+  it('leaves file names to fish', async (t) => {
+    if (!needShells(t, 'fish')) return;
+    const dir = bodyFolder();
+    assert.deepEqual((await fishComplete(`cmdb create ${TABLE} -f ${dir}/bo`, shellEnv())).candidates, [`${dir}/body one.json`]);
   });
 
   it('offers nothing, quickly and silently, when the device is unreachable', async (t) => {
