@@ -58,8 +58,3 @@ export function splitLine(line: string, wordbreaks = ''): SplitLine {
   }
   return { words, current: { value, quote, kept: quote ? quoteAt : kept } };
 }
-
-/** Splits one word the user typed (fish or zsh hand over the current word raw) into its value. */
-export function unquoteWord(raw: string): string {
-  return splitLine(raw).current.value;
-}
