@@ -93,6 +93,15 @@ function combinedStatus(envelopes: Record<string, unknown>[]): number {
   return failed ? Number(failed.http_status) : 200;
 }
 
+function requireMethod(request: ApiRequest, method: string): void {
+  if (request.method !== method) throw fail.methodNotAllowed(`${request.params.get('action') ?? request.path} takes ${method}, not ${request.method}`);
+}
+
+/** A success envelope outside any table (transactions). */
+function answer(request: ApiRequest, results: unknown): ApiResponse {
+  return { status: 200, body: successEnvelope({ http_method: request.method }, { results }) };
+}
+
 /** The JSON API: the CMDB tables, its batch transactions and the system status monitor. */
 export class Api {
   constructor(private readonly deps: ApiDeps) {}
@@ -111,7 +120,7 @@ export class Api {
   }
 
   private status(request: ApiRequest): ApiResponse {
-    if (request.method !== 'GET') throw fail.methodNotAllowed(`method ${request.method} is not allowed on ${STATUS_PATH}`);
+    requireMethod(request, 'GET');
     const results = { model_name: 'CMDB', model_number: 'VM64', model: DEVICE.model, hostname: this.deps.hostname, log_disk_status: 'available' };
     const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'status' }, { results });
     return { status: 200, body: { ...envelope, action: '' } };
@@ -119,31 +128,43 @@ export class Api {
 
   private transactionRequest(request: ApiRequest): ApiResponse {
     const action = request.params.get('action');
-    const context = { http_method: request.method };
-    if (action === null) throw fail.notFound();
-    if (action === 'transaction-list') {
-      if (request.method !== 'GET') throw fail.methodNotAllowed(`action=${action} is a GET`);
-      return { status: 200, body: successEnvelope(context, { results: this.deps.transactions.list() }) };
+    switch (action) {
+      case null:
+        throw fail.notFound();
+      case 'transaction-list':
+        requireMethod(request, 'GET');
+        return answer(request, this.deps.transactions.list());
+      case 'transaction-start':
+        return this.startTransaction(request);
+      case 'transaction-commit':
+      case 'transaction-abort':
+        return this.finishTransaction(request, action);
+      default:
+        throw fail.invalidRequest(`invalid request: unknown action '${action}'`);
     }
-    if (!['transaction-start', 'transaction-commit', 'transaction-abort'].includes(action)) throw fail.invalidRequest(`invalid request: unknown action '${action}'`);
-    if (request.method !== 'POST') throw fail.methodNotAllowed(`action=${action} is a POST`);
-    const body = validateObject(action === 'transaction-start' ? { timeout: TRANSACTION_TIMEOUT } : { 'transaction-id': TRANSACTION_ID }, parseJsonBody(request.body, request.contentType));
-    if (action === 'transaction-start') {
-      const id = this.deps.transactions.start(Number(body.timeout ?? 60));
-      return { status: 200, body: successEnvelope(context, { results: { 'transaction-id': id } }) };
-    }
+  }
+
+  private startTransaction(request: ApiRequest): ApiResponse {
+    requireMethod(request, 'POST');
+    const body = validateObject({ timeout: TRANSACTION_TIMEOUT }, parseJsonBody(request.body, request.contentType));
+    return answer(request, { 'transaction-id': this.deps.transactions.start(Number(body.timeout ?? 60)) });
+  }
+
+  private finishTransaction(request: ApiRequest, action: 'transaction-commit' | 'transaction-abort'): ApiResponse {
+    requireMethod(request, 'POST');
+    const body = validateObject({ 'transaction-id': TRANSACTION_ID }, parseJsonBody(request.body, request.contentType));
     if (body['transaction-id'] === undefined) throw fail.mustBeSet('transaction-id');
     const id = Number(body['transaction-id']);
     const done = action === 'transaction-commit' ? this.deps.transactions.commit(id) : this.deps.transactions.abort(id);
-    if (!done) throw fail.notFound(`transaction ${id} does not exist (expired, committed or aborted)`);
-    return { status: 200, body: successEnvelope(context, { results: { 'transaction-id': id } }) };
+    if (!done) throw fail.noTransaction(id);
+    return answer(request, { 'transaction-id': id });
   }
 
   private viewFor(request: ApiRequest): View {
     if (request.transactionId === undefined) return this.deps.committed;
     if (!/^\d+$/.test(request.transactionId)) throw fail.invalidRequest(`invalid X-TRANSACTION-ID: ${JSON.stringify(request.transactionId)}`);
     const view = this.deps.transactions.view(Number(request.transactionId));
-    if (!view) throw fail.notFound(`transaction ${request.transactionId} does not exist (expired, committed or aborted)`);
+    if (!view) throw fail.noTransaction(request.transactionId);
     return view;
   }
 

@@ -140,7 +140,7 @@ function create(call: CmdbCall): Operation {
     run: ({ view, vdom }) => {
       view.write(vdom, table.path, (state) => {
         const rows = asKeyed(state);
-        if (rows.has(mkey)) throw fail.duplicate(mkey);
+        if (rows.has(mkey)) throw fail.duplicate(keyField, mkey);
         rows.insert(row);
         return true;
       });
@@ -166,7 +166,7 @@ function update(call: CmdbCall, key: string | number): Operation {
         if (!old) throw notFound(table, key);
         const next = { ...old, ...changes };
         mkey = next[keyField];
-        if (keyId(mkey) !== keyId(key) && rows.has(mkey)) throw fail.duplicate(mkey);
+        if (keyId(mkey) !== keyId(key) && rows.has(mkey)) throw fail.duplicate(keyField, mkey);
         if (unchanged(old, next)) return false;
         rows.replace(key, next);
         return true;
@@ -206,7 +206,7 @@ function clone(call: CmdbCall, key: string | number): Operation {
         const rows = asKeyed(state);
         const source = rows.get(key);
         if (!source) throw notFound(table, key);
-        if (rows.has(nkey)) throw fail.duplicate(nkey);
+        if (rows.has(nkey)) throw fail.duplicate(keyField, nkey);
         rows.insert({ ...source, [keyField]: nkey });
         return true;
       });

@@ -26,7 +26,7 @@ export class DeviceError extends Error {
  */
 export const fail = {
   notFound: (cliError?: string) => new DeviceError(404, -3, cliError),
-  duplicate: (key: unknown) => new DeviceError(424, -5, `A duplicate entry already exists: entry ${JSON.stringify(key)} already exists`),
+  duplicate: (keyField: string, key: unknown) => new DeviceError(424, -5, `${keyField} ${JSON.stringify(key)}: A duplicate entry already exists`),
   mustBeSet: (field: string) => new DeviceError(424, -651, `Attribute '${field}' MUST be set`),
   invalidValue: (cliError: string) => new DeviceError(424, -651, cliError),
   invalidIp: (cliError: string) => new DeviceError(424, -8, cliError),
@@ -37,6 +37,7 @@ export const fail = {
   tooLarge: (limit: number) => new DeviceError(413, -1, `request entity larger than ${limit} bytes`),
   noGroup: (group: string) => new DeviceError(403, -14, `Permission denied: the access profile lacks access group '${group}'`),
   noVdom: (vdom: string) => new DeviceError(403, -37, `Permission denied: no access to VDOM '${vdom}'`),
+  noTransaction: (id: unknown) => new DeviceError(404, -3, `transaction ${String(id)} does not exist (expired, committed or aborted)`),
   internal: (message: string) => new DeviceError(500, -1, message),
 };
 
