@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { TableDef } from '../catalogue/index.js';
 import { Context, type IO } from '../cli/context.js';
 import { cacheDir } from '../config/paths.js';
-import { profilesPath } from '../config/profiles.js';
+import { profilesPath, readProfiles } from '../config/profiles.js';
 import type { LineOptions, Sources } from './engine.js';
 
 /** Keys read from a device stay fresh this long; a failure is remembered for less, so Tab stays quick. */
@@ -105,7 +105,7 @@ async function askDevice(ctx: Context, tablePath: string, keyField: string, glob
   return keys.filter((k) => typeof k === 'string' || typeof k === 'number').map(String);
 }
 
-export interface KeyRequest {
+interface KeyRequest {
   tablePath: string;
   keyField: string;
   /** A table outside any VDOM (system/vdom): no vdom parameter, one cache entry per device. */
@@ -119,7 +119,8 @@ async function lineContext(env: NodeJS.ProcessEnv, line: LineOptions): Promise<C
 }
 
 /** The keys of a table on the device the line names, from the cache when fresh; [] when anything fails. */
-export async function deviceKeys(ctx: Context, request: KeyRequest, now = Date.now()): Promise<string[]> {
+async function deviceKeys(ctx: Context, request: KeyRequest): Promise<string[]> {
+  const now = Date.now();
   const vdom = request.global ? '' : (ctx.options.vdom ?? ctx.env.CMDB_VDOM ?? '');
   const device = deviceIdentity(ctx);
   const file = cacheFile(ctx.env, device, vdom, request.tablePath);
@@ -140,7 +141,6 @@ export async function deviceKeys(ctx: Context, request: KeyRequest, now = Date.n
 /** Names and VDOMs of the saved device profiles; none when the file is missing or broken. */
 async function profiles(env: NodeJS.ProcessEnv): Promise<{ names: string[]; vdoms: string[] }> {
   try {
-    const { readProfiles } = await import('../config/profiles.js');
     const { devices } = readProfiles(env);
     return { names: devices.map((d) => d.name), vdoms: devices.flatMap((d) => (d.vdom ? d.vdom.split(',') : [])) };
   } catch {
