@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { call, CMDB, get, start } from './helpers.js';
+import { call, CMDB, get, start, TOKEN } from './helpers.js';
+
+/** POSTs `size` bytes in chunks, without Content-Length, so only counting can catch the size. */
+function postChunked(url: string, size: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${CMDB}/ips/custom`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    const chunk = 'x'.repeat(256);
+    for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk);
+    req.end();
+  });
+}
 
 let small: RunningEmulator;
 let standard: RunningEmulator;
@@ -17,6 +32,10 @@ describe('entity size', () => {
     assert.equal(reply.status, 413);
     assert.equal(reply.json.http_status, 413);
     assert.equal((await get(small, `${CMDB}/ips/custom/big`)).status, 404);
+  });
+
+  it('counts a chunked body without Content-Length', async () => {
+    assert.equal(await postChunked(small.url, 4096), 413);
   });
 
   it('keeps at most maxBodyBytes of the body', () => {
