@@ -6,23 +6,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { cmdb } from '../helpers/cli.js';
+import { expectCode, keychainlessUser } from '../helpers/expect.js';
 
 const LIST = ['list', 'firewall.ipmacbinding/table', '-o', 'json'];
 
-function user(): NodeJS.ProcessEnv {
-  return isolatedEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/cmdb-test-bus' });
-}
 
-function expectCode(r: Run, code: number, stderr?: RegExp): void {
-  assert.equal(r.code, code, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  if (stderr) assert.match(r.stderr, stderr);
-}
 
 describe('TLS trust of a self-signed device', () => {
   let emu: RunningEmulator;
   let port: number;
-  const env = user();
+  const env = keychainlessUser();
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
   const login = (args: string[]) => cmdb(['login', '--host', emu.url, '-d', 'tls', '--token-stdin', '--insecure-storage', ...args], { env, stdin: emu.token });
 
@@ -59,7 +53,7 @@ describe('TLS trust of a self-signed device', () => {
   });
 
   test('a session login over a pinned certificate: every connection is checked against the pin', async () => {
-    const other = user();
+    const other = keychainlessUser();
     const r = await cmdb(['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', '--fingerprint', emu.fingerprint!], { env: other, stdin: emu.password });
     expectCode(r, 0);
     expectCode(await cmdb(['create', 'firewall.ipmacbinding/table', '--set', 'seq-num=77', '--set', 'ip=10.7.7.7', '--concurrency', '4'], { env: other }), 0);
@@ -67,7 +61,7 @@ describe('TLS trust of a self-signed device', () => {
   });
 
   test('--insecure works, and warns on stderr every time', async () => {
-    const other = user();
+    const other = keychainlessUser();
     const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '--insecure'], { env: other, stdin: emu.token });
     expectCode(r, 0, /warning: TLS verification is off/);
     expectCode(await cmdb([...LIST, '--insecure'], { env: other }), 0, /warning: TLS verification is off/);

@@ -7,15 +7,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { cmdb, json, type Run } from '../helpers/cli.js';
+import { expectCode, keychainlessUser } from '../helpers/expect.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
 const LIST = ['list', TABLE, '-o', 'json'];
 
-/** A user with an empty config and no keychain (secrets in credentials.yaml). */
-function user(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return isolatedEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/cmdb-test-bus', ...extra });
-}
 
 const configFile = (env: NodeJS.ProcessEnv) => join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
 const count = (emu: RunningEmulator, path: string) => emu.requests.filter((r) => r.path === path).length;
@@ -24,10 +21,6 @@ function sessionLogin(emu: RunningEmulator, env: NodeJS.ProcessEnv, args: string
   return cmdb(['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', ...args], { env, stdin: `${password}\n` });
 }
 
-function expectCode(r: Run, code: number, stderr?: RegExp): void {
-  assert.equal(r.code, code, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  if (stderr) assert.match(r.stderr, stderr);
-}
 
 describe('token login', () => {
   let emu: RunningEmulator;
@@ -35,7 +28,7 @@ describe('token login', () => {
   after(() => emu.close());
 
   test('checks the token against the device, says which device it reached, saves the profile', async () => {
-    const env = user();
+    const env = keychainlessUser();
     const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-o', 'table'], { env, stdin: `${emu.token}\n` });
     expectCode(r, 0);
     const name = new URL(emu.url).host;
@@ -50,7 +43,7 @@ describe('token login', () => {
   });
 
   test('a refused token saves nothing: exit 4', async () => {
-    const env = user();
+    const env = keychainlessUser();
     const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env, stdin: 'not-the-token' });
     expectCode(r, 4, /not authenticated/);
     assert.ok(!existsSync(configFile(env)));
@@ -58,8 +51,8 @@ describe('token login', () => {
   });
 
   test('one trailing newline of stdin is dropped, not two', async () => {
-    expectCode(await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env: user(), stdin: `${emu.token}\r\n` }), 0);
-    expectCode(await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env: user(), stdin: `${emu.token}\n\n` }), 2, /line breaks/);
+    expectCode(await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env: keychainlessUser(), stdin: `${emu.token}\r\n` }), 0);
+    expectCode(await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env: keychainlessUser(), stdin: `${emu.token}\n\n` }), 2, /line breaks/);
   });
 
   test('usage errors send nothing: exit 2', async () => {
@@ -73,12 +66,12 @@ describe('token login', () => {
       [['login', '--host', emu.url, '--token-stdin', '--fingerprint', 'abc'], emu.token, /invalid fingerprint/],
       [['login', '--host', emu.url, '--token', emu.token], '', /unknown option '--token'/],
     ];
-    for (const [args, stdin, message] of cases) expectCode(await cmdb([...args, '--insecure-storage'], { env: user(), stdin }), 2, message);
+    for (const [args, stdin, message] of cases) expectCode(await cmdb([...args, '--insecure-storage'], { env: keychainlessUser(), stdin }), 2, message);
     assert.equal(emu.requests.length, sent);
   });
 
   test('auth status: device, host, kind, where the secret is; exit 4 when the credential does not work', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await cmdb(['login', '--host', emu.url, '-d', 'tok', '--token-stdin', '--insecure-storage'], { env, stdin: emu.token }), 0);
     const ok = await cmdb(['auth', 'status', '-o', 'json'], { env });
     expectCode(ok, 0);
@@ -88,13 +81,13 @@ describe('token login', () => {
     );
     assert.match(json<{ secret: string }>(ok).secret, /credentials\.yaml .*account 'tok'/);
 
-    const bad = await cmdb(['auth', 'status', '-o', 'json'], { env: user({ CMDB_HOST: emu.url, CMDB_TOKEN: 'wrong' }) });
+    const bad = await cmdb(['auth', 'status', '-o', 'json'], { env: keychainlessUser({ CMDB_HOST: emu.url, CMDB_TOKEN: 'wrong' }) });
     expectCode(bad, 4, /the credential does not work/);
     assert.deepEqual([json<{ works: boolean }>(bad).works, json<{ secret: string }>(bad).secret], [false, 'environment (CMDB_TOKEN)']);
   });
 
   test('device list, show, use and remove', async () => {
-    const env = user();
+    const env = keychainlessUser();
     for (const name of ['one', 'two']) expectCode(await cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '--vdom', 'dmz'], { env, stdin: emu.token }), 0);
     const list = await cmdb(['device', 'list', '-o', 'json'], { env });
     expectCode(list, 0);
@@ -119,7 +112,7 @@ describe('session login', () => {
   after(() => emu.close());
 
   test('one /logincheck for the login and two later runs; the session is reused', async () => {
-    const env = user();
+    const env = keychainlessUser();
     const before = count(emu, '/logincheck');
     const login = await sessionLogin(emu, env, ['-o', 'table']);
     expectCode(login, 0);
@@ -130,7 +123,7 @@ describe('session login', () => {
   });
 
   test('an expired session: one new /logincheck with the stored password, kept for the next run', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env), 0);
     emu.expireSessions();
     const before = count(emu, '/logincheck');
@@ -142,7 +135,7 @@ describe('session login', () => {
   });
 
   test('writes carry the CSRF token (the cookie value without its quotes)', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env), 0);
     const r = await cmdb(['create', TABLE, '--set', 'seq-num=901', '--set', 'ip=10.9.0.1', '-o', 'json'], { env });
     expectCode(r, 0);
@@ -154,7 +147,7 @@ describe('session login', () => {
   });
 
   test('logout posts /logout and deletes the session; --forget deletes the password too', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env, ['-d', 'lab']), 0);
     const logout = await cmdb(['logout', '-o', 'json'], { env });
     expectCode(logout, 0);
@@ -169,7 +162,7 @@ describe('session login', () => {
   });
 
   test('CMDB_USERNAME/CMDB_PASSWORD without a profile: log in, work, log out; nothing saved', async () => {
-    const env = user({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
+    const env = keychainlessUser({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
     const before = emu.requests.length;
     expectCode(await cmdb(LIST, { env }), 0);
     assert.deepEqual(emu.requests.slice(before).map((r) => r.path), ['/logincheck', `/api/v2/cmdb/${TABLE}`, '/logout']);
@@ -177,7 +170,7 @@ describe('session login', () => {
   });
 
   test('auth status of a session profile', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env, ['-d', 'st']), 0);
     const r = await cmdb(['auth', 'status', '-o', 'json'], { env });
     expectCode(r, 0);
@@ -196,11 +189,11 @@ describe('login answers', () => {
   before(async () => (emu = await startEmulator({ port: 0, admins, maxFailedLogins: 100 })));
   after(() => emu.close());
 
-  const login = (username: string, password: string, args: string[] = [], env = user()) =>
+  const login = (username: string, password: string, args: string[] = [], env = keychainlessUser()) =>
     cmdb(['login', '--host', emu.url, '--username', username, '--password-stdin', '--insecure-storage', ...args], { env, stdin: password });
 
   test('0: wrong credentials, exit 4, nothing saved', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await login('admin', 'wrong', [], env), 4, /refused the login of admin: wrong user name or password/);
     assert.ok(!existsSync(configFile(env)));
   });
@@ -229,13 +222,13 @@ describe('login banner', () => {
   after(() => emu.close());
 
   test('not accepted: exit 4 naming the banner and --accept-disclaimer', async () => {
-    const env = user();
+    const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env), 4, /login banner[\s\S]*--accept-disclaimer/);
     assert.ok(!existsSync(configFile(env)));
   });
 
   test('--accept-disclaimer accepts it, and the re-login after expiry accepts it again', async () => {
-    const env = user();
+    const env = keychainlessUser();
     const before = count(emu, '/logindisclaimer');
     expectCode(await sessionLogin(emu, env, ['--accept-disclaimer']), 0);
     assert.equal(count(emu, '/logindisclaimer') - before, 1);
@@ -247,7 +240,7 @@ describe('login banner', () => {
   });
 
   test('from the environment: only with CMDB_ACCEPT_DISCLAIMER=1', async () => {
-    const env = user({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
+    const env = keychainlessUser({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
     expectCode(await cmdb(LIST, { env }), 4, /login banner/);
     expectCode(await cmdb(LIST, { env: { ...env, CMDB_ACCEPT_DISCLAIMER: '1' } }), 0);
   });
@@ -259,9 +252,9 @@ describe('lockout', () => {
   after(() => emu.close());
 
   test('after too many failed logins: exit 8 with how long to wait, and no login is retried', async () => {
-    for (let i = 0; i < 2; i++) expectCode(await sessionLogin(emu, user(), [], 'wrong'), 4);
+    for (let i = 0; i < 2; i++) expectCode(await sessionLogin(emu, keychainlessUser(), [], 'wrong'), 4);
     const before = count(emu, '/logincheck');
-    const blocked = await sessionLogin(emu, user());
+    const blocked = await sessionLogin(emu, keychainlessUser());
     expectCode(blocked, 8, /blocked logins from this address[\s\S]*try again in \d+ seconds/);
     assert.equal(count(emu, '/logincheck') - before, 1);
   });

@@ -9,6 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { KeychainStore, sessionAccount } from '../../src/config/secrets.js';
 import { parseSession } from '../../src/api/session.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { keychainlessUser } from '../helpers/expect.js';
 import { keyringSkip, startKeyring, type PrivateKeyring } from '../helpers/keyring.js';
 
 const LIST = ['list', 'firewall.ipmacbinding/table', '-o', 'json'];
@@ -127,7 +128,7 @@ describe('without a reachable keychain', () => {
   after(() => emu.close());
 
   test('login fails with exit 4 naming CMDB_TOKEN and --insecure-storage; nothing is sent or saved', async () => {
-    const env = isolatedEnv({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'cmdb-no-bus-here')}` });
+    const env = keychainlessUser();
     const sent = emu.requests.length;
     const r = await cmdb(['login', '--host', emu.url, '--token-stdin'], { env, stdin: emu.token });
     assert.equal(r.code, 4, r.stderr);
@@ -156,7 +157,7 @@ describe('without a reachable keychain', () => {
   });
 
   test('--insecure-storage keeps the secret in credentials.yaml (0600) and warns each time it is used', async () => {
-    const env = isolatedEnv({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'cmdb-no-bus-here')}` });
+    const env = keychainlessUser();
     const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env, stdin: emu.token });
     assert.equal(login.code, 0, login.stderr);
     const file = join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml');
