@@ -42,7 +42,8 @@ export async function completeCommand(args: string[], io: IO, env: NodeJS.Proces
   } catch {
     /* no candidates */
   }
-  // The shell waits for this process to end: a device request left behind must not hold it.
-  if (io.stdout === process.stdout) setTimeout(() => process.exit(0), 300).unref();
+  // The shell waits for this process to end: once the answer is out, nothing may hold it (a request
+  // left behind at the deadline, or undici compiling its HTTP parser, which takes ~80 ms).
+  if (io.stdout === process.stdout) process.stdout.write('', () => process.exit(0));
   return 0;
 }
