@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { ApiError, UsageError, type RequestSubject } from '../errors.js';
-import { describeApiError } from './describe.js';
+import { describeApiError, retryAfterSeconds } from './describe.js';
 import { connectionError, createAgent } from './network.js';
 import { buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
 
@@ -251,7 +251,7 @@ export class CmdbClient {
       if (res.status < 400) {
         throw new ApiError(res.status, null, null, subject, `the device answered ${subject.tablePath || 'the request'} with a body that is not JSON`, 'check the API prefix of the device profile (default /api/v2/cmdb)');
       }
-      throw describeApiError(res.status, envelope, subject, this.auth?.kind ?? 'none');
+      throw describeApiError(res.status, envelope, subject, this.auth?.kind ?? 'none', retryAfterSeconds(res));
     }
     const failed = envelopes.find((e) => e.status === 'error');
     if (failed) {

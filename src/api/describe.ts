@@ -1,5 +1,5 @@
 import { ApiError, type RequestSubject } from '../errors.js';
-import type { Envelope } from './client.js';
+import type { Envelope, RawResponse } from './client.js';
 
 /** Meanings of the device's `error` codes (PROTOCOL.md), for when it sends no `cli_error`. */
 const ERROR_CODES: Record<number, string> = {
@@ -16,6 +16,19 @@ const ERROR_CODES: Record<number, string> = {
   [-72]: 'value too long',
   [-651]: 'invalid value',
 };
+
+/** `Retry-After` as seconds (a number or an HTTP date), or null when the device did not say. */
+export function retryAfterSeconds(res: Pick<RawResponse, 'headers'>): number | null {
+  const header = res.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+export function waitText(seconds: number | null): string {
+  return seconds ? `try again in ${seconds} seconds` : 'try again in a few minutes';
+}
 
 const VERB: Record<string, string> = { GET: 'read', POST: 'create', PUT: 'update', DELETE: 'delete' };
 
@@ -36,7 +49,7 @@ function codeText(code: number | null): string | null {
  * Builds the ApiError for a device answer, in the user's terms: which table, which key, which VDOM,
  * the device's own words, and what to do next.
  */
-export function describeApiError(status: number, envelope: Envelope | undefined, subject: RequestSubject, authKind: string): ApiError {
+export function describeApiError(status: number, envelope: Envelope | undefined, subject: RequestSubject, authKind: string, retryAfter: number | null = null): ApiError {
   const code = typeof envelope?.error === 'number' ? envelope.error : null;
   const cliError = typeof envelope?.cli_error === 'string' && envelope.cli_error.trim() ? envelope.cli_error.trim() : null;
   const what = target(subject);
@@ -71,7 +84,7 @@ export function describeApiError(status: number, envelope: Envelope | undefined,
       : `the administrator's access profile needs ${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}${where ? ' and access to that VDOM' : ''}`);
   }
   if (status === 429) {
-    return make('the device has temporarily blocked this address after too many failed logins', 'wait for the block to expire (a few minutes by default) before trying again; do not retry in a loop');
+    return make(`the device has temporarily blocked this address after too many failed logins; ${waitText(retryAfter)}`, 'do not retry in a loop: check the credential first (cmdb auth status)');
   }
   if (status === 405) {
     return make(`the device does not allow ${subject.method} on ${what}`, `see which operations the table has with 'cmdb tables'`);

@@ -1,5 +1,6 @@
 import { AuthError } from '../errors.js';
 import type { Authenticator, CmdbClient, RawResponse } from './client.js';
+import { retryAfterSeconds, waitText } from './describe.js';
 
 /** What a session is, to keep it between runs: the cookies as the device set them. */
 export interface SessionState {
@@ -57,20 +58,10 @@ function isExpired(attributes: string[]): boolean {
   return false;
 }
 
-/** `Retry-After` as seconds (a number or an HTTP date), or null when the device did not say. */
-function retryAfterSeconds(res: RawResponse): number | null {
-  const header = res.headers['retry-after'];
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return null;
-  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
-}
-
 /** The login is blocked for a while (429): exit 8, with how long to wait. */
 export function blockedError(res: RawResponse): AuthError {
-  const seconds = retryAfterSeconds(res);
   return new AuthError(
-    `the device has blocked logins from this address after too many failed attempts; ${seconds ? `try again in ${seconds} seconds` : 'try again in a few minutes'}`,
+    `the device has blocked logins from this address after too many failed attempts; ${waitText(retryAfterSeconds(res))}`,
     'do not retry in a loop: check the user name and password first',
     429,
   );

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +12,12 @@ const register = fileURLToPath(new URL('./trace-register.js', import.meta.url));
 const HEAVY = ['undici', 'yaml', '@napi-rs/keyring'];
 
 /** Runs the CLI and returns the modules it resolved. */
-function loaded(args: string[]): { modules: string[]; status: number | null } {
-  const trace = join(mkdtempSync(join(tmpdir(), 'cmdb-trace-')), 'modules.txt');
+function loaded(args: string[], configFiles: Record<string, string> = {}): { modules: string[]; status: number | null } {
+  const dir = mkdtempSync(join(tmpdir(), 'cmdb-trace-'));
+  const trace = join(dir, 'modules.txt');
+  for (const [name, text] of Object.entries(configFiles)) writeFileSync(join(dir, name), text);
   const run = spawnSync(process.execPath, ['--import', register, bin, ...args], {
-    env: { ...process.env, CMDB_TRACE_FILE: trace, CMDB_CONFIG_DIR: join(tmpdir(), 'cmdb-none'), CMDB_TOKEN: 'unused' },
+    env: { ...process.env, CMDB_TRACE_FILE: trace, CMDB_CONFIG_DIR: dir, CMDB_TOKEN: 'unused' },
     encoding: 'utf8',
   });
   let modules: string[] = [];
@@ -29,10 +31,12 @@ function loaded(args: string[]): { modules: string[]; status: number | null } {
 
 const heavyIn = (modules: string[]) => HEAVY.filter((name) => modules.some((m) => m.includes(`/node_modules/${name}/`)));
 
-test('the trace sees modules at all (so the assertions below can fail)', () => {
+test('the trace sees modules at all, ESM and CommonJS (so the assertions below can fail)', () => {
   const { modules } = loaded(['list', 'log.disk/setting', '--host', 'http://127.0.0.1:9', '--timeout', '1']);
-  assert.ok(modules.some((m) => m.includes('/node_modules/commander/')), 'commander not traced');
+  assert.ok(modules.some((m) => m.includes('/node_modules/commander/')), 'commander (loaded with createRequire) not traced');
   assert.ok(heavyIn(modules).includes('undici'), 'a network command should load undici');
+  const withProfile = loaded(['device', 'list', '-o', 'json'], { 'config.yaml': 'devices:\n  fw1:\n    host: https://fw1.example\n' });
+  assert.ok(heavyIn(withProfile.modules).includes('yaml'), 'reading a profile should load yaml');
 });
 
 for (const args of [['--version'], ['--help'], ['tables'], ['tables', '-o', 'json'], ['list', '--help']]) {

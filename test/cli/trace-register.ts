@@ -1,15 +1,15 @@
+// Preloaded with --import by startup tests: logs every module the process resolves, both through the
+// ESM loader (hooks in trace-hooks.js) and through require/createRequire (CommonJS resolution).
 import { appendFileSync } from 'node:fs';
-import Module, { register } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { createRequire, register } from 'node:module';
 
 register('./trace-hooks.js', import.meta.url);
 
-// require() (createRequire, used to load commander and yaml lazily) bypasses the ESM hooks above.
 type Resolve = (request: string, ...rest: unknown[]) => string;
-const cjs = Module as unknown as { _resolveFilename: Resolve };
+const cjs = createRequire(import.meta.url)('node:module') as { _resolveFilename: Resolve };
 const resolveFilename = cjs._resolveFilename;
-cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {
-  const filename = resolveFilename.call(this, request, ...rest);
-  if (process.env.CMDB_TRACE_FILE && filename.startsWith('/')) appendFileSync(process.env.CMDB_TRACE_FILE, `${pathToFileURL(filename).href}\n`);
-  return filename;
+cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+  const file = resolveFilename.call(this, request, ...rest);
+  if (process.env.CMDB_TRACE_FILE) appendFileSync(process.env.CMDB_TRACE_FILE, `${file}\n`);
+  return file;
 };

@@ -36,7 +36,7 @@ before(async () => {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"error","http_status":404,"error":-3}');
       return;
     }
-    res.writeHead(a.status, { 'content-type': a.type }).end(a.body);
+    res.writeHead(a.status, { 'content-type': a.type, ...(a.status === 429 ? { 'retry-after': '120' } : {}) }).end(a.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   env = isolatedEnv({ CMDB_HOST: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMDB_TOKEN: 't' });
@@ -50,7 +50,7 @@ const cases: [string, number, RegExp][] = [
   ['perm', 5, /permission denied/],
   ['dup500', 7, /already exists/],
   ['err500', 9, /device said: node_check_object fail/],
-  ['html429', 8, /blocked/],
+  ['html429', 8, /blocked this address .*; try again in 120 seconds/],
   ['empty502', 9, /HTTP 502/],
   ['nothere', 6, /not found/],
 ];
