@@ -122,6 +122,8 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
     .option('--forget', 'also delete the saved credential (API token or password)');
   const authGroup = program.command('auth').description('credentials of the device');
   command('status', 'device, host, auth kind, where the secret is stored, whether it works', () => import('../commands/auth.js'), () => [], authGroup);
+  const demoGroup = program.command('demo').description('the built-in emulated device used by --demo');
+  command('reset', 'forget the changes made with --demo', () => import('../commands/demo.js'), () => [], demoGroup);
   const deviceGroup = program.command('device').description('saved device profiles');
   command('list', 'list the saved devices', () => import('../commands/device.js'), () => ['list'], deviceGroup);
   command('show [name]', 'show the settings of a device (default: the one in use)', () => import('../commands/device.js'), (n) => ['show', n], deviceGroup);

@@ -280,6 +280,27 @@ export const PROGRAM: CommandModel = {
       ],
     },
     {
+      name: "demo",
+      aliases: [],
+      description: "the built-in emulated device used by --demo",
+      args: [],
+      options: [
+        {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+      ],
+      commands: [
+        {
+          name: "reset",
+          aliases: [],
+          description: "forget the changes made with --demo",
+          args: [],
+          options: [
+            {"flags":["-h","--help"],"description":"display help for command","value":"none"},
+          ],
+          commands: [],
+        },
+      ],
+    },
+    {
       name: "device",
       aliases: [],
       description: "saved device profiles",

@@ -1,0 +1,36 @@
+// --demo: an in-process emulator whose state persists in the XDG state folder, and `cmdb demo reset`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+
+type Obj = Record<string, unknown>;
+
+test('the README quick start shows the demo bindings', async () => {
+  const env = isolatedEnv();
+  const r = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'table'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout.split('\n')[0], /^seq-num\s+ip\s+mac/);
+  assert.ok(r.stdout.trim().split('\n').length > 3);
+});
+
+test('changes persist from one --demo run to the next until `cmdb demo reset`', async () => {
+  const env = isolatedEnv();
+  const ids = async (extra: NodeJS.ProcessEnv = {}) => json<Obj[]>(await cmdb(['list', 'dlp/filepattern'], { env: { ...env, ...extra } })).map((o) => o.id);
+  const created = await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'id=77', '--set', 'name=pdfs'], { env });
+  assert.equal(created.code, 0, created.stderr);
+  assert.ok((await ids({ CMDB_DEMO: '1' })).includes(77));
+  assert.ok(existsSync(join(env.XDG_STATE_HOME!, 'cmdb', 'demo-state.json')));
+  const reset = await cmdb(['demo', 'reset'], { env });
+  assert.equal(reset.code, 0, reset.stderr);
+  assert.match(reset.stderr, /reset/);
+  assert.ok(!(await ids({ CMDB_DEMO: '1' })).includes(77));
+});
+
+test('--demo needs no device, login or keychain, and ignores CMDB_HOST', async () => {
+  const env = isolatedEnv({ CMDB_HOST: 'http://127.0.0.1:9', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
+  const r = await cmdb(['--demo', 'get', 'log.disk/setting', '-o', 'json'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(typeof json<Obj>(r).status, 'string');
+});
