@@ -1,6 +1,6 @@
 // `npm run bench`: the project's own measurements (startup, one request, paging, bulk writes).
 // Prints medians of repeated runs; nothing here asserts on time.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,15 +16,25 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Wall time of a whole process, as a script calling the tool pays it. */
-function time(args: string[], env: NodeJS.ProcessEnv, n = runs, input?: string): number {
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
+/** One process run to its end (asynchronously: the emulator in this process must keep answering). */
+function once(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { env, input, encoding: 'utf8' });
-    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  }
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+  });
+}
+
+/** Median wall time of a whole process, as a script calling the tool pays it. */
+async function time(args: string[], env: NodeJS.ProcessEnv, n = runs): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) samples.push(await once(args, env));
   return median(samples);
 }
 
@@ -37,16 +47,16 @@ const record = (what: string, ms: number, note = '') => {
 const home = mkdtempSync(join(tmpdir(), 'cmdb-bench-'));
 const baseEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: join(home, 'k') };
 
-record('node -e 0', time(['-e', '0'], baseEnv));
-record('cmdb --version', time([bin, '--version'], baseEnv));
-record('cmdb --help', time([bin, '--help'], baseEnv));
-record('cmdb tables -o json', time([bin, 'tables', '-o', 'json'], baseEnv));
+record('node -e 0', await time(['-e', '0'], baseEnv));
+record('cmdb --version', await time([bin, '--version'], baseEnv));
+record('cmdb --help', await time([bin, '--help'], baseEnv));
+record('cmdb tables -o json', await time([bin, 'tables', '-o', 'json'], baseEnv));
 
 const emu = await startEmulator({ port: 0, seed: 'demo' });
 const env = { ...baseEnv, CMDB_HOST: emu.url, CMDB_TOKEN: emu.token };
-record('cmdb get log.disk/setting (one request)', time([bin, 'get', 'log.disk/setting'], env));
-record('cmdb list router/access-list -o table', time([bin, 'list', 'router/access-list', '-o', 'table'], env));
-record('cmdb --demo list firewall.ipmacbinding/table', time([bin, '--demo', 'list', 'firewall.ipmacbinding/table'], baseEnv));
+record('cmdb get log.disk/setting (one request)', await time([bin, 'get', 'log.disk/setting'], env));
+record('cmdb list router/access-list -o table', await time([bin, 'list', 'router/access-list', '-o', 'table'], env));
+record('cmdb --demo list firewall.ipmacbinding/table', await time([bin, '--demo', 'list', 'firewall.ipmacbinding/table'], baseEnv));
 
 const BIG = 50_000;
 emu.populate('firewall.ipmacbinding/table', 'dmz', Array.from({ length: BIG }, (_, i) => ({
@@ -69,13 +79,13 @@ async function page(start: number): Promise<number> {
 }
 record(`emulator: first page of ${BIG} (count=1000)`, await page(0));
 record(`emulator: deep page of ${BIG} (start=49000, count=1000)`, await page(49_000));
-record(`cmdb list --all of ${BIG} objects, pages of 1000, -o ndjson`, time([bin, 'list', 'firewall.ipmacbinding/table', '--vdom', 'dmz', '--all', '-o', 'ndjson'], env, 3));
+record(`cmdb list --all of ${BIG} objects, pages of 1000, -o ndjson`, await time([bin, 'list', 'firewall.ipmacbinding/table', '--vdom', 'dmz', '--all', '-o', 'ndjson'], env, 3));
 
 const N = 200;
 const file = join(home, 'bulk.json');
 for (const [c, offset] of [[1, 0], [8, N]] as const) {
   writeFileSync(file, JSON.stringify(Array.from({ length: N }, (_, i) => ({ id: 10_000 + offset + i, name: `bulk-${offset + i}` }))));
-  record(`cmdb create -f (${N} objects) --concurrency ${c}`, time([bin, 'create', 'dlp/filepattern', '-f', file, '--concurrency', String(c)], env, 1));
+  record(`cmdb create -f (${N} objects) --concurrency ${c}`, await time([bin, 'create', 'dlp/filepattern', '-f', file, '--concurrency', String(c)], env, 1));
 }
 await emu.close();
 

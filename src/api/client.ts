@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import { ApiError, UsageError, type RequestSubject } from '../errors.js';
 import { describeApiError, retryAfterSeconds } from './describe.js';
 import { connectionError, createAgent } from './network.js';
+import { undici } from './undici.js';
 import { buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -201,11 +201,12 @@ export class CmdbClient {
         ...extra,
       });
     try {
-      const res = await request(url, {
+      const res = await undici().request(dispatcher, {
+        origin: this.baseUrl,
+        path: req.path,
         method: req.method,
         headers,
         body: req.body,
-        dispatcher,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: AbortSignal.timeout(this.timeoutMs),

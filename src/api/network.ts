@@ -1,5 +1,6 @@
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
+import { undici } from './undici.js';
 import { ConnectionError } from '../errors.js';
 import type { TlsOptions } from './client.js';
 import { displayFingerprint, normalizeFingerprint } from './fingerprint.js';
@@ -23,6 +24,7 @@ export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
   const pinned = tls.fingerprint ? normalizeFingerprint(tls.fingerprint) : null;
   const verifyChain = !tls.insecure && !pinned;
   // A resumed TLS session shows no certificate to check a pin against: pinned connections never resume.
+  const { Agent, buildConnector } = undici();
   const connector = buildConnector({ ca: tls.ca, rejectUnauthorized: verifyChain, timeout: timeoutMs, ...(pinned ? { maxCachedSessions: 0 } : {}) });
   const connect: buildConnector.connector = pinned
     ? (options, callback) =>

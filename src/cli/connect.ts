@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Authenticator, CmdbClient, TlsOptions } from '../api/client.js';
 import type { SessionState } from '../api/session.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -192,11 +193,23 @@ export async function authenticate(ctx: Context, target: Target): Promise<Auth> 
 }
 
 /**
+ * undici parses HTTP with a WebAssembly build of llhttp. V8 re-compiles it with its optimising tier in
+ * the background, and Node waits for that work before the process may exit: ~60 ms on every run that
+ * touches the network (see `npm run bench`). One CLI run is far too short to profit from the optimised
+ * code, so the baseline tier is kept. Set here, in the CLI, before the first connection compiles the
+ * module: a library user's process keeps V8's defaults.
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
  * Resolves which device to talk to and how to authenticate: --demo; else the device from
  * --host/CMDB_HOST or the profile (-d/CMDB_DEVICE, or the default), with the credential from
  * CMDB_TOKEN, CMDB_USERNAME/CMDB_PASSWORD, or the profile's store.
  */
 export async function connect(ctx: Context): Promise<Connection> {
+  baselineWasmOnly();
   if (ctx.demo) return connectDemo(ctx);
   const target = resolveTarget(ctx);
   const tls = await tlsOptions(ctx, target);

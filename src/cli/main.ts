@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Command, CommanderError } from 'commander';
 import { CmdbError, EXIT, errorReport } from '../errors.js';
-import { connect } from './connect.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
 
 function version(): string {
@@ -201,7 +200,8 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   const verbose = argv.includes('-v') || argv.includes('--verbose') || (!!env.CMDB_DEBUG && env.CMDB_DEBUG !== '0');
   const noColor = argv.includes('--no-color');
   const program = buildProgram(io, async (action, cmd) => {
-    ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions, connect);
+    // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
+    ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions, async (c) => (await import('./connect.js')).connect(c));
     ctx.validateGlobals();
     exitCode = await action(ctx);
   });

@@ -35,6 +35,8 @@ test('the trace sees modules at all, ESM and CommonJS (so the assertions below c
   const { modules } = loaded(['list', 'log.disk/setting', '--host', 'http://127.0.0.1:9', '--timeout', '1']);
   assert.ok(modules.some((m) => m.includes('/node_modules/commander/')), 'commander (loaded with createRequire) not traced');
   assert.ok(heavyIn(modules).includes('undici'), 'a network command should load undici');
+  // Only the parts of undici the client uses: its package entry (fetch, WebSocket, caches, mocks) costs ~50 ms.
+  assert.ok(!modules.some((m) => m.endsWith('/node_modules/undici/index.js')), 'undici/index.js loaded');
   const withProfile = loaded(['device', 'list', '-o', 'json'], { 'config.yaml': 'devices:\n  fw1:\n    host: https://fw1.example\n' });
   assert.ok(heavyIn(withProfile.modules).includes('yaml'), 'reading a profile should load yaml');
 });
