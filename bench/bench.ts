@@ -56,6 +56,11 @@ const emu = await startEmulator({ port: 0, seed: 'demo' });
 const env = { ...baseEnv, CMDB_HOST: emu.url, CMDB_TOKEN: emu.token };
 record('cmdb get log.disk/setting (one request)', await time([bin, 'get', 'log.disk/setting'], env));
 record('cmdb list router/access-list -o table', await time([bin, 'list', 'router/access-list', '-o', 'table'], env));
+const tab = [bin, '__complete', 'bash', '--', 'cmdb get router/access-list '];
+record('Tab: key completion, cache warm', await time(tab, env));
+const cold: number[] = [];
+for (let i = 0; i < runs; i++) cold.push(await once(tab, { ...env, XDG_CACHE_HOME: mkdtempSync(join(home, 'cache-')) }));
+record('Tab: key completion, cache cold (one GET ?format=name)', median(cold));
 record('cmdb --demo list firewall.ipmacbinding/table', await time([bin, '--demo', 'list', 'firewall.ipmacbinding/table'], baseEnv));
 
 const BIG = 50_000;
