@@ -188,6 +188,14 @@ function commanderMessage(err: CommanderError, argv: string[], program: Command)
 }
 
 export function processIO(): IO {
+  // A reader that stops early (`cmdb list ... | head -1`) closes the pipe: stop quietly, as Unix tools
+  // do, instead of an unhandled EPIPE with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(EXIT.OK);
+      throw err;
+    });
+  }
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
 }
 

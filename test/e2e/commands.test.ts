@@ -323,3 +323,20 @@ describe('output for people and for scripts', () => {
     assert.ok(!r.stdout.includes(emu.token));
   });
 });
+
+describe('pipes', () => {
+  test('a reader that stops early (| head -1) ends the run quietly with exit 0', async () => {
+    plain.populate(BINDINGS, 'root', bindings(5000, 10_000));
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/cli.js');
+    const child = spawn(process.execPath, [BIN, 'list', BINDINGS, '--vdom', 'root', '--all', '--page-size', '500', '-o', 'ndjson'], { env: plainEnv });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const first = await new Promise<string>((resolve) => child.stdout.setEncoding('utf8').once('data', (d: string) => resolve(d)));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.match(first, /^\{"seq-num":10000/);
+    assert.equal(code, 0);
+    assert.equal(stderr, '');
+  });
+});
