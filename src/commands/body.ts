@@ -113,7 +113,7 @@ export function checkBody(table: TableDef, body: Obj, label = 'the body'): void 
   if (!problems.length) return;
   const unknown = problems.find((p) => p.kind === 'unknown-field' && !p.field.includes('.'));
   if (unknown && problems.length === 1) throw unknownField(table, unknown.field);
-  throw new UsageError(`${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`, `see the field types with 'cmdb tables' or 'cmdb schema ${table.path}'`);
+  throw new UsageError(`${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`, `see each field's type and limits with 'cmdb schema ${table.path}' (sends a read)`);
 }
 
 /**
