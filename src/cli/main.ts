@@ -48,8 +48,9 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
       .command(spec)
       .description(description)
       .action(async (...args: unknown[]) => {
+        // commander passes the positional arguments, the options, then the Command itself.
         const cmd = args[args.length - 1] as Command;
-        const params = map(...args.slice(0, -1));
+        const params = map(...args);
         await run(async (ctx) => (await load()).run(ctx, ...(params as never[])), cmd);
       });
 
@@ -129,32 +130,15 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
   command('use <name>', 'make a device the default', () => import('../commands/device.js'), (n) => ['use', n], deviceGroup);
   command('remove <name>', 'delete a device, its saved credential and session', () => import('../commands/device.js'), (n) => ['remove', n], deviceGroup);
 
-  program
-    .command('emulator')
-    .description('run the local emulated device in the foreground')
+  command('emulator', 'run the local emulated device in the foreground (--host sets where it listens)', () => import('../commands/emulator.js'), (o, cmd) => [
+    { ...(o as object), host: ((cmd as Command).optsWithGlobals() as GlobalOptions).host ?? '127.0.0.1' },
+  ])
     .option('--port <n>', 'port (0 picks a free one)', '0')
     .option('--tls', 'serve HTTPS with a self-signed certificate generated at start')
     .option('--state <file>', 'persist the state in this file across restarts')
     .addOption(new Option('--seed <seed>', 'initial data when there is no state').choices(['demo', 'empty']).default('demo'))
-    .option('--vdoms <list>', 'VDOM names', 'root,dmz')
-    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const host = (cmd.optsWithGlobals() as GlobalOptions).host ?? '127.0.0.1';
-      await run(async (ctx) => {
-        const { emulatorCommand } = await import('../commands/emulator.js');
-        return emulatorCommand(
-          {
-            host,
-            port: Number(opts.port),
-            tls: !!opts.tls,
-            state: opts.state as string | undefined,
-            seed: opts.seed as 'demo' | 'empty',
-            vdoms: String(opts.vdoms).split(',').map((v) => v.trim()).filter(Boolean),
-            json: ctx.explicitFormat === 'json',
-          },
-          { stdout: ctx.io.stdout as NodeJS.WritableStream, stderr: ctx.io.stderr as NodeJS.WritableStream },
-        );
-      }, cmd);
-    });
+    .option('--vdoms <list>', 'VDOM names, the management VDOM first', 'root,dmz')
+    .option('--config <file>', 'administrators, API tokens with access profiles, and limits (YAML or JSON)');
   return program;
 }
 

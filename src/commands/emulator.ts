@@ -1,32 +1,83 @@
+import { readFile } from 'node:fs/promises';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningEmulator } from '../emulator/index.js';
+import { displayFingerprint } from '../api/fingerprint.js';
+import type { Context } from '../cli/context.js';
+import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';
+import { CmdbError, EXIT, UsageError } from '../errors.js';
 
-export interface EmulatorCommandOptions {
-  host?: string;
-  port?: number;
+export interface EmulatorFlags {
+  host: string;
+  port?: string;
   tls?: boolean;
   state?: string;
   seed?: 'demo' | 'empty';
-  vdoms?: string[];
-  json: boolean;
-}
-
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  vdoms?: string;
+  config?: string;
 }
 
 const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
 
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+/** What `--config FILE` may set, in the kebab-case of config.yaml, and the EmulatorOptions name of each. */
+const CONFIG_KEYS: Record<string, keyof EmulatorOptions> = {
+  admins: 'admins',
+  tokens: 'tokens',
+  'max-failed-logins': 'maxFailedLogins',
+  'block-seconds': 'blockSeconds',
+  'session-ttl-seconds': 'sessionTtlSeconds',
+  'max-body-bytes': 'maxBodyBytes',
+  disclaimer: 'disclaimer',
+  hostname: 'hostname',
+};
+const ADMIN_KEYS = ['username', 'password', 'groups', 'vdoms', 'two-factor-code', 'must-change-password', 'locked-out'];
+const TOKEN_KEYS = ['token', 'groups', 'vdoms'];
+
+const camel = (key: string) => key.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+function entries(file: string, section: string, value: unknown, allowed: string[], required: string): Record<string, unknown>[] {
+  if (!Array.isArray(value)) throw new UsageError(`${file}: '${section}' must be a list`);
+  return value.map((entry: unknown, i) => {
+    if (!entry || typeof entry !== 'object' || typeof (entry as Record<string, unknown>)[required] !== 'string') {
+      throw new UsageError(`${file}: ${section}[${i}] needs a '${required}'`);
+    }
+    const unknown = Object.keys(entry).filter((k) => !allowed.includes(k));
+    if (unknown.length) throw new UsageError(`${file}: ${section}[${i}] has unknown field '${unknown[0]}'`, `allowed: ${allowed.join(', ')}`);
+    return Object.fromEntries(Object.entries(entry).map(([k, v]) => [camel(k), v]));
+  });
 }
 
-/** Fingerprints are shown to people as colon-separated uppercase hex pairs. */
-function humanFingerprint(hex: string): string {
-  return hex.toUpperCase().match(/../g)!.join(':');
+/** `--config FILE` (YAML or JSON): administrators, API tokens with access profiles, and the device's limits. */
+async function readConfig(file: string): Promise<Partial<EmulatorOptions>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read the emulator configuration '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const { parse } = await import('yaml');
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    throw new UsageError(`${file} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`${file} must hold a mapping`);
+  const options: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    const name = CONFIG_KEYS[key];
+    if (!name) throw new UsageError(`${file}: unknown setting '${key}'`, `settings: ${Object.keys(CONFIG_KEYS).join(', ')}`);
+    if (key === 'admins') options[name] = entries(file, key, value, ADMIN_KEYS, 'username');
+    else if (key === 'tokens') options[name] = entries(file, key, value, TOKEN_KEYS, 'token');
+    else if (key === 'disclaimer' ? typeof value !== 'boolean' : key === 'hostname' ? typeof value !== 'string' : !(Number.isInteger(value) && (value as number) > 0)) {
+      throw new UsageError(`${file}: invalid value for '${key}': ${JSON.stringify(value)}`);
+    } else options[name] = value;
+  }
+  return options as Partial<EmulatorOptions>;
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function waitForSignal(): Promise<void> {
@@ -41,7 +92,7 @@ function waitForSignal(): Promise<void> {
   });
 }
 
-function printForPeople(emulator: RunningEmulator, caFile: string | null, state: string | undefined, io: Io): void {
+function printForPeople(ctx: Context, emulator: RunningEmulator, caFile: string | null, state: string | undefined): void {
   const line = emulator.startLine();
   const exports = [`CMDB_HOST=${shellQuote(line.url)}`, `CMDB_TOKEN=${shellQuote(line.token)}`, ...(caFile ? [`CMDB_CA_FILE=${shellQuote(caFile)}`] : [])];
   const rows = [
@@ -50,50 +101,60 @@ function printForPeople(emulator: RunningEmulator, caFile: string | null, state:
     ['API token', line.token],
     ['username', line.username],
     ['password', line.password],
-    ...(line.fingerprint ? [['fingerprint', humanFingerprint(line.fingerprint)]] : []),
+    ...(line.fingerprint ? [['fingerprint', displayFingerprint(line.fingerprint)]] : []),
     ...(caFile ? [['certificate', caFile]] : []),
     ...(state ? [['state file', state]] : []),
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  io.stdout.write(
+  ctx.io.stdout.write(
     `cmdb emulator: an emulated device (release 6.4.14) is listening.\n\n` +
       rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n') +
       `\n\nUse it from another shell:\n\n  export ${exports.join(' ')}\n\n`,
   );
-  io.stderr.write('Serving until Ctrl-C (SIGINT) or SIGTERM.\n');
+  ctx.io.stderr.write('Serving until Ctrl-C (SIGINT) or SIGTERM.\n');
 }
 
-function reportFailure(error: unknown, opts: EmulatorCommandOptions, io: Io): number {
-  const code = (error as NodeJS.ErrnoException).code;
-  const exit = code && LISTEN_ERRORS.has(code) ? 2 : 1;
-  const message = `cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`;
-  const hint = exit === 2 ? 'choose another --port or --host' : 'check the --state file';
-  io.stderr.write(opts.json ? `${JSON.stringify({ error: { exit, status: null, code: null, message, hint } })}\n` : `cmdb: ${message}\n${hint}\n`);
-  return exit;
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new UsageError(`invalid --port '${raw}'`, 'give a port from 0 to 65535 (0 picks a free one)');
+  return Number(raw);
 }
 
 /**
- * `cmdb emulator`: starts the emulated device, prints its start line (one
- * compact JSON line with `json`), serves until SIGINT/SIGTERM, then closes.
+ * `cmdb emulator`: starts the emulated device, prints its start line (exactly one compact JSON line
+ * with `-o json`, for scripts), serves until SIGINT/SIGTERM, then closes.
  */
-export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Promise<number> {
+export async function run(ctx: Context, flags: EmulatorFlags): Promise<number> {
+  const options: EmulatorOptions = {
+    ...(flags.config ? await readConfig(flags.config) : {}),
+    host: flags.host,
+    port: parsePort(flags.port),
+    tls: !!flags.tls,
+    stateFile: flags.state,
+    seed: flags.seed,
+    vdoms: flags.vdoms?.split(',').map((v) => v.trim()).filter(Boolean),
+    recordRequests: false,
+  };
   const { startEmulator } = await import('../emulator/index.js');
   let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator({ host: opts.host, port: opts.port, tls: opts.tls, stateFile: opts.state, seed: opts.seed, vdoms: opts.vdoms, recordRequests: false });
+    emulator = await startEmulator(options);
   } catch (error) {
-    return reportFailure(error, opts, io);
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = `cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`;
+    if (code && LISTEN_ERRORS.has(code)) throw new UsageError(message, 'choose another --port or --host');
+    throw new CmdbError(message, EXIT.INTERNAL, flags.state ? 'check the --state file' : null);
   }
   const stopped = waitForSignal();
   let caFile: string | null = null;
-  if (opts.json) {
-    io.stdout.write(`${JSON.stringify(emulator.startLine())}\n`);
+  if (ctx.explicitFormat === 'json') {
+    ctx.io.stdout.write(`${JSON.stringify(emulator.startLine())}\n`);
   } else {
     if (emulator.certPem) {
       caFile = join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`);
       writeFileSync(caFile, emulator.certPem);
     }
-    printForPeople(emulator, caFile, opts.state, io);
+    printForPeople(ctx, emulator, caFile, flags.state);
   }
   await stopped;
   await emulator.close();

@@ -48,6 +48,7 @@ export const OPTION_KINDS: Record<string, ValueKind> = {
   '--after': 'key',
   '--port': 'none',
   '--state': 'file',
+  '--config': 'file',
   '--seed': 'choices',
   '--vdoms': 'none',
   '--username': 'none',

@@ -360,14 +360,15 @@ export const PROGRAM: CommandModel = {
     {
       name: "emulator",
       aliases: [],
-      description: "run the local emulated device in the foreground",
+      description: "run the local emulated device in the foreground (--host sets where it listens)",
       args: [],
       options: [
         {"flags":["--port"],"description":"port (0 picks a free one)","value":"required"},
         {"flags":["--tls"],"description":"serve HTTPS with a self-signed certificate generated at start","value":"none"},
         {"flags":["--state"],"description":"persist the state in this file across restarts","value":"required"},
         {"flags":["--seed"],"description":"initial data when there is no state","value":"required","choices":["demo","empty"]},
-        {"flags":["--vdoms"],"description":"VDOM names","value":"required"},
+        {"flags":["--vdoms"],"description":"VDOM names, the management VDOM first","value":"required"},
+        {"flags":["--config"],"description":"administrators, API tokens with access profiles, and limits (YAML or JSON)","value":"required"},
         {"flags":["-h","--help"],"description":"display help for command","value":"none"},
       ],
       commands: [],

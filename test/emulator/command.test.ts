@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { EmulatorCommandOptions } from '../../src/commands/emulator.js';
-
-const commandModule = fileURLToPath(new URL('../../src/commands/emulator.js', import.meta.url));
+import { BIN, cmdb, isolatedEnv } from '../helpers/cli.js';
 
 const children: ChildProcess[] = [];
 after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-/** Runs `emulatorCommand` in a child process, as `cmdb emulator` does, exiting with its return code. */
-function runCommand(options: EmulatorCommandOptions): ChildProcess {
-  const script = `import(${JSON.stringify(commandModule)}).then(async (m) => { process.exitCode = await m.emulatorCommand(${JSON.stringify(options)}, process); });`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `cmdb emulator` as a user would, in the foreground of its own process. */
+function emulator(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [BIN, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: isolatedEnv() });
   children.push(child);
   return child;
 }
@@ -35,7 +34,7 @@ const TIMEOUT = { timeout: 20_000 };
 
 describe('cmdb emulator command', () => {
   it('prints one JSON start line, serves, and exits 0 on SIGTERM', TIMEOUT, async () => {
-    const child = runCommand({ json: true, port: 0, vdoms: ['root', 'lab'] });
+    const child = emulator(['-o', 'json', '--vdoms', 'root,lab']);
     const [line] = await linesUntil(child, () => true);
     const start = JSON.parse(line);
     assert.deepEqual(Object.keys(start), ['url', 'token', 'username', 'password', 'vdoms', 'fingerprint']);
@@ -49,7 +48,7 @@ describe('cmdb emulator command', () => {
   });
 
   it('prints a readable block with a ready-to-paste export line', TIMEOUT, async () => {
-    const child = runCommand({ json: false, port: 0, tls: true });
+    const child = emulator(['--tls']);
     const lines = await linesUntil(child, (line) => line.trim().startsWith('export '));
     const text = lines.join('\n');
     assert.match(text, /fingerprint\s+([0-9A-F]{2}:){31}[0-9A-F]{2}/);
@@ -61,16 +60,62 @@ describe('cmdb emulator command', () => {
   });
 
   it('exits 2 with a JSON error when the port is taken', TIMEOUT, async () => {
-    const first = runCommand({ json: true, port: 0 });
+    const first = emulator(['-o', 'json']);
     const [line] = await linesUntil(first, () => true);
-    const port = Number(new URL(JSON.parse(line).url).port);
-    const second = runCommand({ json: true, port });
-    let stderr = '';
-    second.stderr!.on('data', (chunk) => (stderr += chunk));
-    const [code] = await once(second, 'exit');
+    const port = new URL(JSON.parse(line).url).port;
+    const second = await cmdb(['emulator', '-o', 'json', '--port', port]);
     first.kill('SIGTERM');
     await once(first, 'exit');
-    assert.equal(code, 2);
-    assert.equal(JSON.parse(stderr).error.exit, 2);
+    assert.equal(second.code, 2);
+    assert.equal(JSON.parse(second.stderr).error.exit, 2);
+    assert.match(JSON.parse(second.stderr).error.message, /cannot start the emulator/);
+  });
+
+  it('--config sets administrators, API tokens with access profiles, and the lockout', TIMEOUT, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-config-'));
+    const config = join(dir, 'device.yaml');
+    writeFileSync(
+      config,
+      [
+        'admins:',
+        '  - {username: auditor, password: "s3cret pass", groups: [fwgrp]}',
+        'tokens:',
+        '  - {token: fwonlytoken0123456789, groups: [fwgrp], vdoms: [root]}',
+        'max-failed-logins: 2',
+        'block-seconds: 30',
+      ].join('\n'),
+    );
+    const child = emulator(['-o', 'json', '--config', config]);
+    const start = JSON.parse((await linesUntil(child, () => true))[0]);
+    assert.equal(start.token, 'fwonlytoken0123456789');
+    assert.equal(start.username, 'auditor');
+    const env = isolatedEnv({ CMDB_HOST: start.url, CMDB_TOKEN: start.token });
+    assert.equal((await cmdb(['list', 'firewall.ipmacbinding/table'], { env })).code, 0);
+    const forbidden = await cmdb(['get', 'log.disk/setting'], { env });
+    assert.equal(forbidden.code, 5, forbidden.stderr);
+    assert.match(forbidden.stderr, /loggrp/);
+    const otherVdom = await cmdb(['list', 'firewall.ipmacbinding/table', '--vdom', 'dmz'], { env });
+    assert.equal(otherVdom.code, 5, otherVdom.stderr);
+    const bad = { ...env, CMDB_TOKEN: 'wrong-token' };
+    await cmdb(['list', 'firewall.ipmacbinding/table'], { env: bad });
+    await cmdb(['list', 'firewall.ipmacbinding/table'], { env: bad });
+    const blocked = await cmdb(['list', 'firewall.ipmacbinding/table'], { env: bad });
+    assert.equal(blocked.code, 8, blocked.stderr);
+    assert.match(blocked.stderr, /try again in \d+ seconds/);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  });
+
+  it('a bad --config is a usage error naming the setting', TIMEOUT, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-config-'));
+    const config = join(dir, 'bad.yaml');
+    writeFileSync(config, 'tokens:\n  - {token: abc, group: [fwgrp]}\n');
+    const r = await cmdb(['emulator', '--config', config]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown field 'group'/);
+    writeFileSync(config, 'lockout: 3\n');
+    const r2 = await cmdb(['emulator', '--config', config]);
+    assert.equal(r2.code, 2);
+    assert.match(r2.stderr, /unknown setting 'lockout'/);
   });
 });
