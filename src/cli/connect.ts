@@ -20,18 +20,9 @@ export function demoStateFile(env: NodeJS.ProcessEnv): string {
 }
 
 async function connectDemo(ctx: Context): Promise<Connection> {
-  const [{ startEmulator }, { CmdbClient }, { TokenAuth }] = await Promise.all([
-    import('../emulator/index.js'),
-    import('../api/client.js'),
-    import('../api/auth.js'),
-  ]);
+  const [{ startEmulator }, { TokenAuth }] = await Promise.all([import('../emulator/index.js'), import('../api/auth.js')]);
   const emulator = await startEmulator({ stateFile: demoStateFile(ctx.env), seed: 'demo' });
-  const client = new CmdbClient({
-    baseUrl: emulator.url,
-    auth: new TokenAuth(emulator.token),
-    timeoutMs: ctx.timeoutMs(),
-    onExchange: ctx.verbose ? (ex) => ctx.logExchange(ex) : undefined,
-  });
+  const client = await newClient(ctx, { host: emulator.url, timeoutMs: ctx.timeoutMs() }, {}, new TokenAuth(emulator.token));
   return {
     client,
     close: async () => {
@@ -106,7 +97,9 @@ export async function tlsOptions(ctx: Context, settings: { caFile?: string; fing
   return { ca, insecure: ctx.insecure, fingerprint: settings.fingerprint ?? null };
 }
 
+/** Every client the CLI makes (commands, login, completion, --demo) is made here. */
 export async function newClient(ctx: Context, target: { host: string; prefix?: string; timeoutMs: number }, tls: TlsOptions, auth: Authenticator): Promise<CmdbClient> {
+  baselineWasmOnly();
   const { CmdbClient } = await import('../api/client.js');
   return new CmdbClient({
     baseUrl: target.host,
@@ -209,7 +202,6 @@ function baselineWasmOnly(): void {
  * CMDB_TOKEN, CMDB_USERNAME/CMDB_PASSWORD, or the profile's store.
  */
 export async function connect(ctx: Context): Promise<Connection> {
-  baselineWasmOnly();
   if (ctx.demo) return connectDemo(ctx);
   const target = resolveTarget(ctx);
   const tls = await tlsOptions(ctx, target);
