@@ -1,6 +1,6 @@
 import type { Authenticator } from './client.js';
 
-/** REST API administrator token, sent as `Authorization: Bearer` (never as the access_token query parameter). */
+/** REST API administrator token, sent only as `Authorization: Bearer` (a token in the query string leaks into logs). */
 export class TokenAuth implements Authenticator {
   readonly kind = 'token' as const;
   constructor(private readonly token: string) {}
