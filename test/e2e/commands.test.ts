@@ -322,6 +322,17 @@ describe('output for people and for scripts', () => {
     assert.ok(!r.stderr.includes(emu.token));
     assert.ok(!r.stdout.includes(emu.token));
   });
+
+  test('the token travels only in the Authorization header, never in a URL', () => {
+    for (const device of [emu, plain]) {
+      assert.ok(device.requests.length > 10);
+      for (const req of device.requests) {
+        assert.ok(!`${req.path}?${req.query}`.includes(device.token), `${req.method} ${req.path}?${req.query}`);
+        assert.ok(!/access_token/.test(req.query));
+      }
+      assert.ok(device.requests.filter((r) => r.headers.authorization === `Bearer ${device.token}`).length > 10);
+    }
+  });
 });
 
 describe('pipes', () => {
