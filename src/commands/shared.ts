@@ -15,7 +15,7 @@ import {
 } from '../catalogue/index.js';
 import { EXIT, UsageError, errorReport } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import type { Row, Shaped, WriteResult } from '../output/index.js';
+import { formatError, type ErrorReport, type Row, type Shaped, type WriteResult } from '../output/index.js';
 
 /** Looks a table path up in the catalogue; an uncatalogued but well-formed path is sent as a keyed table. */
 export function resolveTable(ctx: Context, input: string): TableDef {
@@ -146,18 +146,18 @@ export interface BulkOutcome {
   ok: boolean;
   exit: number;
   row: Row;
-  message?: string;
-  hint?: string | null;
+  /** The item's error, printed as any error is, when it failed. */
+  report?: ErrorReport;
 }
 
 /** Prints every item's outcome, then returns the most severe exit code (CLI.md: bulk commands). */
 export async function printBulk(ctx: Context, table: TableDef, verb: string, outcomes: BulkOutcome[]): Promise<number> {
   if (ctx.format === 'table') {
     for (const o of outcomes) {
-      if (o.ok) ctx.io.stdout.write(`${verb} ${table.path} ${o.mkey ?? ''}\n`.replace(/ \n$/, '\n'));
+      if (o.ok) await ctx.print({ kind: 'write', result: o.row as unknown as WriteResult, message: `${verb} ${table.path} ${o.mkey ?? ''}`.trimEnd() });
     }
     for (const o of outcomes) {
-      if (!o.ok) ctx.io.stderr.write(`cmdb: ${o.message}${o.hint ? `\n  hint: ${o.hint}` : ''}\n`);
+      if (o.report) ctx.io.stderr.write(formatError(o.report, { json: false, color: ctx.colorFor(ctx.io.stderr) }));
     }
   } else {
     await ctx.print({ kind: 'list', rows: outcomes.map((o) => o.row) });
@@ -180,8 +180,7 @@ export async function bulkItem(mkey: string | number | null, work: () => Promise
       ok: false,
       exit: report.exit,
       row: { status: 'error', mkey, error: { exit: report.exit, status: report.status, code: report.code, message: report.message, hint: report.hint, cli_error: report.cliError } },
-      message: report.cliError ? `${report.message} (device said: ${report.cliError})` : report.message,
-      hint: report.hint,
+      report,
     };
   }
 }
