@@ -11,6 +11,8 @@ export interface FieldSchema {
   minimum?: number;
   maximum?: number;
   maxLength?: number;
+  /** A multi-value option field: one string of space-separated values from `enum` (order not kept by the device). */
+  multiple?: boolean;
   items?: Record<string, FieldSchema>;
 }
 
