@@ -1,7 +1,7 @@
 import type { Context } from '../cli/context.js';
 import { secretStore } from '../cli/connect.js';
 import { deviceOption } from '../cli/profile.js';
-import { dropProfile, getProfile, readProfiles, writeProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
+import { dropProfile, getProfile, readProfiles, updateProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
 import { credentialAccount } from '../config/secrets.js';
 import type { Row } from '../output/index.js';
 import { endSession, requireProfile } from './logout.js';
@@ -45,9 +45,10 @@ async function show(ctx: Context, name: string | undefined): Promise<number> {
 }
 
 async function use(ctx: Context, name: string): Promise<number> {
-  const set = readProfiles(ctx.env);
-  getProfile(set, name);
-  writeProfiles({ ...set, defaultName: name });
+  await updateProfiles(ctx.env, (set) => {
+    getProfile(set, name);
+    return { ...set, defaultName: name };
+  });
   await printOutcome(ctx, `Device '${name}' is now the default`, { device: name, default: true });
   return 0;
 }
@@ -63,9 +64,12 @@ async function remove(ctx: Context, name: string): Promise<number> {
   } catch (err) {
     ctx.warn(`the secrets of device '${name}' could not be deleted from ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`);
   }
-  const after = dropProfile(set, name);
-  writeProfiles(after);
-  const note = set.defaultName === name ? (after.devices.length ? "; there is no default device now ('cmdb device use <name>' picks one)" : '') : '';
+  let wasDefault = false;
+  const after = await updateProfiles(ctx.env, (current) => {
+    wasDefault = current.defaultName === name;
+    return dropProfile(current, name);
+  });
+  const note = wasDefault ? (after.devices.length ? "; there is no default device now ('cmdb device use <name>' picks one)" : '') : '';
   await printOutcome(ctx, `Removed device '${name}' (${profile.host})${note}`, { device: name, removed: true });
   return 0;
 }

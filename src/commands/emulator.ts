@@ -152,7 +152,7 @@ export async function run(ctx: Context, flags: EmulatorFlags): Promise<number> {
   } else {
     if (emulator.certPem) {
       caFile = join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`);
-      writeFileSync(caFile, emulator.certPem);
+      writeFileSync(caFile, emulator.certPem, { mode: 0o600 });
     }
     printForPeople(ctx, emulator, caFile, flags.state);
   }

@@ -7,7 +7,7 @@ import { newClient, saveSession, secretStore, tlsOptions, tokenCodePrompt } from
 import { parseVdoms, type Context } from '../cli/context.js';
 import { deviceOption, hostOption } from '../cli/profile.js';
 import { askOrFail, confirm, isInteractive, readStdin } from '../cli/prompt.js';
-import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, writeProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
+import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, updateProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
 import { credentialAccount, sessionAccount, type SecretStore } from '../config/secrets.js';
 import { UsageError } from '../errors.js';
 import { deviceFacts, describeDevice, printOutcome } from './outcome.js';
@@ -167,8 +167,8 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
     secrets: store.kind,
     acceptDisclaimer: banner.accepted || (sameDevice && existing?.acceptDisclaimer) || undefined,
   };
-  const saved = putProfile(set, profile);
-  writeProfiles(saved);
+  // Read again under the lock: other logins may have saved their profiles since this one started.
+  const saved = await updateProfiles(ctx.env, (current) => putProfile(current, profile));
 
   const facts = deviceFacts(checked.status);
   const isDefault = saved.defaultName === name;

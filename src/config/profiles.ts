@@ -4,6 +4,7 @@ import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl } from '../api/url.js';
 import { UsageError } from '../errors.js';
 import { fileError, readYamlFile, writePrivateFile, yaml, type YamlFile } from './files.js';
+import { lockFileFor, withLock } from './lock.js';
 import { configDir } from './paths.js';
 
 export type AuthKind = 'token' | 'session';
@@ -170,6 +171,18 @@ export function writeProfiles(set: ProfileSet): void {
   }
   const header = '# cmdb device profiles (cmdb login, cmdb device). No secret is ever kept in this file.\n';
   writePrivateFile(set.path, header + yaml().stringify({ default: set.defaultName, devices }));
+}
+
+/**
+ * Reads config.yaml, changes it and writes it back while holding its lock, so that cmdb processes
+ * running at once (xargs -P, cron, CI) never lose each other's changes. Returns the set written.
+ */
+export function updateProfiles(env: NodeJS.ProcessEnv, change: (set: ProfileSet) => ProfileSet): Promise<ProfileSet> {
+  return withLock(lockFileFor(profilesPath(env)), () => {
+    const changed = change(readProfiles(env));
+    writeProfiles(changed);
+    return changed;
+  });
 }
 
 /** The named profile, or a usage error that lists the saved ones. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuthError } from '../errors.js';
 import { fileError, readYamlFile, writePrivateFile, yaml } from './files.js';
+import { lockFileFor, withLock } from './lock.js';
 import type { KeychainAnswer, KeychainRequest } from './keychain-helper.js';
 import { configDir } from './paths.js';
 import type { SecretsKind } from './profiles.js';
@@ -173,16 +174,19 @@ export class FileSecretStore implements SecretStore {
     return this.read()[account] ?? null;
   }
 
+  /** Read-modify-write under the file's lock: other cmdb processes may be saving their own secrets. */
   async set(account: string, secret: string): Promise<void> {
-    this.write({ ...this.read(), [account]: secret });
+    await withLock(lockFileFor(this.path), () => this.write({ ...this.read(), [account]: secret }));
   }
 
   async delete(account: string): Promise<boolean> {
-    const secrets = this.read();
-    if (!(account in secrets)) return false;
-    delete secrets[account];
-    this.write(secrets);
-    return true;
+    return withLock(lockFileFor(this.path), () => {
+      const secrets = this.read();
+      if (!(account in secrets)) return false;
+      delete secrets[account];
+      this.write(secrets);
+      return true;
+    });
   }
 }
 

@@ -40,7 +40,7 @@ export function loadState(file: string): SavedState | undefined {
 
 /** Writes beside the file, then renames over it, so a reader never sees half a state. */
 export function saveState(file: string, state: SavedState): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
   renameSync(temp, file);

@@ -1,0 +1,98 @@
+// Many cmdb processes at once (xargs -P, cron, CI) share config.yaml and credentials.yaml: every change
+// that reports success is kept, and every file cmdb creates is private to its user.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { cmdb, json } from '../helpers/cli.js';
+import { expectCode, keychainlessUser } from '../helpers/expect.js';
+
+const TABLE = 'firewall.ipmacbinding/table';
+const N = 20;
+const names = Array.from({ length: N }, (_, i) => `fw${String(i).padStart(2, '0')}`);
+
+function tokenLogin(emu: RunningEmulator, env: NodeJS.ProcessEnv, name: string) {
+  return cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '-o', 'json'], { env, stdin: emu.token, timeoutMs: 90_000 });
+}
+
+async function deviceNames(env: NodeJS.ProcessEnv): Promise<{ names: string[]; defaultName: string | null }> {
+  const r = await cmdb(['device', 'list', '-o', 'json'], { env });
+  expectCode(r, 0);
+  const rows = json<{ name: string; default: boolean }[]>(r);
+  return { names: rows.map((d) => d.name).sort(), defaultName: rows.find((d) => d.default)?.name ?? null };
+}
+
+/** Every file and folder below `dir`, with its permission bits. */
+function modes(dir: string): [string, number][] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((p) => [p, statSync(join(dir, p)).mode & 0o777] as [string, number]);
+}
+
+describe('parallel runs sharing one configuration', () => {
+  let emu: RunningEmulator;
+  before(async () => (emu = await startEmulator({ port: 0 })));
+  after(() => emu.close());
+
+  test(`${N} logins at once keep ${N} profiles and ${N} credentials`, async () => {
+    const env = keychainlessUser();
+    const runs = await Promise.all(names.map((name) => tokenLogin(emu, env, name)));
+    for (const r of runs) expectCode(r, 0);
+    const listed = await deviceNames(env);
+    assert.deepEqual(listed.names, names);
+    assert.ok(listed.defaultName !== null && names.includes(listed.defaultName));
+    // Each profile works with the credential its login saved.
+    const credentials = readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8');
+    for (const name of names) assert.match(credentials, new RegExp(`^${name}: `, 'm'));
+    expectCode(await cmdb(['list', TABLE, '-d', names[7], '-o', 'json'], { env }), 0);
+    assert.deepEqual(readdirSync(join(env.XDG_CONFIG_HOME!, 'cmdb')).sort(), ['config.yaml', 'credentials.yaml'], 'no lock or temp file is left behind');
+  });
+
+  test('device use and device remove at once: every removal is kept, the default is one of them', async () => {
+    const env = keychainlessUser();
+    for (const name of names) expectCode(await tokenLogin(emu, env, name), 0);
+    const removed = names.filter((_, i) => i % 2 === 1);
+    const kept = names.filter((_, i) => i % 2 === 0);
+    const runs = await Promise.all([
+      ...removed.map((name) => cmdb(['device', 'remove', name], { env })),
+      ...kept.map((name) => cmdb(['device', 'use', name], { env })),
+    ]);
+    for (const r of runs) expectCode(r, 0);
+    const listed = await deviceNames(env);
+    assert.deepEqual(listed.names, kept);
+    assert.ok(listed.defaultName !== null && kept.includes(listed.defaultName));
+    const credentials = readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8');
+    for (const name of removed) assert.doesNotMatch(credentials, new RegExp(`^${name}: `, 'm'));
+  });
+
+  test('a lock left by a process that died is broken; a live one is waited for', async () => {
+    const env = keychainlessUser();
+    expectCode(await tokenLogin(emu, env, 'first'), 0);
+    const lock = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml.lock');
+    // pid 2^22 + 1 is above Linux's pid_max: no such process.
+    writeFileSync(lock, `4194305\n${(await import('node:os')).hostname()}\n`);
+    expectCode(await tokenLogin(emu, env, 'second'), 0);
+    assert.deepEqual((await deviceNames(env)).names, ['first', 'second']);
+  });
+});
+
+describe('private files', () => {
+  test('every folder cmdb creates is 0700 and every file 0600: config, credentials, --demo state, cache', async () => {
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const env = keychainlessUser();
+      expectCode(await tokenLogin(emu, env, 'fw'), 0);
+      expectCode(await cmdb(['--demo', 'create', TABLE, '--set', 'seq-num=900', '--set', 'ip=10.9.9.9', '--set', 'mac=00:09:0f:00:00:99'], { env }), 0);
+      expectCode(await cmdb(['__complete', 'fish', '--', 'get', TABLE, ''], { env }), 0);
+      for (const root of [env.XDG_CONFIG_HOME!, env.XDG_STATE_HOME!, env.XDG_CACHE_HOME!]) {
+        const entries = modes(root);
+        assert.ok(entries.length >= 2, `${root} holds cmdb's files`);
+        for (const [path, mode] of entries) {
+          const isDir = statSync(join(root, path)).isDirectory();
+          assert.equal(mode, isDir ? 0o700 : 0o600, `${join(root, path)} is ${mode.toString(8)}`);
+        }
+      }
+    } finally {
+      await emu.close();
+    }
+  });
+});

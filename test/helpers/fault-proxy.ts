@@ -1,0 +1,93 @@
+// A flaky link in front of a device: a TCP proxy that resets some requests' connections, either before
+// the request reaches the device (nothing happened) or once the device has answered (it committed, and
+// the client never hears about it). Which requests fail follows a seeded generator, so a run is
+// reproducible from its seed.
+import { connect, createServer, type Socket } from 'node:net';
+
+export type Fault = 'pass' | 'before' | 'after';
+
+export interface FaultProxy {
+  url: string;
+  /** How many requests each fault hit. */
+  stats: Record<Fault, number>;
+  close(): Promise<void>;
+}
+
+export interface FaultOptions {
+  /** The device behind the proxy, `http://127.0.0.1:port`. */
+  target: string;
+  seed: number;
+  /** Share of requests whose connection is reset, half before and half after the device answered (default 0.1). */
+  rate?: number;
+}
+
+/** mulberry32: a small, well-mixed 32-bit generator, enough to make faults reproducible. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy> {
+  const target = new URL(options.target);
+  const random = seeded(options.seed);
+  const rate = options.rate ?? 0.1;
+  const stats: Record<Fault, number> = { pass: 0, before: 0, after: 0 };
+  const sockets = new Set<Socket>();
+  const decide = (): Fault => {
+    const r = random();
+    const fault: Fault = r < rate / 2 ? 'before' : r < rate ? 'after' : 'pass';
+    stats[fault]++;
+    return fault;
+  };
+
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    // A keep-alive connection carries one request after another: a new one starts with the first
+    // bytes the client sends after the previous answer began.
+    let phase: 'idle' | 'request' | 'response' = 'idle';
+    let fault: Fault = 'pass';
+    const reset = () => {
+      client.resetAndDestroy();
+      upstream.destroy();
+    };
+    client.on('data', (chunk) => {
+      if (phase !== 'request') {
+        fault = decide();
+        phase = 'request';
+        if (fault === 'before') return reset();
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      phase = 'response';
+      if (fault === 'after') return reset();
+      client.write(chunk);
+    });
+    client.on('end', () => upstream.end());
+    upstream.on('end', () => client.end());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
