@@ -1,5 +1,6 @@
 import type { CmdbClient, Exchange } from '../api/client.js';
 import { UsageError } from '../errors.js';
+import { sanitizeMultiline } from '../output/text.js';
 import { selectedProfile } from './profile.js';
 import { decideColor, defaultFormat, formatNotice, formatWarning, OUTPUT_FORMATS, render, terminalFor, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
 
@@ -167,7 +168,8 @@ export class Context {
       const body = ex.responseBody ?? '';
       if (body) lines.push(`< ${body.length > 4096 ? `${body.slice(0, 4096)}… (${body.length} bytes)` : body}`);
     }
-    this.io.stderr.write(lines.join('\n') + '\n');
+    // Device headers and bodies may hold escape sequences: shown, never obeyed.
+    this.io.stderr.write(sanitizeMultiline(lines.join('\n')) + '\n');
   }
 
   onClose(cleanup: () => Promise<void>): void {

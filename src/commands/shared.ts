@@ -14,6 +14,7 @@ import {
   type TableDef,
 } from '../catalogue/index.js';
 import { EXIT, UsageError, errorReport } from '../errors.js';
+import { mostSevere } from '../severity.js';
 import type { Context } from '../cli/context.js';
 import { formatError, type ErrorReport, type Row, type Shaped, type WriteResult } from '../output/index.js';
 
@@ -164,7 +165,7 @@ export async function printBulk(ctx: Context, table: TableDef, verb: string, out
   }
   const failed = outcomes.filter((o) => !o.ok).length;
   if (failed) ctx.notice(`${failed} of ${outcomes.length} failed`);
-  return outcomes.reduce((worst, o) => Math.max(worst, o.exit), EXIT.OK as number);
+  return mostSevere(outcomes.map((o) => o.exit));
 }
 
 /** Runs one item of a bulk write and turns any error into an outcome row instead of stopping. */

@@ -1,5 +1,5 @@
 import { ansi } from './color.js';
-import { sanitizeMultiline } from './text.js';
+import { escapeJsonControls, sanitizeMultiline } from './text.js';
 
 export interface ErrorReport {
   exit: number;
@@ -38,7 +38,7 @@ export function formatError(err: ErrorReport, opts: { json: boolean; color: bool
       hint: present(err.hint) ? err.hint : null,
     };
     if (present(err.cliError)) error.cli_error = err.cliError;
-    return JSON.stringify({ error }) + '\n';
+    return escapeJsonControls(JSON.stringify({ error })) + '\n';
   }
   const prefix = opts.color ? ansi.red('cmdb:') : 'cmdb:';
   let text = `${prefix} ${indentRest(err.message, '  ')}\n`;

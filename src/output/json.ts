@@ -1,9 +1,10 @@
 import { plainData, rowsWithVdom, writeResultObject } from './data.js';
+import { escapeJsonControls } from './text.js';
 import type { Formatter, Row, Shaped } from './types.js';
 
 /** JSON text ending in "\n": 2-space indented for a person on a terminal, one line for programs. */
 export function jsonText(value: unknown, pretty: boolean): string {
-  return (JSON.stringify(value, null, pretty ? 2 : undefined) ?? 'null') + '\n';
+  return escapeJsonControls(JSON.stringify(value, null, pretty ? 2 : undefined) ?? 'null') + '\n';
 }
 
 export const formatJson: Formatter = (data, opts) => jsonText(plainData(data), opts.terminal.isTTY);
@@ -13,7 +14,7 @@ export function formatRaw(data: Extract<Shaped, { kind: 'raw' }>, pretty: boolea
 }
 
 function lines(rows: Row[]): string {
-  return rows.map((row) => JSON.stringify(row) + '\n').join('');
+  return rows.map((row) => escapeJsonControls(JSON.stringify(row)) + '\n').join('');
 }
 
 export const formatNdjson: Formatter = (data) => {

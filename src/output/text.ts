@@ -4,6 +4,7 @@
 // move the cursor, change colours or break a table row.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const UNSAFE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const HAS_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function escapeChar(c: string): string {
   switch (c) {
@@ -23,6 +24,20 @@ function escapeChar(c: string): string {
 /** One line, no control characters: newlines and escapes shown as `\n`, `\x1b`. */
 export function sanitizeInline(text: string): string {
   return text.replace(UNSAFE, escapeChar);
+}
+
+// What JSON.stringify leaves raw although a terminal acts on it: DEL, the C1 controls (U+009B is a
+// one-byte CSI) and the Unicode line separators. C0 controls it already escapes.
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
+
+/** JSON text with every control character as a `\uXXXX` escape: the same data, harmless on a terminal. */
+export function escapeJsonControls(json: string): string {
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether a string holds a character a terminal would act on (other than newline and tab). */
+export function hasControls(text: string): boolean {
+  return HAS_UNSAFE.test(text);
 }
 
 /** Like sanitizeInline but keeps newlines and tabs (for messages). */

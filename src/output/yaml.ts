@@ -1,5 +1,6 @@
 import { Document, Scalar, visit } from 'yaml';
 import { plainData } from './data.js';
+import { escapeJsonControls, hasControls } from './text.js';
 import type { Formatter } from './types.js';
 
 // YAML 1.2 (the yaml package's default), and also read the same by YAML 1.1 parsers
@@ -24,12 +25,14 @@ export function yamlText(value: unknown): string {
   const patterns = yaml11Implicit();
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && patterns.some((p) => p.test(node.value as string))) {
+      if (typeof node.value === 'string' && (hasControls(node.value) || patterns.some((p) => p.test(node.value as string)))) {
         node.type = Scalar.QUOTE_DOUBLE;
       }
     },
   });
-  return doc.toString({ lineWidth: 0 });
+  // A string with control characters is double-quoted, where the library escapes C0 but leaves DEL,
+  // C1 and the line separators raw; `\uXXXX` is a YAML escape there too.
+  return escapeJsonControls(doc.toString({ lineWidth: 0 }));
 }
 
 export const formatYaml: Formatter = (data) => yamlText(plainData(data));
