@@ -30,6 +30,8 @@ export interface TableDef {
   fields: Record<string, FieldSchema>;
   /** False for a well-formed path outside the catalogue, sent as a keyed table with a string key. */
   known: boolean;
+  /** For a vendor name of a catalogued table (`vpn.ipsec/forticlient`): the catalogue's path it stands for. */
+  aliasOf?: string;
 }
 
 export const OPERATION_NAMES: Record<OperationCode, string> = {
@@ -54,6 +56,24 @@ interface RawTable {
 
 let tables: TableDef[] | undefined;
 let byPath: Map<string, TableDef> | undefined;
+
+/**
+ * The vendor's own names of catalogued areas and tables, which devices and scripts use: an area
+ * prefix (`log.fortianalyzer2/` stands for every `log.vendoranalyzer2/` table) or a whole path.
+ */
+const ALIASES: Record<string, string> = {
+  'log.fortianalyzer2/': 'log.vendoranalyzer2/',
+  'log.fortianalyzer-cloud/': 'log.vendoranalyzer-cloud/',
+  'vpn.ipsec/forticlient': 'vpn.ipsec/vendorclient',
+};
+
+/** The catalogue's path an alias stands for, or undefined when `path` is no alias. */
+function aliasTarget(path: string): string | undefined {
+  for (const [alias, target] of Object.entries(ALIASES)) {
+    if (alias.endsWith('/') ? path.startsWith(alias) : path === alias) return target + path.slice(alias.length);
+  }
+  return undefined;
+}
 
 export const RELEASE = '6.4.14';
 
@@ -97,10 +117,18 @@ export function isWellFormedTablePath(path: string): boolean {
   return TABLE_PATH.test(path);
 }
 
-/** The catalogue entry for a path, or undefined when it is not catalogued. */
+/**
+ * The catalogue entry for a path, or undefined when it is not catalogued. An alias gets its
+ * table's definition under the path as written (requests use the name the user typed).
+ */
 export function findTable(path: string): TableDef | undefined {
   allTables();
-  return byPath!.get(normalizeTablePath(path));
+  const normalized = normalizeTablePath(path);
+  const table = byPath!.get(normalized);
+  if (table) return table;
+  const target = aliasTarget(normalized);
+  const aliased = target === undefined ? undefined : byPath!.get(target);
+  return aliased && { ...aliased, path: normalized, aliasOf: aliased.path };
 }
 
 /** A stand-in definition for a well-formed path outside the catalogue. */

@@ -21,7 +21,11 @@ export function demoStateFile(env: NodeJS.ProcessEnv): string {
 
 async function connectDemo(ctx: Context): Promise<Connection> {
   const [{ startEmulator }, { TokenAuth }] = await Promise.all([import('../emulator/index.js'), import('../api/auth.js')]);
-  const emulator = await startEmulator({ stateFile: demoStateFile(ctx.env), seed: 'demo' });
+  // A fresh port each run, and the state file written only when a command changed something.
+  const emulator = await startEmulator({ stateFile: demoStateFile(ctx.env), seed: 'demo', keepAddress: false, saveOnlyChanges: true }).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== 'ESTATEFILE') throw error;
+    throw new UsageError(`the demo device's state cannot be used: ${(error as Error).message}`, "start it afresh with 'cmdb demo reset'");
+  });
   const client = await newClient(ctx, { host: emulator.url, timeoutMs: ctx.timeoutMs() }, {}, new TokenAuth(emulator.token));
   return {
     client,

@@ -114,8 +114,9 @@ function printForPeople(ctx: Context, emulator: RunningEmulator, caFile: string 
   ctx.io.stderr.write('Serving until Ctrl-C (SIGINT) or SIGTERM.\n');
 }
 
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return 0;
+/** `--port`, or undefined: the state file's port (when there is one), else a free one. */
+function parsePort(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new UsageError(`invalid --port '${raw}'`, 'give a port from 0 to 65535 (0 picks a free one)');
   return Number(raw);
 }
@@ -142,7 +143,11 @@ export async function run(ctx: Context, flags: EmulatorFlags): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = `cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`;
-    if (code && LISTEN_ERRORS.has(code)) throw new UsageError(message, 'choose another --port or --host');
+    if (code === 'ESTATEFILE') throw new UsageError(message, 'give another --state file, or remove this one to start from the seed');
+    if (code && LISTEN_ERRORS.has(code)) {
+      const kept = flags.port === undefined && flags.state ? ` (the port kept in ${flags.state})` : '';
+      throw new UsageError(`${message}${kept}`, 'choose another --port or --host');
+    }
     throw new CmdbError(message, EXIT.INTERNAL, flags.state ? 'check the --state file' : null);
   }
   const stopped = waitForSignal();

@@ -2,12 +2,16 @@ import { findTable, type TableDef } from '../catalogue/index.js';
 import type { Principal } from './auth.js';
 import { planOperation, type Operation } from './cmdb.js';
 import { DEVICE, DeviceError, errorEnvelope, fail, splitTablePath, successEnvelope, type EnvelopeContext } from './envelope.js';
+import { configBackup } from './backup.js';
+import { flag } from './query.js';
 import { revisionText, type Database, type View } from './store.js';
 import type { TransactionManager } from './transactions.js';
 import { parseJsonBody, validateObject } from './validate.js';
 
 export const CMDB_PREFIX = '/api/v2/cmdb';
 const STATUS_PATH = '/api/v2/monitor/system/status';
+const FIRMWARE_PATH = '/api/v2/monitor/system/firmware';
+const BACKUP_PATH = '/api/v2/monitor/system/config/backup';
 
 export interface ApiRequest {
   method: string;
@@ -23,6 +27,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   body: unknown;
+  /** A plain-text answer (the configuration backup) instead of JSON. */
+  text?: string;
 }
 
 export interface ApiDeps {
@@ -46,41 +52,56 @@ function canAccessVdom(principal: Principal, vdom: string): boolean {
 }
 
 /**
- * `vdom` absent: the management VDOM; `*`: every VDOM the caller may use.
- * An unknown VDOM is 404 (-3) for a caller with access to all VDOMs and
- * 403 (-37) for a restricted one, who must not learn which VDOMs exist.
+ * `vdom` absent: the management VDOM; `*` (or `global=1`): every VDOM the
+ * caller may use. A VDOM that does not exist answers 403 (-37), as one the
+ * caller may not use does: devices do not tell them apart.
  */
-function selectVdoms(db: Database, principal: Principal, param: string | null): VdomSelection {
-  if (param === '*') {
+function selectVdoms(db: Database, principal: Principal, params: URLSearchParams): VdomSelection {
+  const param = params.get('vdom');
+  if (param === '*' || flag(params, 'global')) {
     const vdoms = db.vdoms.filter((vdom) => canAccessVdom(principal, vdom));
     if (vdoms.length === 0) throw fail.noVdom('*');
     return { vdoms, multi: true };
   }
   const names = param ? [...new Set(param.split(',').map((name) => name.trim()))] : [db.vdoms[0]];
   for (const vdom of names) {
-    if (!db.hasVdom(vdom) && principal.vdoms === '*') throw fail.notFound(`VDOM '${vdom}' does not exist`);
     if (!db.hasVdom(vdom) || !canAccessVdom(principal, vdom)) throw fail.noVdom(vdom);
   }
   return { vdoms: names, multi: !!param && param.includes(',') };
 }
 
 interface CmdbTarget {
+  /** The catalogue's table (an alias resolved to it). */
   table: TableDef;
+  /** The path as requested (an alias stays as written), for the envelope. */
+  requested: string;
   itemKey: string | null;
+  child: { field: string; key: string | null } | null;
 }
 
-/** `<prefix>/<area>/<table>[/<mkey>]`, the mkey being one percent-encoded segment. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw fail.invalidRequest(`invalid percent-encoding in key '${segment}'`);
+  }
+}
+
+/**
+ * `<prefix>/<area>/<table>[/<mkey>[/<child>[/<id>]]]` (a singleton:
+ * `<table>[/<child>[/<id>]]`), each key one percent-encoded segment.
+ */
 function parseTarget(path: string): CmdbTarget {
   const segments = path.slice(CMDB_PREFIX.length + 1).split('/');
   if (segments.length > 2 && segments[segments.length - 1] === '') segments.pop();
-  const table = segments.length >= 2 && segments.length <= 3 ? findTable(`${segments[0]}/${segments[1]}`) : undefined;
-  if (!table || segments[0] === '' || segments[1] === '') throw fail.notFound();
-  if (segments.length === 2) return { table, itemKey: null };
-  try {
-    return { table, itemKey: decodeURIComponent(segments[2]) };
-  } catch {
-    throw fail.invalidRequest(`invalid percent-encoding in key '${segments[2]}'`);
-  }
+  const found = segments.length >= 2 && segments[0] !== '' && segments[1] !== '' ? findTable(`${segments[0]}/${segments[1]}`) : undefined;
+  const table = found?.aliasOf ? findTable(found.aliasOf) : found;
+  if (!found || !table) throw fail.notFound();
+  const rest = segments.slice(2).map(decodeSegment);
+  const childAt = table.singleton ? 0 : 1;
+  if (rest.length > childAt + 2) throw fail.notFound();
+  const child = rest.length > childAt ? { field: rest[childAt], key: rest[childAt + 1] ?? null } : null;
+  return { table, requested: found.path, itemKey: table.singleton ? null : (rest[0] ?? null), child };
 }
 
 function hasGroup(principal: Principal, group: string): boolean {
@@ -110,6 +131,8 @@ export class Api {
     const context: EnvelopeContext = { http_method: request.method };
     try {
       if (request.path === STATUS_PATH) return this.status(request);
+      if (request.path === FIRMWARE_PATH) return this.firmware(request);
+      if (request.path === BACKUP_PATH) return this.backup(request);
       if (request.path === CMDB_PREFIX || request.path === `${CMDB_PREFIX}/`) return this.transactionRequest(request);
       if (request.path.startsWith(`${CMDB_PREFIX}/`)) return this.cmdb(request, context);
       throw fail.notFound();
@@ -124,6 +147,26 @@ export class Api {
     const results = { model_name: 'CMDB', model_number: 'VM64', model: DEVICE.model, hostname: this.deps.hostname, log_disk_status: 'available' };
     const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'status' }, { results });
     return { status: 200, body: { ...envelope, action: '' } };
+  }
+
+  /** What clients ask first to learn the release: `results.current` with major, minor, patch and build. */
+  private firmware(request: ApiRequest): ApiResponse {
+    requireMethod(request, 'GET');
+    const [major, minor, patch] = DEVICE.version.slice(1).split('.').map(Number);
+    const current = { id: `${DEVICE.platform}-${DEVICE.version}-build${DEVICE.build}`, version: DEVICE.version, major, minor, patch, build: DEVICE.build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
+    const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'firmware' }, { results: { current, available: [] } });
+    return { status: 200, body: { ...envelope, action: '' } };
+  }
+
+  /** `?scope=global` (every VDOM) or `scope=vdom&vdom=X`: the configuration as the device's CLI text. */
+  private backup(request: ApiRequest): ApiResponse {
+    requireMethod(request, 'GET');
+    const scope = request.params.get('scope');
+    if (scope !== 'global' && scope !== 'vdom') throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope ?? '')} (global|vdom)`);
+    const principal = request.principal;
+    if (scope === 'global' && principal.vdoms !== '*') throw fail.noVdom('global');
+    const vdoms = scope === 'global' ? [...this.deps.db.vdoms] : selectVdoms(this.deps.db, principal, request.params).vdoms;
+    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name) };
   }
 
   private transactionRequest(request: ApiRequest): ApiResponse {
@@ -169,13 +212,13 @@ export class Api {
   }
 
   private cmdb(request: ApiRequest, context: EnvelopeContext): ApiResponse {
-    const { table, itemKey } = parseTarget(request.path);
-    Object.assign(context, { vdom: this.deps.db.vdoms[0], ...splitTablePath(table.path) }, itemKey === null ? {} : { mkey: itemKey });
+    const { table, requested, itemKey, child } = parseTarget(request.path);
+    Object.assign(context, { vdom: this.deps.db.vdoms[0], ...splitTablePath(requested) }, itemKey === null ? {} : { mkey: itemKey });
     if (!hasGroup(request.principal, table.group)) throw fail.noGroup(table.group);
-    const selection = selectVdoms(this.deps.db, request.principal, request.params.get('vdom'));
+    const selection = selectVdoms(this.deps.db, request.principal, request.params);
     context.vdom = selection.vdoms[0];
     const view = this.viewFor(request);
-    const operation = planOperation({ method: request.method, table, itemKey, params: request.params, body: request.body, contentType: request.contentType });
+    const operation = planOperation({ method: request.method, table, itemKey, child, params: request.params, body: request.body, contentType: request.contentType });
     const envelopes = selection.vdoms.map((vdom) => this.runIn(operation, table, { ...context, vdom }, view));
     if (!selection.multi) return { status: Number(envelopes[0].http_status), body: envelopes[0] };
     return { status: combinedStatus(envelopes), body: envelopes };

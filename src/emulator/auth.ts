@@ -28,8 +28,6 @@ export interface AuthConfig {
   blockSeconds: number;
   sessionTtlSeconds: number;
   disclaimer: boolean;
-  /** Port in the CSRF cookie's name (`ccsrftoken_<port>`). */
-  port: number;
   secure: boolean;
 }
 
@@ -70,13 +68,16 @@ export class Authenticator {
   private readonly failures = new Map<string, { count: number; blockedUntil: number }>();
   readonly sessionCookie: string;
   readonly csrfCookie: string;
+  /** A session cookie of an earlier run of the device, which each login clears. */
+  private readonly staleCookie = `APSCOOKIE_${randomInt(1_000_000_000, 9_999_999_999)}`;
 
   constructor(
     private readonly config: AuthConfig,
     private readonly clock: () => number = Date.now,
   ) {
     this.sessionCookie = `APSCOOKIE_${randomInt(1_000_000_000, 9_999_999_999)}`;
-    this.csrfCookie = `ccsrftoken_${config.port}`;
+    // Release 6.4 names it without the port suffix later firmware adds.
+    this.csrfCookie = 'ccsrftoken';
   }
 
   /** Seconds the source is still blocked for (0: not blocked). */
@@ -129,10 +130,22 @@ export class Authenticator {
     session.stage = this.config.disclaimer ? 'disclaimer' : 'active';
     session.lastUsed = this.clock();
     this.failures.delete(source);
-    return {
-      body: this.config.disclaimer ? LOGIN_BODY.disclaimer : LOGIN_BODY['1'],
-      cookies: [this.sessionCookieOf(session), this.cookie(this.csrfCookie, `"${session.csrf}"`, false)],
-    };
+    return { body: this.config.disclaimer ? LOGIN_BODY.disclaimer : LOGIN_BODY['1'], cookies: this.loginCookies(session) };
+  }
+
+  /**
+   * What a device sets with a successful login: first the stale cookies it
+   * clears (expired), then the session cookie and the quoted CSRF token, so a
+   * client that reads every cookie, or keeps the last of each name, ends with
+   * the valid ones.
+   */
+  private loginCookies(session: Session): string[] {
+    return [
+      this.expiredCookie(this.csrfCookie),
+      this.expiredCookie(this.staleCookie),
+      this.sessionCookieOf(session),
+      this.cookie(this.csrfCookie, `"${session.csrf}"`, false),
+    ];
   }
 
   private refuse(source: string): LoginAnswer {
@@ -171,6 +184,36 @@ export class Authenticator {
     return { body: LOGIN_BODY['1'], cookies: [] };
   }
 
+  /**
+   * `POST /api/v2/authentication` (6.4.2 and later): the login as JSON, its
+   * result as `status_code` (5 success, -1 failed, -4 locked out, 3 a second
+   * factor is needed, 4 password change, 2 the banner must be acknowledged),
+   * the same cookies as `/logincheck` on success.
+   */
+  apiLogin(body: Record<string, unknown>, source: string): { status_code: number; status_message: string; cookies: string[] } {
+    const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : typeof body[name] === 'number' ? String(body[name]) : '');
+    const admin = this.config.admins.find((a) => a.username === text('username') && sameSecret(text('secretkey'), a.password));
+    const answer = (status_code: number, status_message: string, cookies: string[] = []) => ({ status_code, status_message, cookies });
+    if (!admin) {
+      this.recordFailure(source);
+      return answer(-1, 'LOGIN_FAILED');
+    }
+    if (admin.lockedOut) return answer(-4, 'LOGIN_LOCKED_OUT');
+    if (admin.mustChangePassword) return answer(4, 'LOGIN_PASSWORD_CHANGE_REQUIRED');
+    if (admin.twoFactorCode !== undefined) {
+      if (!text('token_code')) return answer(3, 'LOGIN_TOKEN_CODE_REQUIRED');
+      if (!sameSecret(text('token_code'), admin.twoFactorCode)) {
+        this.recordFailure(source);
+        return answer(-1, 'LOGIN_FAILED');
+      }
+    }
+    const acknowledged = body.ack_pre_disclaimer === true || body.ack_post_disclaimer === true;
+    if (this.config.disclaimer && !acknowledged) return answer(2, 'LOGIN_DISCLAIMER_NOT_ACKNOWLEDGED');
+    const session = this.open(admin, 'active');
+    this.failures.delete(source);
+    return answer(5, 'LOGIN_SUCCESS', this.loginCookies(session));
+  }
+
   logout(cookies: Map<string, string>): LoginAnswer {
     const id = cookies.get(this.sessionCookie);
     if (id !== undefined) this.sessions.delete(id);
@@ -182,13 +225,13 @@ export class Authenticator {
   }
 
   /**
-   * The principal of an API request: `Authorization: Bearer <token>` or an
-   * active session cookie. The `access_token` query parameter is not a
-   * credential here.
+   * The principal of an API request: `Authorization: Bearer <token>`, the
+   * `access_token` query parameter (6.4 still takes it; later firmware
+   * refuses it by default), or an active session cookie.
    */
-  authenticate(authorization: string | undefined, cookies: Map<string, string>, source: string): Principal | undefined {
-    if (authorization !== undefined) {
-      const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? '';
+  authenticate(authorization: string | undefined, cookies: Map<string, string>, source: string, accessToken: string | null = null): Principal | undefined {
+    if (authorization !== undefined || accessToken !== null) {
+      const given = authorization !== undefined ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? '') : accessToken!;
       const token = this.config.tokens.find((t) => sameSecret(given, t.token));
       if (!token) this.recordFailure(source);
       return token && principalOf('api-token', 'token', token, null);

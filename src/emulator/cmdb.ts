@@ -1,8 +1,8 @@
 import { allows, describeOperations, OPERATION_NAMES, type OperationCode, type TableDef } from '../catalogue/index.js';
 import { fail } from './envelope.js';
 import { parseListQuery, parseRenderOptions } from './query.js';
-import { renderObject } from './render.js';
-import { defaultsOf, materialize, tableMeta, tableSchema, type Obj } from './schema.js';
+import { renderEntries, renderObject } from './render.js';
+import { defaultsOf, materialize, subKeyOf, tableMeta, tableSchema, type Fields, type Obj } from './schema.js';
 import { keyId, KeyedTable, revisionText, SingletonTable, type TableState, type View } from './store.js';
 import type { TransactionManager } from './transactions.js';
 import { checkKey, parseJsonBody, validateObject, validateValue } from './validate.js';
@@ -12,6 +12,8 @@ export interface CmdbCall {
   method: string;
   table: TableDef;
   itemKey: string | null;
+  /** A sub-table path (`<item>/<child>[/<id>]`): the list field and the decoded entry key. */
+  child?: { field: string; key: string | null } | null;
   params: URLSearchParams;
   body: string;
   contentType: string | undefined;
@@ -67,6 +69,27 @@ function notFound(table: TableDef, key: unknown): Error {
 
 function parseBody(call: CmdbCall): unknown {
   return parseJsonBody(call.body, call.contentType);
+}
+
+function isObject(value: unknown): value is Obj {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An integer key left out, or given as 0, means "the next free number" (as the device does). */
+function wantsNextKey(table: TableDef, body: unknown): body is Obj {
+  if (table.keyType !== 'integer' || !isObject(body)) return false;
+  const given = body[table.key!];
+  return given === undefined || given === 0 || given === '0';
+}
+
+/** One more than the highest integer key, and at least the key field's minimum (1 when it has none). */
+function nextFreeKey(table: TableDef, rows: KeyedTable): number {
+  let next = Math.max(table.fields[table.key!]?.minimum ?? 1, 1);
+  for (const row of rows.all()) {
+    const key = row[table.key!];
+    if (typeof key === 'number' && key >= next) next = key + 1;
+  }
+  return next;
 }
 
 function unchanged(before: Obj, after: Obj): boolean {
@@ -131,17 +154,20 @@ function read(call: CmdbCall, key: string | number): Operation {
 function create(call: CmdbCall): Operation {
   const { table } = call;
   const keyField = table.key!;
-  const input = validateObject(table.fields, parseBody(call));
-  checkKey(keyField, input, true);
+  const body = parseBody(call);
+  const numbered = wantsNextKey(table, body);
+  const input = validateObject(table.fields, numbered ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== keyField)) : body);
+  if (!numbered) checkKey(keyField, input, true);
   const row = materialize(table.fields, input, true);
-  const mkey = row[keyField];
   return {
     write: true,
     run: ({ view, vdom }) => {
+      let mkey = row[keyField];
       view.write(vdom, table.path, (state) => {
         const rows = asKeyed(state);
+        if (numbered) mkey = nextFreeKey(table, rows);
         if (rows.has(mkey)) throw fail.duplicate(keyField, mkey);
-        rows.insert(row);
+        rows.insert({ ...row, [keyField]: mkey });
         return true;
       });
       return { mkey };
@@ -221,7 +247,7 @@ function move(call: CmdbCall, key: string | number): Operation {
   const before = call.params.get('before');
   const after = call.params.get('after');
   if ((before === null) === (after === null) || (before ?? after) === '') {
-    throw fail.invalidValue("action=move needs exactly one of 'before' or 'after'");
+    throw fail.missingParameter("action=move needs exactly one of 'before' or 'after'");
   }
   const where = before !== null ? 'before' : 'after';
   const target = parseItemKey(table, (before ?? after)!);
@@ -326,6 +352,129 @@ function planItem(call: CmdbCall, action: string | null, key: string | number): 
   }
 }
 
+interface ChildTable {
+  field: string;
+  items: Fields;
+  subKey: string;
+  /** The entry key of the path, typed as the sub-table's key field; null on the list path. */
+  key: string | number | null;
+}
+
+function childTable(call: CmdbCall): ChildTable {
+  const { table } = call;
+  const { field: name, key } = call.child!;
+  const field = table.fields[name];
+  if (field?.type !== 'array') throw fail.notFound(`${table.path} has no sub-table '${name}'`);
+  const items = field.items ?? {};
+  const subKey = subKeyOf(items);
+  if (key === null || items[subKey]?.type !== 'integer') return { field: name, items, subKey, key };
+  if (!/^\d+$/.test(key)) throw fail.notFound(`entry ${JSON.stringify(key)} not found in ${name} of ${table.path}: '${subKey}' is an integer`);
+  return { field: name, items, subKey, key: Number(key) };
+}
+
+/** The object that holds the sub-table: the settings of a singleton, else the entry under the item key. */
+function parentOf(call: CmdbCall, state: TableState, parentKey: string | number | null): Obj {
+  if (parentKey === null) return asSingleton(state).object;
+  const parent = asKeyed(state).get(parentKey);
+  if (!parent) throw notFound(call.table, parentKey);
+  return parent;
+}
+
+function replaceParent(state: TableState, parentKey: string | number | null, next: Obj): void {
+  if (parentKey === null) asSingleton(state).object = next;
+  else asKeyed(state).replace(parentKey, next);
+}
+
+function entriesOf(parent: Obj, child: ChildTable): Obj[] {
+  const list = parent[child.field];
+  return Array.isArray(list) ? (list as Obj[]) : [];
+}
+
+function entryNotFound(call: CmdbCall, child: ChildTable, key: unknown): Error {
+  return fail.notFound(`entry ${JSON.stringify(key)} not found in ${child.field} of ${call.table.path}`);
+}
+
+/**
+ * `<item>/<child>[/<id>]` (a singleton: `<table>/<child>[/<id>]`): the
+ * device's way to read, append, change or remove one entry of a list field
+ * without replacing the whole list. A write is an update of the object.
+ */
+function planChild(call: CmdbCall, action: string | null, parentKey: string | number | null): Operation {
+  const { table } = call;
+  const child = childTable(call);
+  rejectAction(call, action);
+  const write = (change: (entries: Obj[]) => { entries: Obj[]; mkey: unknown }): Operation => {
+    requireOperation(call, table.singleton ? 'P' : 'U');
+    return {
+      write: true,
+      run: ({ view, vdom }) => {
+        let mkey: unknown;
+        view.write(vdom, table.path, (state) => {
+          const parent = parentOf(call, state, parentKey);
+          const changed = change(entriesOf(parent, child));
+          mkey = changed.mkey;
+          const next = { ...parent, [child.field]: changed.entries };
+          if (unchanged(parent, next)) return false;
+          replaceParent(state, parentKey, next);
+          return true;
+        });
+        return { mkey };
+      },
+    };
+  };
+  const find = (entries: Obj[]) => {
+    const index = entries.findIndex((entry) => keyId(entry[child.subKey]) === keyId(child.key));
+    if (index < 0) throw entryNotFound(call, child, child.key);
+    return index;
+  };
+  switch (call.method) {
+    case 'GET': {
+      requireOperation(call, table.singleton ? 'G' : 'R');
+      const options = parseRenderOptions(call.params);
+      return {
+        write: false,
+        run: ({ view, vdom }) => {
+          const entries = entriesOf(parentOf(call, view.read(vdom, table.path), parentKey), child);
+          const chosen = child.key === null ? entries : [entries[find(entries)]];
+          return { results: renderEntries(table, child.field, chosen, options) };
+        },
+      };
+    }
+    case 'POST': {
+      if (child.key !== null) return unsupportedMethod(call);
+      const input = validateObject(child.items, parseBody(call), `${child.field}.`);
+      return write((entries) => {
+        // Completed as a create completes it: every field, and the next `id` when it has none.
+        const added = (materialize({ list: { type: 'array', items: child.items } }, { list: [...entries, input] }, false).list as Obj[]).at(-1)!;
+        const mkey = added[child.subKey];
+        if (entries.some((existing) => keyId(existing[child.subKey]) === keyId(mkey))) throw fail.duplicate(`${child.field}.${child.subKey}`, mkey);
+        return { entries: [...entries, added], mkey };
+      });
+    }
+    case 'PUT': {
+      if (child.key === null) return unsupportedMethod(call);
+      const patch = validateObject(child.items, parseBody(call), `${child.field}.`);
+      return write((entries) => {
+        const index = find(entries);
+        const next = { ...entries[index], ...patch };
+        const mkey = next[child.subKey];
+        if (keyId(mkey) !== keyId(child.key) && entries.some((existing) => keyId(existing[child.subKey]) === keyId(mkey))) {
+          throw fail.duplicate(`${child.field}.${child.subKey}`, mkey);
+        }
+        return { entries: entries.map((entry, i) => (i === index ? next : entry)), mkey };
+      });
+    }
+    case 'DELETE':
+      if (child.key === null) return unsupportedMethod(call);
+      return write((entries) => {
+        const index = find(entries);
+        return { entries: entries.filter((_, i) => i !== index), mkey: child.key };
+      });
+    default:
+      return unsupportedMethod(call);
+  }
+}
+
 /**
  * Checks a request against the catalogue (405 for an operation it does not
  * list, 400 for an action the operation does not support) and its body
@@ -335,6 +484,7 @@ function planItem(call: CmdbCall, action: string | null, key: string | number): 
  */
 export function planOperation(call: CmdbCall): Operation {
   const action = call.params.get('action') || null;
+  if (call.child) return planChild(call, action, call.table.singleton ? null : parseItemKey(call.table, call.itemKey!));
   if (call.table.singleton) return planSingleton(call, action);
   if (call.itemKey === null) return planCollection(call, action);
   return planItem(call, action, parseItemKey(call.table, call.itemKey));

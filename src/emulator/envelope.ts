@@ -5,6 +5,10 @@ export const DEVICE = {
   version: 'v6.4.14',
   build: 2093,
   model: 'CMDB-VM64',
+  /** The platform in firmware image names and configuration headers. */
+  platform: 'FGVM64',
+  /** The build's date, as image names carry it (YYMMDD). */
+  buildDate: '230912',
 } as const;
 
 /** A failure the device reports in its JSON error envelope. */
@@ -19,24 +23,39 @@ export class DeviceError extends Error {
 }
 
 /**
+ * The CLI layer's refusal as 6.4 devices word it: several lines, the object and
+ * value first, the emulator's explanation, then the return code.
+ */
+export function cliRefusal(code: number, subject: string, detail: string): string {
+  return `node_check_object fail! for ${subject}\n\n${detail}\nCommand fail. Return code ${code}\n`;
+}
+
+/** A value the device's CLI layer refuses: HTTP 500 with its code, as 6.4 devices answer. */
+const refused = (code: number) => (detail: string, subject = 'value') => new DeviceError(500, code, cliRefusal(code, subject, detail));
+
+/**
  * The error texts of the emulator. Codes follow the device's table of CLI
  * errors: -3 not found, -5 duplicate, -651 invalid value, -72 too long,
  * -1 invalid length, -8 invalid IP, -14/-37 permission denied, -50 invalid
- * request.
+ * request. Real 6.4 devices answer a duplicate and a value their CLI layer
+ * refuses with HTTP 500; 424 is the API layer's (a body that is not JSON, a
+ * missing required attribute).
  */
 export const fail = {
   notFound: (cliError?: string) => new DeviceError(404, -3, cliError),
-  duplicate: (keyField: string, key: unknown) => new DeviceError(424, -5, `${keyField} ${JSON.stringify(key)}: A duplicate entry already exists`),
+  duplicate: (keyField: string, key: unknown) => new DeviceError(500, -5, cliRefusal(-5, `${keyField} ${JSON.stringify(key)}`, 'A duplicate entry already exists.')),
   mustBeSet: (field: string) => new DeviceError(424, -651, `Attribute '${field}' MUST be set`),
-  invalidValue: (cliError: string) => new DeviceError(424, -651, cliError),
-  invalidIp: (cliError: string) => new DeviceError(424, -8, cliError),
-  tooLong: (cliError: string) => new DeviceError(424, -72, cliError),
-  invalidLength: (cliError: string) => new DeviceError(424, -1, cliError),
+  notJson: (detail: string) => new DeviceError(424, -651, detail),
+  invalidValue: refused(-651),
+  invalidIp: refused(-8),
+  tooLong: refused(-72),
+  invalidLength: refused(-1),
   invalidRequest: (cliError: string) => new DeviceError(400, -50, cliError),
+  missingParameter: (cliError: string) => new DeviceError(424, -651, cliError),
   methodNotAllowed: (cliError: string) => new DeviceError(405, -50, cliError),
   tooLarge: (limit: number) => new DeviceError(413, -1, `request entity larger than ${limit} bytes`),
   noGroup: (group: string) => new DeviceError(403, -14, `Permission denied: the access profile lacks access group '${group}'`),
-  noVdom: (vdom: string) => new DeviceError(403, -37, `Permission denied: no access to VDOM '${vdom}'`),
+  noVdom: (vdom: string) => new DeviceError(403, -37, `Permission denied: VDOM '${vdom}' does not exist or is not accessible`),
   noTransaction: (id: unknown) => new DeviceError(404, -3, `transaction ${String(id)} does not exist (expired, committed or aborted)`),
   internal: (message: string) => new DeviceError(500, -1, message),
 };

@@ -42,9 +42,19 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
   res.end(html);
 }
 
+export function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate' });
+  res.end(text);
+}
+
+/**
+ * The request's cookies. Clients that echo a whole `Set-Cookie` line send its
+ * attributes too (`Path=/`, `HttpOnly`), and some join several with commas:
+ * both are read leniently (the last of a name wins).
+ */
 export function parseCookies(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
-  for (const part of (header ?? '').split(';')) {
+  for (const part of (header ?? '').split(/;|,(?=\s*[\w-]+=)/)) {
     const eq = part.indexOf('=');
     if (eq > 0) cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
   }

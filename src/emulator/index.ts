@@ -9,6 +9,8 @@ import { certificateFingerprint, certificateHosts, generateSelfSignedCertificate
 import { materialize, type Obj } from './schema.js';
 import { Device } from './server.js';
 import { buildDatabase, loadState, saveState, snapshot, type SavedState } from './state.js';
+
+export { StateFileError } from './state.js';
 import { CommittedView, KeyedTable, type Database } from './store.js';
 import { TransactionManager } from './transactions.js';
 
@@ -34,11 +36,18 @@ export interface EmulatorToken {
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
   host?: string;
-  /** Default 0 (ephemeral). */
+  /** Default: the port saved in the state file (see `keepAddress`), else 0 (ephemeral). */
   port?: number;
+  /** Default true: the state file keeps the port, and a restart without `port` listens on it again. */
+  keepAddress?: boolean;
+  /** Write the state file only after a committed change, never at start (an emulator serving one command). */
+  saveOnlyChanges?: boolean;
   /** true: a self-signed certificate generated at start (or reused from the state file); or the PEMs to serve. */
   tls?: boolean | { key: string; cert: string };
-  /** Loaded at start if present; every committed change is persisted atomically (temp file + rename). */
+  /**
+   * Loaded at start if present; every committed change is persisted atomically (temp file + rename).
+   * It is written at start only when it is new or what it keeps (credentials, certificate, port) changed.
+   */
   stateFile?: string;
   /** Default 'demo' (used when no state file exists yet). */
   seed?: 'demo' | 'empty';
@@ -94,7 +103,7 @@ export interface RunningEmulator extends StartLine {
   populate(tablePath: string, vdom: string, objects: Record<string, unknown>[]): void;
   expireSessions(): void;
   startLine(): StartLine;
-  /** Stops listening (closing keep-alive sockets too) and flushes the state. */
+  /** Stops listening (closing keep-alive sockets too); the state file is already up to date. */
   close(): Promise<void>;
 }
 
@@ -129,7 +138,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 function catalogued(tablePath: string): TableDef {
-  const table = findTable(tablePath);
+  const found = findTable(tablePath);
+  const table = found?.aliasOf ? findTable(found.aliasOf) : found;
   if (!table) throw new Error(`${tablePath} is not a catalogued table`);
   return table;
 }
@@ -149,6 +159,11 @@ function insertAll(db: Database, tablePath: string, vdom: string, objects: Obj[]
   state.revision++;
 }
 
+function sameExtras(saved: SavedState, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): boolean {
+  const kept = (state: Pick<SavedState, 'credentials' | 'tls' | 'port'>) => JSON.stringify([state.credentials, state.tls ?? null, state.port ?? null]);
+  return kept(saved) === kept(extras);
+}
+
 /** Starts the emulated device and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const saved = options.stateFile ? loadState(options.stateFile) : undefined;
@@ -156,16 +171,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const credentials = resolveCredentials(saved);
   const certificate = resolveCertificate(options, saved);
   const db = buildDatabase(vdoms, options.seed ?? 'demo', saved);
-  const extras = { credentials, ...(options.tls === true && certificate ? { tls: certificate } : {}) };
   const stateFile = options.stateFile;
+  const keepAddress = options.keepAddress ?? true;
+  const host = options.host ?? '127.0.0.1';
+  const server = certificate ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }) : createHttpServer();
+  const port = await listen(server, options.port ?? (keepAddress ? saved?.port : undefined) ?? 0, host);
+  const extras: Pick<SavedState, 'credentials' | 'tls' | 'port'> = {
+    credentials,
+    ...(options.tls === true && certificate ? { tls: certificate } : {}),
+    ...(keepAddress ? { port } : saved?.port !== undefined ? { port: saved.port } : {}),
+  };
   const persist = (): void => {
     if (stateFile) saveState(stateFile, snapshot(db, extras));
   };
   const admins = options.admins ?? [{ username: 'admin', password: credentials.password }];
   const tokens = options.tokens ?? [{ token: credentials.token }];
-  const host = options.host ?? '127.0.0.1';
-  const server = certificate ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }) : createHttpServer();
-  const port = await listen(server, options.port ?? 0, host);
   const auth = new Authenticator({
     admins,
     tokens,
@@ -173,14 +193,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     blockSeconds: options.blockSeconds ?? 60,
     sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
     disclaimer: options.disclaimer ?? false,
-    port,
     secure: !!certificate,
   });
   const transactions = new TransactionManager(db, persist);
   const api = new Api({ db, committed: new CommittedView(db, persist), transactions, hostname: options.hostname ?? 'cmdb-emulator' });
   const requests: ReceivedRequest[] = [];
   server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
-  persist();
+  // A run that changes nothing leaves the file as it was (a read-only --demo command, a restart).
+  if (!options.saveOnlyChanges && (!saved || !sameExtras(saved, extras))) persist();
 
   const fingerprint = certificate ? certificateFingerprint(certificate.certPem) : null;
   const startLine = (): StartLine => ({
@@ -208,8 +228,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }).then(() => {
-        persist();
       })),
   };
 }

@@ -14,9 +14,26 @@ export type FilterGroup = Condition[];
 const TWO_CHAR: readonly Operator[] = ['==', '!=', '=@', '!@', '<=', '>='];
 const ONE_CHAR: readonly Operator[] = ['<', '>'];
 
-/** Splits on commas not escaped as `\,` (a literal comma inside a value). */
+/**
+ * Splits on the commas that separate alternatives; inside a value `\,` is a
+ * literal comma and `\\` a backslash (a backslash before anything else stays).
+ */
 function splitAlternatives(expression: string): string[] {
-  return expression.split(/(?<!\\),/).map((part) => part.replace(/\\,/g, ','));
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < expression.length; i++) {
+    const char = expression[i];
+    const next = expression[i + 1];
+    if (char === '\\' && (next === ',' || next === '\\')) {
+      current += next;
+      i++;
+    } else if (char === ',') {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
 }
 
 /**

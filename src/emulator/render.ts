@@ -6,7 +6,7 @@ import type { RenderOptions } from './query.js';
 import { isDefault, subKeyOf, typeId, type Fields, type Obj } from './schema.js';
 
 /** Devices never show a secret: they answer its encrypted form. */
-function maskSecret(value: unknown): unknown {
+export function maskSecret(value: unknown): unknown {
   if (typeof value !== 'string' || value === '' || value.startsWith('ENC ')) return value;
   return `ENC ${createHash('sha256').update(`cmdb-emulator:${value}`).digest('base64')}`;
 }
@@ -77,9 +77,9 @@ function presentValue(level: Level, options: RenderOptions, name: string, field:
 
 function metaFields(table: TableDef): Obj {
   const { path, name } = splitTablePath(table.path);
-  const out: Obj = { q_ref: 0, q_static: false, q_no_rename: false, q_no_edit: false, q_type: typeId(table), q_path: path, q_name: name };
+  const out: Obj = { q_ref: 0, q_static: false, q_no_rename: false, q_global_entry: false, q_type: typeId(table), q_path: path, q_name: name };
   if (table.keyType) out.q_mkey_type = table.keyType;
-  return out;
+  return { ...out, q_no_edit: false, q_class: 0 };
 }
 
 /**
@@ -92,4 +92,10 @@ export function renderObject(table: TableDef, object: Obj, options: RenderOption
   if (options.withMeta) Object.assign(out, metaFields(table));
   if (options.withContentsHash) out.q_contents_hash = contentsHash(object);
   return out;
+}
+
+/** Entries of a sub-table (`<item>/<child>` paths) as the device answers them inside their object. */
+export function renderEntries(table: TableDef, fieldName: string, entries: Obj[], options: RenderOptions): unknown {
+  const level: Level = { tablePath: table.path, fields: table.fields, keyField: table.key, prefix: '', format: null, datasource: undefined };
+  return presentValue(level, options, fieldName, table.fields[fieldName], entries);
 }

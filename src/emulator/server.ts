@@ -3,7 +3,15 @@ import type { Api } from './api.js';
 import type { Authenticator, LoginAnswer } from './auth.js';
 import { errorEnvelope, fail, htmlErrorPage } from './envelope.js';
 import type { ReceivedRequest } from './index.js';
-import { flatHeaders, parseCookies, readBody, sendHtml, sendJson, splitTarget } from './http.js';
+import { flatHeaders, parseCookies, readBody, sendHtml, sendJson, sendText, splitTarget } from './http.js';
+
+const AUTHENTICATION_PATH = '/api/v2/authentication';
+
+/** The CSRF token as clients send it back: with or without the cookie's double quotes. */
+function unquote(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text?.trim().replace(/^"(.*)"$/, '$1');
+}
 
 export interface DeviceDeps {
   auth: Authenticator;
@@ -69,6 +77,7 @@ export class Device {
       case '/logout':
         return this.loginPage(x, () => this.deps.auth.logout(x.cookies), ['GET', 'POST']);
     }
+    if (x.path === AUTHENTICATION_PATH) return this.authentication(x);
     if (x.path.startsWith('/api/')) return this.api(x);
     sendHtml(x.res, 404, htmlErrorPage(404, 'The requested page does not exist.'));
   }
@@ -80,10 +89,29 @@ export class Device {
     sendHtml(x.res, 200, result.body, result.cookies.length ? { 'Set-Cookie': result.cookies } : {});
   }
 
+  /** `POST /api/v2/authentication` logs in (JSON in, JSON out), `DELETE` logs out. */
+  private authentication(x: Exchange): void {
+    if (x.method === 'DELETE') {
+      const done = this.deps.auth.logout(x.cookies);
+      return sendJson(x.res, 200, { status_code: 0, status_message: 'LOGOUT_SUCCESS' }, { 'Set-Cookie': done.cookies });
+    }
+    if (x.method !== 'POST') return sendHtml(x.res, 405, htmlErrorPage(405, `${x.path} accepts POST, DELETE`));
+    let body: unknown;
+    try {
+      body = JSON.parse(x.body);
+    } catch {
+      body = undefined;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return sendJson(x.res, 400, { status_code: -1, status_message: 'LOGIN_FAILED' });
+    const { cookies, ...answer } = this.deps.auth.apiLogin(body as Record<string, unknown>, x.source);
+    sendJson(x.res, 200, answer, cookies.length ? { 'Set-Cookie': cookies } : {});
+  }
+
   private api(x: Exchange): void {
-    const principal = this.deps.auth.authenticate(x.req.headers.authorization, x.cookies, x.source);
+    const accessToken = new URLSearchParams(x.query).get('access_token');
+    const principal = this.deps.auth.authenticate(x.req.headers.authorization, x.cookies, x.source, accessToken);
     if (!principal) return sendHtml(x.res, 401, htmlErrorPage(401, 'Authentication required.'));
-    if (principal.kind === 'session' && WRITE_METHODS.has(x.method) && x.req.headers['x-csrftoken'] !== principal.csrf) {
+    if (principal.kind === 'session' && WRITE_METHODS.has(x.method) && unquote(x.req.headers['x-csrftoken']) !== principal.csrf) {
       return sendHtml(x.res, 403, htmlErrorPage(403, 'Missing or invalid CSRF token.'));
     }
     const transactionId = x.req.headers['x-transaction-id'];
@@ -96,6 +124,7 @@ export class Device {
       transactionId: Array.isArray(transactionId) ? transactionId[0] : transactionId,
       principal,
     });
-    sendJson(x.res, answer.status, answer.body);
+    if (answer.text !== undefined) sendText(x.res, answer.status, answer.text);
+    else sendJson(x.res, answer.status, answer.body);
   }
 }

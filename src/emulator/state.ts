@@ -22,7 +22,21 @@ export interface SavedState {
   credentials?: { password: string; token: string };
   /** A generated certificate, reused so that pinned fingerprints keep matching. */
   tls?: CertificatePair;
+  /** The port it listened on, reused so that saved profiles keep their address. */
+  port?: number;
   vdoms: Record<string, Record<string, SavedTable>>;
+}
+
+/** A state file that cannot be used: its name and why. */
+export class StateFileError extends Error {
+  readonly code = 'ESTATEFILE';
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+    this.name = 'StateFileError';
+  }
 }
 
 export function loadState(file: string): SavedState | undefined {
@@ -30,11 +44,21 @@ export function loadState(file: string): SavedState | undefined {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new StateFileError(file, code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message);
   }
-  const state = JSON.parse(text) as Partial<SavedState>;
-  if (state.format !== FORMAT || state.version !== 1 || typeof state.vdoms !== 'object') throw new Error(`${file} is not a cmdb emulator state file`);
+  let state: Partial<SavedState> | null;
+  try {
+    state = JSON.parse(text) as Partial<SavedState> | null;
+  } catch (error) {
+    throw new StateFileError(file, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (!state || state.format !== FORMAT || state.version !== 1 || !state.vdoms || typeof state.vdoms !== 'object' || Array.isArray(state.vdoms)) {
+    throw new StateFileError(file, 'is not a cmdb emulator state file');
+  }
+  if (Object.keys(state.vdoms).length === 0) throw new StateFileError(file, 'has no VDOMs');
+  if (state.port !== undefined && !(Number.isInteger(state.port) && state.port > 0 && state.port < 65536)) throw new StateFileError(file, `has an invalid port ${JSON.stringify(state.port)}`);
   return state as SavedState;
 }
 
@@ -56,7 +80,7 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
   return Array.isArray(saved.objects) ? new KeyedTable(table.key!, saved.objects, saved.revision) : undefined;
 }
 
-export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls'>): SavedState {
+export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): SavedState {
   const vdoms: SavedState['vdoms'] = {};
   for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
   return { format: FORMAT, version: 1, ...extras, vdoms };

@@ -22,40 +22,69 @@ function isIpv6Field(text: string): boolean {
   return rest.length === 0 && isIPv6(address) && (prefix === undefined || /^\d{1,3}$/.test(prefix));
 }
 
+/** What the device's refusal names: the field and the value it could not parse. */
+function subject(name: string, value: unknown): string {
+  return `${name} ${typeof value === 'string' ? value : show(value)}`;
+}
+
 function checkFormat(name: string, field: FieldSchema, text: string): string {
-  if (field.format === 'ipv4' && !isIpv4Field(text)) throw fail.invalidIp(`invalid IP address for '${name}': ${show(text)}`);
-  if (field.format === 'ipv6' && !isIpv6Field(text)) throw fail.invalidIp(`invalid IPv6 address for '${name}': ${show(text)}`);
+  if (field.format === 'ipv4' && !isIpv4Field(text)) throw fail.invalidIp(`invalid IP address for '${name}': ${show(text)}`, subject(name, text));
+  if (field.format === 'ipv6' && !isIpv6Field(text)) throw fail.invalidIp(`invalid IPv6 address for '${name}': ${show(text)}`, subject(name, text));
   if (field.format === 'mac-address') {
-    if (!MAC.test(text)) throw fail.invalidValue(`invalid MAC address for '${name}': ${show(text)}`);
+    if (!MAC.test(text)) throw fail.invalidValue(`invalid MAC address for '${name}': ${show(text)}`, subject(name, text));
     return text.toLowerCase().replace(/-/g, ':');
   }
   return text;
 }
 
-function checkString(name: string, field: FieldSchema, value: unknown): string {
-  // The device turns JSON numbers into CLI text, so a number is fine for a string field.
-  if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
-    throw fail.invalidValue(`invalid value for '${name}': ${show(value)} (a string is expected)`);
-  }
-  const text = String(value);
-  if (field.enum && !field.enum.includes(text)) throw fail.invalidValue(`invalid value for '${name}': ${show(text)} (${field.enum.join('|')})`);
-  if (field.maxLength !== undefined && Buffer.byteLength(text) > field.maxLength) {
-    throw fail.tooLong(`value too long for '${name}': ${Buffer.byteLength(text)} bytes (maximum ${field.maxLength})`);
+/** One value of an option or text field: from the enum, within the length, in the address format. */
+function checkText(name: string, field: FieldSchema, text: string): string {
+  if (field.enum && !field.enum.includes(text)) {
+    throw fail.invalidValue(`value parse error before '${text}': '${name}' takes ${field.enum.join('|')}`, subject(name, text));
   }
   return field.format === 'password' ? text : checkFormat(name, field, text);
 }
 
+/**
+ * A multi-value option: one string of space-separated values (a JSON list of
+ * them is taken too), each checked; stored once each, in the device's own
+ * order (the enum's) where the field has one.
+ */
+function checkMultiple(name: string, field: FieldSchema, value: unknown): string {
+  const values = Array.isArray(value) ? value.map(String) : String(value).split(/\s+/);
+  const checked = [...new Set(values.filter((v) => v !== '').map((v) => checkText(name, field, v)))];
+  if (field.enum) checked.sort((a, b) => field.enum!.indexOf(a) - field.enum!.indexOf(b));
+  return checked.join(' ');
+}
+
+function checkString(name: string, field: FieldSchema, value: unknown): string {
+  if (field.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) return checkLength(name, field, checkMultiple(name, field, value));
+  // The device turns JSON numbers into CLI text, so a number is fine for a string field.
+  if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
+    throw fail.invalidValue(`value parse error: '${name}' takes a string, not ${show(value)}`, subject(name, value));
+  }
+  const text = String(value);
+  return checkLength(name, field, field.multiple ? checkMultiple(name, field, text) : checkText(name, field, text));
+}
+
+function checkLength(name: string, field: FieldSchema, text: string): string {
+  if (field.maxLength !== undefined && Buffer.byteLength(text) > field.maxLength) {
+    throw fail.tooLong(`value too long for '${name}': ${Buffer.byteLength(text)} bytes (maximum ${field.maxLength})`, subject(name, text));
+  }
+  return text;
+}
+
 function checkInteger(name: string, field: FieldSchema, value: unknown): number {
   const number = typeof value === 'number' ? value : typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isInteger(number)) throw fail.invalidValue(`invalid integer value for '${name}': ${show(value)}`);
+  if (!Number.isInteger(number)) throw fail.invalidValue(`value parse error before '${String(value)}': '${name}' is an integer`, subject(name, value));
   if ((field.minimum !== undefined && number < field.minimum) || (field.maximum !== undefined && number > field.maximum)) {
-    throw fail.invalidValue(`value ${number} for '${name}' is out of range (${field.minimum ?? '-'}-${field.maximum ?? '-'})`);
+    throw fail.invalidValue(`value ${number} for '${name}' is out of range (${field.minimum ?? '-'}-${field.maximum ?? '-'})`, subject(name, number));
   }
   return number;
 }
 
 function checkArray(name: string, field: FieldSchema, value: unknown): Obj[] {
-  if (!Array.isArray(value)) throw fail.invalidValue(`invalid value for '${name}': ${show(value)} (a list of entries is expected)`);
+  if (!Array.isArray(value)) throw fail.invalidValue(`value parse error: '${name}' takes a list of entries, not ${show(value)}`, subject(name, value));
   return value.map((entry) => validateObject(field.items ?? {}, entry, `${name}.`));
 }
 
@@ -77,13 +106,15 @@ function isAnnotation(name: string, fields: Fields): boolean {
  */
 export function validateObject(fields: Fields, input: unknown, prefix = ''): Obj {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw fail.invalidValue(`invalid value ${prefix ? `in '${prefix.slice(0, -1)}'` : 'for the request body'}: a JSON object is expected`);
+    // A body that is no object is the API layer's refusal (424); a bad entry the CLI layer's (500).
+    if (!prefix) throw fail.notJson('invalid value for the request body: a JSON object is expected');
+    throw fail.invalidValue(`invalid value in '${prefix.slice(0, -1)}': a JSON object is expected`, prefix.slice(0, -1));
   }
   const out: Obj = {};
   for (const [name, value] of Object.entries(input)) {
     if (isAnnotation(name, fields)) continue;
     const field = fields[name];
-    if (!field) throw fail.invalidValue(`Unknown attribute '${prefix}${name}'`);
+    if (!field) throw fail.invalidValue(`Unknown attribute '${prefix}${name}'`, `${prefix}${name}`);
     out[name] = checkField(`${prefix}${name}`, field, value);
   }
   return out;
@@ -95,7 +126,7 @@ export function checkKey(keyField: string, object: Obj, required: boolean): void
   if (value === undefined) {
     if (required) throw fail.mustBeSet(keyField);
   } else if (value === '') {
-    throw fail.invalidLength(`invalid length of value for '${keyField}': the key cannot be empty`);
+    throw fail.invalidLength(`invalid length of value for '${keyField}': the key cannot be empty`, keyField);
   }
 }
 
@@ -104,16 +135,26 @@ export function validateValue(name: string, field: FieldSchema, value: unknown):
   return checkField(name, field, value);
 }
 
-/** A request body as JSON: a form or other body is an invalid value (424), as devices answer. */
-export function parseJsonBody(text: string, contentType: string | undefined): unknown {
+/**
+ * A request body as JSON, whatever its Content-Type says (devices parse
+ * untyped, text/plain and form-labelled bodies alike); a body wrapped in one
+ * `json` member is the object inside. Only a body that is not JSON is refused
+ * (424, the API layer's answer). The Content-Type is not looked at.
+ */
+export function parseJsonBody(text: string, _contentType?: string): unknown {
   if (text.trim() === '') return {};
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw fail.invalidValue(`the request body must be JSON (Content-Type: application/json), not ${type || 'untyped'}`);
-  }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
-    throw fail.invalidValue('malformed JSON in the request body');
+    throw fail.notJson('the request body is not JSON');
   }
+  return unwrapJson(body);
+}
+
+function unwrapJson(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const keys = Object.keys(body);
+  const inner = (body as Obj).json;
+  return keys.length === 1 && keys[0] === 'json' && inner && typeof inner === 'object' && !Array.isArray(inner) ? inner : body;
 }

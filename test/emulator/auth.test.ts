@@ -35,14 +35,14 @@ class Session {
     return entry?.[1].replace(/^"|"$/g, '');
   }
 
-  async form(path: string, fields: Record<string, string>): Promise<{ status: number; text: string; type: string | null }> {
+  async form(path: string, fields: Record<string, string>): Promise<{ status: number; text: string; type: string | null; setCookies: string[] }> {
     const response = await fetch(this.emu.url + path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: this.cookieHeader },
       body: new URLSearchParams(fields).toString(),
     });
     this.keep(response);
-    return { status: response.status, text: await response.text(), type: response.headers.get('content-type') };
+    return { status: response.status, text: await response.text(), type: response.headers.get('content-type'), setCookies: response.headers.getSetCookie() };
   }
 
   login(username: string, password: string, extra: Record<string, string> = {}) {
@@ -59,7 +59,7 @@ class Session {
 const ACL = `${CMDB}/router/access-list`;
 
 describe('session login', () => {
-  it("answers '1' with an APSCOOKIE and a quoted ccsrftoken_<port>, and the session reads", async () => {
+  it("answers '1' with an APSCOOKIE and a quoted ccsrftoken (6.4: no port suffix), after expired stale cookies, and the session reads", async () => {
     const emu = await emulator();
     const session = new Session(emu);
     const answer = await session.login('admin', PASSWORD);
@@ -68,9 +68,14 @@ describe('session login', () => {
     assert.equal(answer.text[0], '1');
     const names = [...session.cookies.keys()];
     assert.ok(names.some((name) => /^APSCOOKIE_\d+$/.test(name)), names.join());
-    const port = new URL(emu.url).port;
-    assert.match(session.cookies.get(`ccsrftoken_${port}`) ?? '', /^"[0-9a-f]+"$/);
+    assert.match(session.cookies.get('ccsrftoken') ?? '', /^"[0-9a-f]+"$/);
+    assert.ok(!names.some((name) => /^ccsrftoken_/.test(name)), names.join());
     assert.equal((await session.api('GET', ACL)).status, 200);
+    const lines = answer.setCookies;
+    assert.ok(lines.length > 2, lines.join('\n'));
+    const valid = lines.filter((line) => !/expires=thu, 01 jan 1970/i.test(line));
+    assert.deepEqual(valid.map((line) => line.split('=')[0]).sort(), ['ccsrftoken', names.find((n) => n.startsWith('APSCOOKIE_'))].sort());
+    assert.ok(lines.indexOf(valid[0]) >= lines.length - 2, 'the valid cookies come last');
   });
 
   it('needs X-CSRFTOKEN for writes, not for reads', async () => {
@@ -80,9 +85,11 @@ describe('session login', () => {
     const without = await session.api('POST', ACL, { body: { name: 'csrf-test' }, csrf: false });
     assert.equal(without.status, 403);
     assert.equal((await session.api('GET', `${ACL}/csrf-test`)).status, 404);
+    const wrong = await call(emu, 'POST', ACL, { body: { name: 'csrf-test' }, token: null, headers: { Cookie: session.cookieHeader, 'X-CSRFTOKEN': 'not-the-token' } });
+    assert.equal(wrong.status, 403);
     const quoted = await call(emu, 'POST', ACL, { body: { name: 'csrf-test' }, token: null, headers: { Cookie: session.cookieHeader, 'X-CSRFTOKEN': `"${session.csrf}"` } });
-    assert.equal(quoted.status, 403, 'the quotes of the cookie value are not part of the token');
-    assert.equal((await session.api('POST', ACL, { body: { name: 'csrf-test' } })).status, 200);
+    assert.equal(quoted.status, 200, 'the token is taken with the quotes of the cookie value, as devices take it');
+    assert.equal((await session.api('POST', ACL, { body: { name: 'csrf-test2' } })).status, 200);
   });
 
   it("answers '0' to wrong credentials, without a session", async () => {
@@ -174,9 +181,15 @@ describe('API tokens and refusals', () => {
     assert.equal((await call(emu, 'POST', ACL, { body: { name: 'by-token' } })).status, 200);
   });
 
-  it('answers 401 with an HTML body without credentials, with a wrong token, and for access_token in the query', async () => {
+  it('takes the token in the access_token query parameter too, as 6.4 does', async () => {
     const emu = await emulator();
-    for (const [path, token] of [[ACL, null], [ACL, 'wrong-token'], [`${ACL}?access_token=${TOKEN}`, null]] as const) {
+    assert.equal((await get(emu, `${ACL}?access_token=${TOKEN}`, { token: null })).status, 200);
+    assert.equal((await get(emu, `${ACL}?access_token=wrong`, { token: null })).status, 401);
+  });
+
+  it('answers 401 with an HTML body without credentials and with a wrong token', async () => {
+    const emu = await emulator();
+    for (const [path, token] of [[ACL, null], [ACL, 'wrong-token']] as const) {
       const reply = await get(emu, path, { token });
       assert.equal(reply.status, 401, `${path} ${token}`);
       assert.match(reply.headers.get('content-type') ?? '', /text\/html/);

@@ -73,11 +73,13 @@ describe('writing', () => {
     assert.deepEqual(created.json.results[0], { 'seq-num': 100, q_origin_key: 100, ip: '10.1.1.1', mac: '00:11:22:33:44:55', name: '', status: 'enable' });
   });
 
-  it('refuses a duplicate key with 424 and error -5', async () => {
+  it('refuses a duplicate key with HTTP 500 and error -5, as 6.4 devices do', async () => {
     const reply = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'deny-all' } });
-    assert.equal(reply.status, 424);
+    assert.equal(reply.status, 500);
+    assert.equal(reply.json.http_status, 500);
     assert.equal(reply.json.error, -5);
     assert.match(reply.json.cli_error, /already exists/);
+    assert.match(reply.json.cli_error, /Return code -5\n$/);
   });
 
   it('refuses a create without its key field with 424 naming the field', async () => {
@@ -109,7 +111,7 @@ describe('writing', () => {
   it('renames through the key field, and refuses a rename onto an existing key', async () => {
     await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'old-name' } });
     const clash = await call(emu, 'PUT', item(ACL, 'old-name'), { body: { name: 'deny-all' } });
-    assert.equal(clash.status, 424);
+    assert.equal(clash.status, 500);
     assert.equal(clash.json.error, -5);
     const renamed = await call(emu, 'PUT', item(ACL, 'old-name'), { body: { name: 'new-name' } });
     assert.equal(renamed.json.mkey, 'new-name');
@@ -150,12 +152,12 @@ describe('clone and move', () => {
     assert.equal(copy.rule.length, 3);
   });
 
-  it('refuses a clone without nkey (424) or onto an existing key (424, -5)', async () => {
+  it('refuses a clone without nkey (424) or onto an existing key (500, -5)', async () => {
     const missing = await call(emu, 'POST', `${item(ACL, 'deny-all')}?action=clone`);
     assert.equal(missing.status, 424);
     assert.match(missing.json.cli_error, /nkey/);
     const duplicate = await call(emu, 'POST', `${item(ACL, 'deny-all')}?action=clone&nkey=10.0.0.0%2F8`);
-    assert.equal(duplicate.status, 424);
+    assert.equal(duplicate.status, 500);
     assert.equal(duplicate.json.error, -5);
   });
 
@@ -228,15 +230,19 @@ describe('body validation', () => {
 
   it('refuses an unknown field naming it', async () => {
     const reply = await post({ 'seq-num': 500, foo: 1 });
-    assert.equal(reply.status, 424);
+    assert.equal(reply.status, 500);
     assert.equal(reply.json.error, -651);
     assert.match(reply.json.cli_error, /'foo'/);
   });
 
-  it('refuses a value outside the enum with the options', async () => {
+  it('refuses a value outside the enum with HTTP 500, -651 and a multi-line cli_error naming the options', async () => {
     const reply = await post({ 'seq-num': 500, status: 'maybe' });
-    assert.equal(reply.status, 424);
-    assert.equal(reply.json.cli_error, `invalid value for 'status': "maybe" (enable|disable)`);
+    assert.equal(reply.status, 500);
+    assert.equal(reply.json.error, -651);
+    assert.equal(
+      reply.json.cli_error,
+      "node_check_object fail! for status maybe\n\nvalue parse error before 'maybe': 'status' takes enable|disable\nCommand fail. Return code -651\n",
+    );
   });
 
   it('refuses a non-numeric integer and one out of range, but takes a numeric string', async () => {
@@ -250,7 +256,7 @@ describe('body validation', () => {
 
   it('refuses a string over its maximum length (-72) and an empty key (-1)', async () => {
     const long = await post({ 'seq-num': 502, name: 'x'.repeat(36) });
-    assert.equal(long.status, 424);
+    assert.equal(long.status, 500);
     assert.equal(long.json.error, -72);
     assert.match(long.json.cli_error, /'name'/);
     const empty = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: '' } });
@@ -266,10 +272,10 @@ describe('body validation', () => {
 
   it('validates sub-table entries against their fields', async () => {
     const reply = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'bad-rule', rule: [{ action: 'allow' }] } });
-    assert.equal(reply.status, 424);
+    assert.equal(reply.status, 500);
     assert.match(reply.json.cli_error, /'rule\.action'/);
     const notList = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'bad-rule', rule: 'permit any' } });
-    assert.equal(notList.status, 424);
+    assert.equal(notList.status, 500);
   });
 
   it('accepts the annotations of a read sent back unchanged', async () => {
@@ -279,7 +285,7 @@ describe('body validation', () => {
     assert.equal(reply.json.revision_changed, false);
   });
 
-  it('refuses form bodies and malformed JSON with 424', async () => {
+  it('refuses bodies that are not JSON (form fields, malformed JSON) and non-objects with 424', async () => {
     const form = await call(emu, 'POST', `${CMDB}/${IPMAC}`, { rawBody: 'seq-num=600', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     assert.equal(form.status, 424);
     const broken = await call(emu, 'POST', `${CMDB}/${IPMAC}`, { rawBody: '{"seq-num": 600', headers: { 'Content-Type': 'application/json' } });

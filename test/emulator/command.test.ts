@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -117,5 +117,30 @@ describe('cmdb emulator command', () => {
     const r2 = await cmdb(['emulator', '--config', config]);
     assert.equal(r2.code, 2);
     assert.match(r2.stderr, /unknown setting 'lockout'/);
+  });
+
+  it('--state keeps its address: a restart listens on the same port, unless --port says otherwise', TIMEOUT, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
+    const state = join(dir, 'device.json');
+    const urls: string[] = [];
+    for (const extra of [[], [], ['--port', '0']]) {
+      const child = emulator(['-o', 'json', '--state', state, ...extra]);
+      const [line] = await linesUntil(child, () => true);
+      urls.push(JSON.parse(line).url);
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    assert.equal(urls[1], urls[0]);
+    assert.notEqual(urls[2], urls[0]);
+  });
+
+  it('a broken --state file is exit 2 naming the file, and is left as it was', TIMEOUT, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
+    const state = join(dir, 'broken.json');
+    writeFileSync(state, '{"format": "cmdb-emulator-state", "version": 1, "vdoms": ');
+    const r = await cmdb(['emulator', '--state', state]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr.split('\n')[0], new RegExp(`^cmdb: cannot start the emulator: ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON`));
+    assert.equal(readFileSync(state, 'utf8'), '{"format": "cmdb-emulator-state", "version": 1, "vdoms": ');
   });
 });

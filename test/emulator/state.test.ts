@@ -2,12 +2,26 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { startEmulator } from '../../src/emulator/index.js';
 import { call, CMDB, get, item } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cmdb-emulator-state-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A GET on a new connection: a restarted emulator listens on the port the pooled ones knew. */
+function getFresh(url: string, token: string): Promise<{ status: number; json: { results: { revision: string } } }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('state file', () => {
   it('persists committed changes, credentials and revisions across a restart', async () => {
@@ -25,10 +39,11 @@ describe('state file', () => {
     try {
       assert.equal(second.token, first.token);
       assert.equal(second.password, first.password);
+      assert.equal(second.url, first.url, 'the same address, so saved profiles keep working');
       const names = (second.objects('router/access-list', 'dmz') as { name: string }[]).map((o) => o.name);
       assert.ok(names.includes('survives'));
       assert.equal((second.objects('firewall.ipmacbinding/table') as unknown[]).length, 7);
-      assert.equal((await get(second, `${CMDB}/router/access-list?vdom=dmz&action=revision`, token)).json.results.revision, revision);
+      assert.equal((await getFresh(`${second.url}${CMDB}/router/access-list?vdom=dmz&action=revision`, first.token)).json.results.revision, revision);
     } finally {
       await second.close();
     }
@@ -58,11 +73,49 @@ describe('state file', () => {
     }
   });
 
-  it('refuses a file that is not a state file rather than overwrite it', async () => {
+  it('refuses a file that is not a state file rather than overwrite it, naming the file', async () => {
     const file = join(dir, 'foreign.json');
     writeFileSync(file, '{"something": "else"}');
-    await assert.rejects(startEmulator({ stateFile: file }), /not a cmdb emulator state file/);
+    await assert.rejects(startEmulator({ stateFile: file }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'ESTATEFILE');
+      assert.equal(error.message, `${file}: is not a cmdb emulator state file`);
+      return true;
+    });
     assert.equal(readFileSync(file, 'utf8'), '{"something": "else"}');
+    writeFileSync(file, '{"format": "cmdb-emu');
+    await assert.rejects(startEmulator({ stateFile: file }), (error: Error) => error.message.startsWith(`${file}: is not valid JSON`));
+  });
+
+  it('listens on another port when told to, and keeps that one', async () => {
+    const file = join(dir, 'port.json');
+    const first = await startEmulator({ stateFile: file, seed: 'empty' });
+    await first.close();
+    const second = await startEmulator({ stateFile: file, port: 0 });
+    await second.close();
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).port, Number(new URL(second.url).port));
+  });
+
+  it('leaves the file untouched by a run that changes nothing, and by any run with saveOnlyChanges until a change', async () => {
+    const file = join(dir, 'quiet.json');
+    const first = await startEmulator({ stateFile: file, seed: 'empty' });
+    await first.close();
+    const written = statSync(file).mtimeMs;
+    const text = readFileSync(file, 'utf8');
+    const again = await startEmulator({ stateFile: file });
+    await getFresh(`${again.url}${CMDB}/ips/custom`, again.token);
+    await again.close();
+    const demo = await startEmulator({ stateFile: file, keepAddress: false, saveOnlyChanges: true });
+    assert.notEqual(demo.url, first.url);
+    await getFresh(`${demo.url}${CMDB}/ips/custom`, demo.token);
+    await demo.close();
+    assert.equal(readFileSync(file, 'utf8'), text);
+    assert.equal(statSync(file).mtimeMs, written);
+    const changing = await startEmulator({ stateFile: file, keepAddress: false, saveOnlyChanges: true });
+    await call(changing, 'POST', `${CMDB}/ips/custom`, { body: { tag: 'changed' }, token: changing.token });
+    await changing.close();
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(saved.vdoms.root['ips/custom'].objects[0].tag, 'changed');
+    assert.equal(saved.port, JSON.parse(text).port, 'an in-process run keeps the address of the file');
   });
 
   it('reuses its generated certificate so that a pinned fingerprint still matches', async () => {

@@ -47,7 +47,8 @@ describe('batch transactions', () => {
     const id = await begin();
     await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-dup' }, ...inTx(id) });
     const duplicate = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-dup' }, ...inTx(id) });
-    assert.equal(duplicate.status, 424);
+    assert.equal(duplicate.status, 500);
+    assert.equal(duplicate.json.error, -5);
     await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } });
   });
 

@@ -57,8 +57,8 @@ describe('VDOMs', () => {
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.json.map((envelope: { mkey: string }) => envelope.mkey), ['both-vdoms', 'both-vdoms']);
     const again = await call(emu, 'POST', `${ACL}?vdom=root,dmz`, { body: { name: 'both-vdoms' } });
-    assert.equal(again.status, 424);
-    assert.deepEqual(again.json.map((envelope: { http_status: number }) => envelope.http_status), [424, 200]);
+    assert.equal(again.status, 500);
+    assert.deepEqual(again.json.map((envelope: { http_status: number }) => envelope.http_status), [500, 200]);
   });
 
   it('answers 403 (-37) for a VDOM the caller may not use, and only its VDOMs for *', async () => {
@@ -71,11 +71,18 @@ describe('VDOMs', () => {
     assert.deepEqual(all.json.map((envelope: { vdom: string }) => envelope.vdom), ['dmz']);
   });
 
-  it('answers 404 (-3) for an unknown VDOM, but 403 to a restricted caller', async () => {
+  it('answers 403 (-37) for an unknown VDOM, as 6.4 devices do, to every caller', async () => {
     const unknown = await get(emu, `${ACL}?vdom=nope`);
-    assert.equal(unknown.status, 404);
-    assert.equal(unknown.json.error, -3);
+    assert.equal(unknown.status, 403);
+    assert.equal(unknown.json.error, -37);
     assert.equal((await get(emu, `${ACL}?vdom=nope`, { token: DMZ_ONLY })).status, 403);
+  });
+
+  it('acts on every VDOM the caller may use with global=1, answering an array of envelopes', async () => {
+    const all = await get(emu, `${CMDB}/log.disk/setting?global=1`);
+    assert.deepEqual(all.json.map((envelope: { vdom: string }) => envelope.vdom), ['root', 'dmz', 'lab']);
+    const mine = await get(emu, `${ACL}?global=1`, { token: DMZ_ONLY });
+    assert.deepEqual(mine.json.map((envelope: { vdom: string }) => envelope.vdom), ['dmz']);
   });
 
   it('answers 403 (-14) when the profile lacks the table access group', async () => {
