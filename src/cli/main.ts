@@ -133,7 +133,7 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
   command('emulator', 'run the local emulated device in the foreground (--host sets where it listens)', () => import('../commands/emulator.js'), (o, cmd) => [
     { ...(o as object), host: ((cmd as Command).optsWithGlobals() as GlobalOptions).host ?? '127.0.0.1' },
   ])
-    .option('--port <n>', 'port (0 picks a free one; default: the one the --state file keeps, else 0)')
+    .option('--port <n>', 'port (0 picks a free one)')
     .option('--tls', 'serve HTTPS with a self-signed certificate generated at start')
     .option('--state <file>', 'persist the state in this file across restarts')
     .addOption(new Option('--seed <seed>', 'initial data when there is no state').choices(['demo', 'empty']).default('demo'))
