@@ -1,6 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, UsageError, type RequestSubject } from '../errors.js';
-import { describeApiError, retryAfterSeconds } from './describe.js';
+import { ApiError, RequestError, type RequestSubject } from './errors.js';
 import { connectionError, createAgent } from './network.js';
 import { undici } from './undici.js';
 import { buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
@@ -152,6 +151,22 @@ function toEnvelopes(body: unknown): { envelopes: Envelope[]; multiVdom: boolean
   return { envelopes: [], multiVdom: false };
 }
 
+/** `Retry-After` as seconds (a number or an HTTP date), or null when the device did not say. */
+export function retryAfterSeconds(res: Pick<RawResponse, 'headers'>): number | null {
+  const header = res.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** The error of a device answer: its status, its `error` code and `cli_error`, and what was asked. */
+function apiError(status: number, envelope: Envelope | undefined, subject: RequestSubject, authKind: Authenticator['kind'], retryAfter: number | null): ApiError {
+  const code = typeof envelope?.error === 'number' ? envelope.error : null;
+  const cliError = typeof envelope?.cli_error === 'string' && envelope.cli_error.trim() ? envelope.cli_error.trim() : null;
+  return new ApiError(status, code, cliError, subject, authKind, retryAfter);
+}
+
 /** The HTTP client of one device: one keep-alive connection pool, one request function. */
 export class CmdbClient {
   readonly baseUrl: string;
@@ -167,7 +182,7 @@ export class CmdbClient {
     try {
       this.baseUrl = normalizeBaseUrl(options.baseUrl);
     } catch {
-      throw new UsageError(`invalid device address '${options.baseUrl}'`, 'use https://host[:port], for example https://fw.example:8443');
+      throw new RequestError('invalid-address', options.baseUrl);
     }
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
     this.auth = options.auth;
@@ -226,7 +241,7 @@ export class CmdbClient {
   async request(req: ApiRequest): Promise<ApiResult> {
     if (req.method === 'DELETE' && req.mkey === undefined) {
       // A DELETE on a collection purges the whole table on a real device.
-      throw new UsageError(`refusing to send DELETE without a key to ${req.tablePath}`);
+      throw new RequestError('delete-without-key', req.tablePath);
     }
     const path = buildPath(this.prefix, req.tablePath, req.mkey) + buildQuery(req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -247,17 +262,16 @@ export class CmdbClient {
   private unwrap(res: RawResponse, subject: RequestSubject): ApiResult {
     const body = parseJson(res.body);
     const { envelopes, multiVdom } = toEnvelopes(body);
+    const authKind = this.auth?.kind ?? 'none';
     if (res.status >= 400 || body === undefined) {
+      if (res.status < 400) throw new ApiError(res.status, null, null, subject, authKind, null, true);
       const envelope = envelopes.find((e) => e.status === 'error') ?? envelopes[0];
-      if (res.status < 400) {
-        throw new ApiError(res.status, null, null, subject, `the device answered ${subject.tablePath || 'the request'} with a body that is not JSON`, 'check the API prefix of the device profile (default /api/v2/cmdb)');
-      }
-      throw describeApiError(res.status, envelope, subject, this.auth?.kind ?? 'none', retryAfterSeconds(res));
+      throw apiError(res.status, envelope, subject, authKind, retryAfterSeconds(res));
     }
     const failed = envelopes.find((e) => e.status === 'error');
     if (failed) {
       const vdomSubject = failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject;
-      throw describeApiError(failed.http_status ?? res.status, failed, vdomSubject, this.auth?.kind ?? 'none');
+      throw apiError(failed.http_status ?? res.status, failed, vdomSubject, authKind, null);
     }
     return { status: res.status, body, envelopes, multiVdom };
   }

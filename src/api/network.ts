@@ -1,9 +1,9 @@
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
 import { undici } from './undici.js';
-import { ConnectionError } from '../errors.js';
+import { ConnectionError, TlsVerificationError, type ConnectionFailure, type PeerCertificate } from './errors.js';
 import type { TlsOptions } from './client.js';
-import { displayFingerprint, normalizeFingerprint } from './fingerprint.js';
+import { normalizeFingerprint } from './fingerprint.js';
 
 // Kept apart so that config code can use them without loading undici.
 export { displayFingerprint, isFingerprint, normalizeFingerprint } from './fingerprint.js';
@@ -41,12 +41,8 @@ export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
   return new Agent({ connect, keepAliveTimeout: 30_000, connections: 16 });
 }
 
-export interface PeerCertificate {
-  fingerprint: string;
-  subject: string;
-  issuer: string;
-  validTo: string;
-}
+export type { PeerCertificate };
+export { TlsVerificationError };
 
 /** Fetches the certificate a server presents without trusting it, to show what failed verification. */
 export function probeCertificate(baseUrl: string, timeoutMs = 5000): Promise<PeerCertificate | null> {
@@ -85,13 +81,6 @@ const TLS_CODES = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
-/** A TLS certificate that did not verify; carries what the server presented so the user can pin it. */
-export class TlsVerificationError extends ConnectionError {
-  constructor(message: string, hint: string, readonly certificate: PeerCertificate | null, options?: { cause?: unknown }) {
-    super(message, hint, options);
-  }
-}
-
 function rootCause(err: unknown): { code?: string; name?: string; message?: string } & Record<string, unknown> {
   let e = err as Record<string, unknown> | undefined;
   for (let i = 0; i < 5 && e; i++) {
@@ -103,39 +92,25 @@ function rootCause(err: unknown): { code?: string; name?: string; message?: stri
   return e ?? {};
 }
 
-/** Turns a network failure into a ConnectionError (exit 3) that says what happened in the user's terms. */
+/** Turns a network failure into a ConnectionError that says what happened, with the certificate for TLS. */
 export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions): Promise<ConnectionError> {
   const cause = rootCause(err);
   const code = typeof cause.code === 'string' ? cause.code : '';
-  const where = baseUrl;
+  const detail = String(cause.message ?? String(err));
+  const fail = (reason: ConnectionFailure) => new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err });
   if (cause instanceof PinMismatchError) {
     const cert = await probeCertificate(baseUrl);
-    return new TlsVerificationError(
-      `the certificate of ${where} does not match the pinned fingerprint: it changed, or something is intercepting the connection`,
-      `pinned ${displayFingerprint(cause.expected)}, presented ${cause.actual ? displayFingerprint(cause.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with 'cmdb login --fingerprint <sha256>'`,
-      cert,
-      { cause: err },
-    );
+    return new TlsVerificationError('pin-mismatch', baseUrl, detail, timeoutMs, cert, !!tls.ca, { expected: cause.expected, actual: cause.actual }, { cause: err });
   }
   if (TLS_CODES.has(code) || /certificate|self[- ]signed/i.test(String(cause.message ?? ''))) {
     const cert = await probeCertificate(baseUrl);
-    const shown = cert ? ` (SHA-256 ${displayFingerprint(cert.fingerprint)}, subject ${cert.subject})` : '';
-    return new TlsVerificationError(
-      `TLS verification failed for ${where}: ${cause.message ?? code}${shown}`,
-      tls.ca
-        ? 'the certificate is not signed by the CA in --ca-file; check the file, or pin the certificate with cmdb login --fingerprint'
-        : `trust the device's CA with --ca-file <pem>, or pin this certificate with 'cmdb login --fingerprint ${cert ? cert.fingerprint : '<sha256>'}'`,
-      cert,
-      { cause: err },
-    );
+    return new TlsVerificationError('tls-verify', baseUrl, String(cause.message ?? code), timeoutMs, cert, !!tls.ca, null, { cause: err });
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectionError(`cannot resolve the device's host name in ${where}`, 'check the spelling of --host, CMDB_HOST or the profile, and your DNS', { cause: err });
-  if (code === 'ECONNREFUSED') return new ConnectionError(`connection refused by ${where}`, 'check the port and that administrative HTTPS access is enabled on that interface', { cause: err });
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new ConnectionError(`no route to ${where}`, 'check the address and your network', { cause: err });
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new ConnectionError(`the connection to ${where} was closed unexpectedly`, 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?', { cause: err });
-  if (/TIMEOUT/i.test(code) || cause.name === 'TimeoutError' || cause.name === 'AbortError') {
-    return new ConnectionError(`no answer from ${where} within ${Math.round(timeoutMs / 1000)}s`, 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable', { cause: err });
-  }
-  if (/EPROTO|ERR_SSL|wrong version/i.test(code + String(cause.message))) return new ConnectionError(`TLS handshake with ${where} failed: ${cause.message}`, 'is the scheme right (https:// vs http://)?', { cause: err });
-  return new ConnectionError(`cannot reach ${where}: ${cause.message ?? String(err)}`, null, { cause: err });
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail('dns');
+  if (code === 'ECONNREFUSED') return fail('refused');
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return fail('unreachable');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return fail('reset');
+  if (/TIMEOUT/i.test(code) || cause.name === 'TimeoutError' || cause.name === 'AbortError') return fail('timeout');
+  if (/EPROTO|ERR_SSL|wrong version/i.test(code + String(cause.message))) return fail('tls-handshake');
+  return fail('other');
 }

@@ -1,6 +1,5 @@
-import { AuthError } from '../errors.js';
-import type { Authenticator, CmdbClient, RawResponse } from './client.js';
-import { retryAfterSeconds, waitText } from './describe.js';
+import { retryAfterSeconds, type Authenticator, type CmdbClient, type RawResponse } from './client.js';
+import { LoginError } from './errors.js';
 
 /** What a session is, to keep it between runs: the cookies as the device set them. */
 export interface SessionState {
@@ -58,14 +57,6 @@ function isExpired(attributes: string[]): boolean {
   return false;
 }
 
-/** The login is blocked for a while (429): exit 8, with how long to wait. */
-export function blockedError(res: RawResponse): AuthError {
-  return new AuthError(
-    `the device has blocked logins from this address after too many failed attempts; ${waitText(retryAfterSeconds(res))}`,
-    'do not retry in a loop: check the user name and password first',
-    429,
-  );
-}
 
 /**
  * Session login in the device's dialect (PROTOCOL.md): `POST /logincheck`, the first-character answer,
@@ -78,7 +69,7 @@ export class SessionAuth implements Authenticator {
   private loggingIn: Promise<void> | undefined;
   private relogin: Promise<boolean> | undefined;
   /** A refused login: never tried again in this run (failed logins lead to a block). */
-  private refused: AuthError | undefined;
+  private refused: LoginError | undefined;
 
   constructor(private readonly options: SessionOptions) {
     this.cookies = new Map(Object.entries(options.state?.cookies ?? {}));
@@ -86,10 +77,6 @@ export class SessionAuth implements Authenticator {
 
   get username(): string {
     return this.options.username;
-  }
-
-  get loggedIn(): boolean {
-    return this.cookies.size > 0;
   }
 
   exportState(): SessionState | null {
@@ -158,19 +145,19 @@ export class SessionAuth implements Authenticator {
     const headers = { ...(this.cookies.size ? this.sessionHeaders() : {}), 'content-type': FORM, accept: 'text/html, */*' };
     const res = await client.send({ method: 'POST', path, headers, body: new URLSearchParams(form).toString() });
     this.takeCookies(res);
-    if (res.status === 429) throw this.refuse(blockedError(res));
+    if (res.status === 429) throw this.refuse(new LoginError('blocked', this.options.username, 429, retryAfterSeconds(res)));
     return res;
   }
 
   private async logincheck(client: CmdbClient, form: Record<string, string>): Promise<LoginAnswer> {
     const res = await this.post(client, '/logincheck', { ...form, ajax: '1' });
     if (res.status !== 200) {
-      throw new AuthError(`the device answered the login with HTTP ${res.status}`, 'check the address: /logincheck is the login page of the device, at the root of its HTTPS address', res.status === 401 ? 401 : null);
+      throw new LoginError('http-status', this.options.username, res.status);
     }
     return { code: res.body.charAt(0), banner: res.body.includes('/logindisclaimer') };
   }
 
-  private refuse(error: AuthError): AuthError {
+  private refuse(error: LoginError): LoginError {
     this.refused = error;
     return error;
   }
@@ -179,22 +166,22 @@ export class SessionAuth implements Authenticator {
     if (this.refused) throw this.refused;
     const username = this.options.username;
     const password = await this.options.password();
-    if (password === null) throw new AuthError(`no saved password for ${username}`, "log in again with 'cmdb login --username <name>'");
+    if (password === null) throw new LoginError('no-password', username);
     this.cookies.clear();
     let answer = await this.logincheck(client, { username, secretkey: password });
     if (answer.code === '3') {
       const code = (await this.options.tokenCode?.()) ?? null;
       if (code === null) {
-        throw new AuthError(`the device asks for a second factor (token code) to log in ${username}`, "give the code with 'cmdb login --token-code <code>', or log in on a terminal to be asked for it");
+        throw new LoginError('second-factor-needed', username);
       }
       answer = await this.logincheck(client, { username, secretkey: password, token_code: code });
       if (answer.code === '0' || answer.code === '3') {
-        throw this.refuse(new AuthError(`the device refused the second-factor code for ${username}`, 'codes are valid for a short time: log in again with a fresh one'));
+        throw this.refuse(new LoginError('second-factor-refused', username));
       }
     }
     this.checkAnswer(answer, username);
     if (answer.banner) await this.acceptBanner(client, username);
-    if (!this.cookies.size) throw new AuthError('the device accepted the login but set no session cookie', 'is this address the device itself, and not a proxy in front of it?');
+    if (!this.cookies.size) throw new LoginError('no-cookie', username);
     await this.options.onLogin?.({ cookies: Object.fromEntries(this.cookies) });
   }
 
@@ -203,25 +190,22 @@ export class SessionAuth implements Authenticator {
       case '1':
         return;
       case '0':
-        throw this.refuse(new AuthError(`the device refused the login of ${username}: wrong user name or password`, 'check them; after a few failed logins the device blocks this address for a while'));
+        throw this.refuse(new LoginError('refused', username));
       case '2':
-        throw this.refuse(new AuthError(`the administrator account ${username} is locked out for a while after too many failed logins`, 'wait for the lockout to expire (or ask another administrator to unlock it), then log in again'));
+        throw this.refuse(new LoginError('locked-out', username));
       case '4':
-        throw this.refuse(new AuthError(`the device requires a new password for ${username} before it accepts a login`, "change it in the device's web interface or CLI, then log in again with the new password"));
+        throw this.refuse(new LoginError('password-change', username));
       default:
         if (answer.banner) return;
-        throw new AuthError('the device gave an answer to the login that cmdb does not know', 'check that the address is the administrative HTTPS interface of a release 6.4 device');
+        throw new LoginError('unknown-answer', username);
     }
   }
 
   private async acceptBanner(client: CmdbClient, username: string): Promise<void> {
     if (!(await this.options.acceptDisclaimer?.())) {
-      throw new AuthError(
-        `the device shows a login banner (disclaimer) that must be accepted before ${username} may use it`,
-        "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD",
-      );
+      throw new LoginError('banner', username);
     }
     const res = await this.post(client, '/logindisclaimer', { confirm: '1', ajax: '1' });
-    if (res.status !== 200) throw new AuthError(`the device did not take the acceptance of its login banner (HTTP ${res.status})`, 'log in again; if it persists, accept the banner once in the web interface');
+    if (res.status !== 200) throw new LoginError('banner-not-taken', username, res.status);
   }
 }

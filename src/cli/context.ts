@@ -1,8 +1,14 @@
+import type { Dispatcher } from 'undici';
 import type { CmdbClient, Exchange } from '../api/client.js';
-import { UsageError } from '../errors.js';
+import type { Connection } from '../device/connect.js';
+import { selectedProfile } from '../device/select.js';
 import { sanitizeMultiline } from '../output/text.js';
-import { selectedProfile } from './profile.js';
-import { decideColor, defaultFormat, formatNotice, formatWarning, OUTPUT_FORMATS, render, terminalFor, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
+import { decideColor, defaultFormat, formatError, formatNotice, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
+import { describeError, type Shown } from './hints.js';
+import { Settings, type GlobalOptions } from './options.js';
+
+export type { GlobalOptions } from './options.js';
+export { parseVdoms, truthy } from './options.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -16,47 +22,19 @@ export interface IO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 }
 
-/** Global options after commander parsing; each falls back to its environment variable (CLI.md). */
-export interface GlobalOptions {
-  device?: string;
-  host?: string;
-  vdom?: string;
-  output?: string;
-  raw?: boolean;
-  caFile?: string;
-  insecure?: boolean;
-  timeout?: string;
-  verbose?: boolean;
-  color?: boolean;
-  demo?: boolean;
-  force?: boolean;
-}
+/** How a Context reaches its device: the device layer's connect(), or a stand-in in tests. */
+export type Connector = (ctx: Context) => Promise<Connection>;
 
-const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
-
-export function truthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
-
-/** Parses `root`, `a,b` or `*` into the list sent as `vdom=`. */
-export function parseVdoms(value: string): string[] {
-  const vdoms = value.split(',').map((v) => v.trim()).filter(Boolean);
-  if (!vdoms.length) throw new UsageError(`invalid --vdom '${value}'`, "give a VDOM name, a comma-separated list (root,dmz) or '*' for all");
-  if (vdoms.includes('*')) {
-    if (vdoms.length > 1) throw new UsageError(`invalid --vdom '${value}': '*' stands alone`, "use '*' for all VDOMs, or list them");
-    return ['*'];
-  }
-  for (const v of vdoms) {
-    if (!VDOM_NAME.test(v)) throw new UsageError(`invalid VDOM name '${v}'`, 'VDOM names are letters, digits, _ . - (at most 31 characters)');
-  }
-  return vdoms;
-}
+const deviceConnect: Connector = async (ctx) => (await import('../device/connect.js')).connect(ctx);
 
 /**
- * Everything a command needs, passed in: streams, environment, resolved options, and a lazy client.
- * Commands never write to streams or build URLs themselves.
+ * Everything a command needs, passed in: streams, environment, settings, and a lazy device.
+ * Commands never write to streams, read the environment or build URLs themselves.
  */
 export class Context {
+  readonly settings: Settings;
+  /** Injected transport for every client of this run (undici MockAgent in command tests). */
+  dispatcher?: Dispatcher;
   private clientPromise: Promise<CmdbClient> | undefined;
   private readonly cleanups: (() => Promise<void>)[] = [];
 
@@ -64,24 +42,19 @@ export class Context {
     readonly io: IO,
     readonly env: NodeJS.ProcessEnv,
     readonly options: GlobalOptions,
-    private readonly connect: (ctx: Context) => Promise<{ client: CmdbClient; close: () => Promise<void> }>,
-  ) {}
+    private readonly connect: Connector = deviceConnect,
+  ) {
+    this.settings = new Settings(options, env);
+  }
 
   /** Checks the global options' values up front, so a bad one stops the command before anything is sent. */
   validateGlobals(): void {
-    void this.explicitFormat;
-    this.timeoutMs();
-    if (this.options.vdom !== undefined || this.env.CMDB_VDOM) this.vdoms();
+    this.settings.validate();
   }
 
   /** The format asked for with -o or CMDB_OUTPUT, or undefined. */
   get explicitFormat(): OutputFormat | undefined {
-    const value = this.options.output ?? (this.env.CMDB_OUTPUT || undefined);
-    if (value === undefined) return undefined;
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
-      throw new UsageError(`unknown output format '${value}'`, `use one of ${OUTPUT_FORMATS.join(', ')}`);
-    }
-    return value as OutputFormat;
+    return this.settings.explicitFormat;
   }
 
   get format(): OutputFormat {
@@ -89,50 +62,60 @@ export class Context {
   }
 
   get verbose(): boolean {
-    return !!this.options.verbose || truthy(this.env.CMDB_DEBUG);
+    return this.settings.verbose;
   }
 
   get insecure(): boolean {
-    return !!this.options.insecure || truthy(this.env.CMDB_INSECURE);
+    return this.settings.insecure;
   }
 
   get demo(): boolean {
-    return !!this.options.demo || truthy(this.env.CMDB_DEMO);
+    return this.settings.demo;
   }
 
   get force(): boolean {
-    return !!this.options.force;
-  }
-
-  /**
-   * The VDOMs of the device profile, when no flag or variable names any. Looked up here rather than
-   * set by connect(): commands build their query (with vdom) before they ask for the client.
-   */
-  get profileVdom(): string | undefined {
-    return this.demo ? undefined : selectedProfile(this)?.vdom;
+    return this.settings.force;
   }
 
   /** Per-request timeout in milliseconds (flag, CMDB_TIMEOUT, then the profile's or 30 s). */
   timeoutMs(profileSeconds?: number): number {
-    const raw = this.options.timeout ?? this.env.CMDB_TIMEOUT;
-    if (raw === undefined || raw === '') return (profileSeconds ?? 30) * 1000;
-    const seconds = Number(raw);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid timeout '${raw}'`, 'give a number of seconds greater than 0, for example --timeout 10');
-    return Math.round(seconds * 1000);
+    return this.settings.timeoutMs(profileSeconds);
   }
 
-  /** VDOMs from --vdom, CMDB_VDOM or the profile; undefined means the device's management VDOM. */
+  /**
+   * VDOMs from --vdom, CMDB_VDOM or the device profile; undefined means the device's management VDOM.
+   * The profile is looked up here: commands build their query (with vdom) before they ask for the client.
+   */
   vdoms(): string[] | undefined {
-    const value = this.options.vdom ?? (this.env.CMDB_VDOM || undefined) ?? this.profileVdom;
-    return value === undefined ? undefined : parseVdoms(value);
+    return this.settings.vdoms(this.settings.vdomText === undefined && !this.demo ? selectedProfile(this)?.vdom : undefined);
+  }
+
+  /** Whether a person can answer a question: stdin is a terminal. */
+  get interactive(): boolean {
+    return !!this.io.stdin.isTTY;
+  }
+
+  /** Asks one line on the terminal (hidden for secrets). */
+  async ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
+    return (await import('./prompt.js')).ask(this.io, question, options);
+  }
+
+  /** A yes/no question; anything but y or yes is no. */
+  async confirm(question: string): Promise<boolean> {
+    return (await import('./prompt.js')).confirm(this.io, question);
+  }
+
+  /** Asks on a terminal, or fails with the flag that gives the answer without one. */
+  async askOrFail(question: string, flag: string, options: { hidden?: boolean } = {}): Promise<string> {
+    return (await import('./prompt.js')).askOrFail(this.io, question, flag, options);
   }
 
   colorFor(stream: OutStream): boolean {
-    return decideColor(stream, this.env, this.options.color === false);
+    return decideColor(stream, this.env, this.settings.noColor);
   }
 
   terminal(): Terminal {
-    return terminalFor(this.io.stdout, this.env, this.options.color === false);
+    return terminalFor(this.io.stdout, this.env, this.settings.noColor);
   }
 
   async client(): Promise<CmdbClient> {
@@ -150,6 +133,16 @@ export class Context {
 
   warn(message: string): void {
     this.io.stderr.write(formatWarning(message, this.colorFor(this.io.stderr)));
+  }
+
+  /** What the user sees of an error: message, hint, exit code (the one map in hints.ts). */
+  describe(err: unknown): Shown {
+    return describeError(err);
+  }
+
+  /** An error on stderr, as `cmdb: ...` with its hint (one item of a bulk write). */
+  printError(report: ErrorReport): void {
+    this.io.stderr.write(formatError(report, { json: false, color: this.colorFor(this.io.stderr) }));
   }
 
   notice(message: string): void {
@@ -170,10 +163,6 @@ export class Context {
     }
     // Device headers and bodies may hold escape sequences: shown, never obeyed.
     this.io.stderr.write(sanitizeMultiline(lines.join('\n')) + '\n');
-  }
-
-  onClose(cleanup: () => Promise<void>): void {
-    this.cleanups.push(cleanup);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Command, CommanderError } from 'commander';
-import { CmdbError, EXIT, errorReport } from '../errors.js';
+import { CmdbApiError } from '../api/errors.js';
+import { CmdbError, EXIT } from '../errors.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
+import { describeError } from './hints.js';
+import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -21,19 +24,9 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
   const { Command, Option } = commander();
   const program = new Command('cmdb')
     .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
-    .version(version(), '-V, --version', 'print the version')
-    .option('-d, --device <name>', 'saved device profile to use (env CMDB_DEVICE)')
-    .option('--host <url>', 'device address, https://fw.example:8443 (env CMDB_HOST)')
-    .option('--vdom <list>', "VDOM: root, a,b or '*' (env CMDB_VDOM)")
-    .addOption(new Option('-o, --output <format>', 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)'))
-    .option('--raw', "print the device's JSON response untouched")
-    .option('--ca-file <pem>', 'trust this CA bundle for TLS (env CMDB_CA_FILE)')
-    .option('--insecure', 'do not verify TLS (env CMDB_INSECURE=1)')
-    .option('--timeout <seconds>', 'per-request timeout, default 30 (env CMDB_TIMEOUT)')
-    .option('-v, --verbose', 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)')
-    .option('--no-color', 'no ANSI colour (env NO_COLOR)')
-    .option('--demo', 'run against the built-in emulated device (env CMDB_DEMO=1)')
-    .option('--force', 'send an operation the catalogue does not list for the table')
+    .version(version(), '-V, --version', 'print the version');
+  for (const o of GLOBAL_OPTIONS) program.addOption(new Option(o.flags, o.description));
+  program
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     .configureOutput({
@@ -142,23 +135,14 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
   return program;
 }
 
-/** Whether the user asked for machine-readable output, decided from argv and env alone (for early errors). */
-function machineErrors(argv: string[], env: NodeJS.ProcessEnv): boolean {
-  let format = env.CMDB_OUTPUT;
-  argv.forEach((a, i) => {
-    if (a === '-o' || a === '--output') format = argv[i + 1];
-    else if (a.startsWith('--output=')) format = a.slice(9);
-    else if (/^-o\w/.test(a)) format = a.slice(2);
-  });
-  return format === 'json' || format === 'yaml' || format === 'ndjson';
-}
-
-async function printError(io: IO, env: NodeJS.ProcessEnv, argv: string[], err: unknown, verbose: boolean, noColor: boolean): Promise<number> {
-  const report = errorReport(err);
+async function printError(io: IO, env: NodeJS.ProcessEnv, argv: string[], err: unknown): Promise<number> {
+  const report = describeError(err);
+  const early = earlySettings(argv, env);
   const { formatError, decideColor } = await import('../output/index.js');
-  io.stderr.write(formatError(report, { json: machineErrors(argv, env), color: decideColor(io.stderr, env, noColor) }));
-  if (verbose && err instanceof Error && !(err instanceof CmdbError)) io.stderr.write(`${err.stack}\n`);
-  if (verbose && err instanceof CmdbError && err.cause instanceof Error) io.stderr.write(`cause: ${err.cause.stack ?? err.cause.message}\n`);
+  io.stderr.write(formatError(report, { json: early.machineErrors, color: decideColor(io.stderr, env, early.noColor) }));
+  const known = err instanceof CmdbError || err instanceof CmdbApiError;
+  if (early.verbose && err instanceof Error && !known) io.stderr.write(`${err.stack}\n`);
+  if (early.verbose && known && err.cause instanceof Error) io.stderr.write(`cause: ${err.cause.stack ?? err.cause.message}\n`);
   return report.exit;
 }
 
@@ -184,16 +168,14 @@ export function processIO(): IO {
 }
 
 /** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */
-export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = processEnv()): Promise<number> {
   // Tab completion: answered without building the commander program.
   if (argv[0] === '__complete') return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
-  const verbose = argv.includes('-v') || argv.includes('--verbose') || (!!env.CMDB_DEBUG && env.CMDB_DEBUG !== '0');
-  const noColor = argv.includes('--no-color');
   const program = buildProgram(io, async (action, cmd) => {
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
-    ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions, async (c) => (await import('./connect.js')).connect(c));
+    ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
     ctx.validateGlobals();
     exitCode = await action(ctx);
   });
@@ -206,9 +188,9 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
       if (err.code === 'commander.help') return EXIT.USAGE;
       const { message, hint } = commanderMessage(err, argv, program);
       const { UsageError } = await import('../errors.js');
-      return printError(io, env, argv, new UsageError(message, hint), verbose, noColor);
+      return printError(io, env, argv, new UsageError(message, hint));
     }
-    exitCode = await printError(io, env, argv, err, verbose, noColor);
+    exitCode = await printError(io, env, argv, err);
   } finally {
     await ctx?.close();
   }

@@ -6,15 +6,6 @@ export function isInteractive(io: IO): boolean {
   return !!io.stdin.isTTY;
 }
 
-/** Everything on stdin, less one trailing newline (`echo "$TOKEN" | cmdb login --token-stdin`). */
-export async function readStdin(io: IO, what: string, flag: string): Promise<string> {
-  let text = '';
-  for await (const chunk of io.stdin) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-  const value = text.replace(/\r?\n$/, '');
-  if (!value) throw new UsageError(`${flag} read no ${what} from stdin`, `pipe it in, for example: printenv SECRET | cmdb login ${flag} ...`);
-  return value;
-}
-
 /**
  * Asks one line on the terminal (question on stderr), in raw mode so a secret is never echoed:
  * hidden answers show nothing, others are echoed as typed. Ctrl-C cancels.

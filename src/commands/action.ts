@@ -1,5 +1,6 @@
 import type { Context } from '../cli/context.js';
-import { parseMkey, printRead, resolveTable, send, vdomQuery } from './shared.js';
+import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
+import { printRead, send } from './shared.js';
 
 /** The read actions of SPEC.md E1/E2, one command each: `cmdb schema <table>` → `?action=schema`. */
 export const READ_ACTIONS = {

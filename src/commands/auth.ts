@@ -1,7 +1,9 @@
 import type { Context } from '../cli/context.js';
-import { authenticate, newClient, resolveTarget, tlsOptions, type Target } from '../cli/connect.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
-import { CmdbError, EXIT } from '../errors.js';
+import { connection, newClient, tlsOptions } from '../device/connect.js';
+import { authenticate } from '../device/credentials.js';
+import { resolveTarget, type Target } from '../device/select.js';
+import { EXIT } from '../errors.js';
 import { deviceFacts, type DeviceFacts } from './outcome.js';
 
 /** Where the credential of this run lives, in words: never the credential itself. */
@@ -23,18 +25,19 @@ export async function run(ctx: Context): Promise<number> {
   const tls = await tlsOptions(ctx, target);
   const { auth, end, store } = await authenticate(ctx, target);
   const kind = authKind(target);
-  const username = kind === 'session' ? (target.credential === 'CMDB_USERNAME' ? ctx.env.CMDB_USERNAME : target.profile?.username) : undefined;
-  const client = await newClient(ctx, target, tls, auth);
+  const fromEnv = ctx.settings.environmentCredential;
+  const username = kind === 'session' ? (fromEnv?.kind === 'session' ? fromEnv.username : target.profile?.username) : undefined;
+  const device = connection(await newClient(ctx, target, tls, auth), end);
   let facts: DeviceFacts | null = null;
-  let problem: CmdbError | null = null;
+  let problem: { message: string; hint: string | null } | null = null;
   try {
-    facts = deviceFacts(await client.monitor('system/status'));
+    facts = deviceFacts(await device.client.monitor('system/status'));
   } catch (err) {
-    if (!(err instanceof CmdbError) || err.exitCode !== EXIT.AUTH) throw err;
-    problem = err;
+    const shown = ctx.describe(err);
+    if (shown.exit !== EXIT.AUTH) throw err;
+    problem = shown;
   } finally {
-    if (end) await end(client).catch(() => undefined);
-    await client.close();
+    await device.close();
   }
   await ctx.print({
     kind: 'object',

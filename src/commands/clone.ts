@@ -1,5 +1,6 @@
 import type { Context } from '../cli/context.js';
-import { parseMkey, printWrite, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printWrite, send } from './shared.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(ctx: Context, tableInput: string, key: string, newKey: string): Promise<number> {

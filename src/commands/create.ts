@@ -1,6 +1,8 @@
 import type { Context } from '../cli/context.js';
-import { readBodies, withInlineBody, type BodyOptions } from './body.js';
-import { bulkItem, mapConcurrent, parseConcurrency, printBulk, printWrite, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
+import { bulkItem, mapConcurrent, parseConcurrency } from '../request/bulk.js';
+import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printBulk, printWrite, send } from './shared.js';
 
 export interface CreateOptions extends BodyOptions {
   concurrency?: string;

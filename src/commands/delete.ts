@@ -1,5 +1,7 @@
 import type { Context } from '../cli/context.js';
-import { bulkItem, mapConcurrent, parseConcurrency, parseMkey, printBulk, printWrite, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { bulkItem, mapConcurrent, parseConcurrency } from '../request/bulk.js';
+import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printBulk, printWrite, send } from './shared.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(ctx: Context, tableInput: string, keys: string[], opts: { concurrency?: string }): Promise<number> {

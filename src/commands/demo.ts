@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { Context } from '../cli/context.js';
-import { demoStateFile } from '../cli/connect.js';
+import { demoStateFile } from '../device/select.js';
 
 /** `cmdb demo reset`: forgets the --demo device's changes; the next --demo run starts from the demo data. */
 export async function run(ctx: Context): Promise<number> {

@@ -1,10 +1,10 @@
 import type { Context } from '../cli/context.js';
-import { secretStore } from '../cli/connect.js';
-import { deviceOption } from '../cli/profile.js';
 import { dropProfile, getProfile, readProfiles, updateProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
 import { credentialAccount } from '../config/secrets.js';
 import type { Row } from '../output/index.js';
-import { endSession, requireProfile } from './logout.js';
+import { endSession } from '../device/connect.js';
+import { secretStore } from '../device/credentials.js';
+import { requireProfile } from '../device/select.js';
 import { printOutcome } from './outcome.js';
 
 export type DeviceAction = 'list' | 'show' | 'use' | 'remove';
@@ -80,7 +80,7 @@ export async function run(ctx: Context, action: DeviceAction, name?: string): Pr
     case 'list':
       return list(ctx);
     case 'show':
-      return show(ctx, name ?? deviceOption(ctx));
+      return show(ctx, name ?? ctx.settings.device);
     case 'use':
       return use(ctx, name!);
     case 'remove':

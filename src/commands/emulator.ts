@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { displayFingerprint } from '../api/fingerprint.js';
 import type { Context } from '../cli/context.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';
+import { readInputFile } from '../config/files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
+import { parseYaml } from '../request/input.js';
 
 export interface EmulatorFlags {
   host: string;
@@ -49,19 +50,7 @@ function entries(file: string, section: string, value: unknown, allowed: string[
 
 /** `--config FILE` (YAML or JSON): administrators, API tokens with access profiles, and the device's limits. */
 async function readConfig(file: string): Promise<Partial<EmulatorOptions>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read the emulator configuration '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const { parse } = await import('yaml');
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    throw new UsageError(`${file} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
-  }
+  const doc = await parseYaml(await readInputFile(file, 'the emulator configuration'), file);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`${file} must hold a mapping`);
   const options: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import { readQuery, type ReadOptions } from './query.js';
-import { parseMkey, printRead, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { readQuery, type ReadOptions } from '../request/query.js';
+import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printRead, send } from './shared.js';
 
 /** `cmdb get <table> [key]`: E2 on the item path, or E1 on a singleton. */
 export async function run(ctx: Context, tableInput: string, key: string | undefined, opts: ReadOptions): Promise<number> {

@@ -3,8 +3,9 @@ import type { QueryParams } from '../api/url.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
-import { parseCount, readQuery, type ReadOptions } from './query.js';
-import { printRead, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
+import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printRead, send } from './shared.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {

@@ -3,13 +3,14 @@ import type { ApiResult, Authenticator, TlsOptions } from '../api/client.js';
 import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/fingerprint.js';
 import type { SessionAuth } from '../api/session.js';
 import { normalizeBaseUrl } from '../api/url.js';
-import { newClient, saveSession, secretStore, tlsOptions, tokenCodePrompt } from '../cli/connect.js';
 import { parseVdoms, type Context } from '../cli/context.js';
-import { deviceOption, hostOption } from '../cli/profile.js';
-import { askOrFail, confirm, isInteractive, readStdin } from '../cli/prompt.js';
 import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, updateProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
-import { credentialAccount, sessionAccount, type SecretStore } from '../config/secrets.js';
+import { credentialAccount, type SecretStore } from '../config/secrets.js';
+import { newClient, tlsOptions } from '../device/connect.js';
+import { forgetSecrets, saveSession, secretStore, sessionAuth, tokenAuth } from '../device/credentials.js';
+import { settingsFor } from '../device/select.js';
 import { UsageError } from '../errors.js';
+import { readStdin } from '../request/input.js';
 import { deviceFacts, describeDevice, printOutcome } from './outcome.js';
 
 export interface LoginOptions {
@@ -31,9 +32,9 @@ interface Credential {
 
 /** Which profile a login creates or renews: -d, else the one for --host, else (no host) the default. */
 function existingProfile(ctx: Context, devices: DeviceProfile[], fallback: DeviceProfile | null): DeviceProfile | undefined {
-  const name = deviceOption(ctx);
+  const name = ctx.settings.device;
   if (name) return devices.find((d) => d.name === name);
-  const host = hostOption(ctx);
+  const host = ctx.settings.host;
   if (!host) return fallback ?? undefined;
   const baseUrl = baseUrlOf(host);
   return devices.find((d) => d.host === baseUrl);
@@ -65,7 +66,7 @@ async function readCredential(ctx: Context, opts: LoginOptions, existing: Device
   }
   const secret = opts.passwordStdin
     ? await readStdin(ctx.io, 'password', '--password-stdin')
-    : await askOrFail(ctx.io, `Password for ${username} at ${host}: `, '--password-stdin', { hidden: true });
+    : await ctx.askOrFail(`Password for ${username} at ${host}: `, '--password-stdin', { hidden: true });
   if (!secret) throw new UsageError('the password is empty');
   return { kind: 'session', username, secret };
 }
@@ -95,9 +96,9 @@ async function check(ctx: Context, target: { host: string; prefix?: string; time
       return { status: await client.monitor('system/status'), fingerprint };
     } catch (err) {
       const certificate = err instanceof TlsVerificationError ? err.certificate : null;
-      if (!certificate || fingerprint || !isInteractive(ctx.io)) throw err;
-      ctx.warn(`the certificate of ${target.host} does not verify: ${(err as Error).message}\n  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one the device shows (get system certificate, or the web interface) before you trust it.`);
-      if (!(await confirm(ctx.io, `Pin this certificate for device '${name}'?`))) throw err;
+      if (!certificate || fingerprint || !ctx.interactive) throw err;
+      ctx.warn(`the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one the device shows (get system certificate, or the web interface) before you trust it.`);
+      if (!(await ctx.confirm(`Pin this certificate for device '${name}'?`))) throw err;
       fingerprint = certificate.fingerprint;
     } finally {
       await client.close();
@@ -106,17 +107,13 @@ async function check(ctx: Context, target: { host: string; prefix?: string; time
 }
 
 async function authenticator(ctx: Context, opts: LoginOptions, credential: Credential, banner: { accepted: boolean }): Promise<Authenticator> {
-  if (credential.kind === 'token') {
-    const { TokenAuth } = await import('../api/auth.js');
-    return new TokenAuth(credential.secret);
-  }
-  const { SessionAuth } = await import('../api/session.js');
-  return new SessionAuth({
+  if (credential.kind === 'token') return tokenAuth(credential.secret);
+  return sessionAuth(ctx, {
     username: credential.username!,
     password: async () => credential.secret,
-    tokenCode: opts.tokenCode !== undefined ? async () => opts.tokenCode! : tokenCodePrompt(ctx),
+    tokenCode: opts.tokenCode,
     acceptDisclaimer: async () => {
-      banner.accepted = !!opts.acceptDisclaimer || (isInteractive(ctx.io) && (await confirm(ctx.io, 'The device shows a login banner (disclaimer). Do you accept it?')));
+      banner.accepted = !!opts.acceptDisclaimer || (ctx.interactive && (await ctx.confirm('The device shows a login banner (disclaimer). Do you accept it?')));
       return banner.accepted;
     },
   });
@@ -126,10 +123,10 @@ async function authenticator(ctx: Context, opts: LoginOptions, credential: Crede
 export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
   const set = readProfiles(ctx.env);
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
-  const hostInput = hostOption(ctx) ?? existing?.host;
+  const hostInput = ctx.settings.host ?? existing?.host;
   if (!hostInput) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
   const host = baseUrlOf(hostInput);
-  const name = checkProfileName(deviceOption(ctx) ?? existing?.name ?? profileNameFor(host));
+  const name = checkProfileName(ctx.settings.device ?? existing?.name ?? profileNameFor(host));
   if (opts.fingerprint !== undefined && !isFingerprint(opts.fingerprint)) {
     throw new UsageError(`invalid fingerprint '${opts.fingerprint}'`, 'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case');
   }
@@ -143,8 +140,8 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
 
   const credential = await readCredential(ctx, opts, existing, host);
   const store = await openStore(ctx, opts, name);
-  const target = { host, prefix: prefix ?? (ctx.env.CMDB_API_PREFIX || undefined), timeoutMs: ctx.timeoutMs(existing?.timeout) };
-  const tls = await tlsOptions(ctx, { caFile: caFile ?? (ctx.env.CMDB_CA_FILE || undefined), fingerprint: pinned });
+  const target = settingsFor(ctx, null, host, { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined }, opts.prefix);
+  const tls = await tlsOptions(ctx, { caFile: target.caFile, fingerprint: pinned });
   const banner = { accepted: false };
   const auth = await authenticator(ctx, opts, credential, banner);
   const checked = await check(ctx, target, tls, auth, name);
@@ -152,7 +149,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
   await store.set(credentialAccount(name), credential.secret);
   const session = credential.kind === 'session' ? (auth as SessionAuth).exportState() : null;
   await saveSession(ctx, store, name, session);
-  if (existing && existing.name === name && existing.secrets !== store.kind) await forgetOldSecrets(ctx, existing);
+  if (existing && existing.name === name && existing.secrets !== store.kind) await forgetSecrets(ctx, existing, { credential: true, session: true });
 
   const profile: DeviceProfile = {
     name,
@@ -179,15 +176,4 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
     { device: name, host, auth: credential.kind, username: credential.username ?? null, ...facts, fingerprint: profile.fingerprint ?? null, default: isDefault, secrets: store.kind },
   );
   return 0;
-}
-
-/** After moving a profile between the keychain and credentials.yaml, the copy left behind goes. */
-async function forgetOldSecrets(ctx: Context, old: DeviceProfile): Promise<void> {
-  try {
-    const store = await secretStore(ctx, old.secrets);
-    await store.delete(credentialAccount(old.name));
-    await store.delete(sessionAccount(old.name));
-  } catch (err) {
-    ctx.warn(`the old secret of device '${old.name}' in ${old.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ${(err as Error).message}`);
-  }
 }

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import { parseMkey, printWrite, requireKeyed, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printWrite, send } from './shared.js';
 
 export interface MoveOptions {
   before?: string;

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import { readBodies, withInlineBody, type BodyOptions } from './body.js';
-import { parseMkey, printWrite, requireOperation, resolveTable, send, vdomQuery } from './shared.js';
+import { readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
+import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { printWrite, send } from './shared.js';
 
 /** `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton. */
 export async function run(ctx: Context, tableInput: string, args: string[], opts: BodyOptions): Promise<number> {

@@ -1,6 +1,6 @@
 import { allTables, areaOf, describeOperations, findTable, type TableDef } from '../catalogue/index.js';
 import type { GlobalOptions } from '../cli/context.js';
-import { FILTER_OPERATORS } from '../commands/query.js';
+import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import { ARGUMENT_KINDS, OPTION_KINDS, SHELLS, TABLE_RULES, type ValueKind } from './kinds.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
@@ -172,8 +172,6 @@ function setCandidates(cur: string, t: TableDef): Candidate[] {
   const field = cur.slice(0, eq);
   return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
 }
-
-const FILTER_TERM = new RegExp(`^([A-Za-z0-9_.-]+)(${FILTER_OPERATORS.map((op) => op.replace(/[|\\{}()[\]^$+*?.]/g, '\\$&')).join('|')})(.*)$`);
 
 /** `--filter field<op>value[,…]`: field names, then the enum values of the field after its operator. */
 function filterCandidates(cur: string, t: TableDef): Candidate[] {

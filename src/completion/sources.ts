@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { TableDef } from '../catalogue/index.js';
 import { Context, type IO } from '../cli/context.js';
+import { completionTimeout } from '../cli/options.js';
+import { writePrivateFile } from '../config/files.js';
 import { cacheDir } from '../config/paths.js';
 import { profilesPath, readProfiles } from '../config/profiles.js';
 import type { LineOptions, Sources } from './engine.js';
@@ -11,8 +13,6 @@ import type { LineOptions, Sources } from './engine.js';
 /** Keys read from a device stay fresh this long; a failure is remembered for less, so Tab stays quick. */
 const FRESH_MS = 60_000;
 const FAILURE_MS = 10_000;
-/** Per-request timeout for completion: a slow device means no keys, not a frozen shell. */
-const TIMEOUT_SECONDS = 1.5;
 
 interface CacheEntry {
   fetchedAt: number;
@@ -28,9 +28,8 @@ const discard = { write: () => true };
 const SILENT: IO = { stdout: discard, stderr: discard, stdin: Readable.from([]) as IO['stdin'] };
 
 /** Options that would not suit completion are dropped: verbose output, a long timeout. */
-function completionContext(env: NodeJS.ProcessEnv, line: LineOptions, connect: ConstructorParameters<typeof Context>[3]): Context {
-  const timeout = env.CMDB_COMPLETION_TIMEOUT || String(TIMEOUT_SECONDS);
-  return new Context(SILENT, env, { ...line, timeout, verbose: false }, connect);
+function completionContext(env: NodeJS.ProcessEnv, line: LineOptions): Context {
+  return new Context(SILENT, env, { ...line, timeout: completionTimeout(env), verbose: false });
 }
 
 function mtime(path: string): number {
@@ -48,8 +47,8 @@ function mtime(path: string): number {
 function deviceIdentity(ctx: Context): string {
   return JSON.stringify([
     ctx.demo,
-    ctx.options.host ?? ctx.env.CMDB_HOST ?? '',
-    ctx.options.device ?? ctx.env.CMDB_DEVICE ?? '',
+    ctx.settings.host ?? '',
+    ctx.settings.device ?? '',
     mtime(profilesPath(ctx.env)),
   ]);
 }
@@ -73,10 +72,7 @@ function readCache(file: string, now: number): string[] | null | undefined {
 /** Written to a temporary file and renamed, so a concurrent Tab never reads half a file. */
 function writeCache(file: string, entry: CacheEntry): void {
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
-    renameSync(temp, file);
+    writePrivateFile(file, JSON.stringify(entry));
   } catch {
     /* a cache that cannot be written only costs speed */
   }
@@ -112,16 +108,15 @@ interface KeyRequest {
   global?: boolean;
 }
 
-/** A Context for the device the line names, as commands resolve it (connect() is loaded only now). */
+/** A Context for the device the line names, resolved as commands resolve it (the device layer loads on connect). */
 async function lineContext(env: NodeJS.ProcessEnv, line: LineOptions): Promise<Context> {
-  const { connect } = await import('../cli/connect.js');
-  return completionContext(env, line, connect);
+  return completionContext(env, line);
 }
 
 /** The keys of a table on the device the line names, from the cache when fresh; [] when anything fails. */
 async function deviceKeys(ctx: Context, request: KeyRequest): Promise<string[]> {
   const now = Date.now();
-  const vdom = request.global ? '' : (ctx.options.vdom ?? ctx.env.CMDB_VDOM ?? '');
+  const vdom = request.global ? '' : (ctx.settings.vdomText ?? '');
   const device = deviceIdentity(ctx);
   const file = cacheFile(ctx.env, device, vdom, request.tablePath);
   const cached = readCache(file, now);
@@ -159,7 +154,7 @@ async function vdomNames(env: NodeJS.ProcessEnv, line: LineOptions): Promise<str
   const ctx = await lineContext(env, line);
   if (ctx.demo) return DEMO_VDOMS;
   const [saved, device] = await Promise.all([profiles(env), deviceKeys(ctx, { tablePath: 'system/vdom', keyField: 'name', global: true })]);
-  const fromEnv = (env.CMDB_VDOM ?? '').split(',').map((v) => v.trim());
+  const fromEnv = (ctx.settings.vdomText ?? '').split(',').map((v) => v.trim());
   return [...new Set(['root', ...saved.vdoms, ...fromEnv, ...device])].filter((v) => v && v !== '*');
 }
 

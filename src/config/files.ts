@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
@@ -73,4 +74,13 @@ export function readYamlFile(path: string, hint: string): YamlFile | null {
     return range ? lineCounter.linePos(range[0]).line : 1;
   };
   return { path, doc, line };
+}
+
+/** A file the user named (`-f`, `--ca-file`, `--config`), or a usage error saying which and why not. */
+export async function readInputFile(path: string, what?: string, hint: string | null = null): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${what ? `${what} ` : ''}'${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, hint);
+  }
 }

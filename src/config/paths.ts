@@ -1,23 +1,24 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { variable, type Variable } from '../cli/options.js';
 
-function xdg(env: NodeJS.ProcessEnv, variable: string, fallback: string): string {
-  const value = env[variable];
+function xdg(env: NodeJS.ProcessEnv, name: Variable, fallback: string): string {
+  const value = variable(env, name);
   // The XDG spec says relative paths are invalid and must be ignored.
-  return value && value.startsWith('/') ? join(value, 'cmdb') : join(env.HOME || homedir(), fallback, 'cmdb');
+  return value && value.startsWith('/') ? join(value, 'cmdb') : join(variable(env, 'home') || homedir(), fallback, 'cmdb');
 }
 
 /** Profiles and (with --insecure-storage) credentials: CMDB_CONFIG_DIR, else $XDG_CONFIG_HOME/cmdb. */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  return env.CMDB_CONFIG_DIR || xdg(env, 'XDG_CONFIG_HOME', '.config');
+  return variable(env, 'configDir') || xdg(env, 'xdgConfig', '.config');
 }
 
 /** State that survives runs but is not configuration: the --demo device. */
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  return xdg(env, 'XDG_STATE_HOME', join('.local', 'state'));
+  return xdg(env, 'xdgState', join('.local', 'state'));
 }
 
 /** Disposable data: completion key caches. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
-  return xdg(env, 'XDG_CACHE_HOME', '.cache');
+  return xdg(env, 'xdgCache', '.cache');
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keychainTimeoutMs } from '../cli/options.js';
 import { AuthError } from '../errors.js';
 import { fileError, readYamlFile, writePrivateFile, yaml } from './files.js';
 import { lockFileFor, withLock } from './lock.js';
@@ -8,9 +9,10 @@ import type { KeychainAnswer, KeychainRequest } from './keychain-helper.js';
 import { configDir } from './paths.js';
 import type { SecretsKind } from './profiles.js';
 
+export { keychainTimeoutMs };
+
 /** The keychain service every cmdb secret is filed under. */
 export const KEYCHAIN_SERVICE = 'cmdb';
-const DEFAULT_KEYCHAIN_TIMEOUT_S = 3;
 
 /** The account of a device's credential (API token or password) in the store. */
 export function credentialAccount(device: string): string {
@@ -51,12 +53,6 @@ function keychainName(platform: NodeJS.Platform): string {
   if (platform === 'darwin') return 'the macOS Keychain';
   if (platform === 'win32') return 'Windows Credential Manager';
   return 'the Secret Service keychain';
-}
-
-/** CMDB_KEYCHAIN_TIMEOUT (seconds), default 3: a hung D-Bus must not hang the tool. */
-export function keychainTimeoutMs(env: NodeJS.ProcessEnv): number {
-  const seconds = Number(env.CMDB_KEYCHAIN_TIMEOUT);
-  return Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_KEYCHAIN_TIMEOUT_S) * 1000);
 }
 
 /** The binding's D-Bus errors, in terms of what is missing on a Linux machine. */

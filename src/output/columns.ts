@@ -1,9 +1,7 @@
+import { isMetaField } from '../catalogue/validate.js';
 import type { Row } from './types.js';
 
-/** Meta fields the device adds (`q_origin_key`, and with with_meta `q_ref`, `q_static`...). */
-export function isMetaField(name: string): boolean {
-  return name.startsWith('q_');
-}
+export { isMetaField };
 
 export interface ColumnChoice {
   keyField?: string | null;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { MockAgent } from 'undici';
 import { CmdbClient, type Exchange } from '../../src/api/client.js';
 import { TokenAuth } from '../../src/api/auth.js';
-import { ApiError, ConnectionError, UsageError } from '../../src/errors.js';
+import { ApiError, ConnectionError, RequestError } from '../../src/api/errors.js';
+import { describeError } from '../../src/cli/hints.js';
 
 const BASE = 'https://fw.example';
 const json = { headers: { 'content-type': 'application/json' } };
@@ -54,7 +55,7 @@ test('a JSON body is sent with its content type, key percent-encoded in the path
 
 test('never sends a DELETE without a key', async () => {
   const { client, agent } = setup();
-  await assert.rejects(client.request({ method: 'DELETE', tablePath: 'dlp/filepattern' }), UsageError);
+  await assert.rejects(client.request({ method: 'DELETE', tablePath: 'dlp/filepattern' }), (e: unknown) => e instanceof RequestError && describeError(e).exit === 2);
   assert.equal(agent.pendingInterceptors().length, 0);
 });
 
@@ -77,12 +78,13 @@ for (const [status, exit, code] of statuses) {
     pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern/7', method: 'GET' }).reply(status, { status: 'error', http_status: status, error: code, cli_error: 'the device says no' }, json);
     const err = await client.request({ method: 'GET', tablePath: 'dlp/filepattern', mkey: 7, group: 'utmgrp' }).then(() => null, (e: unknown) => e);
     assert.ok(err instanceof ApiError);
-    assert.equal(err.exitCode, exit);
     assert.equal(err.status, status);
     assert.equal(err.code, code);
     assert.equal(err.cliError, 'the device says no');
-    assert.match(err.message, status === 429 ? /blocked/ : /dlp\/filepattern/);
-    assert.ok(err.hint);
+    const shown = describeError(err);
+    assert.equal(shown.exit, exit);
+    assert.match(shown.message, status === 429 ? /blocked/ : /dlp\/filepattern/);
+    assert.ok(shown.hint);
   });
 
   test(`HTTP ${status} with an HTML body exits ${exit} without crashing`, async () => {
@@ -90,7 +92,7 @@ for (const [status, exit, code] of statuses) {
     pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern', method: 'GET' }).reply(status, '<html><body>Error</body></html>', html);
     const err = await client.request({ method: 'GET', tablePath: 'dlp/filepattern' }).then(() => null, (e: unknown) => e);
     assert.ok(err instanceof ApiError);
-    assert.equal(err.exitCode, code === -3 ? 6 : exit);
+    assert.equal(describeError(err).exit, code === -3 ? 6 : exit);
     assert.equal(err.cliError, null);
   });
 }
@@ -98,24 +100,25 @@ for (const [status, exit, code] of statuses) {
 test('an empty error body does not crash', async () => {
   const { pool, client } = setup();
   pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern', method: 'GET' }).reply(500, '');
-  await assert.rejects(client.request({ method: 'GET', tablePath: 'dlp/filepattern' }), (e: unknown) => e instanceof ApiError && e.exitCode === 9);
+  await assert.rejects(client.request({ method: 'GET', tablePath: 'dlp/filepattern' }), (e: unknown) => e instanceof ApiError && describeError(e).exit === 9);
 });
 
 test('the body decides over the status: a duplicate sent as 500 exits 7 with the key in the message', async () => {
   const { pool, client } = setup();
   pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern?vdom=root', method: 'POST' }).reply(500, { status: 'error', http_status: 500, error: -5, vdom: 'root' }, json);
   const err = (await client.request({ method: 'POST', tablePath: 'dlp/filepattern', query: { vdom: ['root'] }, body: { id: 7 } }).catch((e: unknown) => e)) as ApiError;
-  assert.equal(err.exitCode, 7);
-  assert.match(err.message, /already exists in vdom root/);
-  assert.match(err.hint ?? '', /update/);
+  const shown = describeError(err);
+  assert.equal(shown.exit, 7);
+  assert.match(shown.message, /already exists in vdom root/);
+  assert.match(shown.hint ?? '', /update/);
 });
 
 test('a 403 names the access group the table needs', async () => {
   const { pool, client } = setup();
   pool.intercept({ path: '/api/v2/cmdb/log.disk/setting', method: 'GET' }).reply(403, { status: 'error', http_status: 403 }, json);
   const err = (await client.request({ method: 'GET', tablePath: 'log.disk/setting', group: 'loggrp' }).catch((e: unknown) => e)) as ApiError;
-  assert.equal(err.exitCode, 5);
-  assert.match(err.hint ?? '', /'loggrp'/);
+  assert.equal(describeError(err).exit, 5);
+  assert.match(describeError(err).hint ?? '', /'loggrp'/);
 });
 
 test('a status 200 envelope with status error inside a multi-VDOM answer is an error for that VDOM', async () => {
@@ -125,8 +128,8 @@ test('a status 200 envelope with status error inside a multi-VDOM answer is an e
     { vdom: 'dmz', status: 'error', http_status: 403, error: -37 },
   ], json);
   const err = (await client.request({ method: 'GET', tablePath: 'router/access-list', query: { vdom: ['root', 'dmz'] } }).catch((e: unknown) => e)) as ApiError;
-  assert.equal(err.exitCode, 5);
-  assert.match(err.message, /vdom dmz/);
+  assert.equal(describeError(err).exit, 5);
+  assert.match(describeError(err).message, /vdom dmz/);
 });
 
 test('a 401 is retried once when the authenticator obtains fresh credentials', async () => {
@@ -149,7 +152,7 @@ test('a 401 is retried once when the authenticator obtains fresh credentials', a
 test('a network failure is a ConnectionError (exit 3)', async () => {
   const { pool, client } = setup();
   pool.intercept({ path: '/api/v2/cmdb/log.disk/setting', method: 'GET' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-  await assert.rejects(client.request({ method: 'GET', tablePath: 'log.disk/setting' }), (e: unknown) => e instanceof ConnectionError && e.exitCode === 3 && /refused/.test(e.message));
+  await assert.rejects(client.request({ method: 'GET', tablePath: 'log.disk/setting' }), (e: unknown) => e instanceof ConnectionError && describeError(e).exit === 3 && /refused/.test(describeError(e).message));
 });
 
 test('--verbose exchanges never show the token, cookies or the CSRF token', async () => {

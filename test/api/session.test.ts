@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { MockAgent } from 'undici';
 import { CmdbClient, type Exchange } from '../../src/api/client.js';
 import { parseSession, serializeSession, SessionAuth, type SessionOptions, type SessionState } from '../../src/api/session.js';
-import { AuthError, EXIT } from '../../src/errors.js';
+import { LoginError } from '../../src/api/errors.js';
+import { describeError } from '../../src/cli/hints.js';
+import { EXIT } from '../../src/errors.js';
 
 const BASE = 'https://fw.example';
 const PASSWORD = 'pa ss&w=rd';
@@ -95,8 +97,8 @@ test('a 401 after the re-login is the end: one re-login per run', async () => {
   const { reply, client, loginchecks } = setup({ state: { cookies: { APSCOOKIE_1: 'old' } } });
   reply('GET', LIST, 401, '', {}, 4);
   reply('POST', '/logincheck', 200, '1', cookies(), 2);
-  await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: AuthError) => e.exitCode === EXIT.AUTH);
-  await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: AuthError) => e.exitCode === EXIT.AUTH);
+  await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => describeError(e).exit === EXIT.AUTH);
+  await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => describeError(e).exit === EXIT.AUTH);
   assert.equal(loginchecks().length, 1);
 });
 
@@ -111,7 +113,7 @@ for (const [code, what, message] of refusals) {
     reply('GET', LIST, 401, '', {}, 2);
     reply('POST', '/logincheck', 200, `${code}document.location="/login";`, { headers: { 'content-type': 'text/html' } }, 2);
     for (let i = 0; i < 2; i++) {
-      await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: AuthError) => e instanceof AuthError && e.exitCode === EXIT.AUTH && message.test(e.message));
+      await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => e instanceof LoginError && describeError(e).exit === EXIT.AUTH && message.test(describeError(e).message));
     }
     assert.equal(loginchecks().length, 1);
     assert.equal(logins.length, 0);
@@ -131,13 +133,13 @@ test('answer 3: the second factor is posted with token_code on the same cookies'
 test('answer 3 without a way to get a code: exit 4 naming --token-code; a refused code is not retried', async () => {
   const none = setup({ tokenCode: async () => null });
   none.reply('POST', '/logincheck', 200, '3', {});
-  await assert.rejects(none.client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: AuthError) => e.exitCode === EXIT.AUTH && /second factor/.test(e.message) && /--token-code/.test(e.hint ?? ''));
+  await assert.rejects(none.client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => describeError(e).exit === EXIT.AUTH && /second factor/.test(describeError(e).message) && /--token-code/.test(describeError(e).hint ?? ''));
 
   const wrong = setup({ tokenCode: async () => '000000' });
   wrong.reply('POST', '/logincheck', 200, '3', {});
   wrong.reply('POST', '/logincheck', 200, '0', {});
-  await assert.rejects(wrong.client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), /refused the second-factor code/);
-  await assert.rejects(wrong.client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), /refused the second-factor code/);
+  await assert.rejects(wrong.client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => /refused the second-factor code/.test(describeError(e).message));
+  await assert.rejects(wrong.client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => /refused the second-factor code/.test(describeError(e).message));
   assert.equal(wrong.loginchecks().length, 2);
 });
 
@@ -154,7 +156,7 @@ test('a login banner is accepted with POST /logindisclaimer confirm=1 when allow
 test('a login banner that is not accepted: exit 4 naming the banner, nothing accepted', async () => {
   const { reply, seen, client } = setup();
   reply('POST', '/logincheck', 200, '1document.location="/logindisclaimer";', cookies());
-  await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: AuthError) => e.exitCode === EXIT.AUTH && /login banner/.test(e.message) && /CMDB_ACCEPT_DISCLAIMER/.test(e.hint ?? ''));
+  await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => describeError(e).exit === EXIT.AUTH && /login banner/.test(describeError(e).message) && /CMDB_ACCEPT_DISCLAIMER/.test(describeError(e).hint ?? ''));
   assert.equal(seen.filter((s) => s.path === '/logindisclaimer').length, 0);
 });
 
@@ -162,7 +164,7 @@ test('429 on the login: exit 8 with how long to wait, and never tried again', as
   const { reply, client, loginchecks } = setup();
   reply('POST', '/logincheck', 429, '<html>Too many</html>', { headers: { 'content-type': 'text/html', 'retry-after': '60' } }, 2);
   for (let i = 0; i < 2; i++) {
-    await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: AuthError) => e.exitCode === EXIT.BLOCKED && /try again in 60 seconds/.test(e.message));
+    await assert.rejects(client.request({ method: 'GET', tablePath: 'firewall.ipmacbinding/table' }), (e: unknown) => describeError(e).exit === EXIT.BLOCKED && /try again in 60 seconds/.test(describeError(e).message));
   }
   assert.equal(loginchecks().length, 1);
 });

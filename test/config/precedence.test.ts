@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveTarget } from '../../src/cli/connect.js';
+import { resolveTarget, settingsFor } from '../../src/device/select.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
 import { AuthError, EXIT, UsageError } from '../../src/errors.js';
@@ -90,4 +90,14 @@ test('an unknown -d is a usage error; --demo ignores the profiles', () => {
 test('nothing configured at all: exit 4 with the ways to log in', () => {
   const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-precedence-')) };
   assert.throws(() => resolveTarget(ctx({}, env)), (e: AuthError) => e.exitCode === EXIT.AUTH && /cmdb login/.test(e.hint ?? '') && /--demo/.test(e.hint ?? ''));
+});
+
+test('one precedence for every command, login included: the variables beat the profile, a flag beats both', () => {
+  const env = { ...configured(), CMDB_CA_FILE: '/env/ca.pem', CMDB_API_PREFIX: '/env/api/v2/cmdb', CMDB_TIMEOUT: '7' };
+  const fromEnv = settingsFor(ctx({}, env), null, main.host, main);
+  assert.deepEqual([fromEnv.caFile, fromEnv.prefix, fromEnv.timeoutMs], ['/env/ca.pem', '/env/api/v2/cmdb', 7000]);
+  const fromFlags = settingsFor(ctx({ caFile: '/flag/ca.pem', timeout: '3' }, env), null, main.host, main, '/flag/api/v2/cmdb');
+  assert.deepEqual([fromFlags.caFile, fromFlags.prefix, fromFlags.timeoutMs], ['/flag/ca.pem', '/flag/api/v2/cmdb', 3000]);
+  const fromProfile = settingsFor(ctx({}, configured()), null, main.host, main);
+  assert.deepEqual([fromProfile.caFile, fromProfile.prefix, fromProfile.timeoutMs], [main.caFile, main.prefix, 12_000]);
 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findTable, type TableDef } from '../../src/catalogue/index.js';
-import { parseFilter, readQuery } from '../../src/commands/query.js';
-import { parseMkey, requireOperation, resolveTable } from '../../src/commands/shared.js';
+import { parseFilter, readQuery } from '../../src/request/query.js';
+import { parseMkey, requireOperation, resolveTable } from '../../src/request/table.js';
 import { UsageError } from '../../src/errors.js';
 import { captureIO, offlineContext } from '../helpers/io.js';
 

@@ -1,14 +1,14 @@
 import type { TableDef } from '../catalogue/index.js';
 import type { QueryParams } from '../api/url.js';
 import { UsageError } from '../errors.js';
+import { isMetaField } from '../catalogue/validate.js';
 import { unknownField } from './body.js';
+import { FILTER_OPERATORS, FILTER_TERM } from './filter.js';
 
-/** The eight filter operators of SPEC.md, longest first so `<=` is not read as `<`. */
-export const FILTER_OPERATORS = ['==', '!=', '=@', '!@', '<=', '>=', '<', '>'] as const;
-const FILTER_TERM = /^([A-Za-z0-9_.-]+)(==|!=|=@|!@|<=|>=|<|>)(.*)$/s;
+export { FILTER_OPERATORS };
 
 function checkField(table: TableDef, name: string): void {
-  if (table.known && !(name in table.fields) && !name.startsWith('q_')) throw unknownField(table, name);
+  if (table.known && !(name in table.fields) && !isMetaField(name)) throw unknownField(table, name);
 }
 
 /** Checks one --filter expression (commas inside it are OR) and returns it as sent. */

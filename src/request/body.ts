@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
+import { parseDocument, readSource } from './input.js';
 
 export interface BodyOptions {
   file?: string;
@@ -18,39 +18,6 @@ export function withInlineBody(opts: BodyOptions, inline: string | undefined): B
 }
 
 type Obj = Record<string, unknown>;
-
-async function readStdin(ctx: Context): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** JSON, NDJSON (one object per line) or YAML, in that order of trial. */
-async function parseDocument(text: string, source: string): Promise<unknown> {
-  const trimmed = text.trim();
-  if (!trimmed) throw new UsageError(`${source} is empty`);
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    /* not a single JSON document */
-  }
-  const lines = trimmed.split(/\r?\n/).filter((l) => l.trim());
-  if (lines.length > 1 && lines.every((l) => l.trim().startsWith('{'))) {
-    try {
-      return lines.map((l) => JSON.parse(l));
-    } catch {
-      /* not NDJSON either */
-    }
-  }
-  const { parse } = await import('yaml');
-  try {
-    return parse(trimmed);
-  } catch (err) {
-    const e = err as Error & { linePos?: { line: number; col: number }[] };
-    const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw new UsageError(`${source} is neither valid JSON nor YAML${at}: ${e.message.split('\n')[0]}`);
-  }
-}
 
 function isObject(value: unknown): value is Obj {
   return !!value && typeof value === 'object' && !Array.isArray(value);
@@ -124,16 +91,7 @@ export async function readBodies(ctx: Context, table: TableDef, opts: BodyOption
   let bodies: Obj[] = [{}];
   let many = false;
   if (opts.file !== undefined) {
-    let text: string;
-    if (opts.file === '-') text = await readStdin(ctx);
-    else {
-      try {
-        text = await readFile(opts.file, 'utf8');
-      } catch (err) {
-        throw new UsageError(`cannot read '${opts.file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-    }
-    const source = opts.file === '-' ? 'standard input' : `'${opts.file}'`;
+    const { text, source } = await readSource(ctx.io.stdin, opts.file);
     const doc = await parseDocument(text, source);
     if (Array.isArray(doc)) {
       if (!allowMany) throw new UsageError(`${source} holds a list; this command takes one object`);

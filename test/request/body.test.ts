@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTable, type TableDef } from '../../src/catalogue/index.js';
-import { readBodies, typeSetValue } from '../../src/commands/body.js';
+import { readBodies, typeSetValue } from '../../src/request/body.js';
 import { UsageError } from '../../src/errors.js';
 import { captureIO, offlineContext } from '../helpers/io.js';
 

@@ -1,0 +1,121 @@
+// The library's errors: what went wrong, as data. They carry no advice and no exit code; the CLI turns
+// them into its messages, hints and exit codes in one place (src/cli/hints.ts).
+
+/** What the request was about: the table, the key, the VDOMs, the access group the table needs. */
+export interface RequestSubject {
+  method: string;
+  tablePath?: string;
+  mkey?: string | number;
+  vdoms?: string[];
+  group?: string;
+}
+
+/** The certificate a server presented, for a person to compare and perhaps pin. */
+export interface PeerCertificate {
+  fingerprint: string;
+  subject: string;
+  issuer: string;
+  validTo: string;
+}
+
+/** The root of the library's errors. */
+export class CmdbApiError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A device answer that was not a success (or not JSON at all). */
+export class ApiError extends CmdbApiError {
+  constructor(
+    readonly status: number,
+    /** The device's `error` code, when it sent one. */
+    readonly code: number | null,
+    /** The device's own words (`cli_error`), when it sent them. */
+    readonly cliError: string | null,
+    readonly subject: RequestSubject,
+    /** How the request authenticated: a 401 means different things for a token and a session. */
+    readonly authKind: 'token' | 'session' | 'none',
+    /** Seconds the device asked to wait (`Retry-After` of a 429), when it said. */
+    readonly retryAfter: number | null = null,
+    /** The answer was a success status with a body that is not JSON (a wrong API prefix, a proxy page). */
+    readonly notJson = false,
+  ) {
+    super(`${subject.method} ${subject.tablePath || '/'}: ${notJson ? 'the answer is not JSON' : `HTTP ${status}`}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`);
+  }
+}
+
+/** Why the device could not be reached. */
+export type ConnectionFailure = 'pin-mismatch' | 'tls-verify' | 'dns' | 'refused' | 'unreachable' | 'reset' | 'timeout' | 'tls-handshake' | 'other';
+
+/** The device could not be reached (DNS, refused, timeout, TLS). */
+export class ConnectionError extends CmdbApiError {
+  constructor(
+    readonly reason: ConnectionFailure,
+    readonly baseUrl: string,
+    /** The underlying error's own text. */
+    readonly detail: string,
+    readonly timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${baseUrl}: ${reason}: ${detail}`, options);
+  }
+}
+
+/** A TLS certificate that did not verify or did not match the pin; carries what the server presented. */
+export class TlsVerificationError extends ConnectionError {
+  constructor(
+    reason: 'pin-mismatch' | 'tls-verify',
+    baseUrl: string,
+    detail: string,
+    timeoutMs: number,
+    readonly certificate: PeerCertificate | null,
+    /** Whether a CA bundle was given to verify with. */
+    readonly caGiven: boolean,
+    /** For a pin mismatch: the pinned and the presented fingerprints. */
+    readonly pin: { expected: string; actual: string | null } | null,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, baseUrl, detail, timeoutMs, options);
+  }
+}
+
+/** Why a session login failed. */
+export type LoginFailure =
+  | 'no-password'
+  | 'second-factor-needed'
+  | 'second-factor-refused'
+  | 'refused'
+  | 'locked-out'
+  | 'password-change'
+  | 'unknown-answer'
+  | 'banner'
+  | 'banner-not-taken'
+  | 'no-cookie'
+  | 'http-status'
+  | 'blocked';
+
+/** The device refused a session login, or answered it in a way that is not a login. */
+export class LoginError extends CmdbApiError {
+  constructor(
+    readonly reason: LoginFailure,
+    readonly username: string,
+    /** HTTP status where it matters: 429 (blocked), 401, or the status of an unexpected answer. */
+    readonly status: number | null = null,
+    readonly retryAfter: number | null = null,
+  ) {
+    super(`login of ${username}: ${reason}${status !== null ? ` (HTTP ${status})` : ''}`);
+  }
+}
+
+/** A request the client refuses to send. */
+export class RequestError extends CmdbApiError {
+  constructor(
+    readonly reason: 'delete-without-key' | 'invalid-address',
+    /** The table path, or the address that does not parse. */
+    readonly target: string,
+  ) {
+    super(reason === 'delete-without-key' ? `refusing to send DELETE without a key to ${target}` : `invalid device address '${target}'`);
+  }
+}

@@ -1,0 +1,200 @@
+// The one map from an error to what the user sees: its message, its hint and its exit code (CLI.md).
+// The api layer's errors carry data only (src/api/errors.ts); the words and the advice are here.
+import { ApiError, CmdbApiError, ConnectionError, LoginError, RequestError, TlsVerificationError, type RequestSubject } from '../api/errors.js';
+import { displayFingerprint } from '../api/fingerprint.js';
+import { CmdbError, EXIT } from '../errors.js';
+import type { ErrorReport } from '../output/index.js';
+
+/** The machine-readable view of any error (status and code null when the device was not reached). */
+export type Shown = Required<ErrorReport>;
+
+/** Meanings of the device's `error` codes (PROTOCOL.md), for when it sends no `cli_error`. */
+const ERROR_CODES: Record<number, string> = {
+  [-1]: 'invalid length',
+  [-3]: 'entry not found',
+  [-5]: 'a duplicate entry already exists',
+  [-8]: 'invalid IP address',
+  [-9]: 'invalid netmask',
+  [-14]: 'permission denied',
+  [-15]: 'a duplicate entry already exists',
+  [-23]: 'the entry is in use by other objects',
+  [-37]: 'permission denied',
+  [-50]: 'invalid format',
+  [-72]: 'value too long',
+  [-651]: 'invalid value',
+};
+
+function waitText(seconds: number | null): string {
+  return seconds ? `try again in ${seconds} seconds` : 'try again in a few minutes';
+}
+
+const VERB: Record<string, string> = { GET: 'read', POST: 'create', PUT: 'update', DELETE: 'delete' };
+
+function target(s: RequestSubject): string {
+  const table = s.tablePath || 'the CMDB';
+  return s.mkey === undefined ? table : `${table} ${JSON.stringify(String(s.mkey))}`;
+}
+
+function inVdom(s: RequestSubject): string {
+  return s.vdoms?.length ? ` in vdom ${s.vdoms.join(',')}` : '';
+}
+
+/** Where the device's body names the failure class, it decides over the HTTP status (CLI.md). */
+function apiExit(status: number, code: number | null): number {
+  if (code === -5 || code === -15) return EXIT.REJECTED;
+  if (code === -3) return EXIT.NOT_FOUND;
+  if (code === -14 || code === -37) return EXIT.FORBIDDEN;
+  if (status === 401) return EXIT.AUTH;
+  if (status === 403) return EXIT.FORBIDDEN;
+  if (status === 404) return EXIT.NOT_FOUND;
+  if (status === 429) return EXIT.BLOCKED;
+  if (status >= 500) return EXIT.DEVICE;
+  if (status >= 400) return EXIT.REJECTED;
+  return EXIT.INTERNAL;
+}
+
+/** A device answer in the user's terms: which table, which key, which VDOM, and what to do next. */
+function apiWords(err: ApiError): { message: string; hint: string | null } {
+  const { status, code, cliError, subject, authKind } = err;
+  const what = target(subject);
+  const where = inVdom(subject);
+  const verb = VERB[subject.method] ?? subject.method;
+  const detail = code === null ? null : (ERROR_CODES[code] ?? null);
+  const say = (message: string, hint: string | null) => ({ message, hint });
+
+  if (err.notJson) return say(`the device answered ${subject.tablePath || 'the request'} with a body that is not JSON`, 'check the API prefix of the device profile (default /api/v2/cmdb)');
+  if (code === -5 || code === -15) {
+    return say(`${what} already exists${where}`, `choose another key, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey ?? '<key>'}'`);
+  }
+  if (code === -3 || status === 404) {
+    return say(`${what} not found${where}`, subject.mkey === undefined
+      ? 'the device does not have this table (check the path with cmdb tables), or the VDOM does not exist'
+      : `list the existing keys with 'cmdb list ${subject.tablePath}${subject.vdoms ? ` --vdom ${subject.vdoms.join(',')}` : ''}'`);
+  }
+  if (code === -23) {
+    return say(`cannot ${verb} ${what}${where}: it is in use by other objects`, `find the references with 'cmdb get ${subject.tablePath} ${subject.mkey ?? '<key>'} --with-meta' (q_ref) and remove them first`);
+  }
+  if (status === 401) {
+    return say(`not authenticated to the device (${verb} ${what})`, authKind === 'token'
+      ? 'the API token was refused: check it, and that this address is one of the API administrator\'s trusted hosts'
+      : authKind === 'session'
+        ? "the session was refused: log in again with 'cmdb login'"
+        : "log in with 'cmdb login --host <url> --token-stdin', or set CMDB_TOKEN");
+  }
+  if (status === 403 || code === -14 || code === -37) {
+    const csrf = authKind === 'session' && subject.method !== 'GET' && !cliError && code === null;
+    const group = subject.group && subject.group !== 'unknown' ? `the '${subject.group}' access group` : 'the access group of this table';
+    return say(`permission denied: cannot ${verb} ${what}${where}`, csrf
+      ? 'the device refused the write; the session\'s CSRF token may be stale: log in again with \'cmdb login\''
+      : `the administrator's access profile needs ${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}${where ? ' and access to that VDOM' : ''}`);
+  }
+  if (status === 429) {
+    return say(`the device has temporarily blocked this address after too many failed logins; ${waitText(err.retryAfter)}`, 'do not retry in a loop: check the credential first (cmdb auth status)');
+  }
+  if (status === 405) return say(`the device does not allow ${subject.method} on ${what}`, `see which operations the table has with 'cmdb tables'`);
+  if (status === 413) {
+    return say(`the request to ${verb} ${what} is too large for the device`, 'send fewer objects per request (create -f with an array sends one request per object)');
+  }
+  if (status === 400) {
+    return say(`the device refused the request to ${verb} ${what}${where} as invalid${detail ? `: ${detail}` : ''}`, 'check the options: an action the operation does not support is refused');
+  }
+  if (status >= 500) {
+    return say(`the device failed to ${verb} ${what}${where} (HTTP ${status}${detail ? `: ${detail}` : ''})`, 'the device failed, not the request: try again, and if it persists check the device\'s event log');
+  }
+  return say(`the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`, `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);
+}
+
+function connectionWords(err: ConnectionError): { message: string; hint: string | null } {
+  const where = err.baseUrl;
+  if (err instanceof TlsVerificationError) {
+    const cert = err.certificate;
+    if (err.reason === 'pin-mismatch') {
+      const pin = err.pin!;
+      return {
+        message: `the certificate of ${where} does not match the pinned fingerprint: it changed, or something is intercepting the connection`,
+        hint: `pinned ${displayFingerprint(pin.expected)}, presented ${pin.actual ? displayFingerprint(pin.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with 'cmdb login --fingerprint <sha256>'`,
+      };
+    }
+    const shown = cert ? ` (SHA-256 ${displayFingerprint(cert.fingerprint)}, subject ${cert.subject})` : '';
+    return {
+      message: `TLS verification failed for ${where}: ${err.detail}${shown}`,
+      hint: err.caGiven
+        ? 'the certificate is not signed by the CA in --ca-file; check the file, or pin the certificate with cmdb login --fingerprint'
+        : `trust the device's CA with --ca-file <pem>, or pin this certificate with 'cmdb login --fingerprint ${cert ? cert.fingerprint : '<sha256>'}'`,
+    };
+  }
+  switch (err.reason) {
+    case 'dns':
+      return { message: `cannot resolve the device's host name in ${where}`, hint: 'check the spelling of --host, CMDB_HOST or the profile, and your DNS' };
+    case 'refused':
+      return { message: `connection refused by ${where}`, hint: 'check the port and that administrative HTTPS access is enabled on that interface' };
+    case 'unreachable':
+      return { message: `no route to ${where}`, hint: 'check the address and your network' };
+    case 'reset':
+      return { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
+    case 'timeout':
+      return { message: `no answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`, hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable' };
+    case 'tls-handshake':
+      return { message: `TLS handshake with ${where} failed: ${err.detail}`, hint: 'is the scheme right (https:// vs http://)?' };
+    default:
+      return { message: `cannot reach ${where}: ${err.detail}`, hint: null };
+  }
+}
+
+function loginWords(err: LoginError): { message: string; hint: string } {
+  const username = err.username;
+  switch (err.reason) {
+    case 'blocked':
+      return { message: `the device has blocked logins from this address after too many failed attempts; ${waitText(err.retryAfter)}`, hint: 'do not retry in a loop: check the user name and password first' };
+    case 'http-status':
+      return { message: `the device answered the login with HTTP ${err.status}`, hint: 'check the address: /logincheck is the login page of the device, at the root of its HTTPS address' };
+    case 'no-password':
+      return { message: `no saved password for ${username}`, hint: "log in again with 'cmdb login --username <name>'" };
+    case 'second-factor-needed':
+      return { message: `the device asks for a second factor (token code) to log in ${username}`, hint: "give the code with 'cmdb login --token-code <code>', or log in on a terminal to be asked for it" };
+    case 'second-factor-refused':
+      return { message: `the device refused the second-factor code for ${username}`, hint: 'codes are valid for a short time: log in again with a fresh one' };
+    case 'no-cookie':
+      return { message: 'the device accepted the login but set no session cookie', hint: 'is this address the device itself, and not a proxy in front of it?' };
+    case 'refused':
+      return { message: `the device refused the login of ${username}: wrong user name or password`, hint: 'check them; after a few failed logins the device blocks this address for a while' };
+    case 'locked-out':
+      return { message: `the administrator account ${username} is locked out for a while after too many failed logins`, hint: 'wait for the lockout to expire (or ask another administrator to unlock it), then log in again' };
+    case 'password-change':
+      return { message: `the device requires a new password for ${username} before it accepts a login`, hint: "change it in the device's web interface or CLI, then log in again with the new password" };
+    case 'unknown-answer':
+      return { message: 'the device gave an answer to the login that cmdb does not know', hint: 'check that the address is the administrative HTTPS interface of a release 6.4 device' };
+    case 'banner':
+      return {
+        message: `the device shows a login banner (disclaimer) that must be accepted before ${username} may use it`,
+        hint: "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD",
+      };
+    case 'banner-not-taken':
+      return { message: `the device did not take the acceptance of its login banner (HTTP ${err.status})`, hint: 'log in again; if it persists, accept the banner once in the web interface' };
+  }
+}
+
+function requestWords(err: RequestError): { message: string; hint: string | null } {
+  if (err.reason === 'invalid-address') return { message: `invalid device address '${err.target}'`, hint: 'use https://host[:port], for example https://fw.example:8443' };
+  return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
+}
+
+/** What the user sees of any error: the message, the hint and the exit code; never throws. */
+export function describeError(err: unknown): Shown {
+  const none = { status: null, code: null, cliError: null };
+  if (err instanceof ApiError) {
+    return { exit: apiExit(err.status, err.code), status: err.status, code: err.code, cliError: err.cliError, ...apiWords(err) };
+  }
+  if (err instanceof ConnectionError) return { exit: EXIT.UNREACHABLE, ...none, ...connectionWords(err) };
+  if (err instanceof LoginError) {
+    const status = err.reason === 'blocked' ? 429 : err.reason === 'http-status' && err.status === 401 ? 401 : null;
+    return { exit: status === 429 ? EXIT.BLOCKED : EXIT.AUTH, ...none, status, ...loginWords(err) };
+  }
+  if (err instanceof RequestError) return { exit: EXIT.USAGE, ...none, ...requestWords(err) };
+  if (err instanceof CmdbError) {
+    return { exit: err.exitCode, ...none, message: err.message, hint: err.hint };
+  }
+  if (err instanceof CmdbApiError) return { exit: EXIT.INTERNAL, ...none, message: err.message, hint: null };
+  const message = err instanceof Error ? err.message : String(err);
+  return { exit: EXIT.INTERNAL, ...none, message: `internal error: ${message}`, hint: 'run again with --verbose for details, and report it if it persists' };
+}

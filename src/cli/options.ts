@@ -1,0 +1,258 @@
+// Every global option and CMDB_* variable, once: its flag, its variable, its default and its parser.
+// Precedence everywhere: flag, then environment, then the device profile, then the default. No other
+// module reads process.env or a CMDB_* variable (a test greps the compiled tree for it).
+import { UsageError } from '../errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/index.js';
+
+/** Global options after commander parsing. */
+export interface GlobalOptions {
+  device?: string;
+  host?: string;
+  vdom?: string;
+  output?: string;
+  raw?: boolean;
+  caFile?: string;
+  insecure?: boolean;
+  timeout?: string;
+  verbose?: boolean;
+  color?: boolean;
+  demo?: boolean;
+  force?: boolean;
+}
+
+/** One global option: commander's flags and help, and the variable that stands in for the flag. */
+export interface GlobalOption {
+  name: keyof GlobalOptions;
+  flags: string;
+  description: string;
+  env?: string;
+}
+
+/** The global options in the order `--help` shows them. */
+export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
+  { name: 'device', flags: '-d, --device <name>', env: 'CMDB_DEVICE', description: 'saved device profile to use (env CMDB_DEVICE)' },
+  { name: 'host', flags: '--host <url>', env: 'CMDB_HOST', description: 'device address, https://fw.example:8443 (env CMDB_HOST)' },
+  { name: 'vdom', flags: '--vdom <list>', env: 'CMDB_VDOM', description: "VDOM: root, a,b or '*' (env CMDB_VDOM)" },
+  { name: 'output', flags: '-o, --output <format>', env: 'CMDB_OUTPUT', description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)' },
+  { name: 'raw', flags: '--raw', description: "print the device's JSON response untouched" },
+  { name: 'caFile', flags: '--ca-file <pem>', env: 'CMDB_CA_FILE', description: 'trust this CA bundle for TLS (env CMDB_CA_FILE)' },
+  { name: 'insecure', flags: '--insecure', env: 'CMDB_INSECURE', description: 'do not verify TLS (env CMDB_INSECURE=1)' },
+  { name: 'timeout', flags: '--timeout <seconds>', env: 'CMDB_TIMEOUT', description: 'per-request timeout, default 30 (env CMDB_TIMEOUT)' },
+  { name: 'verbose', flags: '-v, --verbose', env: 'CMDB_DEBUG', description: 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)' },
+  // NO_COLOR (and FORCE_COLOR) are read by the output layer's colour decision, with the rest of the terminal.
+  { name: 'color', flags: '--no-color', description: 'no ANSI colour (env NO_COLOR)' },
+  { name: 'demo', flags: '--demo', env: 'CMDB_DEMO', description: 'run against the built-in emulated device (env CMDB_DEMO=1)' },
+  { name: 'force', flags: '--force', description: 'send an operation the catalogue does not list for the table' },
+];
+
+/** The variables that have no flag (secrets never do: flags leak into shell history and `ps`). */
+export const VARIABLES = {
+  token: 'CMDB_TOKEN',
+  username: 'CMDB_USERNAME',
+  password: 'CMDB_PASSWORD',
+  acceptDisclaimer: 'CMDB_ACCEPT_DISCLAIMER',
+  apiPrefix: 'CMDB_API_PREFIX',
+  configDir: 'CMDB_CONFIG_DIR',
+  keychainTimeout: 'CMDB_KEYCHAIN_TIMEOUT',
+  completionTimeout: 'CMDB_COMPLETION_TIMEOUT',
+  xdgConfig: 'XDG_CONFIG_HOME',
+  xdgState: 'XDG_STATE_HOME',
+  xdgCache: 'XDG_CACHE_HOME',
+  home: 'HOME',
+} as const;
+
+export type Variable = keyof typeof VARIABLES;
+
+/** The process environment: the one place the CLI takes it from (tests pass their own). */
+export function processEnv(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
+/** A variable's value; set-but-empty counts as unset. */
+export function variable(env: NodeJS.ProcessEnv, name: Variable): string | undefined {
+  return env[VARIABLES[name]] || undefined;
+}
+
+export function truthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
+
+/** Parses `root`, `a,b` or `*` into the list sent as `vdom=`. */
+export function parseVdoms(value: string): string[] {
+  const vdoms = value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (!vdoms.length) throw new UsageError(`invalid --vdom '${value}'`, "give a VDOM name, a comma-separated list (root,dmz) or '*' for all");
+  if (vdoms.includes('*')) {
+    if (vdoms.length > 1) throw new UsageError(`invalid --vdom '${value}': '*' stands alone`, "use '*' for all VDOMs, or list them");
+    return ['*'];
+  }
+  for (const v of vdoms) {
+    if (!VDOM_NAME.test(v)) throw new UsageError(`invalid VDOM name '${v}'`, 'VDOM names are letters, digits, _ . - (at most 31 characters)');
+  }
+  return vdoms;
+}
+
+export function parseFormat(value: string): OutputFormat {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
+    throw new UsageError(`unknown output format '${value}'`, `use one of ${OUTPUT_FORMATS.join(', ')}`);
+  }
+  return value as OutputFormat;
+}
+
+/** Seconds as given to --timeout, in milliseconds. */
+export function parseTimeout(raw: string): number {
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid timeout '${raw}'`, 'give a number of seconds greater than 0, for example --timeout 10');
+  return Math.round(seconds * 1000);
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/**
+ * The settings of one run: each global option from its flag, else its variable; the device profile
+ * and the default come after, where the device layer supplies the profile's value.
+ */
+export class Settings {
+  constructor(
+    readonly flags: GlobalOptions,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** Flag, else variable (set-but-empty is unset), as text. */
+  private text(name: 'device' | 'host' | 'vdom' | 'output' | 'caFile' | 'timeout'): string | undefined {
+    const flag = this.flags[name];
+    if (flag !== undefined) return flag;
+    const option = GLOBAL_OPTIONS.find((o) => o.name === name)!;
+    return option.env ? this.env[option.env] || undefined : undefined;
+  }
+
+  private flag(name: 'insecure' | 'verbose' | 'demo'): boolean {
+    if (this.flags[name]) return true;
+    const option = GLOBAL_OPTIONS.find((o) => o.name === name)!;
+    return truthy(this.env[option.env!]);
+  }
+
+  /** -d / CMDB_DEVICE. */
+  get device(): string | undefined {
+    return this.text('device');
+  }
+
+  /** --host / CMDB_HOST. */
+  get host(): string | undefined {
+    return this.text('host');
+  }
+
+  /** --vdom / CMDB_VDOM, else the profile's, parsed; undefined: the device's management VDOM. */
+  vdoms(profileVdom?: string): string[] | undefined {
+    const value = this.text('vdom') ?? profileVdom;
+    return value === undefined ? undefined : parseVdoms(value);
+  }
+
+  /** Whether --vdom or CMDB_VDOM names any (the raw text, for caches keyed by it). */
+  get vdomText(): string | undefined {
+    return this.text('vdom');
+  }
+
+  /** -o / CMDB_OUTPUT, checked; undefined when neither names one. */
+  get explicitFormat(): OutputFormat | undefined {
+    const value = this.text('output');
+    return value === undefined ? undefined : parseFormat(value);
+  }
+
+  get raw(): boolean {
+    return !!this.flags.raw;
+  }
+
+  /** --ca-file / CMDB_CA_FILE, else the profile's. */
+  caFile(profileCaFile?: string): string | undefined {
+    return this.text('caFile') ?? profileCaFile;
+  }
+
+  /** CMDB_API_PREFIX, else the profile's (login's --prefix is a flag of its own, given as `flag`). */
+  apiPrefix(profilePrefix?: string, flag?: string): string | undefined {
+    return flag ?? variable(this.env, 'apiPrefix') ?? profilePrefix;
+  }
+
+  /** Per-request timeout in milliseconds: flag, CMDB_TIMEOUT, the profile's, then 30 s. */
+  timeoutMs(profileSeconds?: number): number {
+    const raw = this.text('timeout');
+    return raw === undefined ? (profileSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 : parseTimeout(raw);
+  }
+
+  /** Whether --timeout or CMDB_TIMEOUT was given (login saves it then). */
+  get timeoutGiven(): boolean {
+    return this.text('timeout') !== undefined;
+  }
+
+  get insecure(): boolean {
+    return this.flag('insecure');
+  }
+
+  get verbose(): boolean {
+    return this.flag('verbose');
+  }
+
+  get demo(): boolean {
+    return this.flag('demo');
+  }
+
+  get force(): boolean {
+    return !!this.flags.force;
+  }
+
+  /** --no-color (NO_COLOR and FORCE_COLOR are weighed by the output layer). */
+  get noColor(): boolean {
+    return this.flags.color === false;
+  }
+
+  /** The credential the environment gives, if any: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
+  get environmentCredential(): { kind: 'token'; token: string } | { kind: 'session'; username: string; password: string | undefined } | null {
+    const token = variable(this.env, 'token');
+    if (token) return { kind: 'token', token };
+    const username = variable(this.env, 'username');
+    if (username) return { kind: 'session', username, password: this.env[VARIABLES.password] };
+    return null;
+  }
+
+  /** CMDB_ACCEPT_DISCLAIMER=1. */
+  get acceptDisclaimer(): boolean {
+    return truthy(this.env[VARIABLES.acceptDisclaimer]);
+  }
+
+  /** Checks every global option's value up front, so a bad one stops the command before anything is sent. */
+  validate(): void {
+    void this.explicitFormat;
+    this.timeoutMs();
+    if (this.text('vdom') !== undefined) this.vdoms();
+  }
+}
+
+/**
+ * Read from argv and the environment alone, before commander runs (for errors raised while parsing):
+ * whether errors are machine-readable (-o json|yaml|ndjson), and whether --verbose is on.
+ */
+export function earlySettings(argv: string[], env: NodeJS.ProcessEnv): { machineErrors: boolean; verbose: boolean; noColor: boolean } {
+  let format = env.CMDB_OUTPUT;
+  argv.forEach((a, i) => {
+    if (a === '-o' || a === '--output') format = argv[i + 1];
+    else if (a.startsWith('--output=')) format = a.slice(9);
+    else if (/^-o\w/.test(a)) format = a.slice(2);
+  });
+  return {
+    machineErrors: format === 'json' || format === 'yaml' || format === 'ndjson',
+    verbose: argv.includes('-v') || argv.includes('--verbose') || (!!env.CMDB_DEBUG && env.CMDB_DEBUG !== '0'),
+    noColor: argv.includes('--no-color'),
+  };
+}
+
+/** CMDB_KEYCHAIN_TIMEOUT (seconds), default 3: a hung D-Bus must not hang the tool. */
+export function keychainTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env[VARIABLES.keychainTimeout]);
+  return Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : 3) * 1000);
+}
+
+/** CMDB_COMPLETION_TIMEOUT (seconds), default 1.5: a slow device means no keys, not a frozen shell. */
+export function completionTimeout(env: NodeJS.ProcessEnv): string {
+  return variable(env, 'completionTimeout') ?? '1.5';
+}

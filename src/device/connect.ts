@@ -1,0 +1,113 @@
+import { setFlagsFromString } from 'node:v8';
+import type { Authenticator, CmdbClient, TlsOptions } from '../api/client.js';
+import type { Context } from '../cli/context.js';
+import { readInputFile } from '../config/files.js';
+import type { DeviceProfile } from '../config/profiles.js';
+import type { SecretStore } from '../config/secrets.js';
+import { UsageError } from '../errors.js';
+import { authenticate, type Auth } from './credentials.js';
+import { demoStateFile, resolveTarget, settingsFor } from './select.js';
+
+/** A connected device: its client, and how to let go of it (end an ephemeral session, then close). */
+export interface Connection {
+  client: CmdbClient;
+  close: () => Promise<void>;
+}
+
+/** TLS settings of a connection: the CA file's text, the pin; --insecure warns every time it is used. */
+export async function tlsOptions(ctx: Context, settings: { caFile?: string; fingerprint?: string }): Promise<TlsOptions> {
+  const ca = settings.caFile ? await readInputFile(settings.caFile, 'the CA file', 'give a PEM file with --ca-file or CMDB_CA_FILE') : undefined;
+  if (ctx.insecure) ctx.warn("TLS verification is off (--insecure): the device's identity is not checked");
+  return { ca, insecure: ctx.insecure, fingerprint: settings.fingerprint ?? null };
+}
+
+/**
+ * undici parses HTTP with a WebAssembly build of llhttp. V8 re-compiles it with its optimising tier in
+ * the background, and Node waits for that work before the process may exit: ~60 ms on every run that
+ * touches the network (see `npm run bench`). One CLI run is far too short to profit from the optimised
+ * code, so the baseline tier is kept. Set here, in the CLI, before the first connection compiles the
+ * module: a library user's process keeps V8's defaults.
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/** Every client the CLI makes (commands, login, completion, --demo) is made here. */
+export async function newClient(ctx: Context, target: { host: string; prefix?: string; timeoutMs: number }, tls: TlsOptions, auth: Authenticator): Promise<CmdbClient> {
+  baselineWasmOnly();
+  const { CmdbClient } = await import('../api/client.js');
+  return new CmdbClient({
+    baseUrl: target.host,
+    prefix: target.prefix,
+    auth,
+    timeoutMs: target.timeoutMs,
+    tls,
+    dispatcher: ctx.dispatcher,
+    onExchange: ctx.verbose ? (ex) => ctx.logExchange(ex) : undefined,
+  });
+}
+
+/** A client with the end of its work attached: an ephemeral session logs out, then the pool closes. */
+export function connection(client: CmdbClient, end: Auth['end']): Connection {
+  return {
+    client,
+    close: async () => {
+      if (end) await end(client).catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+async function connectDemo(ctx: Context): Promise<Connection> {
+  const [{ startEmulator }, { tokenAuth }] = await Promise.all([import('../emulator/index.js'), import('./credentials.js')]);
+  // A fresh port each run, and the state file written only when a command changed something.
+  const emulator = await startEmulator({ stateFile: demoStateFile(ctx.env), seed: 'demo', keepAddress: false, saveOnlyChanges: true }).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== 'ESTATEFILE') throw error;
+    throw new UsageError(`the demo device's state cannot be used: ${(error as Error).message}`, "start it afresh with 'cmdb demo reset'");
+  });
+  const client = await newClient(ctx, { host: emulator.url, timeoutMs: ctx.timeoutMs() }, {}, await tokenAuth(emulator.token));
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+/**
+ * Resolves which device to talk to and how to authenticate: --demo; else the device from
+ * --host/CMDB_HOST or the profile (-d/CMDB_DEVICE, or the default), with the credential from
+ * CMDB_TOKEN, CMDB_USERNAME/CMDB_PASSWORD, or the profile's store.
+ */
+export async function connect(ctx: Context): Promise<Connection> {
+  if (ctx.demo) return connectDemo(ctx);
+  const target = resolveTarget(ctx);
+  const tls = await tlsOptions(ctx, target);
+  const { auth, end } = await authenticate(ctx, target);
+  return connection(await newClient(ctx, target, tls, auth), end);
+}
+
+/**
+ * Ends a profile's saved session on the device (`POST /logout`) and deletes it from the store. The
+ * saved session goes even when the device cannot be reached: it is of no use to anyone but the device.
+ */
+export async function endSession(ctx: Context, profile: DeviceProfile, store: SecretStore): Promise<boolean> {
+  const [{ parseSession }, { sessionAuth }, { sessionAccount }] = await Promise.all([import('../api/session.js'), import('./credentials.js'), import('../config/secrets.js')]);
+  const saved = parseSession(await store.get(sessionAccount(profile.name)));
+  let ended = false;
+  if (saved) {
+    const target = settingsFor(ctx, profile, profile.host);
+    const session = await sessionAuth(ctx, { username: profile.username ?? '', password: async () => null, state: saved, acceptDisclaimer: async () => false });
+    const client = await newClient(ctx, target, await tlsOptions(ctx, target), session);
+    try {
+      ended = await session.logout(client);
+    } catch (err) {
+      ctx.warn(`the session could not be ended on ${profile.host} (${(err as Error).message}); the saved session is deleted anyway`);
+    } finally {
+      await client.close();
+    }
+  }
+  await store.delete(sessionAccount(profile.name));
+  return ended;
+}

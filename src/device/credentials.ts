@@ -1,0 +1,104 @@
+import type { Authenticator, CmdbClient } from '../api/client.js';
+import type { SessionAuth, SessionState } from '../api/session.js';
+import type { Context } from '../cli/context.js';
+import type { DeviceProfile, SecretsKind } from '../config/profiles.js';
+import type { SecretStore } from '../config/secrets.js';
+import { AuthError } from '../errors.js';
+import type { Target } from './select.js';
+
+/** A credential ready to use, and what to do when the work is done. */
+export interface Auth {
+  auth: Authenticator;
+  /** The store the credential came from (a saved profile's). */
+  store?: SecretStore;
+  /** Run when the work is done: an ephemeral session logs out. */
+  end?: (client: CmdbClient) => Promise<unknown>;
+}
+
+/** The secret store a profile's secrets live in; the file store warns on stderr the first time it is read. */
+export async function secretStore(ctx: Context, kind: SecretsKind): Promise<SecretStore> {
+  const { openSecretStore } = await import('../config/secrets.js');
+  return openSecretStore(kind, ctx.env, (message) => ctx.warn(message));
+}
+
+/** The second factor: asked on a terminal, otherwise none (the login then fails naming --token-code). */
+export function tokenCodePrompt(ctx: Context): () => Promise<string | null> {
+  return async () => (ctx.interactive ? (await ctx.ask('Second-factor code: ')).trim() : null);
+}
+
+/** Keeps a new session for the next run; failing to is not fatal (the next run logs in again). */
+export async function saveSession(ctx: Context, store: SecretStore, device: string, state: SessionState | null): Promise<void> {
+  const [{ sessionAccount }, { serializeSession }] = await Promise.all([import('../config/secrets.js'), import('../api/session.js')]);
+  try {
+    if (state) await store.set(sessionAccount(device), serializeSession(state));
+    else await store.delete(sessionAccount(device));
+  } catch (err) {
+    ctx.warn(`the session of device '${device}' could not be saved, so the next run logs in again: ${(err as Error).message}`);
+  }
+}
+
+/** An API token, sent as a bearer header. */
+export async function tokenAuth(token: string): Promise<Authenticator> {
+  const { TokenAuth } = await import('../api/auth.js');
+  return new TokenAuth(token);
+}
+
+/** A session login; `acceptDisclaimer` says whether the device's login banner may be accepted. */
+export async function sessionAuth(ctx: Context, options: { username: string; password: () => Promise<string | null>; state?: SessionState | null; tokenCode?: string; acceptDisclaimer: () => Promise<boolean>; onLogin?: (state: SessionState) => Promise<void> }): Promise<SessionAuth> {
+  const { SessionAuth } = await import('../api/session.js');
+  const { tokenCode, ...rest } = options;
+  return new SessionAuth({ ...rest, tokenCode: tokenCode !== undefined ? async () => tokenCode : tokenCodePrompt(ctx) });
+}
+
+/** A profile's credential from its store; a session profile reuses the saved session and saves new ones. */
+async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> {
+  const [{ credentialAccount, sessionAccount }, store] = await Promise.all([import('../config/secrets.js'), secretStore(ctx, profile.secrets)]);
+  const name = profile.name;
+  if (profile.auth === 'token') {
+    const token = await store.get(credentialAccount(name));
+    if (!token) throw new AuthError(`no saved API token for device '${name}'`, `log in again with 'cmdb login -d ${name} --token-stdin'`);
+    return { auth: await tokenAuth(token), store };
+  }
+  const [{ parseSession }, saved] = await Promise.all([import('../api/session.js'), store.get(sessionAccount(name))]);
+  const session = await sessionAuth(ctx, {
+    username: profile.username!,
+    state: parseSession(saved),
+    password: async () => {
+      const password = await store.get(credentialAccount(name));
+      if (password === null) throw new AuthError(`no saved password for device '${name}'`, `log in again with 'cmdb login -d ${name} --username ${profile.username}'`);
+      return password;
+    },
+    acceptDisclaimer: async () => !!profile.acceptDisclaimer || ctx.settings.acceptDisclaimer,
+    onLogin: (state) => saveSession(ctx, store, name, state),
+  });
+  return { auth: session, store };
+}
+
+/**
+ * The credential of a target: CMDB_TOKEN; CMDB_USERNAME/CMDB_PASSWORD (log in, do the work, log out;
+ * a banner only with CMDB_ACCEPT_DISCLAIMER=1); else the profile's store.
+ */
+export async function authenticate(ctx: Context, target: Target): Promise<Auth> {
+  const fromEnv = ctx.settings.environmentCredential;
+  if (target.credential === 'CMDB_TOKEN' && fromEnv?.kind === 'token') return { auth: await tokenAuth(fromEnv.token) };
+  if (target.credential === 'CMDB_USERNAME' && fromEnv?.kind === 'session') {
+    const session = await sessionAuth(ctx, {
+      username: fromEnv.username,
+      password: async () => fromEnv.password ?? null,
+      acceptDisclaimer: async () => ctx.settings.acceptDisclaimer,
+    });
+    return { auth: session, end: (client) => session.logout(client) };
+  }
+  return profileAuth(ctx, target.profile!);
+}
+
+/** Deletes a profile's credential and session from its store; a failure is a warning (the profile goes anyway). */
+export async function forgetSecrets(ctx: Context, profile: DeviceProfile, which: { credential: boolean; session: boolean }): Promise<void> {
+  try {
+    const [{ credentialAccount, sessionAccount }, store] = await Promise.all([import('../config/secrets.js'), secretStore(ctx, profile.secrets)]);
+    if (which.credential) await store.delete(credentialAccount(profile.name));
+    if (which.session) await store.delete(sessionAccount(profile.name));
+  } catch (err) {
+    ctx.warn(`the old secret of device '${profile.name}' in ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import { normalizeBaseUrl } from '../api/url.js';
+import type { Context } from '../cli/context.js';
+import { stateDir } from '../config/paths.js';
+import { defaultProfile, getProfile, readProfiles, type DeviceProfile } from '../config/profiles.js';
+import { AuthError, UsageError } from '../errors.js';
+
+/** Where the credential of this run comes from: the environment wins over the profile. */
+export type CredentialSource = 'CMDB_TOKEN' | 'CMDB_USERNAME' | 'profile';
+
+/** A device's connection settings: flag, then environment, then profile, then default. No secret here. */
+export interface DeviceSettings {
+  profile: DeviceProfile | null;
+  host: string;
+  prefix: string | undefined;
+  caFile: string | undefined;
+  fingerprint: string | undefined;
+  timeoutMs: number;
+}
+
+/** Which device, with which settings, and where its credential comes from. */
+export interface Target extends DeviceSettings {
+  credential: CredentialSource;
+}
+
+/** The --demo device's state file; deleting it resets the demo. */
+export function demoStateFile(env: NodeJS.ProcessEnv): string {
+  return join(stateDir(env), 'demo-state.json');
+}
+
+/** `fw.example` → `https://fw.example`, for comparing with a profile's host; unparsable input is kept as is. */
+export function sameHost(a: string, b: string): boolean {
+  const norm = (h: string) => {
+    try {
+      return normalizeBaseUrl(h);
+    } catch {
+      return h;
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+const selections = new WeakMap<Context, DeviceProfile | null>();
+
+/**
+ * The device profile this run uses: the one named by -d/CMDB_DEVICE, else the one saved for
+ * --host/CMDB_HOST, else (without a host) the default. Read once per run, synchronously, because the
+ * profile's VDOM is needed before the first request is built.
+ */
+export function selectedProfile(ctx: Context): DeviceProfile | null {
+  if (!selections.has(ctx)) {
+    const set = readProfiles(ctx.env);
+    const name = ctx.settings.device;
+    const host = ctx.settings.host;
+    let profile: DeviceProfile | null;
+    if (name) {
+      profile = getProfile(set, name);
+      if (host && !sameHost(host, profile.host)) {
+        throw new UsageError(`device '${name}' is ${profile.host}, but --host/CMDB_HOST names ${host}`, "a saved credential is only sent to its own device: drop --host (or CMDB_HOST), or -d (or CMDB_DEVICE)");
+      }
+    } else {
+      profile = host ? (set.devices.find((d) => sameHost(host, d.host)) ?? null) : defaultProfile(set);
+    }
+    selections.set(ctx, profile);
+  }
+  return selections.get(ctx) ?? null;
+}
+
+/** The saved device profile, or a usage error when there is none to act on. */
+export function requireProfile(ctx: Context, command: string): DeviceProfile {
+  const profile = selectedProfile(ctx);
+  if (!profile) throw new UsageError(`no saved device to ${command}`, "name one with -d <name> (see 'cmdb device list'), or log in first with 'cmdb login'");
+  return profile;
+}
+
+/** The settings a profile's fields take part in; login passes the profile it is about to save. */
+type ProfileSettings = Pick<DeviceProfile, 'prefix' | 'caFile' | 'fingerprint' | 'timeout'>;
+
+/** A device's connection settings, with the one precedence: flag, then environment, then profile, then default. */
+export function settingsFor(ctx: Context, profile: DeviceProfile | null, host: string, saved: Partial<ProfileSettings> | null = profile, prefixFlag?: string): DeviceSettings {
+  return {
+    profile,
+    host,
+    prefix: ctx.settings.apiPrefix(saved?.prefix, prefixFlag),
+    caFile: ctx.settings.caFile(saved?.caFile),
+    fingerprint: saved?.fingerprint,
+    timeoutMs: ctx.settings.timeoutMs(saved?.timeout),
+  };
+}
+
+/** The device this run talks to, with its credential's source; exit 4 when there is none. */
+export function resolveTarget(ctx: Context): Target {
+  const profile = selectedProfile(ctx);
+  const host = ctx.settings.host ?? profile?.host;
+  if (!host) {
+    throw new AuthError('no device to talk to', "log in with 'cmdb login --host <url> --token-stdin', set CMDB_HOST and CMDB_TOKEN, or try the built-in device with --demo");
+  }
+  const fromEnv = ctx.settings.environmentCredential;
+  const credential: CredentialSource | null = fromEnv?.kind === 'token' ? 'CMDB_TOKEN' : fromEnv?.kind === 'session' ? 'CMDB_USERNAME' : profile ? 'profile' : null;
+  if (!credential) {
+    throw new AuthError(`no credential for ${host}`, `set CMDB_TOKEN to an API token, or log in with 'cmdb login --host ${host}'`);
+  }
+  if (fromEnv?.kind === 'session' && !fromEnv.password) {
+    throw new AuthError('CMDB_USERNAME is set but CMDB_PASSWORD is not', 'set both for a session login from the environment, or unset CMDB_USERNAME');
+  }
+  return { ...settingsFor(ctx, profile, host), credential };
+}
+
+/**
+ * The devices a command acts on. One today (the flags, the environment or the default profile);
+ * the seam where several devices (a group, a list) will be resolved.
+ */
+export function resolveTargets(ctx: Context): Target[] {
+  return [resolveTarget(ctx)];
+}

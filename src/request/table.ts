@@ -1,0 +1,63 @@
+import type { QueryParams } from '../api/url.js';
+import {
+  allows,
+  describeOperations,
+  findTable,
+  isWellFormedTablePath,
+  normalizeTablePath,
+  OPERATION_NAMES,
+  suggestTables,
+  uncataloguedTable,
+  RELEASE,
+  type OperationCode,
+  type TableDef,
+} from '../catalogue/index.js';
+import type { Context } from '../cli/context.js';
+import { UsageError } from '../errors.js';
+
+/** Looks a table path up in the catalogue; an uncatalogued but well-formed path is sent as a keyed table. */
+export function resolveTable(ctx: Context, input: string): TableDef {
+  const path = normalizeTablePath(input);
+  if (!isWellFormedTablePath(path)) {
+    const near = suggestTables(path);
+    throw new UsageError(`'${input}' is not a table path`, near.length ? `did you mean ${near.join(' or ')}? (table paths look like area[.subarea]/table)` : "table paths look like area[.subarea]/table, for example firewall.ipmacbinding/table; 'cmdb tables' lists them");
+  }
+  const table = findTable(path);
+  if (table) return table;
+  const near = suggestTables(path);
+  ctx.notice(`${path} is not in the ${RELEASE} catalogue; sending it as a keyed table with a string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
+  return uncataloguedTable(path);
+}
+
+/** Refuses an operation the catalogue does not list for the table, unless --force. */
+export function requireOperation(ctx: Context, table: TableDef, ...ops: OperationCode[]): void {
+  if (!table.known || ops.some((op) => allows(table, op))) return;
+  const name = OPERATION_NAMES[ops[0]];
+  if (ctx.force) {
+    ctx.warn(`the catalogue does not list '${name}' for ${table.path}; sending it anyway (--force)`);
+    return;
+  }
+  throw new UsageError(`${table.path} does not support ${name}${table.singleton ? ' (it is a singleton table)' : ''}; it has: ${describeOperations(table)}`, '--force sends it anyway');
+}
+
+/** A key as the catalogue types it: integer keys must be integers, checked before anything is sent. */
+export function parseMkey(table: TableDef, raw: string, what = 'key'): string | number {
+  if (table.keyType === 'integer') {
+    if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`${table.path} has integer keys (${table.key}); '${raw}' is not an integer`, null);
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n)) throw new UsageError(`${what} '${raw}' is out of range`);
+    return n;
+  }
+  if (raw === '') throw new UsageError(`the ${what} must not be empty`);
+  return raw;
+}
+
+export function requireKeyed(table: TableDef, command: string): void {
+  if (table.singleton) throw new UsageError(`${table.path} is a singleton table: it has no keys`, `use 'cmdb ${command === 'update' ? 'update' : 'get'} ${table.path}' without a key`);
+}
+
+/** The VDOM part of every request. */
+export function vdomQuery(ctx: Context): QueryParams {
+  const vdom = ctx.vdoms();
+  return vdom ? { vdom } : {};
+}

@@ -1,0 +1,38 @@
+// The layering rules of ARCHITECTURE.md, checked on the compiled tree: where settings are read, what
+// commands may import, and that the api layer is a library without the CLI's words.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
+
+const SRC = join(ROOT, 'dist/src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+}
+
+const compiled = files(SRC).map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }));
+const imports = (text: string) => [...text.matchAll(/(?:from |import\()\s*'([^']+)'/g)].map((m) => m[1]);
+
+test('only the options table reads process.env or a CMDB_* variable', () => {
+  const readers = compiled.filter((f) => /process\.env|\.CMDB_[A-Z_]|\[['"]CMDB_[A-Z_]/.test(f.text)).map((f) => f.path);
+  assert.deepEqual(readers, ['cli/options.js']);
+});
+
+test('no command imports another command, or the cli layer beyond its Context', () => {
+  const commands = new Set(compiled.filter((f) => f.path.startsWith('commands/') && /export async function run\(/.test(f.text)).map((f) => f.path.slice('commands/'.length)));
+  assert.ok(commands.size > 10, 'the commands are found');
+  const wrong = compiled
+    .filter((f) => f.path.startsWith('commands/'))
+    .flatMap((f) => imports(f.text).filter((i) => commands.has(i.replace(/^\.\//, '')) || (i.startsWith('../cli/') && i !== '../cli/context.js')).map((i) => `${f.path} imports ${i}`));
+  assert.deepEqual(wrong, []);
+});
+
+test('the api layer imports nothing outside itself and gives no CLI advice', () => {
+  const api = compiled.filter((f) => f.path.startsWith('api/'));
+  const outside = api.flatMap((f) => imports(f.text).filter((i) => i.startsWith('../')).map((i) => `${f.path} imports ${i}`));
+  assert.deepEqual(outside, []);
+  const advice = api.filter((f) => /'cmdb [a-z]|--[a-z][a-z-]+ |\bCMDB_[A-Z]+\b(?!_MISMATCH)/.test(f.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))).map((f) => f.path);
+  assert.deepEqual(advice, []);
+});
