@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, send } from './shared.js';
+import { noObjects, printRead, send } from './shared.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -44,7 +44,9 @@ function progress(ctx: Context): Progress {
 
 /**
  * --all: pages of `--page-size` from `--start`, until a short page or `--count` objects. With several
- * VDOMs each page asks only the VDOMs that still have more; ndjson is written page by page.
+ * VDOMs each page asks only the VDOMs that still have more. Rows go to the output as each page
+ * arrives (json, ndjson and csv are written as they come; a table keeps only its cells' text): only
+ * --raw, yaml and a multi-VDOM answer in a format other than ndjson keep the pages.
  */
 async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSize: number): Promise<void> {
   const limit = base.count;
@@ -53,25 +55,32 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   const byVdom = new Map<string, Row[]>();
   let multi = false;
   let total = 0;
+  let written = 0;
   const raw: unknown[] = [];
+  const keepRaw = !!ctx.options.raw;
   const bar = progress(ctx);
   const { createRowSink } = await import('../output/index.js');
-  const streaming = ctx.format === 'ndjson' && !ctx.options.raw;
   const sink = createRowSink(ctx.io.stdout, { format: ctx.format, terminal: ctx.terminal(), keyField: table.key, fields: base.format });
   for (;;) {
     const count = limit === undefined ? pageSize : Math.min(pageSize, limit - total);
     if (count <= 0) break;
     const result: ApiResult = await send(ctx, table, { method: 'GET', query: { ...base, vdom: vdoms, start, count } });
-    raw.push(result.body);
+    if (keepRaw) raw.push(result.body);
     multi ||= result.multiVdom;
     const more: string[] = [];
     let pageRows = 0;
     for (const envelope of result.envelopes) {
       const rows = Array.isArray(envelope.results) ? (envelope.results as Row[]) : [];
       const name = envelope.vdom ?? 'root';
-      if (!byVdom.has(name)) byVdom.set(name, []);
-      if (streaming) await sink.write(multi ? rows.map((r) => ({ vdom: name, ...r })) : rows);
-      else byVdom.get(name)!.push(...rows);
+      // With --raw only the bodies are printed.
+      if (!keepRaw && multi && ctx.format === 'ndjson') await sink.write(rows.map((r) => ({ vdom: name, ...r })));
+      else if (!keepRaw && multi) {
+        if (!byVdom.has(name)) byVdom.set(name, []);
+        for (const row of rows) byVdom.get(name)!.push(row);
+      } else if (!keepRaw) {
+        await sink.write(rows);
+        written += rows.length;
+      }
       pageRows = Math.max(pageRows, rows.length);
       if (rows.length === count) more.push(name);
     }
@@ -82,9 +91,8 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
     if (multi) vdoms = more;
   }
   bar.done();
-  if (ctx.options.raw) return ctx.print({ kind: 'raw', body: raw.length === 1 ? raw[0] : raw });
-  if (streaming) return sink.end();
-  if (multi) return ctx.print({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: table.key, fields: base.format });
-  const rows = [...byVdom.values()].flat();
-  return printRead(ctx, table, { status: 200, body: null, multiVdom: false, envelopes: [{ results: rows }] }, false, base.format);
+  if (keepRaw) return ctx.print({ kind: 'raw', body: raw.length === 1 ? raw[0] : raw });
+  if (multi && ctx.format !== 'ndjson') return ctx.print({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: table.key, fields: base.format });
+  await sink.end();
+  if (!multi && written === 0 && ctx.format === 'table') noObjects(ctx, table);
 }

@@ -49,12 +49,14 @@ export async function printWrite(ctx: Context, result: ApiResult, verb: string, 
 export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, fields?: string[]): Promise<void> {
   if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
   const shaped = shapeRead(result, single);
-  if (shaped.kind === 'list' && shaped.rows.length === 0 && ctx.format === 'table') {
-    const vdoms = ctx.vdoms();
-    ctx.notice(`no objects in ${table.path}${vdoms ? ` (vdom ${vdoms.join(',')})` : ''}`);
-    return;
-  }
+  if (shaped.kind === 'list' && shaped.rows.length === 0 && ctx.format === 'table') return noObjects(ctx, table);
   await ctx.print(shaped, { keyField: table.key, fields });
+}
+
+/** An empty list in a table prints nothing on stdout and says so on stderr. */
+export function noObjects(ctx: Context, table: TableDef): void {
+  const vdoms = ctx.vdoms();
+  ctx.notice(`no objects in ${table.path}${vdoms ? ` (vdom ${vdoms.join(',')})` : ''}`);
 }
 
 /** Prints every item's outcome, then returns the most severe exit code (CLI.md: bulk commands). */

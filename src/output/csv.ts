@@ -1,7 +1,8 @@
 import { chooseColumns } from './columns.js';
 import { rowsWithVdom, writeResultObject } from './data.js';
 import { sanitizeMultiline } from './text.js';
-import type { Formatter, RenderOptions, Row } from './types.js';
+import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
+import { Spool } from './spool.js';
 
 // RFC 4180 fields and quoting, but lines end in "\n", not "\r\n": what Unix tools (cut, awk,
 // csvkit, mlr) and spreadsheets all read, and what a `> file.csv` user expects to diff.
@@ -16,10 +17,71 @@ function field(value: unknown, visible: boolean): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const lineOf = (cells: unknown[], visible: boolean) => cells.map((cell) => field(cell, visible)).join(',') + EOL;
+
 function csv(columns: string[], rows: Row[], visible: boolean): string {
   if (columns.length === 0) return '';
-  const line = (cells: unknown[]) => cells.map((cell) => field(cell, visible)).join(',') + EOL;
+  const line = (cells: unknown[]) => lineOf(cells, visible);
   return line(columns) + rows.map((row) => line(columns.map((name) => row[name]))).join('');
+}
+
+/** Lines per chunk of text handed to the writer. */
+const CHUNK = 512;
+
+/**
+ * A csv page by page, byte for byte what formatCsv prints for all the rows. With --fields the
+ * columns are known: each page is written at once. Otherwise the header needs every row's fields,
+ * so each row is kept only as its fields' text in a Spool (bounded memory) until end().
+ */
+export function csvRows(opts: RenderOptions): RowFormatter {
+  const visible = opts.terminal.isTTY;
+  const line = (cells: unknown[]) => lineOf(cells, visible);
+  const fields = opts.fields?.length ? opts.fields : null;
+  if (fields) {
+    let started = false;
+    const header = () => (started ? '' : ((started = true), line(fields)));
+    return {
+      add: (rows) => (rows.length ? header() + rows.map((row) => line(fields.map((name) => row[name]))).join('') : ''),
+      end: () => [header()],
+    };
+  }
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const spool = new Spool();
+  return {
+    add(rows) {
+      for (const row of rows) {
+        const cells: string[] = [];
+        for (const name of Object.keys(row)) {
+          let i = index.get(name);
+          if (i === undefined) index.set(name, (i = names.push(name) - 1));
+          cells[i] = field(row[name], visible);
+        }
+        spool.push(JSON.stringify(cells));
+      }
+      return '';
+    },
+    *end() {
+      try {
+        if (names.length === 0) return;
+        const keyAt = opts.keyField ? index.get(opts.keyField) : undefined;
+        const order = [...(keyAt === undefined ? [] : [keyAt]), ...names.map((_, i) => i).filter((i) => i !== keyAt)];
+        let text = line(order.map((i) => names[i]));
+        let n = 0;
+        for (const record of spool.records()) {
+          const cells = JSON.parse(record) as (string | null)[];
+          text += order.map((i) => cells[i] ?? '').join(',') + EOL;
+          if (++n % CHUNK === 0) {
+            yield text;
+            text = '';
+          }
+        }
+        yield text;
+      } finally {
+        spool.close();
+      }
+    },
+  };
 }
 
 function rowsCsv(rows: Row[], opts: RenderOptions): string {

@@ -1,9 +1,9 @@
 // The output layer: every byte cmdb writes for a person or a program is shaped here. Formatters
 // are loaded on first use (yaml and cli-table3 cost startup time a command that prints
 // nothing must not pay); this module imports nothing heavier than the colour helpers.
-import type { Formatter, OutputFormat, RenderOptions, Row, Shaped } from './types.js';
+import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped } from './types.js';
 
-export type { Formatter, OutputFormat, RenderOptions, Row, Shaped, Terminal, WriteResult } from './types.js';
+export type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped, Terminal, WriteResult } from './types.js';
 export { decideColor, defaultFormat, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './errors.js';
 export type { ErrorReport } from './errors.js';
@@ -35,11 +35,33 @@ export async function render(data: Shaped, opts: RenderOptions): Promise<string>
 }
 
 export interface RowSink {
-  /** One page of rows. ndjson writes them at once; the other formats keep them until end(). */
+  /** One page of rows: written at once when the format allows (ndjson, json, csv with --fields). */
   write(rows: Row[]): Promise<void>;
-  /** Writes what was kept (if anything). Further write() calls throw. */
+  /** Writes the rest (a table's or csv's kept rows, the closing of a json array). Further write() calls throw. */
   end(): Promise<void>;
 }
+
+/**
+ * Page-by-page formatters. table and csv keep each row only as its cells' text, in bounded memory
+ * (spilled to a temporary file past a few MB); yaml keeps the rows and renders them at the end.
+ */
+const ROW_FORMATTERS: Record<OutputFormat, (opts: RenderOptions) => Promise<RowFormatter>> = {
+  table: async (opts) => new (await import('./table.js')).ListTable(opts),
+  json: async (opts) => (await import('./json.js')).jsonRows(opts),
+  ndjson: async () => (await import('./json.js')).ndjsonRows(),
+  csv: async (opts) => (await import('./csv.js')).csvRows(opts),
+  yaml: async (opts) => {
+    const { formatYaml } = await import('./yaml.js');
+    const kept: Row[] = [];
+    return {
+      add(rows) {
+        for (const row of rows) kept.push(row);
+        return '';
+      },
+      end: () => [formatYaml({ kind: 'list', rows: kept }, opts)],
+    };
+  },
+};
 
 interface Writable {
   write(s: string): unknown;
@@ -60,21 +82,20 @@ async function writeOut(out: Writable, text: string): Promise<void> {
   });
 }
 
-/** A sink for `list --all`: rows arrive page by page. */
+/** A sink for `list --all`: rows arrive page by page; the text equals render() of all the rows. */
 export function createRowSink(out: Writable, opts: RenderOptions): RowSink {
-  const streaming = opts.format === 'ndjson';
-  const kept: Row[] = [];
+  let formatter: Promise<RowFormatter> | undefined;
+  const load = () => (formatter ??= ROW_FORMATTERS[opts.format](opts));
   let ended = false;
   return {
     async write(rows) {
       if (ended) throw new Error('RowSink.write() after end()');
-      if (streaming) return writeOut(out, await render({ kind: 'list', rows }, opts));
-      for (const row of rows) kept.push(row);
+      await writeOut(out, (await load()).add(rows));
     },
     async end() {
       if (ended) return;
       ended = true;
-      if (!streaming) await writeOut(out, await render({ kind: 'list', rows: kept }, opts));
+      for (const text of (await load()).end()) await writeOut(out, text);
     },
   };
 }

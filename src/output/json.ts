@@ -1,6 +1,6 @@
 import { plainData, rowsWithVdom, writeResultObject } from './data.js';
 import { escapeJsonControls } from './text.js';
-import type { Formatter, Row, Shaped } from './types.js';
+import type { Formatter, RenderOptions, Row, RowFormatter, Shaped } from './types.js';
 
 /** JSON text ending in "\n": 2-space indented for a person on a terminal, one line for programs. */
 export function jsonText(value: unknown, pretty: boolean): string {
@@ -13,7 +13,7 @@ export function formatRaw(data: Extract<Shaped, { kind: 'raw' }>, pretty: boolea
   return jsonText(data.body, pretty);
 }
 
-function lines(rows: Row[]): string {
+function lines(rows: readonly Row[]): string {
   return rows.map((row) => escapeJsonControls(JSON.stringify(row)) + '\n').join('');
 }
 
@@ -29,3 +29,29 @@ export const formatNdjson: Formatter = (data) => {
       return lines([writeResultObject(data.result)]);
   }
 };
+
+/** ndjson page by page: each row is written as it arrives. */
+export function ndjsonRows(): RowFormatter {
+  return { add: lines, end: () => [] };
+}
+
+/**
+ * A json array page by page, byte for byte what formatJson prints for all the rows: `[`, the rows
+ * (each indented one level when pretty), `]`. Nothing is kept.
+ */
+export function jsonRows(opts: RenderOptions): RowFormatter {
+  const pretty = opts.terminal.isTTY;
+  let first = true;
+  const item = pretty ? (row: Row) => (JSON.stringify(row, null, 2) ?? 'null').replace(/\n/g, '\n  ') : (row: Row) => JSON.stringify(row) ?? 'null';
+  return {
+    add(rows) {
+      let text = '';
+      for (const row of rows) {
+        text += (first ? (pretty ? '[\n  ' : '[') : pretty ? ',\n  ' : ',') + item(row);
+        first = false;
+      }
+      return text;
+    },
+    end: () => [first ? '[]\n' : pretty ? '\n]\n' : ']\n'],
+  };
+}

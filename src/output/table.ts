@@ -1,8 +1,9 @@
 import { cellText, valueLines } from './cells.js';
 import { ansi } from './color.js';
-import { chooseColumns } from './columns.js';
+import { chooseColumns, isMetaField } from './columns.js';
 import { displayWidth, sanitizeInline, truncate, wrap } from './text.js';
-import type { Formatter, RenderOptions, Row } from './types.js';
+import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
+import { Spool } from './spool.js';
 
 // Tables as kubectl and gh print them: no borders, columns two spaces apart, header in bold
 // when colour is on. Headers keep the device's field names (not upper-cased) so they can be
@@ -19,6 +20,14 @@ const HEADER_KEEP = 16;
 /** In `field  value` views a value column keeps at least this much room. */
 const MIN_VALUE = 20;
 
+/** One line of single-line cells padded to `widths` and joined by GAP spaces, no trailing blanks. */
+function lineOf(texts: readonly string[], widths: readonly number[]): string {
+  let line = '';
+  const last = texts.length - 1;
+  for (let c = 0; c < last; c++) line += texts[c]! + ' '.repeat(Math.max(0, widths[c]! - displayWidth(texts[c]!)) + GAP);
+  return (line + (texts[last] ?? '')).trimEnd();
+}
+
 /**
  * Rows of cells padded to `widths` (cells already fit them) and joined by GAP spaces, with no
  * trailing blanks. A cell may hold several lines (nested entries in a `field  value` view).
@@ -28,14 +37,7 @@ function layout(rows: string[][], widths: number[]): string {
   for (const row of rows) {
     const cells = row.map((cell) => cell.split('\n'));
     const height = Math.max(...cells.map((lines) => lines.length));
-    for (let i = 0; i < height; i++) {
-      let line = '';
-      cells.forEach((lines, c) => {
-        const text = lines[i] ?? '';
-        line += c === cells.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[c]! - displayWidth(text)) + GAP);
-      });
-      out.push(line.trimEnd());
-    }
+    for (let i = 0; i < height; i++) out.push(lineOf(cells.map((lines) => lines[i] ?? ''), widths));
   }
   return out.join('\n') + '\n';
 }
@@ -100,26 +102,104 @@ function planColumns(natural: number[], headerWidths: number[], total: number): 
   return { widths };
 }
 
+/** A list as a table, whole: what ListTable prints for these rows. */
 function listTable(rows: Row[], opts: RenderOptions): string {
-  if (rows.length === 0) return '';
-  const columns = chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: true });
-  if (columns.length === 0) return '';
-  const { terminal } = opts;
-  let cells = [columns.map(sanitizeInline), ...rows.map((row) => columns.map((name) => cellText(row[name])))];
-  let widths = naturalWidths(cells);
-  let note = '';
-  if (fits(terminal)) {
-    const plan = planColumns(widths, cells[0]!.map(displayWidth), terminal.columns);
-    const dropped = columns.length - plan.widths.length;
-    if (dropped > 0) {
-      const plural = dropped === 1 ? 'column' : 'columns';
-      note = truncate(`(${dropped} more ${plural}: use --fields or -o yaml)`, terminal.columns) + '\n';
-    }
-    widths = plan.widths;
-    cells = cells.map((row) => widths.map((width, i) => truncate(row[i]!, width)));
+  const table = new ListTable(opts);
+  table.add(rows);
+  return [...table.end()].join('');
+}
+
+/** Lines per chunk of text handed to the writer. */
+const CHUNK = 512;
+
+/**
+ * A list table built from rows that arrive page by page (`list --all`). Widths need every row, so
+ * each row is kept only as its cells' text in a Spool (bounded memory), with the natural width of
+ * every column updated as it goes; end() lays the kept cells out.
+ */
+export class ListTable implements RowFormatter {
+  /** Columns in first-seen order (or exactly --fields), and the natural width of each. */
+  private readonly names: string[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly natural: number[] = [];
+  private readonly spool = new Spool();
+  private readonly fixed: boolean;
+  private rows = 0;
+
+  constructor(private readonly opts: RenderOptions) {
+    this.fixed = !!opts.fields && opts.fields.length > 0;
+    if (this.fixed) this.names.push(...opts.fields!);
   }
-  if (terminal.color) cells[0] = cells[0]!.map(ansi.bold);
-  return layout(cells, widths) + note;
+
+  private column(name: string): number {
+    let i = this.index.get(name);
+    if (i === undefined) {
+      i = this.names.push(name) - 1;
+      this.index.set(name, i);
+    }
+    return i;
+  }
+
+  add(rows: readonly Row[]): string {
+    const key = this.opts.keyField;
+    for (const row of rows) {
+      const cells: string[] = [];
+      if (this.fixed) this.names.forEach((name, i) => (cells[i] = cellText(row[name])));
+      else {
+        for (const name of Object.keys(row)) {
+          if (isMetaField(name) && name !== key) continue;
+          cells[this.column(name)] = cellText(row[name]);
+        }
+      }
+      for (let i = 0; i < cells.length; i++) {
+        const cell = (cells[i] ??= '');
+        const width = displayWidth(cell);
+        if (!(this.natural[i]! >= width)) this.natural[i] = width;
+      }
+      this.spool.push(JSON.stringify(cells));
+      this.rows++;
+    }
+    return '';
+  }
+
+  *end(): Generator<string> {
+    try {
+      if (this.rows === 0) return;
+      const key = this.opts.keyField;
+      const keyAt = this.fixed || !key ? undefined : this.index.get(key);
+      const order = this.fixed ? this.names.map((_, i) => i) : [...(keyAt === undefined ? [] : [keyAt]), ...this.names.map((_, i) => i).filter((i) => i !== keyAt)];
+      if (order.length === 0) return;
+      const { terminal } = this.opts;
+      let header = order.map((i) => sanitizeInline(this.names[i]!));
+      let widths = order.map((i, c) => Math.max(this.natural[i] ?? 0, displayWidth(header[c]!)));
+      let note = '';
+      const cut = fits(terminal);
+      if (cut) {
+        const plan = planColumns(widths, header.map(displayWidth), terminal.columns);
+        const dropped = order.length - plan.widths.length;
+        if (dropped > 0) {
+          const plural = dropped === 1 ? 'column' : 'columns';
+          note = truncate(`(${dropped} more ${plural}: use --fields or -o yaml)`, terminal.columns) + '\n';
+        }
+        widths = plan.widths;
+        header = widths.map((width, c) => truncate(header[c]!, width));
+      }
+      if (terminal.color) header = header.map(ansi.bold);
+      let lines: string[] = [lineOf(header, widths)];
+      for (const record of this.spool.records()) {
+        const cells = JSON.parse(record) as string[];
+        const texts = widths.map((width, c) => (cut ? truncate(cells[order[c]!] ?? '', width) : (cells[order[c]!] ?? '')));
+        lines.push(lineOf(texts, widths));
+        if (lines.length >= CHUNK) {
+          yield lines.join('\n') + '\n';
+          lines = [];
+        }
+      }
+      yield (lines.length ? lines.join('\n') + '\n' : '') + note;
+    } finally {
+      this.spool.close();
+    }
+  }
 }
 
 function objectTable(object: Row, opts: RenderOptions): string {

@@ -35,3 +35,12 @@ export interface RenderOptions {
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */
 export type Formatter = (data: Exclude<Shaped, { kind: 'raw' }>, opts: RenderOptions) => string;
+
+/**
+ * A list whose rows arrive page by page (`list --all`): add() returns the text that can be written
+ * now, end() the rest in chunks. The concatenation equals the formatter's text for all the rows.
+ */
+export interface RowFormatter {
+  add(rows: readonly Row[]): string;
+  end(): Iterable<string>;
+}

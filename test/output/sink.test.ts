@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
 import { createRowSink, type Row } from '../../src/output/index.js';
-import { bindings, opts, tty } from './fixtures.js';
+import { accessLists, bindings, opts, pipe, tty } from './fixtures.js';
+import { render, type RenderOptions } from '../../src/output/index.js';
+import { Spool } from '../../src/output/spool.js';
 
 function collector() {
   const chunks: string[] = [];
@@ -36,14 +38,22 @@ describe('createRowSink', () => {
     assert.match(lines[2]!, /late field$/);
   });
 
-  it('buffers json into one array', async () => {
+  it('writes json as the pages come, into one array', async () => {
     const out = collector();
     const sink = createRowSink(out, opts('json'));
     await sink.write(page1);
+    assert.equal(out.text(), '[' + JSON.stringify(page1[0]));
     await sink.write(page2);
-    assert.equal(out.text(), '');
     await sink.end();
     assert.equal(out.text(), JSON.stringify(bindings()) + '\n');
+  });
+
+  it('writes csv with --fields as the pages come', async () => {
+    const out = collector();
+    const sink = createRowSink(out, opts('csv', pipe(), { fields: ['seq-num', 'ip'] }));
+    await sink.write(page1);
+    assert.equal(out.text(), `seq-num,ip\n${page1[0]!['seq-num']},${page1[0]!.ip}\n`);
+    await sink.end();
   });
 
   it('writes [] for no rows in json and nothing in table', async () => {
@@ -82,5 +92,70 @@ describe('createRowSink', () => {
     assert.equal(done, true);
     assert.equal(stream.listenerCount('drain'), 0);
     assert.equal(stream.listenerCount('error'), 0);
+  });
+});
+
+/** Rows whose shape changes from page to page: late fields, the key field late, meta fields, wide text. */
+function awkward(): Row[] {
+  return [
+    { name: 'a', q_origin_key: 'a', comment: 'first, with "quotes"' },
+    { name: 'b', extra: 'late\nfield', nested: [{ name: 'x' }, { name: 'y' }] },
+    { id: 3, name: '漢字テキスト', q_ref: 2, status: 'enable' },
+    { comment: 'no name at all' },
+    { name: 'e', id: 5, 'long-field-name-for-a-narrow-terminal': 'x'.repeat(90) },
+  ];
+}
+
+const FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+const VIEWS: [string, Partial<RenderOptions> & { terminal: RenderOptions['terminal'] }][] = [
+  ['piped', { terminal: pipe() }],
+  ['a narrow coloured terminal', { terminal: tty(40, true) }],
+  ['a wide terminal', { terminal: tty(200) }],
+  ['keyed by id', { terminal: pipe(), keyField: 'id' }],
+  ['keyed by name on a terminal', { terminal: tty(80), keyField: 'name' }],
+  ['--fields', { terminal: tty(60), fields: ['name', 'q_ref', 'missing', 'name'] }],
+];
+
+async function paged(format: RenderOptions['format'], view: Partial<RenderOptions>, pages: Row[][]): Promise<string> {
+  const out = collector();
+  const sink = createRowSink(out, { format, terminal: pipe(), ...view });
+  for (const page of pages) await sink.write(page);
+  await sink.end();
+  return out.text();
+}
+
+describe('createRowSink prints what render() prints for all the rows', () => {
+  for (const format of FORMATS) {
+    for (const [name, view] of VIEWS) {
+      it(`${format}, ${name}`, async () => {
+        for (const rows of [awkward(), accessLists(), bindings(), []]) {
+          const whole = await render({ kind: 'list', rows }, { format, ...view });
+          assert.equal(await paged(format, view, [rows]), whole);
+          assert.equal(await paged(format, view, rows.map((row) => [row])), whole, 'one row a page');
+          assert.equal(await paged(format, view, [[], rows, []]), whole, 'empty pages');
+        }
+      });
+    }
+  }
+
+  it('keeps table and csv rows beyond its memory in a temporary file, with the same result', async () => {
+    const rows: Row[] = Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `host-${i} ✓`, ip: `10.0.${i >> 8}.${i & 255}`, comment: 'é'.repeat(i % 7) + 'x'.repeat(60) }));
+    rows[39_999] = { ...rows[39_999], late: 'a field seen last' };
+    for (const format of ['table', 'csv'] as const) {
+      const view = { terminal: pipe(), keyField: 'id' };
+      const pages = Array.from({ length: 40 }, (_, p) => rows.slice(p * 1000, p * 1000 + 1000));
+      assert.equal(await paged(format, view, pages), await render({ kind: 'list', rows }, { format, ...view }));
+    }
+  });
+});
+
+describe('Spool', () => {
+  it('gives back every record in order, in memory and spilled, multi-byte text cut anywhere', () => {
+    const spool = new Spool(100);
+    const records = Array.from({ length: 5000 }, (_, i) => `${i}:${'é漢'.repeat(i % 13)}:"x"`);
+    for (const r of records) spool.push(r);
+    assert.deepEqual([...spool.records()], records);
+    assert.deepEqual([...spool.records()], records, 'twice');
+    spool.close();
   });
 });

@@ -1,0 +1,99 @@
+// The memory bound of `list --all`: 200,000 objects from the emulator, printed by a CLI whose heap is
+// capped at 64 MB. Every page held at once would need several times that; the run only finishes
+// when the output keeps at most a page (json, ndjson, csv) or the cells' text in bounded memory (table).
+import { spawn } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { BIN, isolatedEnv } from '../helpers/cli.js';
+
+const TABLE = 'firewall.ipmacbinding/table';
+const N = 200_000;
+const HEAP_MB = 64;
+
+let emu: RunningEmulator;
+let env: NodeJS.ProcessEnv;
+
+before(async () => {
+  emu = await startEmulator({ port: 0, seed: 'empty' });
+  env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+  emu.populate(TABLE, 'root', Array.from({ length: N }, (_, i) => ({
+    'seq-num': i + 1,
+    ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    mac: `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`,
+    name: `host-${i + 1}`,
+    status: i % 2 ? 'disable' : 'enable',
+  })));
+});
+after(async () => {
+  await emu.close();
+});
+
+interface Streamed {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  lines: number;
+  head: string;
+  tail: string;
+  stderr: string;
+}
+
+/** Runs the CLI with a capped heap, reading stdout as it comes: only its line count, start and end are kept. */
+function capped(args: string[]): Promise<Streamed> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
+    let head = '';
+    let tail = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      for (let i = d.indexOf('\n'); i >= 0; i = d.indexOf('\n', i + 1)) lines++;
+      if (head.length < 400) head += d.slice(0, 400);
+      tail = (tail + d).slice(-400);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, lines, head, tail, stderr });
+    });
+  });
+}
+
+describe(`list --all of ${N.toLocaleString('en')} objects with the heap capped at ${HEAP_MB} MB`, { timeout: 600_000 }, () => {
+  const list = (format: string) => capped(['list', TABLE, '--all', '--page-size', '2000', '-o', format]);
+  const ok = (r: Streamed) => assert.ok(r.code === 0, `exit ${r.code} ${r.signal ?? ''}: ${r.stderr}`);
+
+  test('ndjson: one line per object', async () => {
+    const r = await list('ndjson');
+    ok(r);
+    assert.equal(r.lines, N);
+    assert.match(r.head, /^\{"seq-num":1,/);
+    assert.match(r.tail, /"name":"host-200000","status":"disable"\}\n$/);
+  });
+
+  test('json: one array of every object', async () => {
+    const r = await list('json');
+    ok(r);
+    assert.equal(r.lines, 1);
+    assert.match(r.head, /^\[\{"seq-num":1,/);
+    assert.match(r.tail, /"name":"host-200000","status":"disable"\}\]\n$/);
+  });
+
+  test('csv: a header and one line per object', async () => {
+    const r = await list('csv');
+    ok(r);
+    assert.equal(r.lines, N + 1);
+    assert.match(r.head, /^seq-num,q_origin_key,ip,mac,name,status\n1,1,10\.0\.0\.0,/);
+    assert.match(r.tail, /,host-200000,disable\n$/);
+  });
+
+  test('table: a header and one line per object', async () => {
+    const r = await list('table');
+    ok(r);
+    assert.equal(r.lines, N + 1);
+    assert.match(r.head, /^seq-num +ip +mac +name +status\n1 +10\.0\.0\.0 /);
+    assert.match(r.tail, /host-200000 +disable\n$/);
+  });
+});
