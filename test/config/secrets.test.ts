@@ -93,3 +93,34 @@ test('a D-Bus that never answers does not hang the tool: the call fails after th
     server.close();
   }
 });
+
+/** A PATH whose first folder holds a `secret-tool` that runs `script` (sh). */
+function fakeLookupTool(script: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cmdb-fake-tool-'));
+  writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return `${dir}:${process.env.PATH}`;
+}
+
+const noBus = (PATH: string) => ({ PATH, HOME: tmpdir(), DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'cmdb-no-such-bus')}` });
+
+test('a read asks secret-tool first: its secret is the answer, byte for byte', { skip: linux }, async () => {
+  const store = new KeychainStore(noBus(fakeLookupTool(`[ "$*" = "lookup service cmdb username fw" ] && printf 'tök\\nen ' && exit 0; exit 3`)));
+  assert.equal(await store.get('fw'), 'tök\nen ');
+});
+
+test('secret-tool exiting 1 without a word means no saved secret', { skip: linux }, async () => {
+  const store = new KeychainStore(noBus(fakeLookupTool('exit 1')));
+  assert.equal(await store.get('fw'), null);
+});
+
+test('secret-tool failing otherwise leaves the read to the helper, whose error is the one shown', { skip: linux }, async () => {
+  const store = new KeychainStore(noBus(fakeLookupTool('echo "secret-tool: Could not connect" >&2; exit 1')));
+  await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /cannot use the Secret Service keychain/.test(e.message));
+});
+
+test('a secret-tool that never answers is killed at the timeout', { skip: linux }, async () => {
+  const store = new KeychainStore(noBus(fakeLookupTool('exec sleep 60')), 500);
+  const started = Date.now();
+  await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /did not answer within 0.5 s/.test(e.message));
+  assert.ok(Date.now() - started < 30_000, 'not the 60 s of the hung tool');
+});

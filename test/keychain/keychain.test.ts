@@ -2,7 +2,8 @@
 // and through the built CLI: tokens, passwords and sessions stored, read, replaced and deleted.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -51,6 +52,23 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
       assert.equal(await store.get(account), null);
       assert.equal(await store.delete(account), false);
     }
+  });
+
+  test('reads go through secret-tool when it is installed, and find what the helper stored', async () => {
+    const tool = spawnSync('sh', ['-c', 'command -v secret-tool'], { encoding: 'utf8' }).stdout.trim();
+    if (!tool && !process.env.CI) return; // CI installs libsecret-tools (.ci/run)
+    assert.ok(tool, 'secret-tool is installed');
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-log-'));
+    const log = join(dir, 'calls');
+    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${tool}' "$@"\n`, { mode: 0o755 });
+    const traced = new KeychainStore({ ...keyring.env, PATH: `${dir}:${keyring.env.PATH}` });
+    await store.set('kc-native', 'nätive token\n');
+    assert.equal(await traced.get('kc-native'), 'nätive token\n');
+    assert.equal(await traced.get('kc-native-none'), null);
+    assert.equal(readFileSync(log, 'utf8'), 'lookup service cmdb username kc-native\nlookup service cmdb username kc-native-none\n');
+    const helperOnly = new KeychainStore({ ...keyring.env, PATH: '/nonexistent' });
+    assert.equal(await helperOnly.get('kc-native'), 'nätive token\n', 'the helper reads the same');
+    await store.delete('kc-native');
   });
 
   test('login --token-stdin keeps the token in the keychain only; a new login replaces it; logout --forget deletes it', async () => {
