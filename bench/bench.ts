@@ -1,97 +1,214 @@
-// `npm run bench`: the project's own measurements (startup, one request, paging, bulk writes).
-// Prints medians of repeated runs; nothing here asserts on time.
+// `npm run bench`: the project's own measurements, each as a ratio against a baseline, in one run.
+// Each pair of commands runs alternately (A B, B A, ...) and the ratio is the median of the pairs'
+// ratios, so a machine whose speed drifts during the run still compares like with like. Memory rows
+// give the median peak RSS of the CLI's process. Nothing here asserts on time.
+//
+// NODE_EXTRA_CA_CERTS (and NODE_OPTIONS) are not passed on: the first adds ~35 ms to every Node start
+// by loading a CA bundle, which a user's machine does not do.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
+import { keyringSkip, startKeyring, type PrivateKeyring } from '../test/helpers/keyring.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/cmdb.js');
-const runs = Number(process.env.BENCH_RUNS ?? 15);
+const runs = Number(process.env.BENCH_RUNS ?? 11);
+const memoryRuns = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** One process run to its end (asynchronously: the emulator in this process must keep answering). */
-function once(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+interface Command {
+  /** Shown in the report. */
+  label: string;
+  /** argv of a `node` process, or of `sh -c` when shell is set. */
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  shell?: boolean;
+  stdin?: string;
+  /** Run just before each run (a fresh cache folder...). */
+  before?: () => NodeJS.ProcessEnv | void;
+}
+
+// Reports the process's peak RSS on stderr at exit (used by the memory rows only).
+const RSS_HOOK = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(2, '\\nBENCH_MAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));")}`;
+
+interface Sample {
+  ms: number;
+  rssMB: number | null;
+}
+
+/** One process run to its end, stdout read from a pipe and thrown away (asynchronous: the emulator here must keep answering). */
+function once(cmd: Command, measureRss = false): Promise<Sample> {
   return new Promise((resolve, reject) => {
+    const env = cmd.before?.() ?? cmd.env;
+    const argv = cmd.shell ? ['sh', ['-c', cmd.args.join(' ')]] as const : [process.execPath, measureRss ? ['--import', RSS_HOOK, ...cmd.args] : cmd.args] as const;
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(argv[0], argv[1], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(cmd.stdin ?? '');
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`${cmd.label} exited ${code}: ${stderr}`));
+      const rss = /BENCH_MAXRSS_KB (\d+)/.exec(stderr);
+      resolve({ ms, rssMB: rss ? Number(rss[1]) / 1024 : null });
     });
   });
 }
 
-/** Median wall time of a whole process, as a script calling the tool pays it. */
-async function time(args: string[], env: NodeJS.ProcessEnv, n = runs): Promise<number> {
+interface Row {
+  measure: string;
+  value: string;
+  goal: string;
+  met: boolean | null;
+}
+const rows: Row[] = [];
+
+function record(row: Row): void {
+  rows.push(row);
+  process.stderr.write(`${row.measure}: ${row.value} (goal ${row.goal}${row.met === null ? '' : row.met ? ', met' : ', NOT met'})\n`);
+}
+
+/** A and B in turn, n pairs after one warm-up each; the median of the pairs' ratios A/B. */
+async function paired(measure: string, a: Command, b: Command, goal: number, n = runs): Promise<void> {
+  await once(a);
+  await once(b);
+  const ratios: number[] = [];
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // Alternate which goes first, so neither always runs on a machine warmed by the other.
+    const [ta, tb] = i % 2 ? [(await once(b)).ms, (await once(a)).ms].reverse() : [(await once(a)).ms, (await once(b)).ms];
+    as.push(ta!);
+    bs.push(tb!);
+    ratios.push(ta! / tb!);
+  }
+  const ratio = median(ratios);
+  record({ measure, value: `${ratio.toFixed(2)}× (${median(as).toFixed(0)} ms / ${median(bs).toFixed(0)} ms)`, goal: `≤ ${goal}×`, met: ratio <= goal });
+}
+
+/** Median peak RSS of the CLI's process over `memoryRuns` runs. */
+async function peakRss(cmd: Command): Promise<number> {
   const samples: number[] = [];
-  for (let i = 0; i < n; i++) samples.push(await once(args, env));
+  for (let i = 0; i < memoryRuns; i++) samples.push((await once(cmd, true)).rssMB!);
   return median(samples);
 }
 
-const rows: [string, string][] = [];
-const record = (what: string, ms: number, note = '') => {
-  rows.push([what, `${ms.toFixed(1)} ms${note ? `  ${note}` : ''}`]);
-  process.stderr.write(`${what}: ${ms.toFixed(1)} ms ${note}\n`);
-};
-
 const home = mkdtempSync(join(tmpdir(), 'cmdb-bench-'));
-const baseEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: join(home, 'k') };
+const baseEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: join(home, 'k') };
+const node = (label: string, args: string[], env = baseEnv): Command => ({ label, args, env });
+const cli = (args: string[], env = baseEnv): Command => node(`cmdb ${args.join(' ')}`, [bin, ...args], env);
+const bare = node('node -e 0', ['-e', '0']);
 
-record('node -e 0', await time(['-e', '0'], baseEnv));
-record('cmdb --version', await time([bin, '--version'], baseEnv));
-record('cmdb --help', await time([bin, '--help'], baseEnv));
-record('cmdb tables -o json', await time([bin, 'tables', '-o', 'json'], baseEnv));
+await paired('`cmdb --version` / `node -e 0`', cli(['--version']), bare, 1.3);
+await paired('`cmdb --help` / `node -e 0`', cli(['--help']), bare, 1.5);
+await paired('`cmdb tables -o json` / `node -e 0`', cli(['tables', '-o', 'json']), bare, 1.5);
 
 const emu = await startEmulator({ port: 0, seed: 'demo' });
-const env = { ...baseEnv, CMDB_HOST: emu.url, CMDB_TOKEN: emu.token };
-record('cmdb get log.disk/setting (one request)', await time([bin, 'get', 'log.disk/setting'], env));
-record('cmdb list router/access-list -o table', await time([bin, 'list', 'router/access-list', '-o', 'table'], env));
-const tab = [bin, '__complete', 'bash', '--', 'cmdb get router/access-list '];
-record('Tab: key completion, cache warm', await time(tab, env));
-const cold: number[] = [];
-for (let i = 0; i < runs; i++) cold.push(await once(tab, { ...env, XDG_CACHE_HOME: mkdtempSync(join(home, 'cache-')) }));
-record('Tab: key completion, cache cold (one GET ?format=name)', median(cold));
-record('cmdb --demo list firewall.ipmacbinding/table', await time([bin, '--demo', 'list', 'firewall.ipmacbinding/table'], baseEnv));
+const tokenEnv = { ...baseEnv, CMDB_HOST: emu.url, CMDB_TOKEN: emu.token };
 
-const BIG = 50_000;
-emu.populate('firewall.ipmacbinding/table', 'dmz', Array.from({ length: BIG }, (_, i) => ({
+// The same GET as a minimal script would do it: node:http, parse, print.
+const script = join(home, 'get.mjs');
+writeFileSync(script, `import { get } from 'node:http';
+get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {
+  let body = '';
+  res.setEncoding('utf8').on('data', (d) => (body += d)).on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body).results, null, 2) + '\\n'));
+});
+`);
+await paired(
+  '`cmdb get log.disk/setting` (CMDB_TOKEN) / the same GET by a minimal `node:http` script',
+  cli(['get', 'log.disk/setting'], tokenEnv),
+  node('node get.mjs', [script], { ...baseEnv, URL: `${emu.url}/api/v2/cmdb/log.disk/setting`, TOKEN: emu.token }),
+  1.5,
+);
+
+const tab = ['__complete', 'bash', '--', 'cmdb get router/access-list '];
+await paired('Tab, key completion, cache warm / `node -e 0`', cli(tab, tokenEnv), bare, 1.3);
+
+// A saved profile whose token is in the keychain (a private Secret Service), as after `cmdb login`.
+let keyring: PrivateKeyring | undefined;
+const skip = keyringSkip();
+if (skip) {
+  record({ measure: 'keychain rows', value: `not measured: ${skip}`, goal: '', met: null });
+} else {
+  keyring = await startKeyring();
+  const profileEnv = { ...keyring.env, CMDB_CONFIG_DIR: join(home, 'profile') };
+  await once({ ...cli(['login', '--host', emu.url, '-d', 'bench', '--token-stdin'], profileEnv), stdin: `${emu.token}\n` });
+  await paired(
+    '`cmdb get` with a saved profile, token in the keychain / the same with `CMDB_TOKEN`',
+    cli(['get', 'log.disk/setting'], profileEnv),
+    cli(['get', 'log.disk/setting'], { ...profileEnv, CMDB_TOKEN: emu.token }),
+    1.1,
+  );
+  let fresh = 0;
+  await paired(
+    'Tab, key completion, cache cold, logged-in profile / `node -e 0`',
+    { ...cli(tab, profileEnv), before: () => ({ ...profileEnv, XDG_CACHE_HOME: join(home, `cold-${fresh++}`) }) },
+    bare,
+    3,
+  );
+}
+
+// Large tables: 50,000 objects in root, 200,000 in dmz.
+const TABLE = 'firewall.ipmacbinding/table';
+const binding = (i: number) => ({
   'seq-num': 1000 + i,
   ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
   mac: `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`,
   name: `h${i}`,
-  status: 'enable',
-})));
+  status: i % 3 ? 'enable' : 'disable',
+});
+emu.populate(TABLE, 'root', Array.from({ length: 50_000 }, (_, i) => binding(i)));
+emu.populate(TABLE, 'dmz', Array.from({ length: 200_000 }, (_, i) => binding(i)));
 
-async function page(start: number): Promise<number> {
+for (const format of ['ndjson', 'json', 'csv', 'table']) {
+  const limit = format === 'table' ? 150 : 100;
+  const list = (count: number) => cli(['list', TABLE, '--vdom', 'dmz', '--all', '--count', String(count), '-o', format], tokenEnv);
+  const small = await peakRss(list(50_000));
+  const big = await peakRss(list(200_000));
+  record({ measure: `\`list --all\` peak RSS, -o ${format}, 50,000 → 200,000 objects`, value: `${small.toFixed(0)} → ${big.toFixed(0)} MB`, goal: `< ${limit} MB, flat`, met: big < limit && big - small < 10 });
+}
+
+const jq = `jq -r '.results[] | [.["seq-num"], .ip, .mac, .name, .status] | @tsv'`;
+await paired(
+  '`list --all` of 50,000 objects `-o table` piped / `curl` of the same table piped to `jq`',
+  { label: 'cmdb list --all -o table | cat', args: [`'${process.execPath}'`, `'${bin}'`, 'list', TABLE, '--all', '-o', 'table', '| cat'], env: tokenEnv, shell: true },
+  { label: 'curl | jq', args: [`curl -sf -H "Authorization: Bearer $CMDB_TOKEN" "$CMDB_HOST/api/v2/cmdb/${TABLE}?vdom=root"`, '|', jq], env: tokenEnv, shell: true },
+  1.2,
+  Math.min(runs, 7),
+);
+
+// create -f of an NDJSON file, one object a line; each run creates new keys.
+let nextId = 100_000;
+const bulk = async (n: number) => {
   const samples: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const t = process.hrtime.bigint();
-    const res = await fetch(`${emu.url}/api/v2/cmdb/firewall.ipmacbinding/table?vdom=dmz&start=${start}&count=1000`, { headers: { authorization: `Bearer ${emu.token}` } });
-    await res.arrayBuffer();
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+  for (let run = 0; run < Math.min(memoryRuns, 2); run++) {
+    const file = join(home, `bulk-${n}-${run}.ndjson`);
+    const out = createWriteStream(file);
+    for (let i = 0; i < n; i++) out.write(JSON.stringify({ id: nextId++, name: `bulk-${nextId}` }) + '\n');
+    await new Promise((resolve) => out.end(resolve));
+    samples.push((await once(cli(['create', 'dlp/filepattern', '-f', file, '-o', 'json'], tokenEnv), true)).rssMB!);
   }
   return median(samples);
-}
-record(`emulator: first page of ${BIG} (count=1000)`, await page(0));
-record(`emulator: deep page of ${BIG} (start=49000, count=1000)`, await page(49_000));
-record(`cmdb list --all of ${BIG} objects, pages of 1000, -o ndjson`, await time([bin, 'list', 'firewall.ipmacbinding/table', '--vdom', 'dmz', '--all', '-o', 'ndjson'], env, 3));
+};
+const small = await bulk(10_000);
+const big = await bulk(50_000);
+record({ measure: '`create -f` of an NDJSON file, peak RSS, 10,000 → 50,000 objects', value: `${small.toFixed(0)} → ${big.toFixed(0)} MB`, goal: '< 100 MB, flat', met: big < 100 && big - small < 10 });
 
-const N = 200;
-const file = join(home, 'bulk.json');
-for (const [c, offset] of [[1, 0], [8, N]] as const) {
-  writeFileSync(file, JSON.stringify(Array.from({ length: N }, (_, i) => ({ id: 10_000 + offset + i, name: `bulk-${offset + i}` }))));
-  record(`cmdb create -f (${N} objects) --concurrency ${c}`, await time([bin, 'create', 'dlp/filepattern', '-f', file, '--concurrency', String(c)], env, 1));
-}
 await emu.close();
+await keyring?.stop();
 
-process.stdout.write(`\n| measurement (median of ${runs} runs unless noted) | time |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n`);
+process.stdout.write(
+  `\n${runs} pairs a ratio (median of the pairs' ratios; medians of each side in brackets), ${memoryRuns} runs a memory figure; Node ${process.version}, NODE_EXTRA_CA_CERTS unset.\n\n` +
+    `| measure | this run | goal | met |\n|---|---|---|---|\n${rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.met === null ? '' : r.met ? 'yes' : 'no'} |`).join('\n')}\n`,
+);

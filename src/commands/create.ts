@@ -1,8 +1,8 @@
 import type { Context } from '../cli/context.js';
-import { readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
-import { bulkItem, mapConcurrent, parseConcurrency } from '../request/bulk.js';
+import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
+import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printBulk, printWrite, send } from './shared.js';
+import { bulkPrinter, printWrite, send, steadyHeap } from './shared.js';
 
 export interface CreateOptions extends BodyOptions {
   concurrency?: string;
@@ -13,14 +13,19 @@ export async function run(ctx: Context, tableInput: string, inlineBody: string |
   const table = resolveTable(ctx, tableInput);
   requireOperation(ctx, table, 'C');
   const concurrency = parseConcurrency(opts.concurrency);
-  const { bodies, many } = await readBodies(ctx, table, withInlineBody(opts, inlineBody), true);
+  const bodyOptions = withInlineBody(opts, inlineBody);
+  // An NDJSON file streams through; anything else is read whole.
+  const stream = await streamNdjsonBodies(table, bodyOptions);
+  const { bodies, many } = stream ? { bodies: stream.bodies(), many: true } : await readBodies(ctx, table, bodyOptions, true);
   const query = vdomQuery(ctx);
   const keyOf = (body: Record<string, unknown>) => (table.key && table.key in body ? (body[table.key] as string | number) : undefined);
-  if (!many) {
+  if (!many && Array.isArray(bodies)) {
     const result = await send(ctx, table, { method: 'POST', query, body: bodies[0] });
     await printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
     return 0;
   }
-  const outcomes = await mapConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => send(ctx, table, { method: 'POST', query, body })));
-  return printBulk(ctx, table, 'created', outcomes);
+  await steadyHeap();
+  const printer = bulkPrinter(ctx, table, 'created');
+  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => send(ctx, table, { method: 'POST', query, body })), (o) => printer.add(o));
+  return printer.end();
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../cli/context.js';
-import { bulkItem, mapConcurrent, parseConcurrency } from '../request/bulk.js';
+import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printBulk, printWrite, send } from './shared.js';
+import { bulkPrinter, printWrite, send } from './shared.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(ctx: Context, tableInput: string, keys: string[], opts: { concurrency?: string }): Promise<number> {
@@ -16,6 +16,7 @@ export async function run(ctx: Context, tableInput: string, keys: string[], opts
     await printWrite(ctx, result, 'deleted', table, mkeys[0]);
     return 0;
   }
-  const outcomes = await mapConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => send(ctx, table, { method: 'DELETE', mkey, query })));
-  return printBulk(ctx, table, 'deleted', outcomes);
+  const printer = bulkPrinter(ctx, table, 'deleted');
+  await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => send(ctx, table, { method: 'DELETE', mkey, query })), (o) => printer.add(o));
+  return printer.end();
 }

@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { noObjects, printRead, send } from './shared.js';
+import { noObjects, printRead, send, steadyHeap } from './shared.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -59,6 +59,7 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   const raw: unknown[] = [];
   const keepRaw = !!ctx.options.raw;
   const bar = progress(ctx);
+  await steadyHeap();
   const { createRowSink } = await import('../output/index.js');
   const sink = createRowSink(ctx.io.stdout, { format: ctx.format, terminal: ctx.terminal(), keyField: table.key, fields: base.format });
   for (;;) {

@@ -17,7 +17,7 @@ export class Spool {
   private path: string | null = null;
   private spilled = false;
 
-  constructor(private readonly limit = 4 * 1024 * 1024) {}
+  constructor(private readonly limit = 256 * 1024) {}
 
   /** Adds one record; it must not contain "\n". */
   push(record: string): void {

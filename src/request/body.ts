@@ -83,6 +83,89 @@ export function checkBody(table: TableDef, body: Obj, label = 'the body'): void 
   throw new UsageError(`${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`, `see each field's type and limits with 'cmdb schema ${table.path}' (sends a read)`);
 }
 
+/** The non-blank lines of a file, read a chunk at a time. */
+async function* fileLines(path: string): AsyncGenerator<string> {
+  const { createReadStream } = await import('node:fs');
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) if (line.trim()) yield line;
+  } finally {
+    lines.close();
+  }
+}
+
+function nothingToSend(): UsageError {
+  return new UsageError('nothing to send: the body is empty', 'give fields with --set field=value, --data \'{...}\' or -f file');
+}
+
+/** --data as an object, or the error it gives. */
+function dataObject(opts: BodyOptions): Obj | UsageError {
+  if (opts.data === undefined) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(opts.data);
+  } catch (err) {
+    return new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
+  }
+  return isObject(data) ? data : new UsageError('--data must be a JSON object');
+}
+
+/**
+ * An NDJSON file given with -f (two or more lines, each a JSON object), read as a stream: the file is
+ * read once to check every element, as readBodies does, and again while the bodies are sent, so that
+ * memory stays flat however many objects it holds. Null for anything else (stdin, JSON, YAML, a line
+ * that does not parse): readBodies handles it, with its messages.
+ */
+export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Promise<{ count: number; bodies: () => AsyncIterable<Obj> } | null> {
+  if (opts.file === undefined || opts.file === '-') return null;
+  const path = opts.file;
+  const data = dataObject(opts);
+  const build = (line: string): Obj => stripMeta(applySets(table, { ...(JSON.parse(line) as Obj), ...(data as Obj) }, opts.set ?? []));
+  let count = 0;
+  // What readBodies would throw, in its order: --data, --set, an empty body, the first element that does not fit.
+  let setError: unknown = null;
+  let empty = false;
+  let checkError: unknown = null;
+  try {
+    for await (const line of fileLines(path)) {
+      if (!line.trim().startsWith('{')) return null;
+      const element = JSON.parse(line) as unknown;
+      if (!isObject(element)) return null;
+      count++;
+      if (data instanceof UsageError || setError) continue;
+      let body: Obj;
+      try {
+        body = build(line);
+      } catch (err) {
+        setError = err;
+        continue;
+      }
+      if (Object.keys(body).length === 0) empty = true;
+      else if (!checkError) {
+        try {
+          checkBody(table, body, `element ${count}`);
+        } catch (err) {
+          checkError = err;
+        }
+      }
+    }
+  } catch {
+    return null; // unreadable, or not NDJSON: readBodies says why
+  }
+  if (count < 2) return null;
+  if (data instanceof UsageError) throw data;
+  if (setError) throw setError;
+  if (empty) throw nothingToSend();
+  if (checkError) throw checkError;
+  return {
+    count,
+    bodies: async function* () {
+      for await (const line of fileLines(path)) yield build(line);
+    },
+  };
+}
+
 /**
  * Builds request bodies from -f (JSON, NDJSON or YAML; `-` for stdin), then --data, then each --set,
  * merged field by field in that order. An array (or NDJSON) file gives several bodies (bulk create).
@@ -103,18 +186,13 @@ export async function readBodies(ctx: Context, table: TableDef, opts: BodyOption
     else throw new UsageError(`${source} must hold an object${allowMany ? ' or a list of objects' : ''}`);
   }
   if (opts.data !== undefined) {
-    let data: unknown;
-    try {
-      data = JSON.parse(opts.data);
-    } catch (err) {
-      throw new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
-    }
-    if (!isObject(data)) throw new UsageError('--data must be a JSON object');
+    const data = dataObject(opts);
+    if (data instanceof UsageError) throw data;
     bodies = bodies.map((b) => ({ ...b, ...data }));
   }
   bodies = bodies.map((b) => stripMeta(applySets(table, b, opts.set ?? [])));
   if (bodies.some((b) => Object.keys(b).length === 0)) {
-    throw new UsageError('nothing to send: the body is empty', 'give fields with --set field=value, --data \'{...}\' or -f file');
+    throw nothingToSend();
   }
   bodies.forEach((b, i) => checkBody(table, b, many ? `element ${i + 1}` : 'the body'));
   return { bodies, many };

@@ -2,18 +2,18 @@ import type { ApiResult, Envelope } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import type { WriteResult } from '../output/index.js';
 
-/** Runs `work` over items with at most `concurrency` in flight, keeping results in input order. */
-export async function mapConcurrent<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  return results;
+/**
+ * Runs `work` over items as they come, at most `concurrency` at once, and hands each result to `done`
+ * in input order. At most `concurrency` items are held, however many the source gives; `work` must not
+ * reject (bulkItem keeps errors as outcomes).
+ */
+export async function forEachConcurrent<T, R>(items: Iterable<T> | AsyncIterable<T>, concurrency: number, work: (item: T) => Promise<R>, done: (result: R) => Promise<void>): Promise<void> {
+  const pending: Promise<R>[] = [];
+  for await (const item of items) {
+    pending.push(work(item));
+    if (pending.length >= concurrency) await done(await pending.shift()!);
+  }
+  while (pending.length) await done(await pending.shift()!);
 }
 
 export function parseConcurrency(raw: string | undefined): number {

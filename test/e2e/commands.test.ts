@@ -199,6 +199,31 @@ describe('writes', () => {
     assert.ok(ids.includes(201) && ids.includes(202));
   });
 
+  test('create -f of an NDJSON file streams: results in file order; a bad element refuses the file before anything is sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-bulk-'));
+    const file = join(dir, 'patterns.ndjson');
+    const ids = Array.from({ length: 60 }, (_, i) => 3000 + i);
+    writeFileSync(file, ids.map((id) => JSON.stringify({ id, name: `nd-${id}`, q_origin_key: id })).join('\n') + `\n\n${JSON.stringify({ id: 3000, name: 'dup' })}\n`);
+    const r = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '-o', 'json', '--concurrency', '8');
+    assert.equal(r.code, 7, r.stderr);
+    const out = json<Obj[]>(r);
+    assert.deepEqual(out.map((o) => o.mkey), [...ids, 3000]);
+    assert.deepEqual(out.map((o) => o.status), [...ids.map(() => 'success'), 'error']);
+    assert.match(r.stderr, /1 of 61 failed/);
+    const table = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '--concurrency', '3', '-o', 'table');
+    assert.equal(table.code, 7);
+    assert.equal(table.stdout, '');
+    assert.equal((table.stderr.match(/already exists|exists/g) ?? []).length >= 61, true, table.stderr);
+    for (const id of ids) assert.ok((emu.objects('dlp/filepattern', 'root') as Obj[]).some((o) => o.id === id && o.name === `nd-${id}`));
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, '{"id":3100,"name":"fine"}\n{"id":3101,"nmae":"typo"}\n');
+    const before = emu.requests.length;
+    const refused = await run('create', 'dlp/filepattern', '-f', bad, '--vdom', 'root');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /'nmae' is not a field of dlp\/filepattern/);
+    assert.equal(emu.requests.length, before, 'nothing sent');
+  });
+
   test('delete several keys: every result printed, missing ones exit 6', async () => {
     const r = await run('delete', 'dlp/filepattern', '201', '202', '9999', '--vdom', 'root', '-o', 'json');
     assert.equal(r.code, 6, r.stderr);

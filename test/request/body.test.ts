@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTable, type TableDef } from '../../src/catalogue/index.js';
-import { readBodies, typeSetValue } from '../../src/request/body.js';
+import { readBodies, streamNdjsonBodies, typeSetValue, type BodyOptions } from '../../src/request/body.js';
 import { UsageError } from '../../src/errors.js';
 import { captureIO, offlineContext } from '../helpers/io.js';
 
@@ -77,4 +77,46 @@ test('a broken YAML file names the line', async () => {
   const file = join(dir, 'broken.yaml');
   writeFileSync(file, 'id: 1\nname: [unclosed\n');
   await assert.rejects(readBodies(offlineContext(), table('dlp/filepattern'), { file }, true), /line \d+/);
+});
+
+test('an NDJSON file streams with the bodies and the errors readBodies gives; anything else is left to readBodies', async () => {
+  const t = table('dlp/filepattern');
+  const write = (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const good = write('good.ndjson', '{"id":1,"name":"a","q_origin_key":1}\r\n\n  {"id":2,"name":"b"}  \n{"id":3}\n');
+  const cases: [string, BodyOptions][] = [
+    ['plain', { file: good }],
+    ['--data and --set', { file: good, data: '{"comment":"d","name":"x"}', set: ['name=s'] }],
+    ['bad --data', { file: good, data: '{' }],
+    ['--data not an object', { file: good, data: '[1]' }],
+    ['bad --set', { file: good, set: ['bogus=1'] }],
+    ['the second element does not fit', { file: write('typo.ndjson', '{"id":1,"name":"a"}\n{"id":2,"nmae":"b"}\n{"id":3,"name":"' + 'x'.repeat(200) + '"}\n') }],
+    ['an empty element after one that does not fit', { file: write('empty.ndjson', '{"id":"one"}\n{"q_origin_key":2}\n') }],
+  ];
+  for (const [name, opts] of cases) {
+    const whole = await readBodies(offlineContext(), t, opts, true).catch((e: Error) => e);
+    const streamed = await streamNdjsonBodies(t, opts).catch((e: Error) => e);
+    if (whole instanceof Error) {
+      assert.ok(streamed instanceof Error, name);
+      assert.equal(streamed.message, whole.message, name);
+      continue;
+    }
+    assert.ok(streamed && !(streamed instanceof Error), name);
+    const bodies: unknown[] = [];
+    for await (const body of streamed.bodies()) bodies.push(body);
+    assert.equal(streamed.count, whole.bodies.length, name);
+    assert.deepEqual(bodies, whole.bodies, name);
+  }
+  const notStreamed: [string, BodyOptions][] = [
+    ['one line', { file: write('one.ndjson', '{"id":1,"name":"a"}\n') }],
+    ['a JSON array', { file: write('array.json', '[{"id":1,"name":"a"},\n{"id":2,"name":"b"}]\n') }],
+    ['YAML', { file: write('list.yaml', '- {id: 1, name: a}\n- {id: 2, name: b}\n') }],
+    ['a line that does not parse', { file: write('broken.ndjson', '{"id":1,"name":"a"}\n{"id":2,\n') }],
+    ['a missing file', { file: join(dir, 'missing.ndjson') }],
+    ['stdin', { file: '-' }],
+  ];
+  for (const [name, opts] of notStreamed) assert.equal(await streamNdjsonBodies(t, opts), null, name);
 });
