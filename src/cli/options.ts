@@ -20,24 +20,26 @@ export interface GlobalOptions {
   force?: boolean;
 }
 
-/** One global option: commander's flags and help, and the variable that stands in for the flag. */
+/** One global option: commander's flags and help, the variable that stands in for the flag, what its value is. */
 export interface GlobalOption {
   name: keyof GlobalOptions;
   flags: string;
   description: string;
   env?: string;
+  /** For Tab completion (src/commands/spec.ts ValueKind). */
+  kind?: 'none' | 'device' | 'vdom' | 'output' | 'file';
 }
 
 /** The global options in the order `--help` shows them. */
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
-  { name: 'device', flags: '-d, --device <name>', env: 'CMDB_DEVICE', description: 'saved device profile to use (env CMDB_DEVICE)' },
-  { name: 'host', flags: '--host <url>', env: 'CMDB_HOST', description: 'device address, https://fw.example:8443 (env CMDB_HOST)' },
-  { name: 'vdom', flags: '--vdom <list>', env: 'CMDB_VDOM', description: "VDOM: root, a,b or '*' (env CMDB_VDOM)" },
-  { name: 'output', flags: '-o, --output <format>', env: 'CMDB_OUTPUT', description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)' },
+  { name: 'device', flags: '-d, --device <name>', env: 'CMDB_DEVICE', kind: 'device', description: 'saved device profile to use (env CMDB_DEVICE)' },
+  { name: 'host', flags: '--host <url>', env: 'CMDB_HOST', kind: 'none', description: 'device address, https://fw.example:8443 (env CMDB_HOST)' },
+  { name: 'vdom', flags: '--vdom <list>', env: 'CMDB_VDOM', kind: 'vdom', description: "VDOM: root, a,b or '*' (env CMDB_VDOM)" },
+  { name: 'output', flags: '-o, --output <format>', env: 'CMDB_OUTPUT', kind: 'output', description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)' },
   { name: 'raw', flags: '--raw', description: "print the device's JSON response untouched" },
-  { name: 'caFile', flags: '--ca-file <pem>', env: 'CMDB_CA_FILE', description: 'trust this CA bundle for TLS (env CMDB_CA_FILE)' },
+  { name: 'caFile', flags: '--ca-file <pem>', env: 'CMDB_CA_FILE', kind: 'file', description: 'trust this CA bundle for TLS (env CMDB_CA_FILE)' },
   { name: 'insecure', flags: '--insecure', env: 'CMDB_INSECURE', description: 'do not verify TLS (env CMDB_INSECURE=1)' },
-  { name: 'timeout', flags: '--timeout <seconds>', env: 'CMDB_TIMEOUT', description: 'per-request timeout, default 30 (env CMDB_TIMEOUT)' },
+  { name: 'timeout', flags: '--timeout <seconds>', env: 'CMDB_TIMEOUT', kind: 'none', description: 'per-request timeout, default 30 (env CMDB_TIMEOUT)' },
   { name: 'verbose', flags: '-v, --verbose', env: 'CMDB_DEBUG', description: 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)' },
   // NO_COLOR (and FORCE_COLOR) are read by the output layer's colour decision, with the rest of the terminal.
   { name: 'color', flags: '--no-color', description: 'no ANSI colour (env NO_COLOR)' },

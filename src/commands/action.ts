@@ -13,12 +13,14 @@ export const READ_ACTIONS = {
 
 export type ReadActionCommand = keyof typeof READ_ACTIONS;
 
-/** Metadata reads are not catalogue operations, so they are sent for any table. */
-export async function run(ctx: Context, command: ReadActionCommand, tableInput: string, key: string | undefined): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
-  const mkey = key === undefined ? undefined : parseMkey(table, key);
-  const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
-  const results = result.envelopes[0]?.results;
-  await printRead(ctx, table, result, !Array.isArray(results), undefined);
-  return 0;
+/** The run() of one read action. Metadata reads are not catalogue operations, so they are sent for any table. */
+export function readAction(command: ReadActionCommand) {
+  return async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
+    const table = resolveTable(ctx, tableInput);
+    const mkey = key === undefined ? undefined : parseMkey(table, key);
+    const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
+    const results = result.envelopes[0]?.results;
+    await printRead(ctx, table, result, !Array.isArray(results), undefined);
+    return 0;
+  };
 }

@@ -3,7 +3,7 @@ import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } fr
 import { printWrite, send } from './shared.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
-export async function run(ctx: Context, tableInput: string, key: string, newKey: string): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'clone');
   requireOperation(ctx, table, 'C');

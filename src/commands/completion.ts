@@ -4,7 +4,7 @@ import { completionScript } from '../completion/scripts.js';
 import { UsageError } from '../errors.js';
 
 /** `cmdb completion bash|zsh|fish`: prints the script that makes Tab ask `cmdb __complete`. */
-export async function run(ctx: Context, shell: string): Promise<number> {
+export async function run(ctx: Context, { shell }: { shell: string }): Promise<number> {
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(`no completion for shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
   }

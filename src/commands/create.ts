@@ -9,7 +9,7 @@ export interface CreateOptions extends BodyOptions {
 }
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
-export async function run(ctx: Context, tableInput: string, inlineBody: string | undefined, opts: CreateOptions): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, body: inlineBody }: { table: string; body?: string }, opts: CreateOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireOperation(ctx, table, 'C');
   const concurrency = parseConcurrency(opts.concurrency);

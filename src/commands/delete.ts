@@ -4,7 +4,7 @@ import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } fr
 import { bulkPrinter, printWrite, send } from './shared.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
-export async function run(ctx: Context, tableInput: string, keys: string[], opts: { concurrency?: string }): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: { concurrency?: string }): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'delete');
   requireOperation(ctx, table, 'D');

@@ -7,8 +7,6 @@ import { secretStore } from '../device/credentials.js';
 import { requireProfile } from '../device/select.js';
 import { printOutcome } from './outcome.js';
 
-export type DeviceAction = 'list' | 'show' | 'use' | 'remove';
-
 /** A profile as `device list/show` print it: settings only (there is no secret in a profile). */
 function describe(profile: DeviceProfile, set: ProfileSet): Row {
   return {
@@ -26,7 +24,8 @@ function describe(profile: DeviceProfile, set: ProfileSet): Row {
   };
 }
 
-async function list(ctx: Context): Promise<number> {
+/** `cmdb device list`. */
+export async function list(ctx: Context): Promise<number> {
   const set = readProfiles(ctx.env);
   if (!set.devices.length && ctx.format === 'table') {
     ctx.notice(`no saved devices in ${set.path}; add one with 'cmdb login --host <url>'`);
@@ -37,14 +36,16 @@ async function list(ctx: Context): Promise<number> {
   return 0;
 }
 
-async function show(ctx: Context, name: string | undefined): Promise<number> {
+/** `cmdb device show [name]`: the named device, else the one in use. */
+export async function show(ctx: Context, { name = ctx.settings.device }: { name?: string }): Promise<number> {
   const set = readProfiles(ctx.env);
   const profile = name ? getProfile(set, name) : requireProfile(ctx, 'show');
   await ctx.print({ kind: 'object', object: describe(profile, set) });
   return 0;
 }
 
-async function use(ctx: Context, name: string): Promise<number> {
+/** `cmdb device use <name>`. */
+export async function use(ctx: Context, { name }: { name: string }): Promise<number> {
   await updateProfiles(ctx.env, (set) => {
     getProfile(set, name);
     return { ...set, defaultName: name };
@@ -54,7 +55,7 @@ async function use(ctx: Context, name: string): Promise<number> {
 }
 
 /** Deletes a profile with its secrets; a saved session is ended on the device first, where it can be. */
-async function remove(ctx: Context, name: string): Promise<number> {
+export async function remove(ctx: Context, { name }: { name: string }): Promise<number> {
   const set = readProfiles(ctx.env);
   const profile = getProfile(set, name);
   try {
@@ -72,18 +73,4 @@ async function remove(ctx: Context, name: string): Promise<number> {
   const note = wasDefault ? (after.devices.length ? "; there is no default device now ('cmdb device use <name>' picks one)" : '') : '';
   await printOutcome(ctx, `Removed device '${name}' (${profile.host})${note}`, { device: name, removed: true });
   return 0;
-}
-
-/** `cmdb device list | show [name] | use <name> | remove <name>`. */
-export async function run(ctx: Context, action: DeviceAction, name?: string): Promise<number> {
-  switch (action) {
-    case 'list':
-      return list(ctx);
-    case 'show':
-      return show(ctx, name ?? ctx.settings.device);
-    case 'use':
-      return use(ctx, name!);
-    case 'remove':
-      return remove(ctx, name!);
-  }
 }

@@ -9,7 +9,6 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { parseYaml } from '../request/input.js';
 
 export interface EmulatorFlags {
-  host: string;
   port?: string;
   tls?: boolean;
   state?: string;
@@ -114,10 +113,11 @@ function parsePort(raw: string | undefined): number | undefined {
  * `cmdb emulator`: starts the emulated device, prints its start line (exactly one compact JSON line
  * with `-o json`, for scripts), serves until SIGINT/SIGTERM, then closes.
  */
-export async function run(ctx: Context, flags: EmulatorFlags): Promise<number> {
+export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Promise<number> {
   const options: EmulatorOptions = {
     ...(flags.config ? await readConfig(flags.config) : {}),
-    host: flags.host,
+    // Only the flag: CMDB_HOST names a device to talk to, not where to listen.
+    host: ctx.options.host ?? '127.0.0.1',
     port: parsePort(flags.port),
     tls: !!flags.tls,
     stateFile: flags.state,

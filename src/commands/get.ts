@@ -4,8 +4,10 @@ import { readQuery, type ReadOptions } from '../request/query.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { printRead, send } from './shared.js';
 
+export type GetOptions = Pick<ReadOptions, 'datasource' | 'withMeta' | 'skip' | 'fields'>;
+
 /** `cmdb get <table> [key]`: E2 on the item path, or E1 on a singleton. */
-export async function run(ctx: Context, tableInput: string, key: string | undefined, opts: ReadOptions): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, key }: { table: string; key?: string }, opts: GetOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   const query = { ...vdomQuery(ctx), ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }) };
   if (key === undefined) {

@@ -120,7 +120,7 @@ async function authenticator(ctx: Context, opts: LoginOptions, credential: Crede
 }
 
 /** `cmdb login`: checks a credential against the device, then saves it (keychain) and the device profile. */
-export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
+export async function run(ctx: Context, _args: object, opts: LoginOptions): Promise<number> {
   const set = readProfiles(ctx.env);
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
   const hostInput = ctx.settings.host ?? existing?.host;

@@ -10,7 +10,7 @@ export interface LogoutOptions {
 }
 
 /** `cmdb logout [-d name] [--forget]`: ends the session and deletes it; --forget also deletes the credential. */
-export async function run(ctx: Context, opts: LogoutOptions): Promise<number> {
+export async function run(ctx: Context, _args: object, opts: LogoutOptions): Promise<number> {
   const profile = requireProfile(ctx, 'log out of');
   const store = await secretStore(ctx, profile.secrets);
   const ended = profile.auth === 'session' ? await endSession(ctx, profile, store) : false;

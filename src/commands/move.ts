@@ -9,7 +9,7 @@ export interface MoveOptions {
 }
 
 /** `cmdb move <table> <key> --before <k> | --after <k>`: E4 with action=move. */
-export async function run(ctx: Context, tableInput: string, key: string, opts: MoveOptions): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, key }: { table: string; key: string }, opts: MoveOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'move');
   if ((opts.before === undefined) === (opts.after === undefined)) {

@@ -9,7 +9,7 @@ export interface TablesOptions {
 }
 
 /** `cmdb tables`: the catalogue, sends nothing. */
-export async function run(ctx: Context, opts: TablesOptions): Promise<number> {
+export async function run(ctx: Context, _args: object, opts: TablesOptions): Promise<number> {
   const tables = allTables();
   if (opts.group && !tables.some((t) => t.group === opts.group)) {
     throw new UsageError(`unknown access group '${opts.group}'`, `groups: ${[...new Set(tables.map((t) => t.group))].join(', ')}`);

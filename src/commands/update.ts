@@ -5,7 +5,7 @@ import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request
 import { printWrite, send } from './shared.js';
 
 /** `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton. */
-export async function run(ctx: Context, tableInput: string, args: string[], opts: BodyOptions): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, args }: { table: string; args: string[] }, opts: BodyOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   let key: string | undefined;
   let inline: string | undefined;

@@ -2,7 +2,7 @@ import { allTables, areaOf, describeOperations, findTable, type TableDef } from 
 import type { GlobalOptions } from '../cli/context.js';
 import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
-import { ARGUMENT_KINDS, OPTION_KINDS, SHELLS, TABLE_RULES, type ValueKind } from './kinds.js';
+import { SHELLS, type TableRule, type ValueKind } from './kinds.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
 
 export interface Candidate {
@@ -133,8 +133,7 @@ function tableDescription(t: TableDef): string {
   return `${t.singleton ? 'singleton' : `keyed by ${t.key}`}: ${describeOperations(t)}`;
 }
 
-function offersTable(command: string, t: TableDef, force: boolean): boolean {
-  const rule = TABLE_RULES[command];
+function offersTable(rule: TableRule | undefined, t: TableDef, force: boolean): boolean {
   if (!rule || force) return true;
   return (t.singleton ? rule.singleton : rule.keyed).some((op) => t.operations.includes(op));
 }
@@ -144,9 +143,9 @@ function offersTable(command: string, t: TableDef, force: boolean): boolean {
  * A single step is taken at once (`wire` offers the two hotspot20 tables), so Tab never stops on
  * a step that leaves no choice.
  */
-function tableCandidates(cur: string, command: string, force: boolean): Candidate[] {
+function tableCandidates(cur: string, rule: TableRule | undefined, force: boolean): Candidate[] {
   const lead = cur.startsWith('/') ? '/' : '';
-  const tables = allTables().filter((t) => offersTable(command, t, force));
+  const tables = allTables().filter((t) => offersTable(rule, t, force));
   let prefix = cur.slice(lead.length);
   for (;;) {
     const steps = new Map<string, Candidate>();
@@ -188,15 +187,14 @@ function argumentKind(p: Parsed, index: number): { kind: ValueKind; arg?: Argume
   const at = Math.min(index, args.length - 1);
   const arg = args[at];
   if (!arg || (index > at && !arg.variadic)) return { kind: 'none' };
-  const command = p.path.slice(1).map((c) => c.name).join(' ');
-  const kind = ARGUMENT_KINDS[`${command} ${arg.name}`] ?? ARGUMENT_KINDS[arg.name] ?? 'none';
+  const kind = arg.kind ?? 'none';
   // A variadic argument of kind 'key' (`update <table> [args...]`) has a key only in its first word.
   return { kind: kind === 'key' && index > at ? 'none' : kind, arg };
 }
 
 /** The table named on the line (the argument of kind 'table'), when the catalogue knows it. */
 function tableOnLine(p: Parsed): TableDef | undefined {
-  const index = leaf(p).args.findIndex((a) => ARGUMENT_KINDS[a.name] === 'table');
+  const index = leaf(p).args.findIndex((a) => a.kind === 'table');
   const path = index >= 0 ? p.positionals[index] : undefined;
   return path === undefined ? undefined : findTable(path);
 }
@@ -231,7 +229,7 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
       return { candidates: [...matching(cur, all), ...commaList(cur, candidatesOf(await sources.vdoms(lineOptions(p))))] };
     }
     case 'table':
-      return { candidates: tableCandidates(cur, command, !!p.values.get('--force')) };
+      return { candidates: tableCandidates(cur, leaf(p).tables, !!p.values.get('--force')) };
     case 'key':
       // `move t k --before <k>` offers every key but k.
       return { candidates: await keyCandidates(cur, p, sources, command === 'move' ? p.positionals.slice(1, 2) : []) };
@@ -259,7 +257,7 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
 }
 
 function optionKind(o: OptionModel): ValueKind {
-  return o.choices ? 'choices' : (OPTION_KINDS[longFlag(o)] ?? 'none');
+  return o.choices ? 'choices' : (o.kind ?? 'none');
 }
 
 function optionCandidates(cur: string, p: Parsed): Candidate[] {

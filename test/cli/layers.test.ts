@@ -21,10 +21,12 @@ test('only the options table reads process.env or a CMDB_* variable', () => {
 });
 
 test('no command imports another command, or the cli layer beyond its Context', () => {
-  const commands = new Set(compiled.filter((f) => f.path.startsWith('commands/') && /export async function run\(/.test(f.text)).map((f) => f.path.slice('commands/'.length)));
+  // The command modules are those the registry loads; the registry is the one module that names them all.
+  const registry = compiled.find((f) => f.path === 'commands/registry.js')!;
+  const commands = new Set(imports(registry.text).map((i) => i.replace(/^\.\//, '')));
   assert.ok(commands.size > 10, 'the commands are found');
   const wrong = compiled
-    .filter((f) => f.path.startsWith('commands/'))
+    .filter((f) => f.path.startsWith('commands/') && f !== registry)
     .flatMap((f) => imports(f.text).filter((i) => commands.has(i.replace(/^\.\//, '')) || (i.startsWith('../cli/') && i !== '../cli/context.js')).map((i) => `${f.path} imports ${i}`));
   assert.deepEqual(wrong, []);
 });

@@ -1,0 +1,114 @@
+// The shape of a command as data (registry.ts), and the types that make the compiler check a
+// command's run(ctx, args, options) against what the registry declares: the arguments come from the
+// spec (`list <table>` → { table: string }), the options from their flags (`--page-size <n>` →
+// { pageSize?: string }, `--all` → { all?: boolean }, `--no-headers` → { headers?: boolean }).
+import type { OperationCode } from '../catalogue/index.js';
+import type { Context } from '../cli/context.js';
+
+/** What a value is, and so where Tab completion finds its candidates. */
+export type ValueKind =
+  | 'none' // free text: nothing to offer
+  | 'file' // the shell's own file completion
+  | 'choices' // the choices the option declares
+  | 'output' // output formats
+  | 'group' // access groups of the catalogue
+  | 'area' // areas of the catalogue
+  | 'device' // saved device profiles
+  | 'vdom' // VDOM names, comma-separated
+  | 'shell' // bash, zsh, fish
+  | 'table' // table paths, filtered by what the command does to a table
+  | 'key' // keys of the table, read from the device
+  | 'keys' // several keys (each word of a variadic argument)
+  | 'field' // one field name of the table
+  | 'fields' // comma-separated field names of the table
+  | 'filter' // field<op>value, with enum values after the operator
+  | 'set'; // field=value, with enum values after `=`
+
+/** Which tables a command accepts: those listing one of these operations (SPEC.md codes). */
+export interface TableRule {
+  keyed: OperationCode[];
+  singleton: OperationCode[];
+}
+
+/** Where a command shows in help. */
+export type HelpGroup = 'objects' | 'metadata' | 'configuration as code' | 'devices and login' | 'tools';
+
+export interface OptionSpec {
+  /** commander's flags: `-f, --file <path>`, `--all`, `--no-headers`. */
+  readonly flags: string;
+  readonly description: string;
+  /** What its value is, for Tab completion; 'none' for free text. Flags without a value need none. */
+  readonly kind?: ValueKind;
+  /** Given several times, it collects the values into a list. */
+  readonly repeatable?: boolean;
+  readonly choices?: readonly string[];
+  readonly default?: string;
+}
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type LongFlag<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
+type OptionKey<F extends string> = LongFlag<F> extends `no-${infer N}` ? Camel<N> : Camel<LongFlag<F>>;
+type OptionValue<O extends OptionSpec> = O['flags'] extends `${string}<${string}>${string}`
+  ? O['repeatable'] extends true
+    ? string[]
+    : O['choices'] extends readonly (infer C)[]
+      ? C
+      : string
+  : boolean;
+
+/** The options object commander hands a command, as its flags declare it. */
+export type OptionsOf<T extends readonly OptionSpec[]> = [T[number]] extends [never] ? {} : { [O in T[number] as OptionKey<O['flags']>]?: OptionValue<O> };
+
+type ArgumentOf<W extends string> = W extends `<${infer N}...>`
+  ? { [K in Camel<N>]: string[] }
+  : W extends `[${infer N}...]`
+    ? { [K in Camel<N>]: string[] }
+    : W extends `<${infer N}>`
+      ? { [K in Camel<N>]: string }
+      : W extends `[${infer N}]`
+        ? { [K in Camel<N>]?: string }
+        : unknown;
+type ArgumentsOfWords<S extends string> = S extends `${infer W} ${infer Rest}` ? ArgumentOf<W> & ArgumentsOfWords<Rest> : ArgumentOf<S>;
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/** The positional arguments of a spec (`get <table> [key]` → { table: string; key?: string }). */
+export type ArgumentsOf<S extends string> = Flatten<ArgumentsOfWords<S> & {}>;
+
+export type Run<A, O> = (ctx: Context, args: A, options: O) => Promise<number>;
+
+/** The same keys both ways: a command's options type names exactly the options the registry declares. */
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+/** The options parameter of a run() (unknown when it takes none). */
+type OptionsParameter<R> = R extends (ctx: never, args: never, options: infer O) => unknown ? O : unknown;
+
+/** One command as data. */
+export interface CommandDef {
+  /** commander's spec: the name and the arguments, `get <table> [key]`. */
+  readonly spec: string;
+  /** The command group it belongs to (`device` for `device list`), if any. */
+  readonly parent?: string;
+  readonly description: string;
+  readonly group: HelpGroup;
+  /** What each argument is, for Tab completion, by argument name. */
+  readonly args?: Readonly<Record<string, ValueKind>>;
+  readonly options?: readonly OptionSpec[];
+  /** Which tables it accepts (Tab offers only those); absent: every table. */
+  readonly tables?: TableRule;
+  readonly examples?: readonly string[];
+  /** Imports the command's module (only when it runs) and gives its run(). */
+  readonly load: () => Promise<Run<never, never>>;
+}
+
+/**
+ * A registry entry whose run() the compiler checks: its arguments are those of the spec, its options
+ * exactly those declared (a missing or extra option, or another value type, does not compile).
+ */
+export function defineCommand<const S extends string, const O extends readonly OptionSpec[] = readonly [], R extends Run<ArgumentsOf<S>, OptionsOf<O>> = Run<ArgumentsOf<S>, OptionsOf<O>>>(
+  def: Omit<CommandDef, 'spec' | 'options' | 'load'> & {
+    spec: S;
+    options?: O;
+    load: () => Promise<R & (SameKeys<OptionsParameter<R>, OptionsOf<O>> extends true ? unknown : { 'options do not match the registry': OptionsOf<O> })>;
+  },
+): CommandDef {
+  return def as unknown as CommandDef;
+}
