@@ -20,7 +20,7 @@ export function readAction(command: ReadActionCommand) {
     const mkey = key === undefined ? undefined : parseMkey(table, key);
     const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
     const results = result.envelopes[0]?.results;
-    await printRead(ctx, table, result, !Array.isArray(results), undefined);
+    await printRead(ctx, table, result, !Array.isArray(results));
     return 0;
   };
 }

@@ -14,13 +14,13 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, `list the objects with 'cmdb list ${table.path}'`);
     requireOperation(ctx, table, 'G', 'L');
     const result = await send(ctx, table, { method: 'GET', query });
-    await printRead(ctx, table, result, true, query.format);
+    await printRead(ctx, table, result, true, { fields: query.format });
     return 0;
   }
   requireKeyed(table, 'get');
   requireOperation(ctx, table, 'R');
   const mkey = parseMkey(table, key);
   const result = await send(ctx, table, { method: 'GET', mkey, query });
-  await printRead(ctx, table, result, true, query.format);
+  await printRead(ctx, table, result, true, { fields: query.format });
   return 0;
 }

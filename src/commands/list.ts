@@ -22,7 +22,7 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await send(ctx, table, { method: 'GET', query });
-    await printRead(ctx, table, result, false, query.format);
+    await printRead(ctx, table, result, false, { fields: query.format });
     return 0;
   }
   await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000);

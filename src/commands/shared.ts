@@ -3,7 +3,7 @@ import type { TableDef } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
-import type { ErrorReport, Row, RowSink, Shaped, WriteResult } from '../output/index.js';
+import type { ErrorReport, RenderOptions, Row, RowSink, Shaped, WriteResult } from '../output/index.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
 
 /** Sends one request, with the table's access group for the 403 hint. */
@@ -45,12 +45,15 @@ export async function printWrite(ctx: Context, result: ApiResult, verb: string, 
   return ctx.print({ kind: 'list', rows: results as unknown as Row[] });
 }
 
+/** How a read is shown: the --fields columns, the header line of table and csv. */
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers'>;
+
 /** Prints a read, honouring --raw; says so on stderr when a list is empty. */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, fields?: string[]): Promise<void> {
+export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}): Promise<void> {
   if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
   const shaped = shapeRead(result, single);
   if (shaped.kind === 'list' && shaped.rows.length === 0 && ctx.format === 'table') return noObjects(ctx, table);
-  await ctx.print(shaped, { keyField: table.key, fields });
+  await ctx.print(shaped, { keyField: table.key, ...view });
 }
 
 /** An empty list in a table prints nothing on stdout and says so on stderr. */

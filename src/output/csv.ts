@@ -19,10 +19,10 @@ function field(value: unknown, visible: boolean): string {
 
 const lineOf = (cells: unknown[], visible: boolean) => cells.map((cell) => field(cell, visible)).join(',') + EOL;
 
-function csv(columns: string[], rows: Row[], visible: boolean): string {
+function csv(columns: string[], rows: Row[], visible: boolean, headers = true): string {
   if (columns.length === 0) return '';
   const line = (cells: unknown[]) => lineOf(cells, visible);
-  return line(columns) + rows.map((row) => line(columns.map((name) => row[name]))).join('');
+  return (headers ? line(columns) : '') + rows.map((row) => line(columns.map((name) => row[name]))).join('');
 }
 
 /** Lines per chunk of text handed to the writer. */
@@ -38,7 +38,8 @@ export function csvRows(opts: RenderOptions): RowFormatter {
   const line = (cells: unknown[]) => lineOf(cells, visible);
   const fields = opts.fields?.length ? opts.fields : null;
   if (fields) {
-    let started = false;
+    // --no-headers: as if the header line had been written already.
+    let started = opts.headers === false;
     const header = () => (started ? '' : ((started = true), line(fields)));
     return {
       add: (rows) => (rows.length ? header() + rows.map((row) => line(fields.map((name) => row[name]))).join('') : ''),
@@ -66,7 +67,7 @@ export function csvRows(opts: RenderOptions): RowFormatter {
         if (names.length === 0) return;
         const keyAt = opts.keyField ? index.get(opts.keyField) : undefined;
         const order = [...(keyAt === undefined ? [] : [keyAt]), ...names.map((_, i) => i).filter((i) => i !== keyAt)];
-        let text = line(order.map((i) => names[i]));
+        let text = opts.headers === false ? '' : line(order.map((i) => names[i]));
         let n = 0;
         for (const record of spool.records()) {
           const cells = JSON.parse(record) as (string | null)[];
@@ -85,7 +86,7 @@ export function csvRows(opts: RenderOptions): RowFormatter {
 }
 
 function rowsCsv(rows: Row[], opts: RenderOptions): string {
-  return csv(chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: false }), rows, opts.terminal.isTTY);
+  return csv(chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: false }), rows, opts.terminal.isTTY, opts.headers !== false);
 }
 
 export const formatCsv: Formatter = (data, opts) => {
@@ -98,7 +99,7 @@ export const formatCsv: Formatter = (data, opts) => {
       const rows = rowsWithVdom(data.vdoms);
       if (rows.length === 0 && !opts.fields?.length) return '';
       const rest = chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: false, exclude: ['vdom'] });
-      return csv(['vdom', ...rest], rows, opts.terminal.isTTY);
+      return csv(['vdom', ...rest], rows, opts.terminal.isTTY, opts.headers !== false);
     }
     case 'write': {
       const result = writeResultObject(data.result);

@@ -185,7 +185,7 @@ export class ListTable implements RowFormatter {
         header = widths.map((width, c) => truncate(header[c]!, width));
       }
       if (terminal.color) header = header.map(ansi.bold);
-      let lines: string[] = [lineOf(header, widths)];
+      let lines: string[] = this.opts.headers === false ? [] : [lineOf(header, widths)];
       for (const record of this.spool.records()) {
         const cells = JSON.parse(record) as string[];
         const texts = widths.map((width, c) => (cut ? truncate(cells[order[c]!] ?? '', width) : (cells[order[c]!] ?? '')));

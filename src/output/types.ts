@@ -31,6 +31,8 @@ export interface RenderOptions {
   keyField?: string | null;
   /** Columns the user asked for with --fields, in this order (table and csv show exactly these). */
   fields?: string[];
+  /** false: table and csv rows without the header line (--no-headers). */
+  headers?: boolean;
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

@@ -61,6 +61,11 @@ describe('csv', () => {
     );
   });
 
+  it('leaves out the header line with headers: false (--no-headers)', async () => {
+    const text = await render({ kind: 'list', rows: bindings() }, opts('csv', undefined, { keyField: 'seq-num', headers: false }));
+    assert.equal(text, '1,10.0.0.1,1,00:11:22:33:44:55,srv1,enable\n' + '2,10.0.0.2,2,00:11:22:33:44:66,srv2,disable\n');
+  });
+
   it('takes the union of the rows\' fields, missing and null values empty', async () => {
     const rows = [{ name: 'a', x: 1 }, { name: 'b', y: null, z: true }];
     const text = await render({ kind: 'list', rows }, opts('csv', undefined, { keyField: 'name' }));

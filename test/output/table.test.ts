@@ -20,6 +20,13 @@ describe('table: list', () => {
     assert.equal(lines.length, 3);
   });
 
+  it('leaves out the header line with headers: false (--no-headers), columns still aligned', async () => {
+    const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', headers: false }));
+    assert.equal(lines.length, 2);
+    assert.deepEqual(cells(lines[0]!), ['1', '10.0.0.1', '00:11:22:33:44:55', 'srv1', 'enable']);
+    assert.equal(lines[0]!.indexOf('10.0.0.1'), 'seq-num'.length + 2);
+  });
+
   it('shows exactly the --fields columns, q_* included when asked', async () => {
     const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', fields: ['name', 'q_origin_key'] }));
     assert.deepEqual(cells(lines[0]!), ['name', 'q_origin_key']);
