@@ -5,12 +5,14 @@ import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { noObjects, printRead, send, steadyHeap } from './shared.js';
+import { noObjects, printRead, send, steadyHeap, type ReadView } from './shared.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
   all?: boolean;
   pageSize?: string;
+  /** false with --no-headers. */
+  headers?: boolean;
 }
 
 /** `cmdb list <table>`: E1, one request, or every page with --all. */
@@ -22,10 +24,10 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await send(ctx, table, { method: 'GET', query });
-    await printRead(ctx, table, result, false, { fields: query.format });
+    await printRead(ctx, table, result, false, { fields: query.format, headers: opts.headers });
     return 0;
   }
-  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000);
+  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, { fields: query.format, headers: opts.headers });
   return 0;
 }
 
@@ -48,7 +50,7 @@ function progress(ctx: Context): Progress {
  * arrives (json, ndjson and csv are written as they come; a table keeps only its cells' text): only
  * --raw, yaml and a multi-VDOM answer in a format other than ndjson keep the pages.
  */
-async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSize: number): Promise<void> {
+async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSize: number, view: ReadView): Promise<void> {
   const limit = base.count;
   let start = base.start ?? 0;
   let vdoms = base.vdom;
@@ -61,7 +63,7 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   const bar = progress(ctx);
   await steadyHeap();
   const { createRowSink } = await import('../output/index.js');
-  const sink = createRowSink(ctx.io.stdout, { format: ctx.format, terminal: ctx.terminal(), keyField: table.key, fields: base.format });
+  const sink = createRowSink(ctx.io.stdout, { format: ctx.format, terminal: ctx.terminal(), keyField: table.key, ...view });
   for (;;) {
     const count = limit === undefined ? pageSize : Math.min(pageSize, limit - total);
     if (count <= 0) break;
@@ -93,7 +95,7 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   }
   bar.done();
   if (keepRaw) return ctx.print({ kind: 'raw', body: raw.length === 1 ? raw[0] : raw });
-  if (multi && ctx.format !== 'ndjson') return ctx.print({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: table.key, fields: base.format });
+  if (multi && ctx.format !== 'ndjson') return ctx.print({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: table.key, ...view });
   await sink.end();
   if (!multi && written === 0 && ctx.format === 'table') noObjects(ctx, table);
 }

@@ -60,8 +60,10 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--pattern <value>', description: 'value for --key', kind: 'none' },
       { flags: '--scope <scope>', description: 'global, vdom or both', kind: 'choices', choices: ['global', 'vdom', 'both'] },
       { flags: '--exclude-default-values', description: 'leave out properties that hold their default value' },
+      { flags: '--no-headers', description: 'table and csv: leave out the header line' },
     ],
-    examples: ["cmdb list firewall.ipmacbinding/table --filter 'status==enable'", 'cmdb list router/access-list --all -o ndjson', "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip"],
+    examples: ["cmdb list firewall.ipmacbinding/table --filter 'status==enable'", 'cmdb list router/access-list --all -o ndjson',
+      'cmdb list firewall.ipmacbinding/table -o csv --no-headers --fields ip,mac', "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip"],
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
