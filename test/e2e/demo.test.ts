@@ -15,6 +15,20 @@ test('the README quick start shows the demo bindings', async () => {
   assert.ok(r.stdout.trim().split('\n').length > 3);
 });
 
+test('list --no-headers: table and csv rows only, --all too; json is unchanged', async () => {
+  const env = isolatedEnv();
+  const csv = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'csv', '--fields', 'seq-num,ip'], { env });
+  const bare = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'csv', '--fields', 'seq-num,ip', '--no-headers'], { env });
+  assert.equal(bare.code, 0, bare.stderr);
+  assert.equal(csv.stdout.split('\n')[0], 'seq-num,ip');
+  assert.equal(bare.stdout, csv.stdout.split('\n').slice(1).join('\n'));
+  const table = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'table', '--all', '--no-headers'], { env });
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout.split('\n')[0], /^1\s+\d+\.\d+\.\d+\.\d+/);
+  const jsonRun = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'json', '--no-headers'], { env });
+  assert.ok(Array.isArray(json(jsonRun)));
+});
+
 test('changes persist from one --demo run to the next until `cmdb demo reset`', async () => {
   const env = isolatedEnv();
   const ids = async (extra: NodeJS.ProcessEnv = {}) => json<Obj[]>(await cmdb(['list', 'dlp/filepattern'], { env: { ...env, ...extra } })).map((o) => o.id);
