@@ -25,7 +25,10 @@ export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
   const verifyChain = !tls.insecure && !pinned;
   // A resumed TLS session shows no certificate to check a pin against: pinned connections never resume.
   const { Agent, buildConnector } = undici();
-  const connector = buildConnector({ ca: tls.ca, rejectUnauthorized: verifyChain, timeout: timeoutMs, ...(pinned ? { maxCachedSessions: 0 } : {}) });
+  // Without chain verification (a pin, --insecure) no CA is ever consulted: an empty list keeps Node
+  // from building its root store (~30 ms) for the first TLS context.
+  const ca = verifyChain ? tls.ca : (tls.ca ?? []);
+  const connector = buildConnector({ ca, rejectUnauthorized: verifyChain, timeout: timeoutMs, ...(pinned ? { maxCachedSessions: 0 } : {}) });
   const connect: buildConnector.connector = pinned
     ? (options, callback) =>
         connector(options, (err, socket) => {

@@ -10,22 +10,49 @@ export interface Transport {
 
 const load = createRequire(import.meta.url);
 let transport: Transport | undefined;
+let http1Only = false;
+
+/**
+ * For a process that never asks undici for HTTP/2 (the CLI: no client sets `allowH2`): its HTTP/2
+ * client, which loads `node:http2` (~15 ms), is replaced by a stub before undici is loaded. Call it
+ * before the first undici(); a library user's process, which may use undici's HTTP/2 elsewhere, keeps
+ * the real one.
+ */
+export function withoutHttp2(): void {
+  http1Only = true;
+}
+
+function stubHttp2Client(): void {
+  const path = load.resolve('undici/lib/dispatcher/client-h2.js');
+  if (load.cache[path]) return;
+  const { Module } = load('node:module') as { Module: new (id: string) => NodeJS.Module };
+  const stub = new Module(path);
+  stub.filename = path;
+  stub.loaded = true;
+  // Reached only when a server negotiates h2 through ALPN, which undici offers only with allowH2.
+  stub.exports = function connectH2(): never {
+    throw new Error('HTTP/2 is not used by this client');
+  };
+  load.cache[path] = stub;
+}
 
 /**
  * undici's package entry also loads fetch, WebSocket, EventSource, the caches and the mocks: ~50 ms of
  * every run that talks to a device (`npm run bench`). The client needs only Agent, the connector and
  * `request`, so those are loaded from their own modules (the package has no exports map that forbids
- * it). Should a release move them, the package entry is used instead, at the old cost.
+ * it); of the request API only `request` (not stream, pipeline, upgrade, connect). Should a release
+ * move them, the package entry is used instead, at the old cost.
  */
 export function undici(): Transport {
   if (transport) return transport;
   try {
-    const api = load('undici/lib/api/index.js') as { request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> };
+    if (http1Only) stubHttp2Client();
+    const request = load('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
     transport = {
       Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent,
       buildConnector: load('undici/lib/core/connect.js') as typeof buildConnector,
       // What Dispatcher.prototype.request is once the package entry has run.
-      request: (dispatcher, options) => api.request.call(dispatcher, options),
+      request: (dispatcher, options) => request.call(dispatcher, options),
     };
   } catch {
     const entry = load('undici') as typeof import('undici');

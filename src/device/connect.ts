@@ -32,10 +32,17 @@ function baselineWasmOnly(): void {
   setFlagsFromString('--liftoff-only');
 }
 
+/** The CLI's HTTP stack: undici without its HTTP/2 client, which no CLI request uses. */
+async function loadHttpStack(): Promise<void> {
+  baselineWasmOnly();
+  const { undici, withoutHttp2 } = await import('../api/undici.js');
+  withoutHttp2();
+  undici();
+}
+
 /** Every client the CLI makes (commands, login, completion, --demo) is made here. */
 export async function newClient(ctx: Context, target: { host: string; prefix?: string; timeoutMs: number }, tls: TlsOptions, auth: Authenticator): Promise<CmdbClient> {
-  baselineWasmOnly();
-  const { CmdbClient } = await import('../api/client.js');
+  const [{ CmdbClient }] = await Promise.all([import('../api/client.js'), loadHttpStack()]);
   return new CmdbClient({
     baseUrl: target.host,
     prefix: target.prefix,
@@ -84,7 +91,12 @@ export async function connect(ctx: Context): Promise<Connection> {
   if (ctx.demo) return connectDemo(ctx);
   const target = resolveTarget(ctx);
   const tls = await tlsOptions(ctx, target);
-  const { auth, end } = await authenticate(ctx, target);
+  // A keychain read is a child process: start it first (its modules are loaded by then, so it is
+  // spawned within this turn), and load the HTTP stack while it runs.
+  await import('../config/secrets.js');
+  const credential = authenticate(ctx, target);
+  const stack = new Promise<void>((resolve) => setImmediate(resolve)).then(loadHttpStack);
+  const [{ auth, end }] = await Promise.all([credential, stack]);
   return connection(await newClient(ctx, target, tls, auth), end);
 }
 

@@ -37,6 +37,10 @@ test('the trace sees modules at all, ESM and CommonJS (so the assertions below c
   assert.ok(heavyIn(modules).includes('undici'), 'a network command should load undici');
   // Only the parts of undici the client uses: its package entry (fetch, WebSocket, caches, mocks) costs ~50 ms.
   assert.ok(!modules.some((m) => m.endsWith('/node_modules/undici/index.js')), 'undici/index.js loaded');
+  // Nor its HTTP/2 client, which no CLI request uses, nor the request API's other verbs.
+  assert.ok(modules.includes('node:http'), 'builtins are traced');
+  assert.ok(!modules.includes('node:http2'), 'node:http2 loaded');
+  assert.ok(!modules.some((m) => /undici\/lib\/api\/api-(stream|pipeline|upgrade|connect)\.js$/.test(m)), 'unused request verbs loaded');
   const withProfile = loaded(['device', 'list', '-o', 'json'], { 'config.yaml': 'devices:\n  fw1:\n    host: https://fw1.example\n' });
   assert.ok(heavyIn(withProfile.modules).includes('yaml'), 'reading a profile should load yaml');
 });

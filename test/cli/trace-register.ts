@@ -13,3 +13,9 @@ cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknow
   if (process.env.CMDB_TRACE_FILE) appendFileSync(process.env.CMDB_TRACE_FILE, `${file}\n`);
   return file;
 };
+
+// Node's own modules (node:http2...) are loaded without resolution: listed at exit from moduleLoadList.
+process.on('exit', () => {
+  const builtins = (process as unknown as { moduleLoadList: string[] }).moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice('NativeModule '.length)}`);
+  if (process.env.CMDB_TRACE_FILE) appendFileSync(process.env.CMDB_TRACE_FILE, builtins.join('\n') + '\n');
+});

@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/network.js';
+import { CmdbClient, type TlsOptions } from '../../src/api/client.js';
+import { TokenAuth } from '../../src/api/auth.js';
+import { createRequire } from 'node:module';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 
 let emu: RunningEmulator;
@@ -56,5 +59,31 @@ test('--insecure and CMDB_INSECURE=1 work and warn every time', async () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /warning: TLS verification is off/);
     assert.ok(Array.isArray(json(r)));
+  }
+});
+
+test('no CA is consulted without chain verification: a pinned or --insecure connection passes an empty CA list (no root store)', async () => {
+  const tls = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
+  const seen: unknown[] = [];
+  const connect = tls.connect;
+  tls.connect = ((...args: Parameters<typeof tls.connect>) => {
+    seen.push((args[0] as { ca?: unknown }).ca);
+    return connect.apply(tls, args);
+  }) as typeof tls.connect;
+  try {
+    const get = async (options: TlsOptions) => {
+      const client = new CmdbClient({ baseUrl: emu.url, auth: new TokenAuth(emu.token), tls: options });
+      try {
+        await client.request({ method: 'GET', tablePath: 'log.disk/setting' });
+      } finally {
+        await client.close();
+      }
+    };
+    await get({ fingerprint: emu.fingerprint! });
+    await get({ insecure: true });
+    await get({ ca: emu.certPem! });
+    assert.deepEqual(seen, [[], [], emu.certPem]);
+  } finally {
+    tls.connect = connect;
   }
 });
