@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import { UsageError } from '../errors.js';
+import { plainYaml, type PlainNode } from './plain-yaml.js';
 
 type YamlLib = typeof import('yaml');
 let yamlLib: YamlLib | undefined;
@@ -52,15 +53,22 @@ export function fileError(path: string, line: number | null, problem: string, hi
   return new UsageError(`${path}${line ? `:${line}` : ''}: ${problem}`, hint);
 }
 
-/** Reads and parses a YAML file; null when it does not exist. Syntax errors name the file and line. */
-export function readYamlFile(path: string, hint: string): YamlFile | null {
-  let text: string;
+function readText(path: string, hint: string): string | null {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw fileError(path, null, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, hint);
   }
+}
+
+/** Reads and parses a YAML file; null when it does not exist. Syntax errors name the file and line. */
+export function readYamlFile(path: string, hint: string): YamlFile | null {
+  const text = readText(path, hint);
+  return text === null ? null : parseYamlText(path, text, hint);
+}
+
+function parseYamlText(path: string, text: string, hint: string): YamlFile {
   const { parseDocument, LineCounter: Counter } = yaml();
   const lineCounter: LineCounter = new Counter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -83,4 +91,36 @@ export async function readInputFile(path: string, what?: string, hint: string | 
   } catch (err) {
     throw new UsageError(`cannot read ${what ? `${what} ` : ''}'${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, hint);
   }
+}
+
+/** What a node that is neither a scalar nor a mapping (a sequence, an alias...) reads as in a tree. */
+const OTHER = Object.freeze({ yaml: 'not a scalar or a mapping' });
+
+function treeOf(file: YamlFile, node: unknown, fallbackLine: number): PlainNode {
+  const lib = yaml();
+  if (node === null || node === undefined) return { line: fallbackLine, value: null };
+  if (lib.isMap(node)) {
+    return {
+      line: file.line(node),
+      value: node.items.map((pair) => {
+        const keyLine = file.line(pair.key);
+        return { key: String(lib.isScalar(pair.key) ? pair.key.value : pair.key), keyLine, value: treeOf(file, pair.value, keyLine) };
+      }),
+    };
+  }
+  return { line: file.line(node), value: lib.isScalar(node) ? node.value : OTHER };
+}
+
+/**
+ * A YAML file as a tree of mappings and scalars with their lines; null when it does not exist. A file
+ * in the plain form cmdb writes is read without the yaml package; any other goes through it, with
+ * its syntax errors naming the file and line.
+ */
+export function readYamlTree(path: string, hint: string): PlainNode | null {
+  const text = readText(path, hint);
+  if (text === null) return null;
+  const plain = plainYaml(text);
+  if (plain) return plain;
+  const file = parseYamlText(path, text, hint);
+  return treeOf(file, file.doc.contents, 1);
 }

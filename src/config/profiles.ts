@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { Pair, Scalar, YAMLMap } from 'yaml';
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl } from '../api/url.js';
 import { UsageError } from '../errors.js';
-import { fileError, readYamlFile, writePrivateFile, yaml, type YamlFile } from './files.js';
+import { fileError, readYamlTree, writePrivateFile, yaml } from './files.js';
+import { isMapping, type PlainEntry } from './plain-yaml.js';
 import { lockFileFor, withLock } from './lock.js';
 import { configDir } from './paths.js';
 
@@ -92,69 +92,55 @@ export function profileNameFor(baseUrl: string): string {
   return new URL(normalizeBaseUrl(baseUrl)).host;
 }
 
-function isMap(node: unknown): node is YAMLMap {
-  return yaml().isMap(node);
-}
-
-function valueOf(node: unknown): unknown {
-  return yaml().isScalar(node) ? (node as Scalar).value : node;
-}
-
-function keyText(pair: Pair): string {
-  return String(valueOf(pair.key));
-}
-
-function parseDevice(file: YamlFile, name: string, pair: Pair): DeviceProfile {
-  const where = (node: unknown) => file.line(node);
-  if (!isValidProfileName(name)) throw fileError(file.path, where(pair.key), `invalid device name '${name}'`, FIX_HINT);
-  if (!isMap(pair.value)) throw fileError(file.path, where(pair.key), `device '${name}' must be a mapping of settings (host:, auth:, ...)`, FIX_HINT);
+function parseDevice(path: string, entry: PlainEntry): DeviceProfile {
+  const name = entry.key;
+  if (!isValidProfileName(name)) throw fileError(path, entry.keyLine, `invalid device name '${name}'`, FIX_HINT);
+  if (!isMapping(entry.value)) throw fileError(path, entry.keyLine, `device '${name}' must be a mapping of settings (host:, auth:, ...)`, FIX_HINT);
   const profile: Record<string, unknown> = { name };
-  for (const item of pair.value.items) {
-    const key = keyText(item);
-    const setting = SETTINGS.find((s) => s.key === key);
-    if (!setting) throw fileError(file.path, where(item.key), `unknown setting '${key}' in device '${name}'`, `known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
+  for (const item of entry.value.value) {
+    const setting = SETTINGS.find((s) => s.key === item.key);
+    if (!setting) throw fileError(path, item.keyLine, `unknown setting '${item.key}' in device '${name}'`, `known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
     try {
-      profile[setting.field] = setting.check(valueOf(item.value));
+      profile[setting.field] = setting.check(item.value.value);
     } catch (err) {
-      throw fileError(file.path, where(item.value ?? item.key), `device '${name}': ${(err as Error).message}`, FIX_HINT);
+      throw fileError(path, item.value.line, `device '${name}': ${(err as Error).message}`, FIX_HINT);
     }
   }
-  if (!profile.host) throw fileError(file.path, where(pair.key), `device '${name}' has no host`, FIX_HINT);
-  if (!profile.auth) throw fileError(file.path, where(pair.key), `device '${name}' has no auth (token or session)`, FIX_HINT);
-  if (profile.auth === 'session' && !profile.username) throw fileError(file.path, where(pair.key), `device '${name}' uses session login but has no username`, FIX_HINT);
+  if (!profile.host) throw fileError(path, entry.keyLine, `device '${name}' has no host`, FIX_HINT);
+  if (!profile.auth) throw fileError(path, entry.keyLine, `device '${name}' has no auth (token or session)`, FIX_HINT);
+  if (profile.auth === 'session' && !profile.username) throw fileError(path, entry.keyLine, `device '${name}' uses session login but has no username`, FIX_HINT);
   profile.secrets ??= 'keychain';
   return profile as unknown as DeviceProfile;
 }
 
 /**
- * Reads config.yaml (synchronously: the profile's VDOM is needed before the first request is built).
- * A missing file is an empty set; a broken one is an error naming the file and line.
+ * Reads config.yaml (synchronously: the profile's VDOM is needed before the first request is built),
+ * as cmdb writes it without the yaml package. A missing file is an empty set; a broken one is an
+ * error naming the file and line.
  */
 export function readProfiles(env: NodeJS.ProcessEnv): ProfileSet {
   const path = profilesPath(env);
-  const file = readYamlFile(path, FIX_HINT);
+  const root = readYamlTree(path, FIX_HINT);
   const set: ProfileSet = { path, defaultName: null, devices: [] };
-  if (!file || file.doc.contents === null) return set;
-  const root = file.doc.contents;
-  if (!isMap(root)) throw fileError(path, file.line(root), 'expected a mapping with default: and devices:', FIX_HINT);
-  let defaultNode: unknown;
-  for (const item of root.items) {
-    const key = keyText(item);
-    if (key === 'default') {
-      defaultNode = item.value;
-      const value = valueOf(item.value);
-      if (value !== null && typeof value !== 'string') throw fileError(path, file.line(item.value), 'default must be the name of a device', FIX_HINT);
-      set.defaultName = (value as string | null) ?? null;
-    } else if (key === 'devices') {
-      if (valueOf(item.value) === null) continue;
-      if (!isMap(item.value)) throw fileError(path, file.line(item.value ?? item.key), 'devices must be a mapping of device names to settings', FIX_HINT);
-      set.devices = item.value.items.map((pair) => parseDevice(file, keyText(pair), pair));
+  if (!root || root.value === null) return set;
+  if (!isMapping(root)) throw fileError(path, root.line, 'expected a mapping with default: and devices:', FIX_HINT);
+  let defaultLine = 1;
+  for (const item of root.value) {
+    if (item.key === 'default') {
+      defaultLine = item.value.line;
+      const value = item.value.value;
+      if (value !== null && typeof value !== 'string') throw fileError(path, item.value.line, 'default must be the name of a device', FIX_HINT);
+      set.defaultName = value;
+    } else if (item.key === 'devices') {
+      if (item.value.value === null) continue;
+      if (!isMapping(item.value)) throw fileError(path, item.value.line, 'devices must be a mapping of device names to settings', FIX_HINT);
+      set.devices = item.value.value.map((entry) => parseDevice(path, entry));
     } else {
-      throw fileError(path, file.line(item.key), `unknown setting '${key}'`, 'the file holds default: and devices:');
+      throw fileError(path, item.keyLine, `unknown setting '${item.key}'`, 'the file holds default: and devices:');
     }
   }
   if (set.defaultName !== null && !set.devices.some((d) => d.name === set.defaultName)) {
-    throw fileError(path, file.line(defaultNode), `default names device '${set.defaultName}', which is not in devices`, FIX_HINT);
+    throw fileError(path, defaultLine, `default names device '${set.defaultName}', which is not in devices`, FIX_HINT);
   }
   return set;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropProfile, getProfile, profileNameFor, profilesPath, putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
 import { EXIT, UsageError } from '../../src/errors.js';
+import { plainYaml } from '../../src/config/plain-yaml.js';
 
 function configEnv(): NodeJS.ProcessEnv {
   return { CMDB_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'cmdb-profiles-')), 'cmdb') };
@@ -107,4 +108,45 @@ test('a hand-broken file names the file and the line', () => {
   fileError(configEnv(), 'default: b\ndevices:\n  a:\n    host: fw\n    auth: token\n', 1, /'b', which is not in devices/);
   fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: token\n  a:\n    host: fw2\n    auth: token\n', 5, /not valid YAML/);
   fileError(configEnv(), '- just\n- a list\n', 1, /expected a mapping/);
+});
+
+test('config.yaml as cmdb writes it is read without the yaml package, to the same profiles and errors', () => {
+  const env = configEnv();
+  const path = profilesPath(env);
+  const named = (name: string, host: string): DeviceProfile => ({ name, host, auth: 'token', secrets: 'keychain' });
+  const written = putProfile(putProfile(putProfile(putProfile({ path, defaultName: null, devices: [] }, fw1), fw2), named('10.0.0.1:8443', 'https://10.0.0.1:8443')), named('[::1]:8443', 'https://[::1]:8443'));
+  writeProfiles({ ...written, devices: written.devices.map((d) => (d.name === 'fw2' ? { ...d, username: 'true', vdom: '123' } : d)) });
+  const text = readFileSync(path, 'utf8');
+  assert.ok(plainYaml(text), 'what writeProfiles writes is plain');
+  assert.equal(plainYaml(`${text}...\n`), null, 'a document end marker is left to the yaml package');
+  const samples = [
+    text,
+    'default: null\ndevices: {}\n',
+    '# a comment\n\ndefault: fw1\ndevices:\n    fw1:\n        host: "https://fw1.example"\n        auth: \'token\'\n        timeout: 2.5\n        accept-disclaimer: false\n',
+    'default: fw9\ndevices:\n  fw1:\n    host: https://fw1\n    auth: token\n',
+    'devices:\n  fw1:\n    host: https://fw1\n    auth: tokn\n',
+    'devices:\n  fw1:\n    host: https://fw1\n    auth: token\n    timeout: 0\n',
+    'devices:\n  fw1:\n    host: https://fw1\n    auth: token\n    timeout: "30"\n',
+    'devices:\n  fw1:\n    host: https://fw1\n    auth: token\n    colour: red\n',
+    'devices:\n  fw1:\n    host: https://fw1\n  fw2:\n    auth: session\n    host: https://fw2\n',
+    'devices:\n  fw1: https://fw1\n',
+    'devices:\n  "bad name":\n    host: https://fw1\n    auth: token\n',
+    'devices: 5\n',
+    'default: 7\ndevices: {}\n',
+    'extra: 1\n',
+    'devices:\n  fw1:\n    host: https://fw1\n    auth: token\n    accept-disclaimer: yes\n',
+    'devices:\n  fw1:\n    host: https://fw1\n    auth: token\n    fingerprint: nothex\n',
+  ];
+  const outcome = (body: string) => {
+    writeFileSync(path, body);
+    try {
+      return readProfiles(env);
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  for (const sample of samples) {
+    assert.ok(plainYaml(sample), `plain: ${sample}`);
+    assert.deepEqual(outcome(sample), outcome(`${sample}...\n`), sample);
+  }
 });
