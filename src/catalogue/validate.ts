@@ -32,8 +32,12 @@ function checkValue(path: string, value: unknown, schema: FieldSchema, problems:
       problems.push({ kind: 'type', field: path, message: `'${path}' must be a string, not ${JSON.stringify(value)}` });
       return;
     }
-    if (schema.enum && !schema.enum.includes(value)) {
-      problems.push({ kind: 'enum', field: path, message: `'${path}' must be one of ${schema.enum.join(', ')}, not ${JSON.stringify(value)}` });
+    // A multi-value option holds several of its values, separated by spaces.
+    const values = schema.multiple ? value.split(/\s+/).filter(Boolean) : [value];
+    const wrong = schema.enum ? values.find((v) => !schema.enum!.includes(v)) : undefined;
+    if (wrong !== undefined) {
+      const several = schema.multiple ? ' (several, separated by spaces)' : '';
+      problems.push({ kind: 'enum', field: path, message: `'${path}' must be one of ${schema.enum!.join(', ')}${several}, not ${JSON.stringify(wrong)}` });
     }
     if (schema.maxLength !== undefined && value.length > schema.maxLength) {
       problems.push({ kind: 'max-length', field: path, message: `'${path}' is ${value.length} characters long; the maximum is ${schema.maxLength}` });

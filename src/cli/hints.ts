@@ -39,9 +39,19 @@ function inVdom(s: RequestSubject): string {
   return s.vdoms?.length ? ` in vdom ${s.vdoms.join(',')}` : '';
 }
 
+/**
+ * Codes of values the device's CLI layer refuses (invalid value, address, netmask, format, too long):
+ * 6.4 answers them with HTTP 500, later firmware and the API layer with 424. Either way the request
+ * was rejected, not the device broken.
+ */
+const VALUE_ERROR_CODES: ReadonlySet<number> = new Set([-651, -8, -9, -50, -72]);
+
+const isValueError = (code: number | null) => code !== null && VALUE_ERROR_CODES.has(code);
+
 /** Where the device's body names the failure class, it decides over the HTTP status (CLI.md). */
 function apiExit(status: number, code: number | null): number {
   if (code === -5 || code === -15) return EXIT.REJECTED;
+  if (isValueError(code) && status >= 400) return EXIT.REJECTED;
   if (code === -3) return EXIT.NOT_FOUND;
   if (code === -14 || code === -37) return EXIT.FORBIDDEN;
   if (status === 401) return EXIT.AUTH;
@@ -81,6 +91,12 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
         ? "the session was refused: log in again with 'cmdb login'"
         : "log in with 'cmdb login --host <url> --token-stdin', or set CMDB_TOKEN");
   }
+  if (code === -37 && subject.vdoms?.length) {
+    // Devices answer a VDOM that does not exist as one the administrator may not use (403).
+    const vdoms = subject.vdoms.filter((vdom) => vdom !== '*');
+    const which = vdoms.length === 0 ? 'no VDOM is' : vdoms.length === 1 ? `VDOM ${vdoms[0]} does not exist or is` : `one of VDOMs ${vdoms.join(', ')} does not exist or is`;
+    return say(`permission denied: ${which} not accessible to this administrator (${verb} ${what})`, "check the VDOM name (VDOM names are case-sensitive), and that the administrator's access profile includes it");
+  }
   if (status === 403 || code === -14 || code === -37) {
     const csrf = authKind === 'session' && subject.method !== 'GET' && !cliError && code === null;
     const group = subject.group && subject.group !== 'unknown' ? `the '${subject.group}' access group` : 'the access group of this table';
@@ -98,7 +114,8 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   if (status === 400) {
     return say(`the device refused the request to ${verb} ${what}${where} as invalid${detail ? `: ${detail}` : ''}`, 'check the options: an action the operation does not support is refused');
   }
-  if (status >= 500) {
+  // 6.4 sends a value its CLI layer refuses as HTTP 500; the request was wrong, not the device.
+  if (status >= 500 && !isValueError(code)) {
     return say(`the device failed to ${verb} ${what}${where} (HTTP ${status}${detail ? `: ${detail}` : ''})`, 'the device failed, not the request: try again, and if it persists check the device\'s event log');
   }
   return say(`the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`, `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);

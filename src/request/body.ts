@@ -32,7 +32,7 @@ export function typeSetValue(table: TableDef, field: string, raw: string): unkno
     if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--set ${field}=${raw}: '${field}' is an integer field`);
     return Number(raw);
   }
-  if (schema.type === 'string') return raw;
+  if (schema.type === 'string') return schema.multiple ? multipleValue(field, schema, raw) : raw;
   const text = raw.trim();
   if (text.startsWith('[') || text.startsWith('{')) {
     try {
@@ -50,6 +50,29 @@ export function typeSetValue(table: TableDef, field: string, raw: string): unkno
   }
   const itemSchema = schema.items![naming];
   return text === '' ? [] : text.split(',').map((v) => ({ [naming]: itemSchema.type === 'integer' && /^-?\d+$/.test(v.trim()) ? Number(v) : v.trim() }));
+}
+
+/**
+ * A multi-value option (`multiple` in the catalogue): `a,b` or `'a b'`, each value from the field's
+ * options, sent as the device takes it, one space-separated string.
+ */
+function multipleValue(field: string, schema: FieldSchema, raw: string): string {
+  const values = raw.split(/[\s,]+/).filter(Boolean);
+  const wrong = schema.enum ? values.find((value) => !schema.enum!.includes(value)) : undefined;
+  if (wrong !== undefined) {
+    throw new UsageError(`--set ${field}=${raw}: '${wrong}' is not one of ${schema.enum!.join(', ')}`, `'${field}' takes several of them, for example --set ${field}=${schema.enum!.slice(0, 2).join(',')}`);
+  }
+  return values.join(' ');
+}
+
+/** A multi-value option given as a list in a file or --data (`[monday, tuesday]`): the device's one string. */
+function joinMultiple(table: TableDef, body: Obj): Obj {
+  if (!table.known) return body;
+  const out = { ...body };
+  for (const [name, value] of Object.entries(body)) {
+    if (table.fields[name]?.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) out[name] = value.join(' ');
+  }
+  return out;
 }
 
 export function unknownField(table: TableDef, field: string): UsageError {
@@ -121,7 +144,7 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
   if (opts.file === undefined || opts.file === '-') return null;
   const path = opts.file;
   const data = dataObject(opts);
-  const build = (line: string): Obj => stripMeta(applySets(table, { ...(JSON.parse(line) as Obj), ...(data as Obj) }, opts.set ?? []));
+  const build = (line: string): Obj => stripMeta(applySets(table, joinMultiple(table, { ...(JSON.parse(line) as Obj), ...(data as Obj) }), opts.set ?? []));
   let count = 0;
   // What readBodies would throw, in its order: --data, --set, an empty body, the first element that does not fit.
   let setError: unknown = null;
@@ -190,7 +213,7 @@ export async function readBodies(ctx: Context, table: TableDef, opts: BodyOption
     if (data instanceof UsageError) throw data;
     bodies = bodies.map((b) => ({ ...b, ...data }));
   }
-  bodies = bodies.map((b) => stripMeta(applySets(table, b, opts.set ?? [])));
+  bodies = bodies.map((b) => stripMeta(applySets(table, joinMultiple(table, b), opts.set ?? [])));
   if (bodies.some((b) => Object.keys(b).length === 0)) {
     throw nothingToSend();
   }

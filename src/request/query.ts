@@ -11,16 +11,44 @@ function checkField(table: TableDef, name: string): void {
   if (table.known && !(name in table.fields) && !isMetaField(name)) throw unknownField(table, name);
 }
 
+/**
+ * The terms of one filter: it splits on the commas that separate alternatives (OR). Inside a value
+ * `\,` is a literal comma and `\\` a backslash (the device's escapes); a backslash that starts
+ * neither is a literal one and gets escaped, so what is sent means what was typed.
+ */
+function filterTerms(expr: string): string[] {
+  const terms: string[] = [];
+  let current = '';
+  for (let i = 0; i < expr.length; i++) {
+    const char = expr[i];
+    const next = expr[i + 1];
+    if (char === '\\') {
+      const escaped = next === ',' || next === '\\';
+      current += escaped ? char + next : '\\\\';
+      if (escaped) i++;
+    } else if (char === ',') {
+      terms.push(current);
+      current = '';
+    } else current += char;
+  }
+  terms.push(current);
+  return terms;
+}
+
 /** Checks one --filter expression (commas inside it are OR) and returns it as sent. */
 export function parseFilter(table: TableDef, expr: string): string {
-  for (const term of expr.split(',')) {
+  const terms = filterTerms(expr);
+  for (const term of terms) {
     const m = FILTER_TERM.exec(term.trim());
     if (!m) {
-      throw new UsageError(`invalid --filter '${expr}': '${term}' has no known operator`, `write field<op>value with one of ${FILTER_OPERATORS.join(' ')}, for example --filter 'name=@web'`);
+      throw new UsageError(
+        `invalid --filter '${expr}': '${term}' has no known operator`,
+        `write field<op>value with one of ${FILTER_OPERATORS.join(' ')}, for example --filter 'name=@web'; a comma inside a value is written \\,`,
+      );
     }
     checkField(table, m[1]);
   }
-  return expr;
+  return terms.join(',');
 }
 
 /** `--fields a,b` → `format=a|b`. */

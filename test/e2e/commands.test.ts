@@ -240,13 +240,13 @@ describe('errors reach the user with the right exit code', () => {
     assert.equal(r.stdout, '');
   });
 
-  test('424 duplicate: exit 7 with the device\'s words; JSON error line when -o json', async () => {
+  test('duplicate (HTTP 500, -5, as 6.4 answers it): exit 7 with the device\'s words; JSON error line when -o json', async () => {
     const existing = (emu.objects('dlp/filepattern', 'root') as Obj[])[0].id;
     const r = await run('create', 'dlp/filepattern', '--set', `id=${existing}`, '--set', 'name=x', '--vdom', 'root', '-o', 'json');
     assert.equal(r.code, 7);
     const line = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: Obj };
     assert.equal(line.error.exit, 7);
-    assert.equal(typeof line.error.status, 'number');
+    assert.deepEqual([line.error.status, line.error.code], [500, -5]);
     assert.match(String(line.error.message), /already exists/);
   });
 

@@ -30,6 +30,11 @@ before(async () => {
   can('html429', 429, '<html>Too many login attempts</html>', 'text/html');
   can('empty502', 502, '', 'text/plain');
   can('inuse', 424, { status: 'error', http_status: 424, error: -23, cli_error: 'entry is used' });
+  const refusal = "node_check_object fail! for status maybe\n\nvalue parse error before 'maybe'\nCommand fail. Return code -651\n";
+  can('val500', 500, { status: 'error', http_status: 500, error: -651, cli_error: refusal });
+  can('val424', 424, { status: 'error', http_status: 424, error: -651, cli_error: 'invalid value' });
+  can('dup424', 424, { status: 'error', http_status: 424, error: -5 });
+  can('novdom', 403, { status: 'error', http_status: 403, error: -37 });
   server = createServer((req, res) => {
     const a = answers.get((req.url ?? '').split('?')[0]);
     if (!a) {
@@ -53,6 +58,10 @@ const cases: [string, number, RegExp][] = [
   ['html429', 8, /blocked this address .*; try again in 120 seconds/],
   ['empty502', 9, /HTTP 502/],
   ['nothere', 6, /not found/],
+  // 6.4 refuses a value with HTTP 500 and a multi-line cli_error; later firmware with 424: the same explanation.
+  ['val500', 7, /rejected the request to read router\/access-list "val500": invalid value \(HTTP 500\)\n {2}device said: node_check_object fail! for status maybe\n {4}\n {4}value parse error before 'maybe'\n {4}Command fail\. Return code -651\n/],
+  ['val424', 7, /rejected the request to read router\/access-list "val424": invalid value \(HTTP 424\)/],
+  ['dup424', 7, /already exists/],
 ];
 
 for (const [name, exit, message] of cases) {
@@ -65,6 +74,13 @@ for (const [name, exit, message] of cases) {
     assert.equal(r.stdout, '');
   });
 }
+
+test('a VDOM the device answers 403 for: it does not exist or is not accessible, exit 5', async () => {
+  const r = await cmdb(['get', 'router/access-list', 'novdom', '--vdom', 'nosuch'], { env });
+  assert.equal(r.code, 5, r.stderr);
+  assert.match(r.stderr, /^cmdb: permission denied: VDOM nosuch does not exist or is not accessible to this administrator/);
+  assert.doesNotMatch(r.stderr, /not found/);
+});
 
 test('in machine-readable mode the error is one JSON line with status and code', async () => {
   const r = await cmdb(['delete', 'router/access-list', 'inuse', '-o', 'json'], { env });

@@ -120,3 +120,26 @@ test('an NDJSON file streams with the bodies and the errors readBodies gives; an
   ];
   for (const [name, opts] of notStreamed) assert.equal(await streamNdjsonBodies(t, opts), null, name);
 });
+
+test('a multi-value option takes a comma or space list of its options, sent space-separated', () => {
+  const disk = table('log.disk/setting');
+  assert.equal(typeSetValue(disk, 'roll-day', 'monday,tuesday'), 'monday tuesday');
+  assert.equal(typeSetValue(disk, 'roll-day', 'monday tuesday'), 'monday tuesday');
+  assert.equal(typeSetValue(disk, 'roll-day', ' sunday, saturday '), 'sunday saturday');
+  assert.throws(
+    () => typeSetValue(disk, 'roll-day', 'monday,someday'),
+    (e: unknown) => e instanceof UsageError && /'someday' is not one of sunday, monday/.test(e.message),
+  );
+  assert.equal(typeSetValue(table('ips/custom'), 'location', 'client,server'), 'client server');
+});
+
+test('a multi-value option in a body is checked value by value; a list of them is joined', async () => {
+  const disk = table('log.disk/setting');
+  const io = captureIO();
+  const { bodies } = await readBodies(offlineContext({}, {}, io), disk, { data: '{"roll-day": ["monday", "friday"]}', set: ['uploadtype=traffic,event'] }, false);
+  assert.deepEqual(bodies, [{ 'roll-day': 'monday friday', uploadtype: 'traffic event' }]);
+  await assert.rejects(
+    readBodies(offlineContext({}, {}, io), disk, { data: '{"roll-day": "monday funday"}' }, false),
+    (e: unknown) => e instanceof UsageError && /'roll-day' must be one of .* \(several, separated by spaces\), not "funday"/.test(e.message),
+  );
+});

@@ -55,3 +55,31 @@ test('an uncatalogued path is sent with a notice and a did-you-mean', () => {
   assert.throws(() => resolveTable(offlineContext(), 'not a path'), UsageError);
   assert.equal(resolveTable(offlineContext(), '/log.disk/setting').path, 'log.disk/setting');
 });
+
+test('filter escapes: \\, is a literal comma and \\\\ a backslash; a lone backslash is escaped', () => {
+  const t = table('router/access-list');
+  assert.equal(parseFilter(t, 'comments==a\\,b'), 'comments==a\\,b');
+  assert.equal(parseFilter(t, 'comments==a\\,b,name==c'), 'comments==a\\,b,name==c');
+  assert.equal(parseFilter(t, 'comments==C:\\\\temp'), 'comments==C:\\\\temp');
+  assert.equal(parseFilter(t, 'comments==C:\\temp'), 'comments==C:\\\\temp');
+  assert.equal(parseFilter(t, 'comments==ends\\'), 'comments==ends\\\\');
+  assert.throws(() => parseFilter(t, 'comments==a,b'), (e: unknown) => e instanceof UsageError && /\\,/.test(e.hint ?? ''));
+});
+
+test("the vendor's names of catalogued tables are those tables, sent as typed, without a notice", () => {
+  const io = captureIO();
+  for (const [alias, canonical] of [
+    ['log.fortianalyzer2/filter', 'log.vendoranalyzer2/filter'],
+    ['log.fortianalyzer2/override-setting', 'log.vendoranalyzer2/override-setting'],
+    ['log.fortianalyzer-cloud/filter', 'log.vendoranalyzer-cloud/filter'],
+    ['vpn.ipsec/forticlient', 'vpn.ipsec/vendorclient'],
+  ]) {
+    const t = resolveTable(offlineContext({}, {}, io), alias);
+    const c = table(canonical);
+    assert.equal(t.path, alias);
+    assert.equal(t.known, true);
+    assert.deepEqual([t.fields, t.key, t.keyType, t.operations, t.group, t.singleton], [c.fields, c.key, c.keyType, c.operations, c.group, c.singleton]);
+  }
+  assert.equal(io.err(), '');
+  assert.equal(findTable('log.fortianalyzer3/filter'), undefined);
+});
