@@ -3,36 +3,12 @@ import type { QueryParams } from '../api/url.js';
 import { UsageError } from '../errors.js';
 import { isMetaField } from '../catalogue/validate.js';
 import { unknownField } from './body.js';
-import { FILTER_OPERATORS, FILTER_TERM } from './filter.js';
+import { FILTER_OPERATORS, FILTER_TERM, filterTerms } from './filter.js';
 
 export { FILTER_OPERATORS };
 
 function checkField(table: TableDef, name: string): void {
   if (table.known && !(name in table.fields) && !isMetaField(name)) throw unknownField(table, name);
-}
-
-/**
- * The terms of one filter: it splits on the commas that separate alternatives (OR). Inside a value
- * `\,` is a literal comma and `\\` a backslash (the device's escapes); a backslash that starts
- * neither is a literal one and gets escaped, so what is sent means what was typed.
- */
-function filterTerms(expr: string): string[] {
-  const terms: string[] = [];
-  let current = '';
-  for (let i = 0; i < expr.length; i++) {
-    const char = expr[i];
-    const next = expr[i + 1];
-    if (char === '\\') {
-      const escaped = next === ',' || next === '\\';
-      current += escaped ? char + next : '\\\\';
-      if (escaped) i++;
-    } else if (char === ',') {
-      terms.push(current);
-      current = '';
-    } else current += char;
-  }
-  terms.push(current);
-  return terms;
 }
 
 /** Checks one --filter expression (commas inside it are OR) and returns it as sent. */
