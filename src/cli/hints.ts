@@ -94,7 +94,7 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   if (code === -37 && subject.vdoms?.length) {
     // Devices answer a VDOM that does not exist as one the administrator may not use (403).
     const vdoms = subject.vdoms.filter((vdom) => vdom !== '*');
-    const which = vdoms.length === 0 ? 'no VDOM is' : vdoms.length === 1 ? `VDOM ${vdoms[0]} does not exist or is` : `one of VDOMs ${vdoms.join(', ')} does not exist or is`;
+    const which = vdoms.length === 0 ? 'no vdom is' : vdoms.length === 1 ? `vdom ${vdoms[0]} does not exist or is` : `one of vdoms ${vdoms.join(', ')} does not exist or is`;
     return say(`permission denied: ${which} not accessible to this administrator (${verb} ${what})`, "check the VDOM name (VDOM names are case-sensitive), and that the administrator's access profile includes it");
   }
   if (status === 403 || code === -14 || code === -37) {

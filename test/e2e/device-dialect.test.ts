@@ -85,6 +85,6 @@ describe('errors in the device dialect', () => {
   test('a VDOM that does not exist: 403, exit 5, said as such', async () => {
     const r = await run('list', 'router/access-list', '--vdom', 'no-such');
     assert.equal(r.code, 5, r.stderr);
-    assert.match(r.stderr, /^cmdb: permission denied: VDOM no-such does not exist or is not accessible to this administrator/);
+    assert.match(r.stderr, /^cmdb: permission denied: vdom no-such does not exist or is not accessible to this administrator/);
   });
 });

@@ -78,7 +78,7 @@ for (const [name, exit, message] of cases) {
 test('a VDOM the device answers 403 for: it does not exist or is not accessible, exit 5', async () => {
   const r = await cmdb(['get', 'router/access-list', 'novdom', '--vdom', 'nosuch'], { env });
   assert.equal(r.code, 5, r.stderr);
-  assert.match(r.stderr, /^cmdb: permission denied: VDOM nosuch does not exist or is not accessible to this administrator/);
+  assert.match(r.stderr, /^cmdb: permission denied: vdom nosuch does not exist or is not accessible to this administrator/);
   assert.doesNotMatch(r.stderr, /not found/);
 });
 
