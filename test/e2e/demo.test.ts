@@ -1,7 +1,7 @@
 // --demo: an in-process emulator whose state persists in the XDG state folder, and `cmdb demo reset`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 
@@ -47,4 +47,30 @@ test('--demo needs no device, login or keychain, and ignores CMDB_HOST', async (
   const r = await cmdb(['--demo', 'get', 'log.disk/setting', '-o', 'json'], { env });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(typeof json<Obj>(r).status, 'string');
+});
+
+test('a --demo run that changes nothing leaves the state file as it was (and creates none)', async () => {
+  const env = isolatedEnv();
+  const file = join(env.XDG_STATE_HOME!, 'cmdb', 'demo-state.json');
+  assert.equal((await cmdb(['--demo', 'list', 'dlp/filepattern', '-o', 'json'], { env })).code, 0);
+  assert.ok(!existsSync(file), 'a read-only first run writes no state');
+  assert.equal((await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'name=numbered', '-o', 'json'], { env })).code, 0);
+  const written = readFileSync(file, 'utf8');
+  const mtime = statSync(file).mtimeMs;
+  for (const args of [['list', 'dlp/filepattern'], ['get', 'log.disk/setting'], ['schema', 'log.disk/setting']]) {
+    const r = await cmdb(['--demo', ...args, '-o', 'json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  assert.equal(readFileSync(file, 'utf8'), written);
+  assert.equal(statSync(file).mtimeMs, mtime);
+});
+
+test('a --demo create without the integer key gets the next free number, as a device gives it', async () => {
+  const env = isolatedEnv();
+  const r = await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'name=auto', '-o', 'json'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  const mkey = json<Obj>(r).mkey;
+  assert.equal(typeof mkey, 'number');
+  const read = await cmdb(['--demo', 'get', 'dlp/filepattern', String(mkey), '-o', 'json'], { env });
+  assert.equal(json<Obj>(read).name, 'auto');
 });
