@@ -429,7 +429,8 @@ function planChild(call: CmdbCall, action: string | null, parentKey: string | nu
   };
   switch (call.method) {
     case 'GET': {
-      requireOperation(call, table.singleton ? 'G' : 'R');
+      if (table.singleton) requireOperation(call, 'G', 'L');
+      else requireOperation(call, 'R');
       const options = parseRenderOptions(call.params);
       return {
         write: false,
