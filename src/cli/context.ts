@@ -42,7 +42,7 @@ export class Context {
     readonly io: IO,
     readonly env: NodeJS.ProcessEnv,
     readonly options: GlobalOptions,
-    private readonly connect: Connector = deviceConnect,
+    readonly connector: Connector = deviceConnect,
   ) {
     this.settings = new Settings(options, env);
   }
@@ -119,7 +119,7 @@ export class Context {
   }
 
   async client(): Promise<CmdbClient> {
-    this.clientPromise ??= this.connect(this).then(({ client, close }) => {
+    this.clientPromise ??= this.connector(this).then(({ client, close }) => {
       this.cleanups.push(close);
       return client;
     });

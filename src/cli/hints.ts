@@ -6,7 +6,7 @@ import { CmdbError, EXIT } from '../errors.js';
 import type { ErrorReport } from '../output/index.js';
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
-export type Shown = Required<ErrorReport>;
+export type Shown = Required<Omit<ErrorReport, 'device'>>;
 
 /** Meanings of the device's `error` codes (PROTOCOL.md), for when it sends no `cli_error`. */
 const ERROR_CODES: Record<number, string> = {

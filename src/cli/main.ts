@@ -5,6 +5,7 @@ import { CmdbApiError } from '../api/errors.js';
 import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { Run } from '../commands/spec.js';
+import { namesSeveral } from '../device/select.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
 import { describeError } from './hints.js';
 import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
@@ -113,7 +114,10 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
     ctx.validateGlobals();
-    exitCode = await action(ctx);
+    if (namesSeveral(ctx.settings.device)) {
+      const path = cmd.parent && cmd.parent.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
+      exitCode = await (await import('./fleet.js')).runSelected(ctx, path, action);
+    } else exitCode = await action(ctx);
   });
   try {
     await program.parseAsync(argv, { from: 'user' });

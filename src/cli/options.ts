@@ -18,6 +18,7 @@ export interface GlobalOptions {
   color?: boolean;
   demo?: boolean;
   force?: boolean;
+  parallel?: string;
 }
 
 /** One global option: commander's flags and help, the variable that stands in for the flag, what its value is. */
@@ -32,7 +33,8 @@ export interface GlobalOption {
 
 /** The global options in the order `--help` shows them. */
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
-  { name: 'device', flags: '-d, --device <name>', env: 'CMDB_DEVICE', kind: 'device', description: 'saved device profile to use (env CMDB_DEVICE)' },
+  { name: 'device', flags: '-d, --device <list>', env: 'CMDB_DEVICE', kind: 'device', description: "saved device profile(s): a name, a,b or patterns like 'branch-*' (env CMDB_DEVICE)" },
+  { name: 'parallel', flags: '--parallel <n>', kind: 'none', description: 'devices worked on at once when -d names several (default 10)' },
   { name: 'host', flags: '--host <url>', env: 'CMDB_HOST', kind: 'none', description: 'device address, https://fw.example:8443 (env CMDB_HOST)' },
   { name: 'vdom', flags: '--vdom <list>', env: 'CMDB_VDOM', kind: 'vdom', description: "VDOM: root, a,b or '*' (env CMDB_VDOM)" },
   { name: 'output', flags: '-o, --output <format>', env: 'CMDB_OUTPUT', kind: 'output', description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)' },
@@ -110,6 +112,7 @@ export function parseTimeout(raw: string): number {
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_PARALLEL = 10;
 
 /**
  * The settings of one run: each global option from its flag, else its variable; the device profile
@@ -164,6 +167,17 @@ export class Settings {
 
   get raw(): boolean {
     return !!this.flags.raw;
+  }
+
+  /** --parallel: how many devices are worked on at once (default 10). */
+  get parallel(): number {
+    const raw = this.flags.parallel;
+    if (raw === undefined) return DEFAULT_PARALLEL;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 1000) {
+      throw new UsageError(`invalid --parallel '${raw}'`, 'give a whole number of devices from 1 to 1000, for example --parallel 20');
+    }
+    return n;
   }
 
   /** --ca-file / CMDB_CA_FILE, else the profile's. */
@@ -226,6 +240,7 @@ export class Settings {
   validate(): void {
     void this.explicitFormat;
     this.timeoutMs();
+    void this.parallel;
     if (this.text('vdom') !== undefined) this.vdoms();
   }
 }

@@ -7,15 +7,22 @@
 import { AsyncEntry } from '@napi-rs/keyring';
 
 export interface KeychainRequest {
-  op: 'get' | 'set' | 'delete';
+  op: 'get' | 'set' | 'delete' | 'getMany';
   service: string;
   account: string;
   secret?: string;
+  /** getMany: every account to read, in one process (several devices in one run). */
+  accounts?: string[];
 }
 
-export type KeychainAnswer = { ok: true; value: string | boolean | null } | { ok: false; error: string };
+export type KeychainAnswer = { ok: true; value: string | boolean | null | Record<string, string | null> } | { ok: false; error: string };
 
-async function perform(req: KeychainRequest): Promise<string | boolean | null> {
+async function perform(req: KeychainRequest): Promise<string | boolean | null | Record<string, string | null>> {
+  if (req.op === 'getMany') {
+    const accounts = req.accounts ?? [];
+    const values = await Promise.all(accounts.map((account) => new AsyncEntry(req.service, account, { linux: { store: 'secret-service' } }).getPassword()));
+    return Object.fromEntries(accounts.map((account, i) => [account, values[i] ?? null]));
+  }
   // Not the keytar-compatible functions of '@napi-rs/keyring/keytar': they build entries with the
   // default store, which on Linux falls back silently to the kernel keyring when no Secret Service
   // runs; secrets there vanish at logout or reboot. Pinned to the Secret Service, a missing one is an

@@ -97,7 +97,7 @@ export class KeychainStore implements SecretStore {
     return new KeychainError(keychainName(process.platform), explain(reason, this.env), this.env);
   }
 
-  private call(request: KeychainRequest): Promise<string | boolean | null> {
+  private call(request: KeychainRequest): Promise<string | boolean | null | Record<string, string | null>> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [HELPER], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
@@ -173,6 +173,14 @@ export class KeychainStore implements SecretStore {
     return typeof value === 'string' ? value : null;
   }
 
+  /** Many reads in one helper process: a run on a hundred devices does not start a hundred. */
+  async getMany(accounts: string[]): Promise<Map<string, string | null>> {
+    if (!accounts.length) return new Map();
+    const value = await this.call({ op: 'getMany', service: KEYCHAIN_SERVICE, account: '', accounts });
+    const found = value && typeof value === 'object' ? value : {};
+    return new Map(accounts.map((a) => [a, typeof found[a] === 'string' ? found[a] : null]));
+  }
+
   async set(account: string, secret: string): Promise<void> {
     await this.call({ op: 'set', service: KEYCHAIN_SERVICE, account, secret });
   }
@@ -237,6 +245,34 @@ export class FileSecretStore implements SecretStore {
       this.write(secrets);
       return true;
     });
+  }
+}
+
+/**
+ * A store whose reads were done up front (KeychainStore.getMany), shared by the devices of one run:
+ * a read is answered from memory, a write goes through and is remembered.
+ */
+export class PrefetchedStore implements SecretStore {
+  readonly kind: SecretsKind;
+  readonly location: string;
+
+  constructor(private readonly inner: SecretStore, private readonly values: Map<string, string | null>) {
+    this.kind = inner.kind;
+    this.location = inner.location;
+  }
+
+  async get(account: string): Promise<string | null> {
+    return this.values.has(account) ? this.values.get(account)! : this.inner.get(account);
+  }
+
+  async set(account: string, secret: string): Promise<void> {
+    await this.inner.set(account, secret);
+    this.values.set(account, secret);
+  }
+
+  async delete(account: string): Promise<boolean> {
+    this.values.delete(account);
+    return this.inner.delete(account);
   }
 }
 

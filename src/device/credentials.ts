@@ -15,8 +15,20 @@ export interface Auth {
   end?: (client: CmdbClient) => Promise<unknown>;
 }
 
+/** The secret stores several devices of one run share (see prefetchSecretStores). */
+export type SharedStores = Partial<Record<SecretsKind, SecretStore>>;
+
+const provided = new WeakMap<Context, SharedStores>();
+
+/** Makes a (per-device) context use the run's shared stores. */
+export function useSecretStores(ctx: Context, stores: SharedStores): void {
+  provided.set(ctx, stores);
+}
+
 /** The secret store a profile's secrets live in; the file store warns on stderr the first time it is read. */
 export async function secretStore(ctx: Context, kind: SecretsKind): Promise<SecretStore> {
+  const shared = provided.get(ctx)?.[kind];
+  if (shared) return shared;
   const { openSecretStore } = await import('../config/secrets.js');
   return openSecretStore(kind, ctx.env, (message) => ctx.warn(message));
 }
@@ -35,6 +47,25 @@ export async function saveSession(ctx: Context, store: SecretStore, device: stri
   } catch (err) {
     ctx.warn(`the session of device '${device}' could not be saved, so the next run logs in again: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Before a run on several devices: every credential (and saved session) the devices need is read from
+ * the keychain in one helper process, and the file store is opened once; the devices share them. A
+ * batch that fails leaves each device to read its own (and report its own error).
+ */
+export async function prefetchSecretStores(ctx: Context, profiles: DeviceProfile[]): Promise<SharedStores> {
+  if (ctx.settings.environmentCredential) return {};
+  const { credentialAccount, sessionAccount, KeychainStore, PrefetchedStore } = await import('../config/secrets.js');
+  const stores: SharedStores = {};
+  if (profiles.some((p) => p.secrets === 'file')) stores.file = await secretStore(ctx, 'file');
+  const accounts = profiles.filter((p) => p.secrets === 'keychain').flatMap((p) => (p.auth === 'token' ? [credentialAccount(p.name)] : [sessionAccount(p.name), credentialAccount(p.name)]));
+  if (accounts.length) {
+    const keychain = (await secretStore(ctx, 'keychain')) as InstanceType<typeof KeychainStore>;
+    const values = await keychain.getMany(accounts).catch(() => null);
+    if (values) stores.keychain = new PrefetchedStore(keychain, values);
+  }
+  return stores;
 }
 
 /** An API token, sent as a bearer header. */

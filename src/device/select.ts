@@ -113,3 +113,63 @@ export function resolveTarget(ctx: Context): Target {
 export function resolveTargets(ctx: Context): Target[] {
   return [resolveTarget(ctx)];
 }
+
+const GLOB = /[*?[]/;
+
+/** Whether -d/CMDB_DEVICE may name several devices (a comma list or a pattern); a plain name never does. */
+export function namesSeveral(value: string | undefined): boolean {
+  return value !== undefined && (value.includes(',') || GLOB.test(value));
+}
+
+/** A shell-style pattern (`*`, `?`, `[a-z]`, `[!0-9]`) as an anchored regular expression. */
+export function globPattern(pattern: string): RegExp {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) source += '\\[';
+      else {
+        let set = pattern.slice(i + 1, end);
+        if (set.startsWith('!')) set = '^' + set.slice(1);
+        source += `[${set.replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * The saved profiles -d/CMDB_DEVICE names when it names several: each comma-separated item is a
+ * saved name, or a shell-style pattern matched against the saved names (in the file's order). A
+ * name or pattern that matches no saved profile is a usage error listing them; nothing is sent.
+ * Returns null when the value is one plain name (or absent): the run is about one device.
+ */
+export function selectedProfiles(ctx: Context): DeviceProfile[] | null {
+  const value = ctx.settings.device;
+  if (!namesSeveral(value)) return null;
+  const set = readProfiles(ctx.env);
+  const names = set.devices.map((d) => d.name);
+  const saved = names.length ? `saved devices: ${names.join(', ')} ('cmdb device list')` : "no device is saved yet: add one with 'cmdb login --host <url>'";
+  const items = value!.split(',').map((item) => item.trim());
+  const chosen = new Map<string, DeviceProfile>();
+  for (const item of items) {
+    if (!item) throw new UsageError(`-d '${value}' has an empty name`, 'separate device names and patterns with single commas');
+    const exact = set.devices.find((d) => d.name === item);
+    const matches = exact ? [exact] : GLOB.test(item) ? set.devices.filter((d) => globPattern(item).test(d.name)) : [];
+    if (!matches.length) throw new UsageError(GLOB.test(item) ? `no saved device matches '${item}'` : `no device named '${item}'`, saved);
+    for (const profile of matches) chosen.set(profile.name, profile);
+  }
+  if (ctx.settings.host) {
+    throw new UsageError(`-d '${value}' names several devices, but --host/CMDB_HOST names one`, 'a saved credential is only sent to its own device: drop --host (or CMDB_HOST)');
+  }
+  return [...chosen.values()];
+}
+
+/** Fixes the profile a (per-device) context uses, so it is not looked up again from -d. */
+export function useProfile(ctx: Context, profile: DeviceProfile): void {
+  selections.set(ctx, profile);
+}

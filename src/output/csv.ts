@@ -19,7 +19,7 @@ function field(value: unknown, visible: boolean): string {
 
 const lineOf = (cells: unknown[], visible: boolean) => cells.map((cell) => field(cell, visible)).join(',') + EOL;
 
-function csv(columns: string[], rows: Row[], visible: boolean, headers = true): string {
+export function csv(columns: string[], rows: Row[], visible: boolean, headers = true): string {
   if (columns.length === 0) return '';
   const line = (cells: unknown[]) => lineOf(cells, visible);
   return (headers ? line(columns) : '') + rows.map((row) => line(columns.map((name) => row[name]))).join('');

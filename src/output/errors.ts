@@ -11,6 +11,8 @@ export interface ErrorReport {
   hint?: string | null;
   /** The device's own text (`cli_error`), worth showing as is. */
   cliError?: string | null;
+  /** The device (profile name) the error happened on, when the run worked on several. */
+  device?: string | null;
 }
 
 function present(text: string | null | undefined): text is string {
@@ -25,12 +27,13 @@ function indentRest(text: string, indent: string): string {
 /**
  * An error for stderr. json: exactly one line
  * `{"error":{"exit":6,"status":404,"code":-3,"message":"...","hint":"..."}}` (hint null when
- * there is none, cli_error only when the device sent one). Otherwise `cmdb: <message>`, then
+ * there is none, cli_error only when the device sent one, `device` first when the run worked on several). Otherwise `cmdb: <message>`, then
  * `  device said: ...` and `  hint: ...` lines.
  */
 export function formatError(err: ErrorReport, opts: { json: boolean; color: boolean }): string {
   if (opts.json) {
     const error: Record<string, unknown> = {
+      ...(present(err.device) ? { device: err.device } : {}),
       exit: err.exit,
       status: err.status ?? null,
       code: err.code ?? null,
@@ -41,7 +44,8 @@ export function formatError(err: ErrorReport, opts: { json: boolean; color: bool
     return escapeJsonControls(JSON.stringify({ error })) + '\n';
   }
   const prefix = opts.color ? ansi.red('cmdb:') : 'cmdb:';
-  let text = `${prefix} ${indentRest(err.message, '  ')}\n`;
+  const device = present(err.device) ? `${err.device}: ` : '';
+  let text = `${prefix} ${device}${indentRest(err.message, '  ')}\n`;
   if (present(err.cliError)) text += `  device said: ${indentRest(err.cliError, '    ')}\n`;
   if (present(err.hint)) {
     const hint = `  hint: ${indentRest(err.hint, '    ')}`;

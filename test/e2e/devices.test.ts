@@ -1,0 +1,246 @@
+// Many devices in one run (CLI.md, "Many devices"): -d lists and patterns over saved profiles, each
+// device an emulator of its own, through the built CLI over HTTP.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+
+type Obj = Record<string, unknown>;
+const BINDINGS = 'firewall.ipmacbinding/table';
+
+/** Three healthy devices; their bindings differ so that each device's answer is recognisable. */
+const NAMES = ['branch-1', 'branch-2', 'hq'] as const;
+const emus: Record<string, RunningEmulator> = {};
+/** Profiles of the healthy devices only. */
+let healthy: NodeJS.ProcessEnv;
+/** The same, plus one unreachable device and one whose token is wrong. */
+let mixed: NodeJS.ProcessEnv;
+
+function binding(seq: number, name: string): Obj {
+  return { 'seq-num': seq, ip: `10.0.0.${seq}`, mac: `00:09:0f:00:00:${String(seq).padStart(2, '0')}`, name, status: 'enable' };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Writes profiles (secrets in credentials.yaml) for `devices`: name → [host, token]. */
+function profilesEnv(devices: [string, string, string][]): NodeJS.ProcessEnv {
+  const env = isolatedEnv();
+  const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const config = ['default: hq', 'devices:', ...devices.flatMap(([name, host]) => [`  ${name}:`, `    host: ${host}`, '    auth: token', '    secrets: file'])];
+  writeFileSync(join(dir, 'config.yaml'), config.join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(join(dir, 'credentials.yaml'), devices.map(([name, , token]) => `${name}: ${token}`).join('\n') + '\n', { mode: 0o600 });
+  return env;
+}
+
+const requestCount = () => Object.values(emus).reduce((n, e) => n + e.requests.length, 0);
+const ok = (r: Run) => assert.equal(r.code, 0, r.stderr);
+
+before(async () => {
+  for (const [i, name] of NAMES.entries()) {
+    emus[name] = await startEmulator({ port: 0, seed: 'empty' });
+    emus[name].populate(BINDINGS, 'root', [binding(1, `${name}-a`), binding(2 + i, `${name}-b`)]);
+  }
+  const devices = NAMES.map((n) => [n, emus[n].url, emus[n].token] as [string, string, string]);
+  healthy = profilesEnv(devices);
+  mixed = profilesEnv([...devices, ['down', `http://127.0.0.1:${await closedPort()}`, 'abcdefghij0123456789abcdefghij'], ['wrong-token', emus.hq.url, 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz']]);
+});
+after(async () => {
+  for (const emu of Object.values(emus)) await emu.close();
+});
+
+const names = (rows: Obj[]) => rows.map((r) => r.name);
+
+describe('reads keyed by device in every format', () => {
+  test('json: an object keyed by device, in the order of the selection', async () => {
+    const r = await cmdb(['list', BINDINGS, '-d', 'hq,branch-1', '-o', 'json'], { env: healthy });
+    ok(r);
+    const out = json<Record<string, Obj[]>>(r);
+    assert.deepEqual(Object.keys(out), ['hq', 'branch-1']);
+    assert.deepEqual(names(out.hq), ['hq-a', 'hq-b']);
+    assert.deepEqual(names(out['branch-1']), ['branch-1-a', 'branch-1-b']);
+  });
+
+  test("a pattern, and '*' for every saved profile (file order)", async () => {
+    const pattern = await cmdb(['list', BINDINGS, '-d', 'branch-*', '-o', 'json'], { env: healthy });
+    ok(pattern);
+    assert.deepEqual(Object.keys(json<Obj>(pattern)), ['branch-1', 'branch-2']);
+    const all = await cmdb(['list', BINDINGS, '-o', 'json'], { env: { ...healthy, CMDB_DEVICE: '*' } });
+    ok(all);
+    const out = json<Record<string, Obj[]>>(all);
+    assert.deepEqual(Object.keys(out), ['branch-1', 'branch-2', 'hq']);
+    assert.deepEqual(names(out['branch-2']), ['branch-2-a', 'branch-2-b']);
+    // Keyed even when a pattern matches one device: a script's shape does not depend on the count.
+    const one = await cmdb(['list', BINDINGS, '-d', 'h?', '-o', 'json'], { env: healthy });
+    ok(one);
+    assert.deepEqual(Object.keys(json<Obj>(one)), ['hq']);
+  });
+
+  test('yaml: the same mapping', async () => {
+    const r = await cmdb(['get', BINDINGS, '1', '-d', 'branch-*', '-o', 'yaml', '--fields', 'seq-num,name'], { env: healthy });
+    ok(r);
+    assert.match(r.stdout, /^branch-1:\n {2}seq-num: 1\n/);
+    assert.match(r.stdout, /\nbranch-2:\n {2}seq-num: 1\n(.*\n)* {2}name: branch-2-a\n/);
+  });
+
+  test('ndjson: every line whole, device first', async () => {
+    const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson'], { env: healthy });
+    ok(r);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+    assert.equal(lines.length, 6);
+    for (const line of lines) {
+      assert.equal(Object.keys(line)[0], 'device');
+      assert.ok(String(line.name).startsWith(`${line.device}-`), JSON.stringify(line));
+    }
+    assert.deepEqual(lines.map((l) => `${l.device}`).sort(), ['branch-1', 'branch-1', 'branch-2', 'branch-2', 'hq', 'hq']);
+  });
+
+  test('csv: one header, device first', async () => {
+    const r = await cmdb(['list', BINDINGS, '-d', 'branch-2,hq', '-o', 'csv', '--fields', 'seq-num,name'], { env: healthy });
+    ok(r);
+    assert.equal(r.stdout, 'device,seq-num,name\nbranch-2,1,branch-2-a\nbranch-2,3,branch-2-b\nhq,1,hq-a\nhq,4,hq-b\n');
+  });
+
+  test('table: one section per device', async () => {
+    const r = await cmdb(['get', BINDINGS, '1', '-d', 'branch-1,hq', '-o', 'table'], { env: healthy });
+    ok(r);
+    const sections = r.stdout.split(/^== device: (.+) ==\n/m);
+    assert.equal(sections[0], '');
+    assert.deepEqual([sections[1], sections[3]], ['branch-1', 'hq']);
+    assert.match(sections[2], /^name +branch-1-a$/m);
+    assert.match(sections[4], /^name +hq-a$/m);
+  });
+
+  test('--parallel 1 prints exactly what the default prints', async () => {
+    for (const format of ['json', 'yaml', 'csv', 'table']) {
+      const one = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--parallel', '1'], { env: healthy });
+      const many = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
+      ok(one);
+      assert.equal(one.stdout, many.stdout, format);
+    }
+    const one = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson', '--parallel', '1'], { env: healthy });
+    const many = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson', '--parallel', '3'], { env: healthy });
+    assert.deepEqual(one.stdout.split('\n').sort(), many.stdout.split('\n').sort());
+  });
+});
+
+describe('writes on several devices', () => {
+  test('create reaches each device; one result per device in json, csv and table', async () => {
+    const before = NAMES.map((n) => emus[n].requests.length);
+    const r = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=20', '--set', 'ip=10.1.1.20', '--set', 'mac=00:09:0f:00:01:20', '-o', 'json'], { env: healthy });
+    ok(r);
+    const out = json<Record<string, Obj>>(r);
+    assert.deepEqual(Object.keys(out), ['branch-1', 'branch-2']);
+    for (const name of ['branch-1', 'branch-2']) {
+      assert.equal(out[name].status, 'success');
+      assert.equal(out[name].mkey, 20);
+      assert.ok((emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 20 && o.ip === '10.1.1.20'), name);
+    }
+    assert.equal(emus.hq.requests.length, before[2], 'hq was not selected');
+    assert.ok(!(emus.hq.objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 20));
+
+    const csv = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=21', '--set', 'ip=10.1.1.21', '--set', 'mac=00:09:0f:00:01:21', '-o', 'csv'], { env: healthy });
+    ok(csv);
+    assert.match(csv.stdout, /^device,status,mkey,revision,vdom\nbranch-1,success,21,\w+,root\nbranch-2,success,21,\w+,root\n$/);
+    const table = await cmdb(['delete', BINDINGS, '20', '21', '-d', 'branch-*', '-o', 'table'], { env: healthy });
+    ok(table);
+    assert.match(table.stdout, /^== device: branch-1 ==\n(.*\n)*\n== device: branch-2 ==\n/);
+    assert.equal((table.stdout.match(/deleted firewall.ipmacbinding\/table 2[01]/g) ?? []).length, 4, table.stdout);
+    for (const name of ['branch-1', 'branch-2']) assert.ok(!(emus[name].objects(BINDINGS) as Obj[]).some((o) => Number(o['seq-num']) >= 20));
+  });
+
+  test('a refused write on one device: the others still written, the exit its code', async () => {
+    emus['branch-2'].populate(BINDINGS, 'root', [binding(30, 'taken')]);
+    const r = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=30', '--set', 'ip=10.1.1.30', '--set', 'mac=00:09:0f:00:01:30', '-o', 'json'], { env: healthy });
+    assert.equal(r.code, 7, r.stderr);
+    assert.deepEqual(Object.keys(json<Obj>(r)), ['branch-1']);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: Obj };
+    assert.equal(error.error.device, 'branch-2');
+    assert.equal(Object.keys(error.error)[0], 'device');
+    assert.equal(error.error.exit, 7);
+    await cmdb(['delete', BINDINGS, '30', '-d', 'branch-*'], { env: healthy });
+  });
+});
+
+describe('devices that fail do not stop the others', () => {
+  test('unreachable and wrong credential among healthy ones: errors named, exit the most severe', async () => {
+    for (const format of ['json', 'table']) {
+      const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: mixed });
+      assert.equal(r.code, 3, `unreachable (3) outranks not authenticated (4)\n${r.stderr}`);
+      if (format === 'json') {
+        const errors = r.stderr.trim().split('\n').slice(1).map((l) => (JSON.parse(l) as { error: Obj }).error);
+        assert.deepEqual(errors.map((e) => [e.device, e.exit]).sort(), [['down', 3], ['wrong-token', 4]]);
+        assert.deepEqual(Object.keys(json<Obj>(r)), ['branch-1', 'branch-2', 'hq']);
+      } else {
+        assert.match(r.stderr, /^cmdb: down: connection refused/m);
+        assert.match(r.stderr, /^cmdb: wrong-token: not authenticated/m);
+        assert.deepEqual([...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]), ['branch-1', 'branch-2', 'hq']);
+      }
+    }
+  });
+
+  test('JSON error lines carry the device; a device that failed is left out of stdout', async () => {
+    const r = await cmdb(['list', BINDINGS, '-d', 'hq,wrong-token', '-o', 'ndjson'], { env: mixed });
+    assert.equal(r.code, 4);
+    const errors = r.stderr.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { error: Obj });
+    assert.deepEqual(errors.map((e) => [e.error.device, e.error.exit, e.error.status]), [['wrong-token', 4, 401]]);
+    assert.deepEqual(new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Obj).device)), new Set(['hq']));
+  });
+
+  test('every device failing: nothing on stdout', async () => {
+    const r = await cmdb(['list', BINDINGS, '-d', 'down,wrong-token', '-o', 'json'], { env: mixed });
+    assert.equal(r.code, 3);
+    assert.equal(r.stdout, '');
+  });
+});
+
+describe('selection errors: nothing sent', () => {
+  test('a pattern that matches nothing names the saved profiles', async () => {
+    const sent = requestCount();
+    const r = await cmdb(['list', BINDINGS, '-d', 'branch-1,store-*', '-o', 'json'], { env: healthy });
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    const { error } = JSON.parse(r.stderr) as { error: Obj };
+    assert.equal(error.message, "no saved device matches 'store-*'");
+    assert.equal(error.hint, "saved devices: branch-1, branch-2, hq ('cmdb device list')");
+    assert.equal(requestCount(), sent);
+  });
+
+  test('an unknown name in a list, --host with several, a bad --parallel, login on several', async () => {
+    const sent = requestCount();
+    const unknown = await cmdb(['list', BINDINGS, '-d', 'hq,nope'], { env: healthy });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no device named 'nope'\n {2}hint: saved devices: branch-1, branch-2, hq/);
+    const host = await cmdb(['list', BINDINGS, '-d', '*', '--host', emus.hq.url], { env: healthy });
+    assert.equal(host.code, 2);
+    assert.match(host.stderr, /names several devices, but --host/);
+    const parallel = await cmdb(['list', BINDINGS, '-d', '*', '--parallel', '0'], { env: healthy });
+    assert.equal(parallel.code, 2);
+    assert.match(parallel.stderr, /invalid --parallel '0'/);
+    const login = await cmdb(['login', '-d', 'branch-*', '--host', emus.hq.url, '--token-stdin'], { env: healthy, stdin: emus.hq.token });
+    assert.equal(login.code, 2);
+    assert.match(login.stderr, /'cmdb login' works on one device/);
+    assert.equal(requestCount(), sent);
+  });
+
+  test('input errors are the same on every device: said once, without a device', async () => {
+    const r = await cmdb(['get', BINDINGS, 'not-a-number', '-d', '*'], { env: healthy });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.match(/^cmdb: /gm)?.length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /branch-1:/);
+  });
+
+  test('commands that do not use a device ignore a list in CMDB_DEVICE', async () => {
+    const r = await cmdb(['tables', '--area', 'log', '-o', 'json'], { env: { ...healthy, CMDB_DEVICE: 'nothing-*' } });
+    ok(r);
+  });
+});
