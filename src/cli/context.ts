@@ -3,7 +3,7 @@ import type { CmdbClient, Exchange } from '../api/client.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
 import { sanitizeMultiline } from '../output/text.js';
-import { decideColor, defaultFormat, formatError, formatNotice, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type Shaped, type Terminal } from '../output/index.js';
+import { decideColor, defaultFormat, formatError, formatNotice, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
 import { describeError, type Shown } from './hints.js';
 import { Settings, type GlobalOptions } from './options.js';
 
@@ -129,6 +129,12 @@ export class Context {
   async print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<void> {
     const text = await render(data, { format: this.format, terminal: this.terminal(), ...options });
     if (text) this.io.stdout.write(text);
+  }
+
+  /** A sink for rows that arrive page by page (`list --all`, bulk results), writing to stdout as the format allows. */
+  async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
+    const { createRowSink } = await import('../output/index.js');
+    return createRowSink(this.io.stdout, { format: this.format, terminal: this.terminal(), ...options });
   }
 
   warn(message: string): void {

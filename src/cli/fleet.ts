@@ -7,8 +7,7 @@ import { selectedProfiles, useProfile } from '../device/select.js';
 import { prefetchSecretStores, useSecretStores, type SharedStores } from '../device/credentials.js';
 import { UsageError, EXIT } from '../errors.js';
 import { deviceHeading, ndjsonLineWithDevice, renderByDevice, type DevicePart } from '../output/devices.js';
-import { formatError, render, type ErrorReport, type RenderOptions, type Shaped } from '../output/index.js';
-import { mapConcurrent } from '../request/bulk.js';
+import { formatError, render, type ErrorReport, type RenderOptions, type Row, type RowSink, type Shaped } from '../output/index.js';
 import { mostSevere } from '../severity.js';
 import { Context, type OutStream } from './context.js';
 import { describeError } from './hints.js';
@@ -73,6 +72,8 @@ class Progress {
 /** Where one device's output goes: printed shapes and any text a command streams to its stdout. */
 interface DeviceSink {
   stream: OutStream;
+  /** The output is one document at the end (json, yaml, csv): shapes are kept, not text. */
+  keepsData: boolean;
   print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'>): Promise<void>;
 }
 
@@ -113,6 +114,7 @@ class FleetOutput {
     };
     return {
       stream: { write, isTTY: stdout.isTTY, columns: stdout.columns },
+      keepsData: !this.streamsLines && this.parent.format !== 'table',
       print: async (data, options) => {
         if (this.streamsLines || this.parent.format === 'table') {
           if (data.kind === 'raw' && this.streamsLines) write(JSON.stringify(data.body) + '\n');
@@ -158,6 +160,18 @@ class DeviceContext extends Context {
   }
 
   /** Warnings are about the run (--insecure, --force, plain-text secrets): said once. */
+  /** Rows page by page: ndjson and table text go to the device's share as they come; json, yaml, csv are kept for the document keyed by device. */
+  override async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
+    if (this.sink.keepsData) {
+      const rows: Row[] = [];
+      return {
+        write: async (page) => void rows.push(...page),
+        end: () => this.print({ kind: 'list', rows }, options),
+      };
+    }
+    return super.rowSink(options);
+  }
+
   override warn(message: string): void {
     if (this.warned.has(message)) return;
     this.warned.add(message);
@@ -171,6 +185,20 @@ class DeviceContext extends Context {
   override printError(report: ErrorReport): void {
     super.printError({ ...report, device: this.device.name });
   }
+}
+
+/** Runs `work` on every item, at most `size` at once (a slow device holds only its own place). */
+async function pool<T, R>(items: T[], size: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
 }
 
 /**
@@ -198,7 +226,7 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
   const usage: ErrorReport[] = [];
   const say = (report: ErrorReport) => progress.stream.write(formatError(report, { json: machineErrors, color }));
   progress.start();
-  const codes = await mapConcurrent(profiles, parallel, async (profile, index) => {
+  const codes = await pool(profiles, parallel, async (profile, index) => {
     const sub = new DeviceContext(ctx, profile, output.sink(index), progress.stream, warned, stores);
     let failed = false;
     try {

@@ -62,8 +62,7 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   const keepRaw = !!ctx.options.raw;
   const bar = progress(ctx);
   await steadyHeap();
-  const { createRowSink } = await import('../output/index.js');
-  const sink = createRowSink(ctx.io.stdout, { format: ctx.format, terminal: ctx.terminal(), keyField: table.key, ...view });
+  const sink = await ctx.rowSink({ keyField: table.key, ...view });
   for (;;) {
     const count = limit === undefined ? pageSize : Math.min(pageSize, limit - total);
     if (count <= 0) break;

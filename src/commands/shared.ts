@@ -73,7 +73,7 @@ export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(
   const exits: number[] = [EXIT.OK];
   const failed: ErrorReport[] = [];
   let sink: RowSink | undefined;
-  const rows = async () => (sink ??= (await import('../output/index.js')).createRowSink(ctx.io.stdout, { format: ctx.format, terminal: ctx.terminal() }));
+  const rows = async () => (sink ??= await ctx.rowSink());
   return {
     async add(o) {
       total++;

@@ -72,7 +72,7 @@ export async function renderByDevice(parts: DevicePart[], format: OutputFormat, 
     // As with one device: rows of several VDOMs say their VDOM second, after the device.
     const vdom = parts.some((p) => p.prints.some((x) => x.data.kind === 'byVdom')) ? ['vdom'] : [];
     const rest = chooseColumns(rows, { keyField: first.keyField, fields: first.fields, hideMeta: false, exclude: ['device', ...vdom] });
-    return (await import('./csv.js')).csv(['device', ...vdom, ...rest], rows, terminal.isTTY);
+    return (await import('./csv.js')).csv(['device', ...vdom, ...rest], rows, terminal.isTTY, first.headers !== false);
   }
   const value = Object.fromEntries(parts.map((part) => [part.device, deviceValue(part)]));
   if (format === 'yaml' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw'))) return (await import('./yaml.js')).yamlText(value);

@@ -120,6 +120,16 @@ describe('reads keyed by device in every format', () => {
     assert.match(sections[4], /^name +hq-a$/m);
   });
 
+  test('list --all pages on each device: the same documents as one page, in every format', async () => {
+    for (const format of ['json', 'yaml', 'csv', 'table', 'ndjson']) {
+      const paged = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--all', '--page-size', '1'], { env: healthy });
+      const whole = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
+      ok(paged);
+      if (format === 'ndjson') assert.deepEqual(paged.stdout.split('\n').sort(), whole.stdout.split('\n').sort());
+      else assert.equal(paged.stdout, whole.stdout, format);
+    }
+  });
+
   test('--parallel 1 prints exactly what the default prints', async () => {
     for (const format of ['json', 'yaml', 'csv', 'table']) {
       const one = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--parallel', '1'], { env: healthy });

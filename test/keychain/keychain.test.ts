@@ -99,6 +99,28 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     assert.match(after.stderr, /no saved API token for device 'kc-tok'/);
   });
 
+  test('several devices in one run: their secrets read in one batch, not one lookup per device; sessions reused', async () => {
+    const env = user();
+    for (const [name, token] of [['kc-many-1', 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa'], ['kc-many-2', 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb']]) {
+      const login = await cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin'], { env, stdin: token });
+      assert.equal(login.code, 0, login.stderr);
+    }
+    const session = await cmdb(['login', '--host', emu.url, '-d', 'kc-many-3', '--username', emu.username, '--password-stdin'], { env, stdin: emu.password });
+    assert.equal(session.code, 0, session.stderr);
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-log-'));
+    const log = join(dir, 'calls');
+    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\nexit 2\n`, { mode: 0o755 });
+    const checks = loginchecks();
+    const first = emu.requests.length;
+    const r = await cmdb([...LIST, '-d', 'kc-many-*'], { env: { ...env, PATH: `${dir}:${keyring.env.PATH}` } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(Object.keys(json<Record<string, unknown>>(r)), ['kc-many-1', 'kc-many-2', 'kc-many-3']);
+    assert.equal(existsSync(log), false, 'no per-device lookup');
+    const auth = emu.requests.slice(first).map((q) => q.headers.authorization ?? 'cookie').sort();
+    assert.deepEqual(auth, ['Bearer tokenaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer tokenbbbbbbbbbbbbbbbbbbbbbbbbb', 'cookie']);
+    assert.equal(loginchecks(), checks, 'the saved session was used');
+  });
+
   test('session login keeps the password and the session in the keychain, reused across runs: one /logincheck', async () => {
     const env = user();
     const before = loginchecks();
