@@ -12,12 +12,6 @@ import { mostSevere } from '../severity.js';
 import { Context, type OutStream } from './context.js';
 import { describeError } from './hints.js';
 
-/** Commands that talk to a device: with several devices they run on each. */
-const ON_EACH = new Set(['list', 'get', 'create', 'clone', 'update', 'move', 'delete', 'schema', 'defaults', 'meta', 'revision', 'transactions', 'logout', 'auth status', 'export', 'diff', 'apply']);
-
-/** Commands about exactly one device: several is a usage error. Every other command does not use -d. */
-const ONE_DEVICE = new Set(['login', 'device show', 'edit']);
-
 /** On a terminal, `12/40 devices` on stderr; anything else written to stderr goes above it. */
 class Progress {
   private done = 0;
@@ -202,13 +196,13 @@ async function pool<T, R>(items: T[], size: number, work: (item: T, index: numbe
 }
 
 /**
- * Runs `action` on the run's device, or on each of the devices -d/CMDB_DEVICE names when it names
- * several; returns the most severe exit code.
+ * Runs a command that talks to devices on each of those -d/CMDB_DEVICE names when it names several
+ * (one that works on one device: a usage error); returns the most severe exit code.
  */
-export async function runSelected(ctx: Context, command: string, action: (ctx: Context) => Promise<number>): Promise<number> {
-  if (ctx.demo || (!ON_EACH.has(command) && !ONE_DEVICE.has(command))) return action(ctx);
-  if (ONE_DEVICE.has(command)) {
-    throw new UsageError(`'cmdb ${command}' works on one device, but -d '${ctx.settings.device}' names several`, 'name one device with -d <name>');
+export async function runSelected(ctx: Context, command: { name: string; devices: 'each' | 'one' }, action: (ctx: Context) => Promise<number>): Promise<number> {
+  if (ctx.demo) return action(ctx);
+  if (command.devices === 'one') {
+    throw new UsageError(`'cmdb ${command.name}' works on one device, but -d '${ctx.settings.device}' names several`, 'name one device with -d <name>');
   }
   const profiles = selectedProfiles(ctx);
   return profiles ? runOnDevices(ctx, profiles, action) : action(ctx);

@@ -4,7 +4,7 @@ import type { Command, CommanderError } from 'commander';
 import { CmdbApiError } from '../api/errors.js';
 import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
-import type { Run } from '../commands/spec.js';
+import type { CommandDef, Run } from '../commands/spec.js';
 import { namesSeveral } from '../device/select.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
 import { describeError } from './hints.js';
@@ -29,7 +29,7 @@ function argumentNames(spec: string): string[] {
 }
 
 /** Builds the commander program from the registry; each command's module is imported only when it runs. */
-export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<number>, cmd: Command) => Promise<void>): Command {
+export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<number>, cmd: Command, def: CommandDef) => Promise<void>): Command {
   const { Command, Option } = commander();
   const program = new Command('cmdb')
     .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
@@ -66,7 +66,7 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
       // commander passes the positional arguments, the options, then the Command itself.
       const args = Object.fromEntries(names.map((name, i) => [name, params[i]]).filter(([, value]) => value !== undefined));
       const options = params[names.length] as object;
-      await run(async (ctx) => ((await def.load()) as Run<object, object>)(ctx, args, options), params[names.length + 1] as Command);
+      await run(async (ctx) => ((await def.load()) as Run<object, object>)(ctx, args, options), params[names.length + 1] as Command, def);
     });
   }
   return program;
@@ -110,13 +110,13 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   if (argv[0] === '__complete') return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
-  const program = buildProgram(io, async (action, cmd) => {
+  const program = buildProgram(io, async (action, cmd, def) => {
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
     ctx.validateGlobals();
-    if (namesSeveral(ctx.settings.device)) {
-      const path = cmd.parent && cmd.parent.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
-      exitCode = await (await import('./fleet.js')).runSelected(ctx, path, action);
+    if (def.devices && namesSeveral(ctx.settings.device)) {
+      const name = def.parent ? `${def.parent} ${cmd.name()}` : cmd.name();
+      exitCode = await (await import('./fleet.js')).runSelected(ctx, { name, devices: def.devices }, action);
     } else exitCode = await action(ctx);
   });
   try {

@@ -44,6 +44,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'list <table>',
+    devices: 'each',
     description: 'list the objects of a table',
     group: 'objects',
     args: { table: 'table' },
@@ -68,6 +69,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'get <table> [key]',
+    devices: 'each',
     description: 'read one object, or a singleton table',
     group: 'objects',
     args: { table: 'table', key: 'key' },
@@ -78,6 +80,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'create <table> [body]',
+    devices: 'each',
     description: 'create an object (an array body creates each element)',
     group: 'objects',
     args: { table: 'table', body: 'none' },
@@ -88,6 +91,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'clone <table> <key> <new-key>',
+    devices: 'each',
     description: 'copy an object under a new key',
     group: 'objects',
     args: { table: 'table', key: 'key', 'new-key': 'none' },
@@ -97,6 +101,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'update <table> [args...]',
+    devices: 'each',
     description: 'change fields of an object ([key] [body]), or of a singleton ([body])',
     group: 'objects',
     // `update <table> [args...]` is `[key] [body]`: only the first word is a key.
@@ -108,6 +113,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'move <table> <key>',
+    devices: 'each',
     description: 'move an object before or after another',
     group: 'objects',
     args: { table: 'table', key: 'key' },
@@ -121,6 +127,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'delete <table> <keys...>',
+    devices: 'each',
     description: 'delete objects by key',
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
@@ -131,6 +138,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'schema <table>',
+    devices: 'each',
     description: 'print the CLI schema of a table (action=schema)',
     group: 'metadata',
     args: { table: 'table' },
@@ -139,6 +147,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'defaults <table>',
+    devices: 'each',
     description: 'print the default values of a table (action=default)',
     group: 'metadata',
     args: { table: 'table' },
@@ -147,6 +156,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'meta <table>',
+    devices: 'each',
     description: 'print the meta data of a table (action=meta)',
     group: 'metadata',
     args: { table: 'table' },
@@ -155,6 +165,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'revision <table> [key]',
+    devices: 'each',
     description: 'print the CMDB revision of a table (action=revision)',
     group: 'metadata',
     args: { table: 'table', key: 'key' },
@@ -163,6 +174,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'transactions <table> [key]',
+    devices: 'each',
     description: 'list configuration transactions (action=transaction-list)',
     group: 'metadata',
     args: { table: 'table', key: 'key' },
@@ -179,6 +191,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'login',
+    devices: 'one',
     description: 'check a credential against a device and save it (keychain) with a device profile',
     group: 'devices and login',
     options: [
@@ -196,6 +209,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'logout',
+    devices: 'each',
     description: 'end the device session and delete the saved session',
     group: 'devices and login',
     options: [{ flags: '--forget', description: 'also delete the saved credential (API token or password)' }],
@@ -204,6 +218,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'status',
+    devices: 'each',
     parent: 'auth',
     description: 'device, host, auth kind, where the secret is stored, whether it works',
     group: 'devices and login',
@@ -226,6 +241,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'show [name]',
+    devices: 'one',
     parent: 'device',
     description: 'show the settings of a device (default: the one in use)',
     group: 'devices and login',

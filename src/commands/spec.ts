@@ -95,6 +95,11 @@ export interface CommandDef {
   /** Which tables it accepts (Tab offers only those); absent: every table. */
   readonly tables?: TableRule;
   readonly examples?: readonly string[];
+  /**
+   * How it uses the devices -d selects: 'each' runs it on every one when -d names several (CLI.md,
+   * "Many devices"); 'one' needs exactly one; absent, it talks to no device and ignores -d.
+   */
+  readonly devices?: 'each' | 'one';
   /** Imports the command's module (only when it runs) and gives its run(). */
   readonly load: () => Promise<Run<never, never>>;
 }
