@@ -190,7 +190,11 @@ export class Api {
   private startTransaction(request: ApiRequest): ApiResponse {
     requireMethod(request, 'POST');
     const body = validateObject({ timeout: TRANSACTION_TIMEOUT }, parseJsonBody(request.body, request.contentType));
-    return answer(request, { 'transaction-id': this.deps.transactions.start(Number(body.timeout ?? 60)) });
+    const vdom = selectVdoms(this.deps.db, request.principal, request.params.get('vdom')).vdoms[0];
+    const id = this.deps.transactions.start(Number(body.timeout ?? 60));
+    // A real 6.4 device answers the start like a write that changed nothing.
+    const envelope = successEnvelope({ http_method: request.method, vdom }, { revision: revisionText(vdom, 'transaction', id), revisionChanged: false, results: { 'transaction-id': id } });
+    return { status: 200, body: { ...envelope, action: 'transaction-start' } };
   }
 
   private finishTransaction(request: ApiRequest, action: 'transaction-commit' | 'transaction-abort'): ApiResponse {

@@ -196,7 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     secure: !!certificate,
   });
   const transactions = new TransactionManager(db, persist);
-  const api = new Api({ db, committed: new CommittedView(db, persist), transactions, hostname: options.hostname ?? 'cmdb-emulator' });
+  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator' });
   const requests: ReceivedRequest[] = [];
   server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
   // A run that changes nothing leaves the file as it was (a read-only --demo command, a restart).

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { buildDatabase } from '../../src/emulator/state.js';
+import { CommittedView, KeyedTable } from '../../src/emulator/store.js';
+import { TransactionManager } from '../../src/emulator/transactions.js';
 import { call, CMDB, get, item, start } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -74,5 +77,72 @@ describe('batch transactions', () => {
   it('refuses a commit without transaction-id and an unknown root action', async () => {
     assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: {} })).status, 424);
     assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-rewind`, { body: {} })).status, 400);
+  });
+
+  it('answers the start as a real device does: action, revision, revision_changed false and vdom beside results', async () => {
+    const reply = await call(emu, 'POST', `${CMDB}?action=transaction-start&vdom=dmz`, { body: { timeout: 30 } });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.json.action, 'transaction-start');
+    assert.equal(reply.json.revision_changed, false);
+    assert.equal(typeof reply.json.revision, 'string');
+    assert.equal(reply.json.vdom, 'dmz');
+    assert.equal(reply.json.status, 'success');
+    const id = reply.json.results['transaction-id'];
+    await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } });
+  });
+
+  it('leaves the transaction open after a failing write, for the client to commit or abort', async () => {
+    const id = await begin();
+    assert.equal((await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-kept' }, ...inTx(id) })).status, 200);
+    const bad = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-bad', nosuchfield: 1 }, ...inTx(id) });
+    assert.ok(bad.status >= 400);
+    const listed = await get(emu, `${CMDB}?action=transaction-list`);
+    assert.ok(listed.json.results.some((tx: { 'transaction-id': number }) => tx['transaction-id'] === id), 'still open');
+    assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } })).status, 200);
+    assert.equal((await get(emu, item(ACL, 'tx-kept'))).status, 404, 'the abort discards the write before the failure');
+  });
+
+  it('makes a write fail on a table another transaction holds, and outside any transaction, until it ends', async () => {
+    const holder = await begin();
+    const other = await begin();
+    assert.equal((await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-held' }, ...inTx(holder) })).status, 200);
+    const fromOther = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-other' }, ...inTx(other) });
+    assert.equal(fromOther.status, 500);
+    assert.match(fromOther.json.cli_error, /locked by transaction/);
+    const outside = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-outside' } });
+    assert.equal(outside.status, 500);
+    assert.equal((await get(emu, item(ACL, 'tx-held'))).status, 404);
+    assert.equal((await call(emu, 'POST', `${CMDB}/dlp/filepattern`, { body: { id: 77, name: 'elsewhere' }, ...inTx(other) })).status, 200, 'other tables stay free');
+    await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: { 'transaction-id': holder } });
+    await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': other } });
+    assert.equal((await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-outside' } })).status, 200, 'released at commit');
+    assert.equal((await get(emu, item(ACL, 'tx-held'))).status, 200);
+  });
+});
+
+describe('transaction expiry', () => {
+  it('expires a transaction at its timeout after the start, discarding its writes and releasing its tables', () => {
+    let now = 1_000_000;
+    const db = buildDatabase(['root'], 'empty');
+    const manager = new TransactionManager(db, () => undefined, () => now);
+    const committed = manager.guard(new CommittedView(db, () => undefined));
+    const id = manager.start(10);
+    const insert = (view: NonNullable<ReturnType<TransactionManager['view']>>, name: string) =>
+      view.write('root', ACL, (state) => {
+        (state as KeyedTable).insert({ name });
+        return true;
+      });
+    now += 6_000;
+    insert(manager.view(id)!, 'staged');
+    assert.throws(() => insert(committed, 'outside'), /locked/);
+    now += 3_999;
+    assert.ok(manager.view(id), 'busy or not, still open just before the deadline');
+    now += 1;
+    assert.equal(manager.view(id), undefined, 'gone at its timeout');
+    assert.equal(manager.commit(id), false);
+    assert.deepEqual(manager.list(), []);
+    assert.equal((db.table('root', ACL) as KeyedTable).has('staged'), false);
+    insert(committed, 'outside');
+    assert.equal((db.table('root', ACL) as KeyedTable).has('outside'), true);
   });
 });
