@@ -189,3 +189,19 @@ export function allows(table: TableDef, op: OperationCode): boolean {
 export function describeOperations(table: TableDef): string {
   return table.operations.map((op) => OPERATION_NAMES[op]).join(', ');
 }
+
+/** The key of a sub-table's entries (list fields): `id`, else `name`, else its first field that is not an option. */
+export function entryKeyOf(items: Record<string, FieldSchema>): string | undefined {
+  if (items.id) return 'id';
+  if (items.name) return 'name';
+  const names = Object.keys(items);
+  return names.find((name) => !items[name].enum) ?? names[0];
+}
+
+/**
+ * Whether the device keeps the order of a list field's entries: lists of named members
+ * (addresses, interfaces) are sets to it; numbered entries (rules) are evaluated in order.
+ */
+export function entryOrderMatters(items: Record<string, FieldSchema>): boolean {
+  return entryKeyOf(items) !== 'name';
+}

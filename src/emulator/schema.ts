@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FieldSchema, TableDef } from '../catalogue/index.js';
+import { entryKeyOf, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { splitTablePath } from './envelope.js';
 
 export type Obj = Record<string, unknown>;
@@ -29,10 +29,7 @@ export function isDefault(field: FieldSchema, value: unknown): boolean {
 
 /** The key of a sub-table's entries: `id`, else `name`, else its first field that is not an option. */
 export function subKeyOf(items: Fields): string {
-  if (items.id) return 'id';
-  if (items.name) return 'name';
-  const names = Object.keys(items);
-  return names.find((name) => !items[name].enum) ?? names[0];
+  return entryKeyOf(items) ?? '';
 }
 
 function numberEntries(items: Fields, entries: Obj[]): Obj[] {

@@ -1,0 +1,116 @@
+import { entryKeyOf, findTable, isWellFormedTablePath, normalizeTablePath, type FieldSchema, type TableDef } from '../catalogue/index.js';
+import { isMetaField, validateObject } from '../catalogue/validate.js';
+import { UsageError } from '../errors.js';
+
+export type Obj = Record<string, unknown>;
+/** A keyed table's objects (in the device's order) or a singleton's one object. */
+export type TableContent = Obj[] | Obj;
+
+/** A config document: VDOM, then table path, then the table's content (CLI.md "Configuration as code"). */
+export interface ConfigDocument {
+  vdoms: Record<string, Record<string, TableContent>>;
+}
+
+/** One table of one VDOM of a document, with its catalogue entry. */
+export interface DocumentTable {
+  vdom: string;
+  table: TableDef;
+  content: TableContent;
+}
+
+export function isObject(value: unknown): value is Obj {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Field names in a stable order: the key, then the catalogue's order, then any others by name. */
+function orderedNames(fields: Record<string, FieldSchema>, key: string | null | undefined, object: Obj): string[] {
+  const present = Object.keys(object).filter((name) => !isMetaField(name));
+  const known = Object.keys(fields).filter((name) => name !== key && name in object);
+  const others = present.filter((name) => name !== key && !(name in fields)).sort();
+  return [...(key && key in object ? [key] : []), ...known, ...others];
+}
+
+/**
+ * An object as a document holds it: `q_*` fields dropped (also in list entries) and fields in a
+ * stable order, so that the same configuration always gives the same text.
+ */
+export function normalizeObject(fields: Record<string, FieldSchema>, key: string | null | undefined, object: Obj): Obj {
+  const out: Obj = {};
+  for (const name of orderedNames(fields, key, object)) {
+    const value = object[name];
+    const schema = fields[name];
+    if (schema?.items && Array.isArray(value)) out[name] = value.map((entry) => (isObject(entry) ? normalizeObject(schema.items!, entryKeyOf(schema.items!), entry) : entry));
+    // An integer written as a numeric string ("seq-num": "2") is the number.
+    else out[name] = schema?.type === 'integer' && typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  }
+  return out;
+}
+
+export function normalizeContent(table: TableDef, content: TableContent): TableContent {
+  return Array.isArray(content) ? content.map((object) => normalizeObject(table.fields, table.key, object)) : normalizeObject(table.fields, table.key, content);
+}
+
+/** The key of a keyed table's object, as written in it. */
+export function keyOf(table: TableDef, object: Obj): string | number {
+  return object[table.key!] as string | number;
+}
+
+/** Keys compare by value: `7` and `"7"` are the same object. */
+export function keyId(key: unknown): string {
+  return String(key);
+}
+
+function where(vdom: string, tablePath: string, index?: number): string {
+  return `${tablePath} (vdom ${vdom}${index === undefined ? '' : `, object ${index + 1}`})`;
+}
+
+function checkTable(source: string, vdom: string, path: string, content: unknown): DocumentTable {
+  const tablePath = normalizeTablePath(path);
+  const table = isWellFormedTablePath(tablePath) ? findTable(tablePath) : undefined;
+  if (!table) throw new UsageError(`${source}: '${path}' (vdom ${vdom}) is not a table of the catalogue`, "'cmdb tables' lists them; a document names tables as area[.subarea]/table");
+  if (table.singleton && !isObject(content)) throw new UsageError(`${source}: ${where(vdom, tablePath)} is a singleton table: give one object, not a list`);
+  if (!table.singleton && !Array.isArray(content)) throw new UsageError(`${source}: ${where(vdom, tablePath)} is a keyed table: give a list of objects`);
+  const list = Array.isArray(content);
+  const objects = list ? content : [content];
+  objects.forEach((object, i) => {
+    if (!isObject(object)) throw new UsageError(`${source}: ${where(vdom, tablePath, i)} is not an object`);
+  });
+  const normalized = (objects as Obj[]).map((object) => normalizeObject(table.fields, table.key, object));
+  const seen = new Set<string>();
+  normalized.forEach((object, i) => {
+    const at = where(vdom, tablePath, list ? i : undefined);
+    const problems = validateObject(table, object);
+    if (problems.length) throw new UsageError(`${source}: ${at}: ${problems.map((p) => p.message).join('; ')}`, `see each field's type and limits with 'cmdb schema ${tablePath}'`);
+    if (!list || !table.key) return;
+    const key = object[table.key];
+    if (key === undefined || key === null || key === '') throw new UsageError(`${source}: ${at} has no '${table.key}', the table's key`);
+    if (seen.has(keyId(key))) throw new UsageError(`${source}: ${at} repeats the key ${JSON.stringify(key)}`);
+    seen.add(keyId(key));
+  });
+  return { vdom, table, content: list ? normalized : normalized[0] };
+}
+
+/**
+ * Checks a parsed document (shape, tables, keys, field schema) and returns its tables in document
+ * order. Anything wrong is a usage error naming where: nothing is read or sent before it is whole.
+ */
+export function readDocument(value: unknown, source: string): DocumentTable[] {
+  if (!isObject(value) || !isObject(value.vdoms)) {
+    throw new UsageError(`${source} is not a config document: it must hold 'vdoms', then VDOM names, then table paths`, "'cmdb export' writes one; see README 'Configuration as code'");
+  }
+  const extra = Object.keys(value).filter((k) => k !== 'vdoms');
+  if (extra.length) throw new UsageError(`${source}: unknown top-level field '${extra[0]}'`, "a config document holds only 'vdoms'");
+  const tables: DocumentTable[] = [];
+  for (const [vdom, byTable] of Object.entries(value.vdoms)) {
+    if (!isObject(byTable)) throw new UsageError(`${source}: vdom ${vdom} must map table paths to their content`);
+    for (const [path, content] of Object.entries(byTable)) tables.push(checkTable(source, vdom, path, content));
+  }
+  return tables;
+}
+
+/** The document of some tables, in the order given. */
+export function buildDocument(tables: DocumentTable[]): ConfigDocument {
+  const vdoms: ConfigDocument['vdoms'] = {};
+  for (const { vdom, table, content } of tables) (vdoms[vdom] ??= {})[table.path] = content;
+  return { vdoms };
+}

@@ -1,0 +1,155 @@
+import type { TableDef } from '../catalogue/index.js';
+import type { ApiRequest } from '../api/client.js';
+import { changedFields, isEncrypted, type FieldChange } from './compare.js';
+import { isObject, keyId, keyOf, type DocumentTable, type Obj, type TableContent } from './document.js';
+
+/** Where a change happens: `key` null for a singleton. */
+export interface PlanEntry {
+  vdom: string;
+  table: string;
+  key: string | number | null;
+}
+
+export interface CreateEntry extends PlanEntry {
+  object: Obj;
+}
+
+export interface UpdateEntry extends PlanEntry {
+  changes: Record<string, FieldChange>;
+}
+
+/** CLI.md's plan object: what `diff -o json` prints. */
+export interface Plan {
+  create: CreateEntry[];
+  update: UpdateEntry[];
+  delete: PlanEntry[];
+}
+
+export type Action = 'create' | 'update' | 'delete';
+
+/** One write of a plan, in the order apply sends them. */
+export type Step = ({ action: 'create' } & CreateEntry) | ({ action: 'update' } & UpdateEntry) | ({ action: 'delete' } & PlanEntry);
+
+export interface PlannedTables {
+  plan: Plan;
+  /** Creates and updates in document order, then deletes: tables in reverse document order, objects in reverse device order. */
+  steps: Step[];
+  /** The catalogue entry of every table the plan touches, by path. */
+  tables: Map<string, TableDef>;
+}
+
+/** A document table and the device's current content of it. */
+export interface Comparison {
+  desired: DocumentTable;
+  actual: TableContent;
+}
+
+export function planIsEmpty(plan: Plan): boolean {
+  return plan.create.length + plan.update.length + plan.delete.length === 0;
+}
+
+/**
+ * The plan that makes the device match the document, from reads only: creates for objects the device
+ * lacks, updates with the fields that differ (CLI.md's comparison rules), and with `prune` deletes for
+ * objects of the document's keyed tables that the document does not list.
+ */
+export function computePlan(comparisons: Comparison[], options: { prune: boolean }): PlannedTables {
+  const plan: Plan = { create: [], update: [], delete: [] };
+  const steps: Step[] = [];
+  const deletes: Step[][] = [];
+  const tables = new Map<string, TableDef>();
+  for (const { desired, actual } of comparisons) {
+    const { vdom, table } = desired;
+    tables.set(table.path, table);
+    const at = { vdom, table: table.path };
+    if (!Array.isArray(desired.content)) {
+      const changes = changedFields(table.fields, null, desired.content, isObject(actual) ? actual : {});
+      if (Object.keys(changes).length) {
+        plan.update.push({ ...at, key: null, changes });
+        steps.push({ action: 'update', ...at, key: null, changes });
+      }
+      continue;
+    }
+    // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
+    if (!table.key) continue;
+    const onDevice = new Map((Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]));
+    const listed = new Set<string>();
+    for (const object of desired.content) {
+      const key = keyOf(table, object);
+      listed.add(keyId(key));
+      const current = onDevice.get(keyId(key));
+      if (!current) {
+        plan.create.push({ ...at, key, object });
+        steps.push({ action: 'create', ...at, key, object });
+        continue;
+      }
+      const changes = changedFields(table.fields, table.key, object, current);
+      if (Object.keys(changes).length) {
+        plan.update.push({ ...at, key, changes });
+        steps.push({ action: 'update', ...at, key, changes });
+      }
+    }
+    if (!options.prune) continue;
+    const gone = [...onDevice.values()].filter((object) => !listed.has(keyId(keyOf(table, object)))).map((object) => ({ ...at, key: keyOf(table, object) }));
+    plan.delete.push(...gone);
+    deletes.push(gone.map((entry) => ({ action: 'delete' as const, ...entry })));
+  }
+  for (const group of deletes.reverse()) steps.push(...group.reverse());
+  return { plan, steps, tables };
+}
+
+const NEEDS = { create: 'C', update: 'U', delete: 'D' } as const;
+
+/** Whether the catalogue lists the operation a step needs for its table. */
+export function stepAllowed(step: Step, table: TableDef): boolean {
+  return table.operations.includes(table.singleton ? 'P' : NEEDS[step.action]);
+}
+
+/** The request that carries out one step: POST the object, PUT only the changed fields, DELETE by key. */
+export function requestOf(step: Step, table: TableDef): ApiRequest {
+  const base = { tablePath: table.path, group: table.group, query: { vdom: [step.vdom] } };
+  const mkey = step.key === null ? undefined : step.key;
+  switch (step.action) {
+    case 'create':
+      return { ...base, method: 'POST', body: step.object };
+    case 'update':
+      return { ...base, method: 'PUT', mkey, body: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])) };
+    case 'delete':
+      return { ...base, method: 'DELETE', mkey };
+  }
+}
+
+const REDACTED = '<redacted>';
+
+/** A value with the table's secret fields (`password` format) hidden, for anything printed. */
+export function redactSecrets(table: TableDef | undefined, object: Obj): Obj {
+  const out: Obj = {};
+  for (const [name, value] of Object.entries(object)) {
+    const schema = table?.fields[name];
+    if (schema?.format === 'password' && typeof value === 'string' && value !== '' && !isEncrypted(value)) out[name] = REDACTED;
+    else if (schema?.items && Array.isArray(value)) out[name] = value.map((entry) => (isObject(entry) ? redactSecrets({ ...table!, fields: schema.items! }, entry) : entry));
+    else out[name] = value;
+  }
+  return out;
+}
+
+function redactChanges(table: TableDef | undefined, changes: Record<string, FieldChange>): Record<string, FieldChange> {
+  const from = redactSecrets(table, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])));
+  const to = redactSecrets(table, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.to])));
+  return Object.fromEntries(Object.keys(changes).map((name) => [name, { from: from[name], to: to[name] }]));
+}
+
+/** A plan entry or step as it may be printed: secrets hidden. */
+export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEntry>(entry: T, tables: Map<string, TableDef>): T {
+  const table = tables.get(entry.table);
+  const out = { ...entry };
+  if (entry.object) out.object = redactSecrets(table, entry.object);
+  if (entry.changes) out.changes = redactChanges(table, entry.changes);
+  return out;
+}
+
+export function redactPlan(planned: PlannedTables): Plan {
+  const { plan, tables } = planned;
+  return { create: plan.create.map((e) => redactStep(e, tables)), update: plan.update.map((e) => redactStep(e, tables)), delete: plan.delete };
+}
+

@@ -1,0 +1,135 @@
+// The config-as-code library: documents, the comparison rules and plans, without a device.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { findTable } from '../../src/catalogue/index.js';
+import { changedFields, sameValue } from '../../src/plan/compare.js';
+import { readDocument, type Obj } from '../../src/plan/document.js';
+import { computePlan, redactPlan, requestOf, type Comparison } from '../../src/plan/plan.js';
+
+const table = (path: string) => findTable(path)!;
+const BINDINGS = 'firewall.ipmacbinding/table';
+const ACL = 'router/access-list';
+
+function compare(vdoms: Record<string, Record<string, unknown>>, actual: Record<string, unknown>, prune = false) {
+  const desired = readDocument({ vdoms }, 'doc');
+  const comparisons: Comparison[] = desired.map((d) => ({ desired: d, actual: actual[`${d.vdom} ${d.table.path}`] as Obj[] }));
+  return computePlan(comparisons, { prune });
+}
+
+describe('documents', () => {
+  test('drop q_* fields and order fields stably: key first, then the catalogue order, then others by name', () => {
+    const [t] = readDocument({ vdoms: { root: { [ACL]: [{ comments: 'c', q_origin_key: 'a', name: 'a', rule: [{ action: 'deny', q_origin_key: 1, id: 1 }] }] } } }, 'doc');
+    const [object] = t.content as Obj[];
+    assert.deepEqual(Object.keys(object), ['name', 'comments', 'rule']);
+    assert.deepEqual(object.rule, [{ id: 1, action: 'deny' }]);
+  });
+
+  test('refuse what is not a document, naming where', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ root: {} }, /not a config document/],
+      [{ vdoms: { root: { 'no/such-table': [] } } }, /not a table of the catalogue/],
+      [{ vdoms: { root: { 'log.disk/setting': [] } } }, /singleton table/],
+      [{ vdoms: { root: { [BINDINGS]: { ip: '1.1.1.1' } } } }, /keyed table/],
+      [{ vdoms: { root: { [BINDINGS]: [{ ip: '1.1.1.1' }] } } }, /object 1\) has no 'seq-num'/],
+      [{ vdoms: { root: { [BINDINGS]: [{ 'seq-num': 1 }, { 'seq-num': '1' }] } } }, /repeats the key/],
+      [{ vdoms: { dmz: { [BINDINGS]: [{ 'seq-num': 1, status: 'maybe' }] } } }, /vdom dmz, object 1\).*status/],
+    ];
+    for (const [doc, message] of bad) assert.throws(() => readDocument(doc, 'doc'), message);
+  });
+});
+
+describe('comparison rules', () => {
+  const disk = table('log.disk/setting');
+  test('numbers and numeric strings by value; strings exactly', () => {
+    assert.ok(sameValue({ type: 'integer' }, 5, '5'));
+    assert.ok(sameValue({ type: 'string' }, '10', 10));
+    assert.ok(!sameValue({ type: 'string' }, 'a', 'A'));
+    assert.ok(!sameValue({ type: 'integer' }, 5, 6));
+  });
+  test('multiple fields as sets of words', () => {
+    assert.ok(sameValue(disk.fields['roll-day'], 'monday tuesday', 'tuesday  monday'));
+    assert.ok(!sameValue(disk.fields['roll-day'], 'monday tuesday', 'monday'));
+    assert.ok(!sameValue({ type: 'string' }, 'monday tuesday', 'tuesday monday'), 'only multiple fields are sets');
+  });
+  test('a secret the device returns as ENC ... equals anything', () => {
+    assert.ok(sameValue(disk.fields.uploadpass, 'plain', 'ENC AbCd=='));
+    assert.ok(!sameValue(disk.fields.uploadpass, 'plain', ''));
+  });
+  test('named members are a set; numbered entries keep their order; only stated fields count', () => {
+    const member = table('vpn.ipsec/concentrator').fields.member;
+    assert.ok(sameValue(member, [{ name: 'a' }, { name: 'b' }], [{ name: 'b', q_origin_key: 'b' }, { name: 'a', q_origin_key: 'a' }]));
+    assert.ok(!sameValue(member, [{ name: 'a' }], [{ name: 'a' }, { name: 'b' }]));
+    const rule = table(ACL).fields.rule;
+    const device = [{ id: 1, action: 'permit', prefix: '10.0.0.0 255.0.0.0' }, { id: 2, action: 'deny', prefix: '0.0.0.0 0.0.0.0' }];
+    assert.ok(sameValue(rule, [{ id: 1, action: 'permit' }, { id: 2 }], device));
+    assert.ok(!sameValue(rule, [{ id: 2 }, { id: 1 }], device), 'rules are ordered');
+    assert.ok(!sameValue(rule, [{ id: 1, action: 'deny' }, { id: 2 }], device));
+  });
+  test('only fields the document states are compared, the key aside', () => {
+    const t = table(BINDINGS);
+    assert.deepEqual(changedFields(t.fields, 'seq-num', { 'seq-num': 1, ip: '10.0.0.1' }, { 'seq-num': 1, ip: '10.0.0.1', name: 'other' }), {});
+    assert.deepEqual(changedFields(t.fields, 'seq-num', { 'seq-num': 1, ip: '10.0.0.2' }, { 'seq-num': 1, ip: '10.0.0.1' }), { ip: { from: '10.0.0.1', to: '10.0.0.2' } });
+  });
+});
+
+describe('plans', () => {
+  const device = {
+    [`root ${BINDINGS}`]: [
+      { 'seq-num': 1, ip: '10.0.0.1', q_origin_key: 1 },
+      { 'seq-num': 2, ip: '10.0.0.2' },
+      { 'seq-num': 3, ip: '10.0.0.3' },
+    ],
+    [`root ${ACL}`]: [{ name: 'x' }],
+    'root log.disk/setting': { status: 'enable', 'roll-day': 'monday' },
+  };
+  const desired = {
+    root: {
+      [BINDINGS]: [{ 'seq-num': 1, ip: '10.0.0.1' }, { 'seq-num': '2', ip: '10.0.0.9' }, { 'seq-num': 4, ip: '10.0.0.4' }],
+      [ACL]: [],
+      'log.disk/setting': { status: 'disable', 'roll-day': 'monday' },
+    },
+  };
+
+  test('create, update (changed fields only), and with prune delete, in apply order', () => {
+    const { plan, steps } = compare(desired, device, true);
+    assert.deepEqual(plan.create, [{ vdom: 'root', table: BINDINGS, key: 4, object: { 'seq-num': 4, ip: '10.0.0.4' } }]);
+    assert.deepEqual(plan.update, [
+      { vdom: 'root', table: BINDINGS, key: 2, changes: { ip: { from: '10.0.0.2', to: '10.0.0.9' } } },
+      { vdom: 'root', table: 'log.disk/setting', key: null, changes: { status: { from: 'enable', to: 'disable' } } },
+    ]);
+    assert.deepEqual(plan.delete, [{ vdom: 'root', table: BINDINGS, key: 3 }, { vdom: 'root', table: ACL, key: 'x' }]);
+    assert.deepEqual(steps.map((s) => `${s.action} ${s.table} ${s.key}`), [
+      `update ${BINDINGS} 2`,
+      `create ${BINDINGS} 4`,
+      'update log.disk/setting null',
+      `delete ${ACL} x`,
+      `delete ${BINDINGS} 3`,
+    ]);
+  });
+
+  test('without prune nothing is deleted; an identical document plans nothing', () => {
+    assert.deepEqual(compare(desired, device).plan.delete, []);
+    const same = { root: { [BINDINGS]: device[`root ${BINDINGS}`], 'log.disk/setting': { status: 'enable' } } };
+    const { plan, steps } = compare(same, device, true);
+    assert.deepEqual(plan, { create: [], update: [], delete: [] });
+    assert.deepEqual(steps, []);
+  });
+
+  test('requests: POST the object, PUT only the changed fields, DELETE by key, in the VDOM', () => {
+    const { steps, tables } = compare(desired, device, true);
+    const requests = steps.map((s) => requestOf(s, tables.get(s.table)!));
+    assert.deepEqual(requests.map((r) => [r.method, r.tablePath, r.mkey, r.body, r.query]), [
+      ['PUT', BINDINGS, 2, { ip: '10.0.0.9' }, { vdom: ['root'] }],
+      ['POST', BINDINGS, undefined, { 'seq-num': 4, ip: '10.0.0.4' }, { vdom: ['root'] }],
+      ['PUT', 'log.disk/setting', undefined, { status: 'disable' }, { vdom: ['root'] }],
+      ['DELETE', ACL, 'x', undefined, { vdom: ['root'] }],
+      ['DELETE', BINDINGS, 3, undefined, { vdom: ['root'] }],
+    ]);
+  });
+
+  test('secrets are redacted in what is printed, not in what is sent', () => {
+    const planned = compare({ root: { 'log.disk/setting': { uploadpass: 'hunter2' } } }, { 'root log.disk/setting': { uploadpass: '' } });
+    assert.deepEqual(redactPlan(planned).update[0].changes, { uploadpass: { from: '', to: '<redacted>' } });
+    assert.deepEqual(requestOf(planned.steps[0], planned.tables.get('log.disk/setting')!).body, { uploadpass: 'hunter2' });
+  });
+});
