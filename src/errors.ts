@@ -10,6 +10,7 @@ export const EXIT = {
   REJECTED: 7,
   BLOCKED: 8,
   DEVICE: 9,
+  DIFFERENT: 10,
 } as const;
 
 /**

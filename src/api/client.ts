@@ -237,6 +237,11 @@ export class CmdbClient {
     }
   }
 
+  /** What `request` would send, for a dry run: the path from the API prefix on, the query string, the body. */
+  describeRequest(req: ApiRequest): { method: HttpMethod; path: string; query: string; body: unknown } {
+    return { method: req.method, path: buildPath(this.prefix, req.tablePath, req.mkey), query: buildQuery(req.query).replace(/^\?/, ''), body: req.body ?? null };
+  }
+
   /** One CMDB operation: builds the URL, authenticates, retries once after a re-login, unwraps envelopes. */
   async request(req: ApiRequest): Promise<ApiResult> {
     if (req.method === 'DELETE' && req.mkey === undefined) {

@@ -126,7 +126,8 @@ export class Context {
     return this.clientPromise;
   }
 
-  async print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<void> {
+  /** Prints data on stdout in the run's format, or in `options.format` (a command with its own default). */
+  async print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat } = {}): Promise<void> {
     const text = await render(data, { format: this.format, terminal: this.terminal(), ...options });
     if (text) this.io.stdout.write(text);
   }
@@ -135,6 +136,27 @@ export class Context {
   async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
     const { createRowSink } = await import('../output/index.js');
     return createRowSink(this.io.stdout, { format: this.format, terminal: this.terminal(), ...options });
+  }
+
+  /**
+   * For work that must clean up when interrupted (abort a device transaction): until `release()`,
+   * SIGINT and SIGTERM fire `signal` instead of ending the process; a second one ends it at once.
+   */
+  interruptible(): { signal: AbortSignal; exitCode: () => number | undefined; release: () => void } {
+    const controller = new AbortController();
+    let received: NodeJS.Signals | undefined;
+    const handler = (signal: NodeJS.Signals) => {
+      received = signal;
+      release();
+      controller.abort();
+    };
+    const release = () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    };
+    process.once('SIGINT', handler);
+    process.once('SIGTERM', handler);
+    return { signal: controller.signal, exitCode: () => (received === undefined ? undefined : received === 'SIGINT' ? 130 : 143), release };
   }
 
   warn(message: string): void {

@@ -53,5 +53,6 @@ export const ansi = {
   bold: sgr(1, 22),
   dim: sgr(2, 22),
   red: sgr(31, 39),
+  green: sgr(32, 39),
   yellow: sgr(33, 39),
 };

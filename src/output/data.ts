@@ -23,6 +23,8 @@ export function plainData(data: Shaped): unknown {
       return writeResultObject(data.result);
     case 'raw':
       return data.body;
+    case 'text':
+      return data.text;
   }
 }
 

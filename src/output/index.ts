@@ -6,6 +6,7 @@ import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped 
 export type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped, Terminal, WriteResult } from './types.js';
 export { decideColor, defaultFormat, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './errors.js';
+export { formatPlan, type PlanView } from './plan.js';
 export type { ErrorReport } from './errors.js';
 
 export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze(['table', 'json', 'yaml', 'ndjson', 'csv'] as const);
@@ -29,6 +30,7 @@ const FORMATTERS: Record<OutputFormat, () => Promise<Formatter>> = {
  */
 export async function render(data: Shaped, opts: RenderOptions): Promise<string> {
   if (data.kind === 'raw') return (await import('./json.js')).formatRaw(data, opts.terminal.isTTY);
+  if (data.kind === 'text') return data.text;
   const load = FORMATTERS[opts.format];
   if (!load) throw new TypeError(`unknown output format: ${String(opts.format)}`);
   return (await load())(data, opts);

@@ -15,7 +15,9 @@ export type Shaped =
   | { kind: 'object'; object: Row }
   | { kind: 'byVdom'; vdoms: Record<string, Row[] | Row> }
   | { kind: 'write'; result: WriteResult; message: string }
-  | { kind: 'raw'; body: unknown };
+  | { kind: 'raw'; body: unknown }
+  /** Text already laid out for people (a plan), printed as is. */
+  | { kind: 'text'; text: string };
 
 export interface Terminal {
   isTTY: boolean;
@@ -36,7 +38,7 @@ export interface RenderOptions {
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */
-export type Formatter = (data: Exclude<Shaped, { kind: 'raw' }>, opts: RenderOptions) => string;
+export type Formatter = (data: Exclude<Shaped, { kind: 'raw' | 'text' }>, opts: RenderOptions) => string;
 
 /**
  * A list whose rows arrive page by page (`list --all`): add() returns the text that can be written

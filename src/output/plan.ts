@@ -1,0 +1,39 @@
+import { ansi } from './color.js';
+import { sanitizeMultiline } from './text.js';
+
+type Obj = Record<string, unknown>;
+
+/** A plan as the output layer sees it (CLI.md's plan object). */
+export interface PlanView {
+  create: { vdom: string; table: string; key: unknown; object: Obj }[];
+  update: { vdom: string; table: string; key: unknown; changes: Record<string, { from: unknown; to: unknown }> }[];
+  delete: { vdom: string; table: string; key: unknown }[];
+}
+
+function value(v: unknown): string {
+  if (typeof v === 'string' && v !== '' && v.trim() === v) return sanitizeMultiline(v).replace(/\n/g, '\\n');
+  return JSON.stringify(v ?? null);
+}
+
+function subject(entry: { vdom: string; table: string; key: unknown }): string {
+  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${value(entry.key)}`} (vdom ${entry.vdom})`;
+}
+
+/**
+ * The plan for people, like `terraform plan`: `+` objects to create with their fields, `~` objects to
+ * update with each changed field `old → new`, `-` objects to delete; green, yellow and red on a terminal.
+ */
+export function formatPlan(plan: PlanView, color: boolean): string {
+  const paint = (f: (s: string) => string, s: string) => (color ? f(s) : s);
+  const lines: string[] = [];
+  for (const entry of plan.create) {
+    lines.push(paint(ansi.green, `+ ${subject(entry)}`));
+    for (const [name, v] of Object.entries(entry.object)) lines.push(`    ${name}: ${value(v)}`);
+  }
+  for (const entry of plan.update) {
+    lines.push(paint(ansi.yellow, `~ ${subject(entry)}`));
+    for (const [name, change] of Object.entries(entry.changes)) lines.push(`    ${name}: ${value(change.from)} → ${value(change.to)}`);
+  }
+  for (const entry of plan.delete) lines.push(paint(ansi.red, `- ${subject(entry)}`));
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
