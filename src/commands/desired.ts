@@ -40,12 +40,17 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   const source = file === '-' ? 'standard input' : `'${file}'`;
   const text = await readText(ctx, file);
   if (!text.trim()) throw new UsageError(`${source} is empty`);
-  const { parse } = await import('yaml');
   let value: unknown;
   try {
-    value = parse(text);
-  } catch (err) {
-    throw new UsageError(`${source} is neither valid YAML nor JSON: ${(err as Error).message.split('\n')[0]}`);
+    // JSON is YAML too, but JSON.parse reads it many times faster.
+    value = JSON.parse(text);
+  } catch {
+    const { parse } = await import('yaml');
+    try {
+      value = parse(text);
+    } catch (err) {
+      throw new UsageError(`${source} is neither valid YAML nor JSON: ${(err as Error).message.split('\n')[0]}`);
+    }
   }
   let tables = readDocument(value, source);
   if (tableInputs.length) {

@@ -72,6 +72,7 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
   const report: ApplyReport = { applied: [], failed: null, not_applied: [], aborted: false, interrupted: false };
   const vdoms = [...new Set(steps.map((s) => s.vdom))];
   const open: Transaction[] = [];
+  let failedStep: Step | undefined;
   let aborting: Promise<unknown> | undefined;
   const abortAll = () => (aborting ??= Promise.allSettled(open.map((tx) => tx.abort())));
   const onInterrupt = () => void abortAll();
@@ -85,7 +86,10 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
         try {
           await unlessInterrupted(send(client, tx, requests[i]), options.signal);
         } catch (error) {
-          if (!(error instanceof Interrupted)) report.failed = { ...steps[i], error };
+          if (!(error instanceof Interrupted)) {
+            failedStep = steps[i];
+            report.failed = { ...steps[i], error };
+          }
           throw error;
         }
       }
@@ -95,7 +99,7 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
     report.aborted = true;
     report.interrupted = error instanceof Interrupted;
     if (!report.failed && !report.interrupted) report.failed = { action: 'transaction', vdom: vdoms[open.length] ?? vdoms[0], table: null, key: null, error };
-    report.not_applied = steps.filter((s) => s !== (report.failed as Step | null));
+    report.not_applied = steps.filter((s) => s !== failedStep);
     return report;
   } finally {
     options.signal?.removeEventListener('abort', onInterrupt);

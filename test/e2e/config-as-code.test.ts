@@ -1,0 +1,274 @@
+// export, diff and apply through the built CLI against the emulator, asserting on what the device received.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
+import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+
+type Obj = Record<string, unknown>;
+
+const BINDINGS = 'firewall.ipmacbinding/table';
+const ACL = 'router/access-list';
+const DISK = 'log.disk/setting';
+
+let emu: RunningEmulator;
+let env: NodeJS.ProcessEnv;
+let dir: string;
+const run = (...args: string[]) => cmdb(args, { env });
+/** Requests the device received since `mark`. */
+const since = (mark: number): ReceivedRequest[] => emu.requests.slice(mark);
+const writes = (requests: ReceivedRequest[]) => requests.filter((r) => r.method !== 'GET');
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+async function device(method: string, path: string, body?: unknown): Promise<void> {
+  const res = await fetch(`${emu.url}/api/v2/cmdb/${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${emu.token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.equal(res.status, 200, `${method} ${path}: ${await res.text()}`);
+}
+
+/** A document with each keyed table's objects sorted by their first field (the key), for comparing contents. */
+function byKey(doc: { vdoms: Record<string, Record<string, unknown>> }): unknown {
+  const sortKey = (o: Obj) => String(Object.values(o)[0]);
+  return Object.fromEntries(
+    Object.entries(doc.vdoms).map(([vdom, tables]) => [
+      vdom,
+      Object.fromEntries(Object.entries(tables).map(([path, content]) => [path, Array.isArray(content) ? [...(content as Obj[])].sort((a, b) => sortKey(a).localeCompare(sortKey(b))) : content])),
+    ]),
+  );
+}
+
+/** Text equality that reports the first differing line rather than both texts. */
+function sameText(actual: string, expected: string, message: string): void {
+  if (actual === expected) return;
+  const a = actual.split('\n');
+  const e = expected.split('\n');
+  const i = a.findIndex((line, n) => line !== e[n]);
+  assert.fail(`${message}: line ${i + 1} is ${JSON.stringify(a[i])}, expected ${JSON.stringify(e[i])}`);
+}
+
+function expectCode(r: Run, code: number): void {
+  assert.equal(r.code, code, `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+}
+
+beforeEach(async () => {
+  emu = await startEmulator({ port: 0, seed: 'demo' });
+  env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+});
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cmdb-cac-'));
+});
+after(() => emu?.close());
+
+describe('export', () => {
+  test('is byte-identical twice, reads back unchanged with a YAML 1.1 reader, and holds every readable table of both VDOMs', async () => {
+    const first = await run('export', '--vdom', '*');
+    expectCode(first, 0);
+    const second = await run('export', '--vdom', '*');
+    sameText(second.stdout, first.stdout, 'the second export');
+    const asJson = await run('export', '--vdom', '*', '-o', 'json');
+    expectCode(asJson, 0);
+    const doc = json<{ vdoms: Record<string, Record<string, unknown>> }>(asJson);
+    assert.deepEqual(parse(first.stdout, { version: '1.1' }), doc, 'a YAML 1.1 reader reads what a JSON reader does');
+    assert.deepEqual(Object.keys(doc.vdoms), ['root', 'dmz']);
+    assert.ok(Object.keys(doc.vdoms.root).length > 30);
+    assert.deepEqual(Object.keys(doc.vdoms.root[DISK] as Obj).filter((k) => k.startsWith('q_')), []);
+    assert.ok(!first.stdout.includes('q_origin_key'));
+    await emu.close();
+  });
+
+  test('--dir writes <device>.yaml and nothing on stdout; a table the caller may not read is left out and sets the exit code', async () => {
+    const limited = await startEmulator({ port: 0, seed: 'demo', tokens: [{ token: 'limitedtoken00000000000000000a', groups: ['fwgrp', 'loggrp'] }] });
+    const r = await cmdb(['export', DISK, BINDINGS, ACL, '--dir', join(dir, 'out')], { env: isolatedEnv({ CMDB_HOST: limited.url, CMDB_TOKEN: 'limitedtoken00000000000000000a' }) });
+    await limited.close();
+    expectCode(r, 5);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /router\/access-list is left out/);
+    const written = readFileSync(join(dir, 'out', `${new URL(limited.url).host.replace(':', '_')}.yaml`), 'utf8');
+    assert.deepEqual(Object.keys(parse(written).vdoms.root), [DISK, BINDINGS]);
+    await emu.close();
+  });
+});
+
+describe('diff and apply', () => {
+  test('export → change → diff shows exactly the change → apply → in sync → a second apply sends no write', async () => {
+    const exported = file('before.yaml', (await run('export', DISK, BINDINGS, ACL)).stdout);
+    await device('PUT', DISK, { 'max-log-file-size': 99 });
+    await device('DELETE', `${BINDINGS}/2`);
+    await device('PUT', `${ACL}/deny-all`, { comments: 'changed on the device' });
+
+    let mark = emu.requests.length;
+    const diff = await run('diff', '-f', exported);
+    expectCode(diff, 10);
+    assert.deepEqual(writes(since(mark)), [], 'diff sends only reads');
+    const plan = json<{ create: Obj[]; update: Obj[]; delete: Obj[] }>(diff);
+    const original = (parse(readFileSync(exported, 'utf8')).vdoms.root[BINDINGS] as Obj[]).find((o) => o['seq-num'] === 2);
+    assert.deepEqual(plan.create, [{ vdom: 'root', table: BINDINGS, key: 2, object: original }]);
+    assert.deepEqual(plan.update, [
+      { vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 99, to: 20 } } },
+      { vdom: 'root', table: ACL, key: 'deny-all', changes: { comments: { from: 'changed on the device', to: '' } } },
+    ]);
+    assert.deepEqual(plan.delete, []);
+
+    const human = await run('diff', '-f', exported, '-o', 'table');
+    expectCode(human, 10);
+    assert.match(human.stdout, /^\+ firewall\.ipmacbinding\/table 2 \(vdom root\)$/m);
+    assert.match(human.stdout, /^~ log\.disk\/setting \(vdom root\)\n {4}max-log-file-size: 99 → 20$/m);
+    assert.match(human.stderr, /1 to create, 2 to update, 0 to delete/);
+
+    mark = emu.requests.length;
+    const dry = await run('apply', '-f', exported, '--dry-run');
+    expectCode(dry, 10);
+    assert.deepEqual(writes(since(mark)), [], 'a dry run sends only reads');
+    assert.deepEqual(json<{ requests: Obj[] }>(dry).requests, [
+      { method: 'PUT', path: `/api/v2/cmdb/${DISK}`, query: 'vdom=root', body: { 'max-log-file-size': 20 } },
+      { method: 'PUT', path: `/api/v2/cmdb/${ACL}/deny-all`, query: 'vdom=root', body: { comments: '' } },
+      { method: 'POST', path: `/api/v2/cmdb/${BINDINGS}`, query: 'vdom=root', body: original },
+    ]);
+
+    mark = emu.requests.length;
+    const apply = await run('apply', '-f', exported);
+    expectCode(apply, 0);
+    assert.deepEqual(writes(since(mark)).map((r) => `${r.method} ${r.path} ${r.body}`), [
+      `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
+      `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
+      `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
+    ]);
+    assert.equal(json<{ applied: Obj[] }>(apply).applied.length, 3);
+    expectCode(await run('diff', '-f', exported), 0);
+
+    mark = emu.requests.length;
+    const again = await run('apply', '-f', exported);
+    expectCode(again, 0);
+    assert.deepEqual(json(again), { applied: [], failed: null, not_applied: [] });
+    assert.deepEqual(writes(since(mark)), [], 'an in-sync apply sends no write');
+    await emu.close();
+  });
+
+  test('--prune deletes what the document does not list, last, in reverse order; only in the tables it names', async () => {
+    const doc = file('prune.yaml', (await run('export', BINDINGS, ACL)).stdout);
+    await device('POST', BINDINGS, { 'seq-num': 90, ip: '10.9.9.90', mac: '00:00:00:00:00:90' });
+    await device('POST', BINDINGS, { 'seq-num': 91, ip: '10.9.9.91', mac: '00:00:00:00:00:91' });
+    await device('POST', ACL, { name: 'extra' });
+    await device('POST', 'dlp/filepattern', { id: 50, name: 'not in the document' });
+    const diff = json<{ delete: Obj[] }>(await run('diff', '-f', doc));
+    assert.deepEqual(diff.delete, [], 'without --prune nothing is deleted');
+    const pruned = await run('diff', '-f', doc, '--prune');
+    expectCode(pruned, 10);
+    assert.deepEqual(json<{ delete: Obj[] }>(pruned).delete, [
+      { vdom: 'root', table: ACL, key: 'extra' },
+      { vdom: 'root', table: BINDINGS, key: 90 },
+      { vdom: 'root', table: BINDINGS, key: 91 },
+    ]);
+    const mark = emu.requests.length;
+    expectCode(await run('apply', '-f', doc, '--prune'), 0);
+    assert.deepEqual(writes(since(mark)).map((r) => `${r.method} ${r.path}`), [
+      `DELETE /api/v2/cmdb/${BINDINGS}/91`,
+      `DELETE /api/v2/cmdb/${BINDINGS}/90`,
+      `DELETE /api/v2/cmdb/${ACL}/extra`,
+    ]);
+    assert.ok((emu.objects('dlp/filepattern') as Obj[]).some((o) => o.id === 50), 'tables the document does not name are left alone');
+    await emu.close();
+  });
+
+  test('an export re-applied with --prune to a changed device restores it (both VDOMs)', async () => {
+    const backup = (await run('export', '--vdom', '*')).stdout;
+    const path = file('backup.yaml', backup);
+    await device('PUT', `${DISK}?vdom=dmz`, { status: 'disable', 'roll-day': 'monday' });
+    await device('DELETE', `${BINDINGS}/1`);
+    await device('POST', `${ACL}?vdom=dmz`, { name: 'added', rule: [{ id: 1, action: 'deny', prefix: '10.0.0.0 255.0.0.0' }] });
+    await device('PUT', `${ACL}/deny-all`, { rule: [] });
+    await device('DELETE', 'dlp/filepattern/1');
+    const r = await run('apply', '-f', path, '--prune', '-o', 'table');
+    expectCode(r, 0);
+    expectCode(await run('diff', '-f', path, '--prune'), 0);
+    // Objects created again come last: a restore brings back every object and field, not the order of objects.
+    assert.deepEqual(byKey(parse((await run('export', '--vdom', '*')).stdout)), byKey(parse(backup)));
+    await emu.close();
+  });
+
+  test('without --atomic a failed write stops the run and reports what was and was not applied', async () => {
+    const doc = file('bad.json', JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 55 }, [BINDINGS]: [{ 'seq-num': 70, ip: 'not-an-ip' }], [ACL]: [{ name: 'after-the-failure' }] } } }));
+    const r = await run('apply', '-f', doc);
+    expectCode(r, 7);
+    const report = json<{ applied: Obj[]; failed: Obj & { error: Obj }; not_applied: Obj[] }>(r);
+    assert.deepEqual(report.applied.map((s) => `${s.action} ${s.table}`), [`update ${DISK}`]);
+    assert.equal(report.failed.table, BINDINGS);
+    assert.equal(report.failed.key, 70);
+    assert.equal(report.failed.error.exit, 7);
+    assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.table} ${s.key}`), [`create ${ACL} after-the-failure`]);
+    assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 55);
+    assert.ok(!(emu.objects(ACL) as Obj[]).some((o) => o.name === 'after-the-failure'));
+    await emu.close();
+  });
+
+  test('--atomic: a write that fails midway aborts the transactions; the device is left exactly as it was', async () => {
+    const before = (await run('export', '--vdom', '*')).stdout;
+    const doc = file('atomic.json', JSON.stringify({
+      vdoms: {
+        root: { [DISK]: { 'max-log-file-size': 55 }, [ACL]: [{ name: 'in-root' }] },
+        dmz: { [ACL]: [{ name: 'in-dmz' }], [BINDINGS]: [{ 'seq-num': 70, ip: 'not-an-ip' }] },
+      },
+    }));
+    const mark = emu.requests.length;
+    const r = await run('apply', '-f', doc, '--atomic');
+    expectCode(r, 7);
+    const sent = writes(since(mark));
+    const starts = sent.filter((q) => q.query.includes('transaction-start'));
+    assert.equal(starts.length, 2, 'one transaction per VDOM');
+    assert.ok(sent.filter((q) => q.path !== '/api/v2/cmdb').every((q) => q.headers['x-transaction-id']), 'every write inside a transaction');
+    assert.equal(sent.filter((q) => q.query.includes('transaction-abort')).length, 2);
+    assert.equal(sent.filter((q) => q.query.includes('transaction-commit')).length, 0);
+    const report = json<{ applied: Obj[]; failed: Obj; not_applied: Obj[] }>(r);
+    assert.deepEqual(report.applied, []);
+    assert.equal(report.failed.key, 70);
+    assert.equal(report.not_applied.length, 3);
+    assert.match(r.stderr, /nothing was changed/);
+    sameText((await run('export', '--vdom', '*')).stdout, before, 'read back');
+    assert.deepEqual(json(await run('transactions', ACL)), [], 'no transaction left open');
+    await emu.close();
+  });
+
+  test('--atomic commits every VDOM only once all writes succeeded', async () => {
+    const doc = file('atomic-ok.json', JSON.stringify({ vdoms: { root: { [ACL]: [{ name: 'in-root' }] }, dmz: { [ACL]: [{ name: 'in-dmz' }] } } }));
+    const mark = emu.requests.length;
+    expectCode(await run('apply', '-f', doc, '--atomic'), 0);
+    assert.equal(writes(since(mark)).filter((q) => q.query.includes('transaction-commit')).length, 2);
+    assert.ok((emu.objects(ACL, 'root') as Obj[]).some((o) => o.name === 'in-root'));
+    assert.ok((emu.objects(ACL, 'dmz') as Obj[]).some((o) => o.name === 'in-dmz'));
+    await emu.close();
+  });
+
+  test('SIGTERM during an atomic apply aborts the transaction and leaves the device unchanged', async () => {
+    const objects = Array.from({ length: 3000 }, (_, i) => ({ 'seq-num': 1000 + i, ip: `10.8.${Math.floor(i / 250)}.${i % 250}` }));
+    const doc = file('many.json', JSON.stringify({ vdoms: { root: { [BINDINGS]: objects } } }));
+    const count = (emu.objects(BINDINGS) as Obj[]).length;
+    const child = spawn(process.execPath, [BIN, 'apply', '-f', doc, '--atomic'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const staged = () => emu.requests.filter((q) => q.method === 'POST' && q.headers['x-transaction-id']).length;
+    while (staged() < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+    child.kill('SIGTERM');
+    const code = await exited;
+    assert.equal(code, 143, stderr);
+    assert.ok(staged() < objects.length, 'interrupted before the end');
+    assert.ok(emu.requests.some((q) => q.query.includes('transaction-abort')), 'the transaction was aborted');
+    assert.ok(!emu.requests.some((q) => q.query.includes('transaction-commit')));
+    assert.equal((emu.objects(BINDINGS) as Obj[]).length, count);
+    assert.deepEqual(json(await run('transactions', BINDINGS)), []);
+    await emu.close();
+  });
+});
