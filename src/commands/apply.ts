@@ -1,6 +1,5 @@
 import type { Context } from '../cli/context.js';
-import { confirm, isInteractive } from '../cli/prompt.js';
-import { EXIT, errorReport } from '../errors.js';
+import { EXIT } from '../errors.js';
 import { applySteps, type ApplyReport, type FailedStep } from '../plan/apply.js';
 import { computePlan, planIsEmpty, redactSecrets, redactStep, requestOf, stepAllowed, type PlannedTables, type Step } from '../plan/plan.js';
 import { planFormat, printPlan, readCurrent, readDesired } from './desired.js';
@@ -13,8 +12,8 @@ export interface ApplyOptions {
   yes?: boolean;
 }
 
-function errorObject(error: unknown): Record<string, unknown> {
-  const r = errorReport(error);
+function errorObject(ctx: Context, error: unknown): Record<string, unknown> {
+  const r = ctx.describe(error);
   return { exit: r.exit, status: r.status, code: r.code, message: r.message, hint: r.hint, cli_error: r.cliError };
 }
 
@@ -26,12 +25,12 @@ async function printReport(ctx: Context, planned: PlannedTables, report: ApplyRe
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, planned.tables));
   const notApplied = [...report.not_applied, ...skipped];
   if (format !== 'table') {
-    const failed = report.failed ? { ...(report.failed.table === null ? report.failed : redactStep(report.failed, planned.tables)), error: errorObject(report.failed.error) } : null;
+    const failed = report.failed ? { ...(report.failed.table === null ? report.failed : redactStep(report.failed, planned.tables)), error: errorObject(ctx, report.failed.error) } : null;
     await ctx.print({ kind: 'object', object: { applied: shown(report.applied), failed, not_applied: shown(notApplied) } }, { format });
   }
   if (report.failed) {
-    const r = errorReport(report.failed.error);
-    ctx.error({ ...r, message: `${where(report.failed)} failed: ${r.message}` });
+    const r = ctx.describe(report.failed.error);
+    ctx.printError({ ...r, message: `${where(report.failed)} failed: ${r.message}` });
   }
   if (report.interrupted) ctx.warn('interrupted');
   if (report.aborted) ctx.notice('the transaction was aborted: nothing was changed on the device');
@@ -71,8 +70,8 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
     if (format !== 'table') await ctx.print({ kind: 'object', object: { applied: [], failed: null, not_applied: [] } }, { format });
     return EXIT.OK;
   }
-  if (steps.length && isInteractive(ctx.io) && !opts.yes) {
-    if (!(await confirm(ctx.io, `apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
+  if (steps.length && ctx.interactive && !opts.yes) {
+    if (!(await ctx.confirm(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
       ctx.notice('nothing was changed');
       return EXIT.DIFFERENT;
     }
@@ -86,6 +85,6 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   }
   await printReport(ctx, planned, report, skipped, format);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
-  if (report.failed) return errorReport(report.failed.error).exit;
+  if (report.failed) return ctx.describe(report.failed.error).exit;
   return EXIT.OK;
 }

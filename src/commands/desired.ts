@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../cli/context.js';
 import { normalizeTablePath } from '../catalogue/index.js';
 import { UsageError } from '../errors.js';
@@ -6,7 +5,9 @@ import { formatPlan } from '../output/index.js';
 import { readDocument, type DocumentTable } from '../plan/document.js';
 import { planIsEmpty, redactPlan, type Comparison, type PlannedTables } from '../plan/plan.js';
 import { readTable } from '../plan/read.js';
-import { mapConcurrent, resolveTable } from './shared.js';
+import { mapConcurrent } from '../request/bulk.js';
+import { parseDocument, readSource } from '../request/input.js';
+import { resolveTable } from '../request/table.js';
 
 /** Tables read at once over the device's one connection pool. */
 export const READ_CONCURRENCY = 8;
@@ -18,47 +19,21 @@ export function planFormat(ctx: Context): 'yaml' | 'json' | 'table' {
   return format;
 }
 
-async function readText(ctx: Context, file: string): Promise<string> {
-  if (file !== '-') {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * The desired configuration from a document file (YAML or JSON; `-` for stdin), narrowed to the
  * tables named on the line and the VDOMs of an explicit --vdom.
  */
 export async function readDesired(ctx: Context, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
   if (file === undefined) throw new UsageError('give the desired configuration with -f FILE', "write one with 'cmdb export > FILE'");
-  const source = file === '-' ? 'standard input' : `'${file}'`;
-  const text = await readText(ctx, file);
-  if (!text.trim()) throw new UsageError(`${source} is empty`);
-  let value: unknown;
-  try {
-    // JSON is YAML too, but JSON.parse reads it many times faster.
-    value = JSON.parse(text);
-  } catch {
-    const { parse } = await import('yaml');
-    try {
-      value = parse(text);
-    } catch (err) {
-      throw new UsageError(`${source} is neither valid YAML nor JSON: ${(err as Error).message.split('\n')[0]}`);
-    }
-  }
+  const { text, source } = await readSource(ctx.io.stdin, file);
+  const value = await parseDocument(text, source);
   let tables = readDocument(value, source);
   if (tableInputs.length) {
     const wanted = new Set(tableInputs.map((input) => resolveTable(ctx, normalizeTablePath(input)).path));
     for (const path of wanted) if (!tables.some((t) => t.table.path === path)) ctx.notice(`${path} is not in ${source}`);
     tables = tables.filter((t) => wanted.has(t.table.path));
   }
-  const vdoms = ctx.options.vdom !== undefined ? ctx.vdoms() : undefined;
+  const vdoms = ctx.settings.vdomText !== undefined ? ctx.vdoms() : undefined;
   if (vdoms && !vdoms.includes('*')) tables = tables.filter((t) => vdoms.includes(t.vdom));
   return tables;
 }

@@ -2,12 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { allTables, type TableDef } from '../catalogue/index.js';
-import { errorReport, mostSevere, UsageError } from '../errors.js';
-import { hostOption, deviceOption, selectedProfile } from '../cli/profile.js';
+import { UsageError } from '../errors.js';
+import { selectedProfile } from '../device/select.js';
+import { mostSevere } from '../severity.js';
 import { buildDocument, normalizeContent, type DocumentTable } from '../plan/document.js';
 import { readTable, type TableRead } from '../plan/read.js';
 import { READ_CONCURRENCY } from './desired.js';
-import { mapConcurrent, requireOperation, resolveTable } from './shared.js';
+import { mapConcurrent } from '../request/bulk.js';
+import { requireOperation, resolveTable } from '../request/table.js';
 
 export interface ExportOptions {
   excludeDefaultValues?: boolean;
@@ -30,7 +32,8 @@ function chosenTables(ctx: Context, inputs: string[]): TableDef[] {
 
 /** `DIR/<device>.yaml`: the profile's name, or the host of --host/CMDB_HOST. */
 function deviceFileName(ctx: Context, extension: string): string {
-  const name = ctx.demo ? 'demo' : !deviceOption(ctx) && hostOption(ctx) ? new URL(/^\w+:\/\//.test(hostOption(ctx)!) ? hostOption(ctx)! : `https://${hostOption(ctx)}`).host : selectedProfile(ctx)?.name;
+  const host = ctx.settings.host;
+  const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host : selectedProfile(ctx)?.name;
   if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
   return `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }
@@ -52,7 +55,7 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
       (error: unknown) => ({ table, error }),
     ),
   );
-  const failures = reads.flatMap((r) => ('error' in r ? [{ table: r.table, report: errorReport(r.error) }] : []));
+  const failures = reads.flatMap((r) => ('error' in r ? [{ table: r.table, report: ctx.describe(r.error) }] : []));
   if (failures.length === reads.length && failures.length) throw (reads[0] as { error: unknown }).error;
   for (const { table, report } of failures) ctx.warn(`${table.path} is left out: ${report.message}`);
   const found: DocumentTable[] = [];

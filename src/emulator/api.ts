@@ -190,7 +190,7 @@ export class Api {
   private startTransaction(request: ApiRequest): ApiResponse {
     requireMethod(request, 'POST');
     const body = validateObject({ timeout: TRANSACTION_TIMEOUT }, parseJsonBody(request.body, request.contentType));
-    const vdom = selectVdoms(this.deps.db, request.principal, request.params.get('vdom')).vdoms[0];
+    const vdom = selectVdoms(this.deps.db, request.principal, request.params).vdoms[0];
     const id = this.deps.transactions.start(Number(body.timeout ?? 60));
     // A real 6.4 device answers the start like a write that changed nothing.
     const envelope = successEnvelope({ http_method: request.method, vdom }, { revision: revisionText(vdom, 'transaction', id), revisionChanged: false, results: { 'transaction-id': id } });

@@ -1,5 +1,5 @@
 // export, diff and apply through the built CLI against the emulator, asserting on what the device received.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -68,7 +68,7 @@ beforeEach(async () => {
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'cmdb-cac-'));
 });
-after(() => emu?.close());
+afterEach(() => emu.close());
 
 describe('export', () => {
   test('is byte-identical twice, reads back unchanged with a YAML 1.1 reader, and holds every readable table of both VDOMs', async () => {
@@ -84,7 +84,6 @@ describe('export', () => {
     assert.ok(Object.keys(doc.vdoms.root).length > 30);
     assert.deepEqual(Object.keys(doc.vdoms.root[DISK] as Obj).filter((k) => k.startsWith('q_')), []);
     assert.ok(!first.stdout.includes('q_origin_key'));
-    await emu.close();
   });
 
   test('--dir writes <device>.yaml and nothing on stdout; a table the caller may not read is left out and sets the exit code', async () => {
@@ -96,7 +95,6 @@ describe('export', () => {
     assert.match(r.stderr, /router\/access-list is left out/);
     const written = readFileSync(join(dir, 'out', `${new URL(limited.url).host.replace(':', '_')}.yaml`), 'utf8');
     assert.deepEqual(Object.keys(parse(written).vdoms.root), [DISK, BINDINGS]);
-    await emu.close();
   });
 });
 
@@ -152,7 +150,6 @@ describe('diff and apply', () => {
     expectCode(again, 0);
     assert.deepEqual(json(again), { applied: [], failed: null, not_applied: [] });
     assert.deepEqual(writes(since(mark)), [], 'an in-sync apply sends no write');
-    await emu.close();
   });
 
   test('--prune deletes what the document does not list, last, in reverse order; only in the tables it names', async () => {
@@ -178,7 +175,6 @@ describe('diff and apply', () => {
       `DELETE /api/v2/cmdb/${ACL}/extra`,
     ]);
     assert.ok((emu.objects('dlp/filepattern') as Obj[]).some((o) => o.id === 50), 'tables the document does not name are left alone');
-    await emu.close();
   });
 
   test('an export re-applied with --prune to a changed device restores it (both VDOMs)', async () => {
@@ -194,22 +190,20 @@ describe('diff and apply', () => {
     expectCode(await run('diff', '-f', path, '--prune'), 0);
     // Objects created again come last: a restore brings back every object and field, not the order of objects.
     assert.deepEqual(byKey(parse((await run('export', '--vdom', '*')).stdout)), byKey(parse(backup)));
-    await emu.close();
   });
 
   test('without --atomic a failed write stops the run and reports what was and was not applied', async () => {
     const doc = file('bad.json', JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 55 }, [BINDINGS]: [{ 'seq-num': 70, ip: 'not-an-ip' }], [ACL]: [{ name: 'after-the-failure' }] } } }));
     const r = await run('apply', '-f', doc);
-    expectCode(r, 7);
+    expectCode(r, 9);
     const report = json<{ applied: Obj[]; failed: Obj & { error: Obj }; not_applied: Obj[] }>(r);
     assert.deepEqual(report.applied.map((s) => `${s.action} ${s.table}`), [`update ${DISK}`]);
     assert.equal(report.failed.table, BINDINGS);
     assert.equal(report.failed.key, 70);
-    assert.equal(report.failed.error.exit, 7);
+    assert.equal(report.failed.error.exit, 9, 'a 6.4 device refuses a bad value with HTTP 500');
     assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.table} ${s.key}`), [`create ${ACL} after-the-failure`]);
     assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 55);
     assert.ok(!(emu.objects(ACL) as Obj[]).some((o) => o.name === 'after-the-failure'));
-    await emu.close();
   });
 
   test('--atomic: a write that fails midway aborts the transactions; the device is left exactly as it was', async () => {
@@ -222,7 +216,7 @@ describe('diff and apply', () => {
     }));
     const mark = emu.requests.length;
     const r = await run('apply', '-f', doc, '--atomic');
-    expectCode(r, 7);
+    expectCode(r, 9);
     const sent = writes(since(mark));
     const starts = sent.filter((q) => q.query.includes('transaction-start'));
     assert.equal(starts.length, 2, 'one transaction per VDOM');
@@ -236,7 +230,6 @@ describe('diff and apply', () => {
     assert.match(r.stderr, /nothing was changed/);
     sameText((await run('export', '--vdom', '*')).stdout, before, 'read back');
     assert.deepEqual(json(await run('transactions', ACL)), [], 'no transaction left open');
-    await emu.close();
   });
 
   test('--atomic commits every VDOM only once all writes succeeded', async () => {
@@ -246,7 +239,6 @@ describe('diff and apply', () => {
     assert.equal(writes(since(mark)).filter((q) => q.query.includes('transaction-commit')).length, 2);
     assert.ok((emu.objects(ACL, 'root') as Obj[]).some((o) => o.name === 'in-root'));
     assert.ok((emu.objects(ACL, 'dmz') as Obj[]).some((o) => o.name === 'in-dmz'));
-    await emu.close();
   });
 
   test('SIGTERM during an atomic apply aborts the transaction and leaves the device unchanged', async () => {
@@ -258,9 +250,11 @@ describe('diff and apply', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let done = false;
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))).finally(() => (done = true));
     const staged = () => emu.requests.filter((q) => q.method === 'POST' && q.headers['x-transaction-id']).length;
-    while (staged() < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (staged() < 20 && !done) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(!done, `the apply ended before it was interrupted: ${stderr}`);
     child.kill('SIGTERM');
     const code = await exited;
     assert.equal(code, 143, stderr);
@@ -269,6 +263,5 @@ describe('diff and apply', () => {
     assert.ok(!emu.requests.some((q) => q.query.includes('transaction-commit')));
     assert.equal((emu.objects(BINDINGS) as Obj[]).length, count);
     assert.deepEqual(json(await run('transactions', BINDINGS)), []);
-    await emu.close();
   });
 });
