@@ -5,7 +5,7 @@ import { formatPlan } from '../output/index.js';
 import { readDocument, type DocumentTable } from '../plan/document.js';
 import { planIsEmpty, redactPlan, type Comparison, type PlannedTables } from '../plan/plan.js';
 import { readTable } from '../plan/read.js';
-import { mapConcurrent } from '../request/bulk.js';
+import { forEachConcurrent } from '../request/bulk.js';
 import { parseDocument, readSource } from '../request/input.js';
 import { resolveTable } from '../request/table.js';
 
@@ -38,10 +38,22 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   return tables;
 }
 
-/** The device's current content of every document table, read concurrently. */
+/** `work` over every item, READ_CONCURRENCY at once over the device's one connection pool; results in input order. */
+export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = [];
+  const settle = (item: T) => work(item).then((value): PromiseSettledResult<R> => ({ status: 'fulfilled', value }), (reason: unknown): PromiseSettledResult<R> => ({ status: 'rejected', reason }));
+  await forEachConcurrent(items, READ_CONCURRENCY, settle, async (result) => void results.push(result));
+  return results;
+}
+
+/** The device's current content of every document table, read concurrently; the first failure stops the run. */
 export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promise<Comparison[]> {
   const client = await ctx.client();
-  return mapConcurrent(desired, READ_CONCURRENCY, async (d) => ({ desired: d, actual: (await readTable(client, d.table, [d.vdom]))[0]?.content ?? [] }));
+  const reads = await settleConcurrent(desired, async (d) => ({ desired: d, actual: (await readTable(client, d.table, [d.vdom]))[0]?.content ?? [] }));
+  return reads.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
 }
 
 function summary(planned: PlannedTables): string {

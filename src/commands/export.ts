@@ -7,8 +7,7 @@ import { selectedProfile } from '../device/select.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument, normalizeContent, type DocumentTable } from '../plan/document.js';
 import { readTable, type TableRead } from '../plan/read.js';
-import { READ_CONCURRENCY } from './desired.js';
-import { mapConcurrent } from '../request/bulk.js';
+import { settleConcurrent } from './desired.js';
 import { requireOperation, resolveTable } from '../request/table.js';
 
 export interface ExportOptions {
@@ -49,11 +48,9 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   const tables = chosenTables(ctx, tableInputs);
   const vdoms = ctx.vdoms();
   const client = await ctx.client();
-  const reads = await mapConcurrent(tables, READ_CONCURRENCY, (table) =>
-    readTable(client, table, vdoms, { excludeDefaultValues: opts.excludeDefaultValues }).then(
-      (read): { table: TableDef; read: TableRead[] } => ({ table, read }),
-      (error: unknown) => ({ table, error }),
-    ),
+  const settled = await settleConcurrent(tables, (table) => readTable(client, table, vdoms, { excludeDefaultValues: opts.excludeDefaultValues }));
+  const reads = settled.map((r, i): { table: TableDef; read: TableRead[] } | { table: TableDef; error: unknown } =>
+    r.status === 'fulfilled' ? { table: tables[i], read: r.value } : { table: tables[i], error: r.reason },
   );
   const failures = reads.flatMap((r) => ('error' in r ? [{ table: r.table, report: ctx.describe(r.error) }] : []));
   if (failures.length === reads.length && failures.length) throw (reads[0] as { error: unknown }).error;
