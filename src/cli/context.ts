@@ -5,7 +5,7 @@ import { selectedProfile } from '../device/select.js';
 import { sanitizeMultiline } from '../output/text.js';
 import { decideColor, defaultFormat, formatError, formatNotice, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
 import { describeError, type Shown } from './hints.js';
-import { Settings, type GlobalOptions } from './options.js';
+import { otherDeviceEnv, Settings, type GlobalOptions } from './options.js';
 
 export type { GlobalOptions } from './options.js';
 export { parseVdoms, truthy } from './options.js';
@@ -136,6 +136,11 @@ export class Context {
   async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
     const { createRowSink } = await import('../output/index.js');
     return createRowSink(this.io.stdout, { format: this.format, terminal: this.terminal(), ...options });
+  }
+
+  /** The same run against another saved device (its own profile and credential); close() it after use. */
+  forDevice(name: string): Context {
+    return new Context(this.io, otherDeviceEnv(this.env), { ...this.options, device: name, host: undefined, demo: undefined }, this.connector);
   }
 
   /**

@@ -72,6 +72,17 @@ export function processEnv(): NodeJS.ProcessEnv {
   return process.env;
 }
 
+/**
+ * The environment for another saved device of the same run (`diff --from`): without the variables that
+ * choose a device or carry a credential, so the other device uses its own profile and credential.
+ */
+export function otherDeviceEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of ['device', 'host', 'demo'] as const) delete out[GLOBAL_OPTIONS.find((o) => o.name === name)!.env!];
+  for (const name of ['token', 'username', 'password', 'apiPrefix'] as const) delete out[VARIABLES[name]];
+  return out;
+}
+
 /** A variable's value; set-but-empty counts as unset. */
 export function variable(env: NodeJS.ProcessEnv, name: Variable): string | undefined {
   return env[VARIABLES[name]] || undefined;

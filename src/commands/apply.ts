@@ -1,8 +1,8 @@
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
-import { applySteps, type ApplyReport, type FailedStep } from '../plan/apply.js';
-import { computePlan, planIsEmpty, redactSecrets, redactStep, requestOf, stepAllowed, type PlannedTables, type Step } from '../plan/plan.js';
-import { planFormat, printPlan, readCurrent, readDesired } from './desired.js';
+import { applySteps, type ApplyReport } from '../plan/apply.js';
+import { computePlan, planIsEmpty, redactSecrets, requestOf, stepAllowed, type Step } from '../plan/plan.js';
+import { planFormat, printPlan, printReport, readCurrent, readDesired, where } from './desired.js';
 
 export interface ApplyOptions {
   file?: string;
@@ -10,32 +10,6 @@ export interface ApplyOptions {
   atomic?: boolean;
   dryRun?: boolean;
   yes?: boolean;
-}
-
-function errorObject(ctx: Context, error: unknown): Record<string, unknown> {
-  const r = ctx.describe(error);
-  return { exit: r.exit, status: r.status, code: r.code, message: r.message, hint: r.hint, cli_error: r.cliError };
-}
-
-function where(step: Step | FailedStep): string {
-  return step.table === null ? `the transaction of vdom ${step.vdom}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`} (vdom ${step.vdom})`;
-}
-
-async function printReport(ctx: Context, planned: PlannedTables, report: ApplyReport, skipped: Step[], format: 'yaml' | 'json' | 'table'): Promise<void> {
-  const shown = (steps: Step[]) => steps.map((s) => redactStep(s, planned.tables));
-  const notApplied = [...report.not_applied, ...skipped];
-  if (format !== 'table') {
-    const failed = report.failed ? { ...(report.failed.table === null ? report.failed : redactStep(report.failed, planned.tables)), error: errorObject(ctx, report.failed.error) } : null;
-    await ctx.print({ kind: 'object', object: { applied: shown(report.applied), failed, not_applied: shown(notApplied) } }, { format });
-  }
-  if (report.failed) {
-    const r = ctx.describe(report.failed.error);
-    ctx.printError({ ...r, message: `${where(report.failed)} failed: ${r.message}` });
-  }
-  if (report.interrupted) ctx.warn('interrupted');
-  if (report.aborted) ctx.notice('the transaction was aborted: nothing was changed on the device');
-  const total = report.applied.length + notApplied.length + (report.failed?.table ? 1 : 0);
-  ctx.notice(`applied ${report.applied.length} of ${total} changes${notApplied.length ? `; not applied: ${notApplied.length}` : ''}`);
 }
 
 /**
@@ -83,7 +57,7 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   } finally {
     interrupt.release();
   }
-  await printReport(ctx, planned, report, skipped, format);
+  await printReport(ctx, planned.tables, report, skipped, format);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return ctx.describe(report.failed.error).exit;
   return EXIT.OK;

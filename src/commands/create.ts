@@ -6,6 +6,7 @@ import { bulkPrinter, printWrite, send, steadyHeap } from './shared.js';
 
 export interface CreateOptions extends BodyOptions {
   concurrency?: string;
+  atomic?: boolean;
 }
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
@@ -17,8 +18,14 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   // An NDJSON file streams through; anything else is read whole.
   const stream = await streamNdjsonBodies(table, bodyOptions);
   const { bodies, many } = stream ? { bodies: stream.bodies(), many: true } : await readBodies(ctx, table, bodyOptions, true);
-  const query = vdomQuery(ctx);
   const keyOf = (body: Record<string, unknown>) => (table.key && table.key in body ? (body[table.key] as string | number) : undefined);
+  if (opts.atomic) {
+    // All or nothing: every element is held, to be sent inside one transaction.
+    const all: Record<string, unknown>[] = [];
+    for await (const body of bodies) all.push(body);
+    return (await import('./atomic.js')).runAtomically(ctx, table, all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })));
+  }
+  const query = vdomQuery(ctx);
   if (!many && Array.isArray(bodies)) {
     const result = await send(ctx, table, { method: 'POST', query, body: bodies[0] });
     await printWrite(ctx, result, 'created', table, keyOf(bodies[0]));

@@ -4,12 +4,13 @@ import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } fr
 import { bulkPrinter, printWrite, send } from './shared.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
-export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: { concurrency?: string }): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: { concurrency?: string; atomic?: boolean }): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'delete');
   requireOperation(ctx, table, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
   const mkeys = keys.map((k) => parseMkey(table, k));
+  if (opts.atomic) return (await import('./atomic.js')).runAtomically(ctx, table, mkeys.map((key) => ({ action: 'delete', key })));
   const query = vdomQuery(ctx);
   if (mkeys.length === 1) {
     const result = await send(ctx, table, { method: 'DELETE', mkey: mkeys[0], query });

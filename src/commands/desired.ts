@@ -1,13 +1,15 @@
 import type { Context } from '../cli/context.js';
-import { normalizeTablePath } from '../catalogue/index.js';
+import { allTables, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import type { ApplyReport, FailedStep } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
 import { formatPlan } from '../output/index.js';
-import { readDocument, type DocumentTable } from '../plan/document.js';
-import { planIsEmpty, redactPlan, type Comparison, type PlannedTables } from '../plan/plan.js';
+import { normalizeContent, readDocument, type DocumentTable } from '../plan/document.js';
+import type { Shown } from '../cli/hints.js';
+import { planIsEmpty, redactPlan, redactStep, type Comparison, type PlannedTables, type Step } from '../plan/plan.js';
 import { readTable } from '../plan/read.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { parseDocument, readSource } from '../request/input.js';
-import { resolveTable } from '../request/table.js';
+import { requireOperation, resolveTable } from '../request/table.js';
 
 /** Tables read at once over the device's one connection pool. */
 export const READ_CONCURRENCY = 8;
@@ -46,6 +48,43 @@ export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Prom
   return results;
 }
 
+/** Whether a table can be read as a whole: a keyed table's list, or a singleton's object. */
+const readable = (table: TableDef) => table.operations.includes(table.singleton ? 'G' : 'L');
+
+export function chosenTables(ctx: Context, inputs: string[]): TableDef[] {
+  if (!inputs.length) return allTables().filter(readable);
+  const named = [...new Map(inputs.map((input) => resolveTable(ctx, input)).map((t) => [t.path, t])).values()];
+  for (const table of named) {
+    if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
+    requireOperation(ctx, table, table.singleton ? 'G' : 'L');
+  }
+  const order = new Map(allTables().map((t, i) => [t.path, i]));
+  return named.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+}
+
+/**
+ * The configuration of some tables in some VDOMs (`undefined`: the management VDOM; `*`: all), read
+ * concurrently, VDOM by VDOM in the device's order, tables in the catalogue's. A table that cannot be
+ * read is reported in `failures`; when none can be, the first failure is thrown.
+ */
+export async function readConfiguration(ctx: Context, tables: TableDef[], vdoms: string[] | undefined, options: { excludeDefaultValues?: boolean } = {}): Promise<{ tables: DocumentTable[]; failures: { table: TableDef; report: Shown }[] }> {
+  const client = await ctx.client();
+  const settled = await settleConcurrent(tables, (table) => readTable(client, table, vdoms, options));
+  const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ table: tables[i], report: ctx.describe(r.reason) }] : []));
+  const first = settled.find((r) => r.status === 'rejected');
+  if (first && failures.length === tables.length) throw first.reason;
+  const found: DocumentTable[] = [];
+  const vdomOrder: string[] = [];
+  settled.forEach((r, i) => {
+    if (r.status === 'rejected') return;
+    for (const { vdom, content } of r.value) {
+      if (!vdomOrder.includes(vdom)) vdomOrder.push(vdom);
+      found.push({ vdom, table: tables[i], content: normalizeContent(tables[i], content) });
+    }
+  });
+  return { tables: vdomOrder.flatMap((vdom) => found.filter((t) => t.vdom === vdom)), failures };
+}
+
 /** The device's current content of every document table, read concurrently; the first failure stops the run. */
 export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promise<Comparison[]> {
   const client = await ctx.client();
@@ -72,3 +111,35 @@ export async function printPlan(ctx: Context, planned: PlannedTables, format: 'y
     await ctx.print({ kind: 'object', object: { ...plan, ...extra } }, { format });
   }
 }
+
+const DONE = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+function errorObject(ctx: Context, error: unknown): Record<string, unknown> {
+  const r = ctx.describe(error);
+  return { exit: r.exit, status: r.status, code: r.code, message: r.message, hint: r.hint, cli_error: r.cliError };
+}
+
+export function where(step: Step | FailedStep): string {
+  return step.table === null ? `the transaction of vdom ${step.vdom}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`} (vdom ${step.vdom})`;
+}
+
+/** What an apply did: `{applied, failed, not_applied}` for scripts; a line per change made, errors and a summary for people. */
+export async function printReport(ctx: Context, tables: Map<string, TableDef>, report: ApplyReport, skipped: Step[], format: 'yaml' | 'json' | 'table'): Promise<void> {
+  const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
+  const notApplied = [...report.not_applied, ...skipped];
+  if (format !== 'table') {
+    const failed = report.failed ? { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: errorObject(ctx, report.failed.error) } : null;
+    await ctx.print({ kind: 'object', object: { applied: shown(report.applied), failed, not_applied: shown(notApplied) } }, { format });
+  } else if (report.applied.length) {
+    await ctx.print({ kind: 'text', text: report.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}\n`).join('') });
+  }
+  if (report.failed) {
+    const r = ctx.describe(report.failed.error);
+    ctx.printError({ ...r, message: `${where(report.failed)} failed: ${r.message}` });
+  }
+  if (report.interrupted) ctx.warn('interrupted');
+  if (report.aborted) ctx.notice('the transaction was aborted: nothing was changed on the device');
+  const total = report.applied.length + notApplied.length + (report.failed?.table ? 1 : 0);
+  ctx.notice(`applied ${report.applied.length} of ${total} changes${notApplied.length ? `; not applied: ${notApplied.length}` : ''}`);
+}
+

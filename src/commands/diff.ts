@@ -1,7 +1,8 @@
 import type { Context } from '../cli/context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { computePlan, planIsEmpty } from '../plan/plan.js';
-import { planFormat, printPlan, readCurrent, readDesired } from './desired.js';
+import type { DocumentTable } from '../plan/document.js';
+import { chosenTables, planFormat, printPlan, readConfiguration, readCurrent, readDesired } from './desired.js';
 
 export interface DiffOptions {
   file?: string;
@@ -9,11 +10,23 @@ export interface DiffOptions {
   prune?: boolean;
 }
 
+/** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */
+async function readOtherDevice(ctx: Context, name: string, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
+  if (file !== undefined) throw new UsageError('give the desired configuration with -f FILE or --from DEVICE, not both');
+  const other = ctx.forDevice(name);
+  try {
+    const { tables, failures } = await readConfiguration(other, chosenTables(ctx, tableInputs), ctx.vdoms());
+    for (const { table, report } of failures) ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
+    return tables;
+  } finally {
+    await other.close();
+  }
+}
+
 /** `cmdb diff -f FILE [<table>...]`: the plan that would make the device match the document; reads only. Exit 10 when they differ. */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: DiffOptions): Promise<number> {
-  if (opts.from !== undefined) throw new UsageError('--from is not available yet', "export the other device with 'cmdb -d OTHER export > other.yaml', then 'cmdb diff -f other.yaml'");
   const format = planFormat(ctx);
-  const desired = await readDesired(ctx, opts.file, tableInputs);
+  const desired = opts.from === undefined ? await readDesired(ctx, opts.file, tableInputs) : await readOtherDevice(ctx, opts.from, opts.file, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
   await printPlan(ctx, planned, format);
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;

@@ -264,4 +264,49 @@ describe('diff and apply', () => {
     assert.equal((emu.objects(BINDINGS) as Obj[]).length, count);
     assert.deepEqual(json(await run('transactions', BINDINGS)), []);
   });
+
+  test('create -f --atomic: a failing element leaves nothing created; delete --atomic of several keys is all or nothing', async () => {
+    const before = (await run('export', BINDINGS, ACL)).stdout;
+    const bodies = file('bulk.json', JSON.stringify([{ name: 'bulk-1' }, { name: 'deny-all' }, { name: 'bulk-3' }]));
+    let mark = emu.requests.length;
+    const created = await run('create', ACL, '-f', bodies, '--atomic');
+    expectCode(created, 7);
+    assert.match(created.stderr, /nothing was changed/);
+    let sent = writes(since(mark));
+    assert.ok(sent.some((q) => q.query.includes('transaction-abort')) && !sent.some((q) => q.query.includes('transaction-commit')));
+    assert.ok(sent.filter((q) => q.path !== '/api/v2/cmdb').every((q) => q.headers['x-transaction-id']));
+
+    mark = emu.requests.length;
+    const deleted = await run('delete', BINDINGS, '1', '2', '99', '--atomic');
+    expectCode(deleted, 6);
+    sent = writes(since(mark));
+    assert.deepEqual(sent.filter((q) => q.method === 'DELETE').map((q) => q.path), [`/api/v2/cmdb/${BINDINGS}/1`, `/api/v2/cmdb/${BINDINGS}/2`, `/api/v2/cmdb/${BINDINGS}/99`]);
+    sameText((await run('export', BINDINGS, ACL)).stdout, before, 'read back');
+
+    const ok = await run('delete', BINDINGS, '1', '2', '--atomic', '-o', 'json');
+    expectCode(ok, 0);
+    assert.deepEqual(json<{ applied: Obj[] }>(ok).applied.map((s) => s.key), [1, 2]);
+    assert.deepEqual((emu.objects(BINDINGS) as Obj[]).filter((o) => o['seq-num'] === 1 || o['seq-num'] === 2), []);
+  });
+
+  test('diff --from DEVICE: another saved device is the desired configuration; nothing is written to either', async () => {
+    const other = await startEmulator({ port: 0, seed: 'demo' });
+    try {
+      const login = await cmdb(['login', '--host', other.url, '-d', 'other', '--token-stdin', '--insecure-storage'], { env: { ...env, CMDB_HOST: '', CMDB_TOKEN: '' }, stdin: `${other.token}\n` });
+      expectCode(login, 0);
+      const res = await fetch(`${other.url}/api/v2/cmdb/${DISK}`, { method: 'PUT', headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ 'max-log-file-size': 77 }) });
+      assert.equal(res.status, 200);
+      const mark = emu.requests.length;
+      const otherMark = other.requests.length;
+      const r = await run('diff', '--from', 'other', DISK, BINDINGS);
+      expectCode(r, 10);
+      assert.deepEqual(json(r), { create: [], update: [{ vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 20, to: 77 } } }], delete: [] });
+      assert.deepEqual(writes(since(mark)), []);
+      assert.deepEqual(writes(other.requests.slice(otherMark)), []);
+      assert.ok(other.requests.slice(otherMark).every((q) => q.headers.authorization === `Bearer ${other.token}`), "the other device gets its own credential");
+      assert.ok(!emu.requests.slice(mark).some((q) => q.headers.authorization?.includes(other.token)));
+    } finally {
+      await other.close();
+    }
+  });
 });

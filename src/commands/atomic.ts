@@ -1,0 +1,38 @@
+import type { ApiRequest } from '../api/client.js';
+import type { TableDef } from '../catalogue/index.js';
+import type { Context } from '../cli/context.js';
+import { EXIT, UsageError } from '../errors.js';
+import { applySteps, type ApplyReport } from '../plan/apply.js';
+import type { Step } from '../plan/plan.js';
+import { printReport } from './desired.js';
+
+/** One write of a bulk command run with --atomic. */
+export type BulkWrite = { action: 'create'; key: string | number | null; object: Record<string, unknown> } | { action: 'delete'; key: string | number };
+
+/**
+ * `--atomic` on `create -f` and `delete` of several keys: every write in one device transaction,
+ * committed only when all succeeded; any failure, Ctrl-C or SIGTERM aborts it and nothing changes.
+ */
+export async function runAtomically(ctx: Context, table: TableDef, writes: BulkWrite[]): Promise<number> {
+  const vdoms = ctx.vdoms();
+  if (vdoms && (vdoms.length > 1 || vdoms[0] === '*')) {
+    throw new UsageError('--atomic writes to one VDOM at a time here', "give one --vdom, or use 'cmdb apply --atomic' with a document that names each VDOM");
+  }
+  const vdom = vdoms?.[0] ?? '';
+  const base = { tablePath: table.path, group: table.group, query: vdoms ? { vdom: vdoms } : {} };
+  const steps: Step[] = writes.map((w) => (w.action === 'create' ? { action: 'create', vdom, table: table.path, key: w.key, object: w.object } : { action: 'delete', vdom, table: table.path, key: w.key }));
+  const requests: ApiRequest[] = writes.map((w) => (w.action === 'create' ? { ...base, method: 'POST', body: w.object } : { ...base, method: 'DELETE', mkey: w.key }));
+  const client = await ctx.client();
+  const interrupt = ctx.interruptible();
+  let report: ApplyReport;
+  try {
+    report = await applySteps(client, steps, requests, { atomic: true, signal: interrupt.signal });
+  } finally {
+    interrupt.release();
+  }
+  const format = ctx.format === 'json' || ctx.format === 'yaml' ? ctx.format : 'table';
+  await printReport(ctx, new Map([[table.path, table]]), report, [], format);
+  if (report.interrupted) return interrupt.exitCode() ?? 130;
+  if (report.failed) return ctx.describe(report.failed.error).exit;
+  return EXIT.OK;
+}
