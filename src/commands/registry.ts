@@ -138,6 +138,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'export [tables...]',
+    devices: 'each',
     description: 'print the config document of the tables (default: every table that can be read as a whole)',
     group: 'configuration as code',
     args: { tables: 'table' },
@@ -151,6 +152,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'diff [tables...]',
+    devices: 'each',
     description: 'show what apply would change to make the device match a document (reads only; exit 10 when they differ)',
     group: 'configuration as code',
     args: { tables: 'table' },
@@ -164,6 +166,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'apply [tables...]',
+    devices: 'each',
     description: 'make the device match a config document: create, update only changed fields, delete with --prune',
     group: 'configuration as code',
     args: { tables: 'table' },

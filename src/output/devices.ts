@@ -60,6 +60,8 @@ function rowsOf(data: Shaped): Row[] {
       return [writeResultObject(data.result)];
     case 'raw':
       return Array.isArray(data.body) ? (data.body as Row[]) : [data.body as Row];
+    case 'text':
+      return [];
   }
 }
 
