@@ -1,5 +1,9 @@
 import type { Context } from '../cli/context.js';
-import { dropProfile, getProfile, readProfiles, updateProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseVdoms } from '../cli/context.js';
+import { dropProfile, getProfile, putProfile, readProfiles, SETTABLE, updateProfiles, withSetting, type DeviceProfile, type ProfileSet, type Settable } from '../config/profiles.js';
+import { UsageError } from '../errors.js';
 import { credentialAccount } from '../config/secrets.js';
 import type { Row } from '../output/index.js';
 import { endSession } from '../device/connect.js';
@@ -32,7 +36,13 @@ export async function list(ctx: Context): Promise<number> {
     return 0;
   }
   const rows = set.devices.map((d) => describe(d, set));
-  await ctx.print({ kind: 'list', rows }, ctx.format === 'table' ? { keyField: 'name', fields: ['name', 'default', 'host', 'auth', 'username', 'vdom', 'secrets'] } : { keyField: 'name' });
+  if (ctx.format !== 'table') {
+    await ctx.print({ kind: 'list', rows }, { keyField: 'name' });
+    return 0;
+  }
+  // For people: the default marked `*`, the address never cut on a narrow terminal.
+  const shown = rows.map((row) => ({ ...row, default: row.default ? '*' : '' }));
+  await ctx.print({ kind: 'list', rows: shown }, { keyField: 'name', fields: ['name', 'host', 'auth', 'default', 'username', 'vdom', 'secrets'], whole: ['host'] });
   return 0;
 }
 
@@ -72,5 +82,38 @@ export async function remove(ctx: Context, { name }: { name: string }): Promise<
   });
   const note = wasDefault ? (after.devices.length ? "; there is no default device now ('cmdb device use <name>' picks one)" : '') : '';
   await printOutcome(ctx, `Removed device '${name}' (${profile.host})${note}`, { device: name, removed: true });
+  return 0;
+}
+
+/** `key=value` words of `device set`, checked before the profile file is touched. */
+function parseSettings(words: string[]): [Settable, string][] {
+  const hint = `settings: ${SETTABLE.map((k) => `${k}=...`).join(', ')} (an empty value removes one)`;
+  return words.map((word) => {
+    const eq = word.indexOf('=');
+    const key = (eq < 0 ? word : word.slice(0, eq)) as Settable;
+    if (eq < 0) throw new UsageError(`'${word}' is not key=value`, hint);
+    if (!SETTABLE.includes(key)) throw new UsageError(`'${key}' is not a setting 'device set' changes`, `${hint}; the host and the credential come from 'cmdb login'`);
+    let value = word.slice(eq + 1).trim();
+    if (key === 'vdom' && value) value = parseVdoms(value).join(',');
+    // A CA file is kept as an absolute path: later runs may start elsewhere.
+    if (key === 'ca-file' && value) {
+      value = resolve(value);
+      if (!existsSync(value)) throw new UsageError(`the CA file ${value} does not exist`, 'give the path of a PEM file');
+    }
+    return [key, value];
+  });
+}
+
+/** `cmdb device set <name> key=value...`: vdom, timeout, ca-file, prefix, without logging in again. */
+export async function set(ctx: Context, { name, settings }: { name: string; settings: string[] }): Promise<number> {
+  const changes = parseSettings(settings);
+  let changed: DeviceProfile | undefined;
+  const after = await updateProfiles(ctx.env, (current) => {
+    changed = changes.reduce((profile, [key, value]) => withSetting(profile, key, value), getProfile(current, name));
+    return putProfile(current, changed);
+  });
+  const said = changes.map(([key, value]) => (value === '' ? `${key} removed` : `${key}=${value}`)).join(', ');
+  if (ctx.format === 'table') await printOutcome(ctx, `Device '${name}': ${said}`, {});
+  else await ctx.print({ kind: 'object', object: describe(changed!, after) });
   return 0;
 }

@@ -301,6 +301,15 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./device.js')).use,
   }),
   defineCommand({
+    spec: 'set <name> <settings...>',
+    parent: 'device',
+    description: 'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix',
+    group: 'devices and login',
+    args: { name: 'device', settings: 'none' },
+    examples: ['cmdb device set branch-1 vdom=dmz timeout=10', "cmdb device set lab ca-file=./lab-ca.pem prefix="],
+    load: async () => (await import('./device.js')).set,
+  }),
+  defineCommand({
     spec: 'remove <name>',
     parent: 'device',
     description: 'delete a device, its saved credential and session',

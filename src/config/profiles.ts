@@ -72,6 +72,29 @@ const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; chec
   } },
 ];
 
+/** The settings `cmdb device set` changes (the others come from `cmdb login`). */
+export const SETTABLE = ['vdom', 'timeout', 'ca-file', 'prefix'] as const;
+export type Settable = (typeof SETTABLE)[number];
+
+/**
+ * A profile with one setting changed from its text (`timeout=10`), checked as config.yaml's value
+ * is; an empty text removes the setting. A bad value is a usage error.
+ */
+export function withSetting(profile: DeviceProfile, key: Settable, text: string): DeviceProfile {
+  const setting = SETTINGS.find((s) => s.key === key)!;
+  const changed: Record<string, unknown> = { ...profile };
+  if (text === '') {
+    delete changed[setting.field];
+    return changed as unknown as DeviceProfile;
+  }
+  try {
+    changed[setting.field] = setting.check(key === 'timeout' ? (/^\s*[\d.]+\s*$/.test(text) ? Number(text) : text) : text);
+  } catch (err) {
+    throw new UsageError(`invalid ${key} '${text}': ${(err as Error).message}`, `or '${key}=' to remove the setting`);
+  }
+  return changed as unknown as DeviceProfile;
+}
+
 export function profilesPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'config.yaml');
 }

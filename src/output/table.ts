@@ -64,16 +64,18 @@ interface ColumnPlan {
 /**
  * Fit columns of natural widths `natural` (headers `headerWidths`) into `total` columns.
  * Keeps the longest run of leading columns that fits at their floor width (never below
- * MIN_COLUMN or the header), then cuts the widest columns first down to a common cap,
+ * MIN_COLUMN or the header; never below its natural width for a `whole` column), then cuts the
+ * widest columns first down to a common cap,
  * handing any remainder back to the leftmost capped columns.
  */
-function planColumns(natural: number[], headerWidths: number[], total: number): ColumnPlan {
-  const floors = natural.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, Math.min(headerWidths[i]!, HEADER_KEEP))));
+function planColumns(natural: number[], headerWidths: number[], total: number, whole: boolean[] = []): ColumnPlan {
+  const floors = natural.map((w, i) => (whole[i] ? w : Math.min(w, Math.max(MIN_COLUMN, Math.min(headerWidths[i]!, HEADER_KEEP)))));
   let kept = 0;
   let used = 0;
   while (kept < natural.length) {
     const next = used + (kept > 0 ? GAP : 0) + floors[kept]!;
-    if (next > total && kept > 0) break;
+    // A column that is never cut is kept even past the width (the terminal wraps the line).
+    if (next > total && kept > 0 && !whole[kept]) break;
     used = next;
     kept++;
   }
@@ -175,7 +177,8 @@ export class ListTable implements RowFormatter {
       let note = '';
       const cut = fits(terminal);
       if (cut) {
-        const plan = planColumns(widths, header.map(displayWidth), terminal.columns);
+        const whole = order.map((i) => !!this.opts.whole?.includes(this.names[i]!));
+        const plan = planColumns(widths, header.map(displayWidth), terminal.columns, whole);
         const dropped = order.length - plan.widths.length;
         if (dropped > 0) {
           const plural = dropped === 1 ? 'column' : 'columns';

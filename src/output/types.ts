@@ -35,6 +35,8 @@ export interface RenderOptions {
   fields?: string[];
   /** false: table and csv rows without the header line (--no-headers). */
   headers?: boolean;
+  /** Columns a table on a terminal never cuts (a device's address): other columns give way first. */
+  whole?: string[];
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

@@ -2,7 +2,7 @@
 // device an emulator of its own, through the built CLI over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -36,7 +36,7 @@ function profilesEnv(devices: [string, string, string][]): NodeJS.ProcessEnv {
   const env = isolatedEnv();
   const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = ['default: hq', 'devices:', ...devices.flatMap(([name, host]) => [`  ${name}:`, `    host: ${host}`, '    auth: token', '    secrets: file'])];
+  const config = [`default: ${devices.some(([name]) => name === 'hq') ? 'hq' : devices[0][0]}`, 'devices:', ...devices.flatMap(([name, host]) => [`  ${name}:`, `    host: ${host}`, '    auth: token', '    secrets: file'])];
   writeFileSync(join(dir, 'config.yaml'), config.join('\n') + '\n', { mode: 0o600 });
   writeFileSync(join(dir, 'credentials.yaml'), devices.map(([name, , token]) => `${name}: ${token}`).join('\n') + '\n', { mode: 0o600 });
   return env;
@@ -252,5 +252,57 @@ describe('selection errors: nothing sent', () => {
   test('commands that do not use a device ignore a list in CMDB_DEVICE', async () => {
     const r = await cmdb(['tables', '--area', 'log', '-o', 'json'], { env: { ...healthy, CMDB_DEVICE: 'nothing-*' } });
     ok(r);
+  });
+});
+
+describe('device list and device set', () => {
+  test('device list: every host whole, auth kind, the default marked', async () => {
+    const r = await cmdb(['device', 'list', '-o', 'table'], { env: mixed });
+    ok(r);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.deepEqual(lines[0].split(/ {2,}/).slice(0, 4), ['name', 'host', 'auth', 'default']);
+    const hq = lines.find((l) => l.startsWith('hq '))!.split(/ {2,}/);
+    assert.deepEqual(hq.slice(0, 4), ['hq', emus.hq.url, 'token', '*']);
+    assert.equal(lines.filter((l) => / \*( |$)/.test(l)).length, 1);
+    const listed = json<Obj[]>(await cmdb(['device', 'list', '-o', 'json'], { env: mixed }));
+    assert.deepEqual(listed.map((d) => [d.name, d.default]), [['branch-1', false], ['branch-2', false], ['hq', true], ['down', false], ['wrong-token', false]]);
+  });
+
+  test('device set changes vdom, timeout, ca-file and prefix without a login; later runs use them', async () => {
+    const env = profilesEnv([['solo', emus.hq.url, emus.hq.token]]);
+    const sent = emus.hq.requests.length;
+    const set = await cmdb(['device', 'set', 'solo', 'vdom=dmz', 'timeout=7', '-o', 'json'], { env });
+    ok(set);
+    assert.deepEqual([json<Obj>(set).vdom, json<Obj>(set).timeout], ['dmz', 7]);
+    assert.equal(emus.hq.requests.length, sent, 'nothing is sent to the device');
+    const list = await cmdb(['list', BINDINGS, '-d', 'solo', '-o', 'json'], { env });
+    ok(list);
+    assert.equal(new URLSearchParams(emus.hq.requests.at(-1)!.query).get('vdom'), 'dmz');
+    const ca = join(env.HOME!, 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
+    const table = await cmdb(['device', 'set', 'solo', 'vdom=', 'prefix=/api/v2/cmdb', `ca-file=${ca}`, '-o', 'table'], { env });
+    ok(table);
+    assert.equal(table.stdout.trim(), `Device 'solo': vdom removed, prefix=/api/v2/cmdb, ca-file=${ca}`);
+    const shown = json<Obj>(await cmdb(['device', 'show', 'solo', '-o', 'json'], { env }));
+    assert.deepEqual([shown.vdom, shown.timeout, shown.prefix, shown['ca-file'], shown.host], [null, 7, '/api/v2/cmdb', ca, emus.hq.url]);
+  });
+
+  test('device set refuses a bad value, an unknown setting or device, changing nothing', async () => {
+    const env = profilesEnv([['solo', emus.hq.url, emus.hq.token]]);
+    const file = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
+    const before = readFileSync(file, 'utf8');
+    for (const [args, message] of [
+      [['solo', 'vdom=dmz', 'timeout=soon'], /invalid timeout 'soon'/],
+      [['solo', 'host=https://elsewhere'], /'host' is not a setting 'device set' changes/],
+      [['solo', 'vdom'], /'vdom' is not key=value/],
+      [['solo', 'ca-file=/nonexistent/ca.pem'], /the CA file \/nonexistent\/ca.pem does not exist/],
+      [['solo', 'prefix=api'], /invalid prefix 'api'/],
+      [['nope', 'vdom=root'], /no device named 'nope'/],
+    ] as [string[], RegExp][]) {
+      const r = await cmdb(['device', 'set', ...args], { env });
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, message);
+    }
+    assert.equal(readFileSync(file, 'utf8'), before);
   });
 });

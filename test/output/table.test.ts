@@ -27,6 +27,17 @@ describe('table: list', () => {
     assert.equal(lines[0]!.indexOf('10.0.0.1'), 'seq-num'.length + 2);
   });
 
+  it('never cuts a whole column (a device address), even past the width; the others give way', async () => {
+    const host = 'https://branch-office-0042.region-emea.example.net:10443';
+    const rows = [{ name: 'branch-0042', host, auth: 'token', username: 'a-rather-long-administrator-name' }];
+    const cut = linesOf(await table({ kind: 'list', rows }, tty(40), { keyField: 'name' }));
+    assert.ok(!cut.some((l) => l.includes(host)), 'without whole the address is cut');
+    for (const width of [40, 70, 90]) {
+      const lines = linesOf(await table({ kind: 'list', rows }, tty(width), { keyField: 'name', whole: ['host'] }));
+      assert.equal(cells(lines[1]!)[1], host, `width ${width}`);
+    }
+  });
+
   it('shows exactly the --fields columns, q_* included when asked', async () => {
     const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', fields: ['name', 'q_origin_key'] }));
     assert.deepEqual(cells(lines[0]!), ['name', 'q_origin_key']);
