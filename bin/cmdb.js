@@ -1,3 +1,8 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli/main.js';
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+import { answerQuickly } from '../dist/src/cli/quick.js';
+
+const argv = process.argv.slice(2);
+if (!answerQuickly(argv)) {
+  const { main } = await import('../dist/src/cli/main.js');
+  process.exitCode = await main(argv);
+}

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Command, CommanderError } from 'commander';
 import { CmdbApiError } from '../api/errors.js';
@@ -6,14 +5,11 @@ import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { CommandDef, Run } from '../commands/spec.js';
 import { namesSeveral } from '../device/select.js';
+import { dispatch } from './dispatch.js';
+import { version } from './quick.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
 import { describeError } from './hints.js';
 import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -28,8 +24,11 @@ function argumentNames(spec: string): string[] {
     .map((word) => word.replace(/^[<[]|\.\.\.|[>\]]$/g, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase()));
 }
 
+/** What the program does with a command line it has read: the entry, its arguments and options, and the Command. */
+export type Invoke = (def: CommandDef, args: Record<string, unknown>, options: object, cmd: Command) => Promise<void>;
+
 /** Builds the commander program from the registry; each command's module is imported only when it runs. */
-export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<number>, cmd: Command, def: CommandDef) => Promise<void>): Command {
+export function buildProgram(io: IO, run: Invoke): Command {
   const { Command, Option } = commander();
   const program = new Command('cmdb')
     .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
@@ -65,8 +64,7 @@ export function buildProgram(io: IO, run: (action: (ctx: Context) => Promise<num
     command.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, the options, then the Command itself.
       const args = Object.fromEntries(names.map((name, i) => [name, params[i]]).filter(([, value]) => value !== undefined));
-      const options = params[names.length] as object;
-      await run(async (ctx) => ((await def.load()) as Run<object, object>)(ctx, args, options), params[names.length + 1] as Command, def);
+      await run(def, args, params[names.length] as object, params[names.length + 1] as Command);
     });
   }
   return program;
@@ -110,19 +108,27 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   if (argv[0] === '__complete') return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
-  const program = buildProgram(io, async (action, cmd, def) => {
+  const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
-    ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
+    ctx = new Context(io, env, globals as GlobalOptions);
     ctx.validateGlobals();
+    const action = async (c: Context) => ((await def.load()) as Run<object, object>)(c, args, options);
     if (def.devices && namesSeveral(ctx.settings.device)) {
-      const name = def.parent ? `${def.parent} ${cmd.name()}` : cmd.name();
+      const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
       exitCode = await (await import('./fleet.js')).runSelected(ctx, { name, devices: def.devices }, action);
     } else exitCode = await action(ctx);
-  });
+  };
+  // A plain command line is read from the registry; commander reads the rest (and prints help).
+  const direct = dispatch(argv);
+  let program: Command | undefined;
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    if (direct) await run(direct.def, direct.args, direct.options, { ...direct.globals, ...direct.options });
+    else {
+      program = buildProgram(io, (def, args, options, cmd) => run(def, args, options, cmd.optsWithGlobals()));
+      await program.parseAsync(argv, { from: 'user' });
+    }
   } catch (err) {
-    if (err instanceof commander().CommanderError) {
+    if (program && err instanceof commander().CommanderError) {
       if (err.exitCode === 0) return 0;
       // Help shown because no command was given: the help itself is the message.
       if (err.code === 'commander.help') return EXIT.USAGE;

@@ -33,7 +33,7 @@ const heavyIn = (modules: string[]) => HEAVY.filter((name) => modules.some((m) =
 
 test('the trace sees modules at all, ESM and CommonJS (so the assertions below can fail)', () => {
   const { modules } = loaded(['list', 'log.disk/setting', '--host', 'http://127.0.0.1:9', '--timeout', '1']);
-  assert.ok(modules.some((m) => m.includes('/node_modules/commander/')), 'commander (loaded with createRequire) not traced');
+  assert.ok(modules.some((m) => m.includes('/node_modules/undici/')), 'undici (loaded with createRequire) not traced');
   assert.ok(heavyIn(modules).includes('undici'), 'a network command should load undici');
   // Only the parts of undici the client uses: its package entry (fetch, WebSocket, caches, mocks) costs ~50 ms.
   assert.ok(!modules.some((m) => m.endsWith('/node_modules/undici/index.js')), 'undici/index.js loaded');
@@ -57,3 +57,18 @@ for (const args of [['--version'], ['--help'], ['tables'], ['tables', '-o', 'jso
     assert.deepEqual(heavyIn(modules), []);
   });
 }
+
+for (const args of [['--version'], ['--help'], ['list', '--help'], ['tables', '-o', 'json'], ['tables', '--area', 'log', '--output=csv']]) {
+  test(`cmdb ${args.join(' ')} does not load commander (help rendered at build time, the line read from the registry)`, () => {
+    const { modules, status } = loaded(args);
+    assert.equal(status, 0);
+    assert.ok(modules.some((m) => m.includes('/dist/src/cli/quick.js')), 'traced');
+    assert.ok(!modules.some((m) => m.includes('/node_modules/commander/')), 'commander loaded');
+  });
+}
+
+test('a line the registry does not read is still read by commander', () => {
+  const { modules, status } = loaded(['tables', '-o', 'json', '--', 'extra']);
+  assert.notEqual(status, null);
+  assert.ok(modules.some((m) => m.includes('/node_modules/commander/')));
+});

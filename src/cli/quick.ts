@@ -1,0 +1,52 @@
+// Answers that need neither the registry nor commander, given before either is loaded (bin/cmdb.js):
+// `--version`, and `--help` of the program or of one command, as commander renders it, from the text
+// rendered at build time (scripts/render-help.js writes help.json beside this module). Anything else,
+// or a terminal whose width would wrap the help otherwise, goes to main().
+import { readFileSync } from 'node:fs';
+
+/** Help of each command path ('' for the program, 'list', 'device list'): at width 80, and unwrapped. */
+export interface RenderedHelp {
+  [path: string]: { narrow: string; wide: string; wideWidth: number };
+}
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function renderedHelp(): RenderedHelp | null {
+  try {
+    return JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as RenderedHelp;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The text for stdout, or null when main() must run. `width` is what commander wraps help to:
+ * the terminal's columns, undefined when stdout is not a terminal (80).
+ */
+export function quickAnswer(argv: readonly string[], width: number | undefined): string | null {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${version()}\n`;
+  const last = argv[argv.length - 1];
+  if (last !== '--help' && last !== '-h') return null;
+  const path = argv.slice(0, -1);
+  if (path.some((word) => word.startsWith('-'))) return null;
+  const help = renderedHelp()?.[path.join(' ')];
+  if (!help) return null;
+  if (width === undefined || width === 80) return help.narrow;
+  return width >= help.wideWidth ? help.wide : null;
+}
+
+/** Writes the quick answer for this process's command line, if there is one; true when it did. */
+export function answerQuickly(argv: readonly string[]): boolean {
+  const text = quickAnswer(argv, process.stdout.isTTY ? process.stdout.columns : undefined);
+  if (text === null) return false;
+  // As processIO(): a reader that stops early (`cmdb --help | head -1`) ends the run quietly.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  process.stdout.write(text);
+  return true;
+}
