@@ -1,5 +1,10 @@
 import type { Authenticator } from './client.js';
 
+/** A token can travel in a header only as printable ASCII: no whitespace, control or non-ASCII character. */
+export function isUsableToken(token: string): boolean {
+  return /^[\x21-\x7e]+$/.test(token);
+}
+
 /** REST API administrator token, sent only as `Authorization: Bearer` (a token in the query string leaks into logs). */
 export class TokenAuth implements Authenticator {
   readonly kind = 'token' as const;

@@ -52,15 +52,59 @@ export function buildQuery(params: QueryParams = {}): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** `fw.example` → `https://fw.example`; keeps an explicit scheme and port; IPv6 literals in brackets. */
+/** Why a device address was refused. */
+export type AddressProblem = 'empty' | 'no-host' | 'credentials' | 'scheme' | 'invalid';
+
+/** A device address that cannot be used; `address` is the input with any password replaced by `***`. */
+export class AddressError extends TypeError {
+  constructor(readonly problem: AddressProblem, readonly address: string) {
+    super(`${problem}: ${address}`);
+    this.name = 'AddressError';
+  }
+}
+
+/** The address as it may be shown: a password written into it (`https://u:pw@fw`) becomes `***`. */
+export function redactAddress(input: string): string {
+  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)?([^/@?#]*)@/i, (_m, scheme: string | undefined, userinfo: string) => {
+    const at = userinfo.indexOf(':');
+    return `${scheme ?? ''}${at < 0 ? userinfo : `${userinfo.slice(0, at)}:***`}@`;
+  });
+}
+
+/**
+ * `fw.example` → `https://fw.example`; keeps an explicit scheme and port; IPv6 literals in brackets.
+ * Refuses (AddressError) an empty address, a scheme with no host, and user information: credentials
+ * never travel in an address.
+ */
 export function normalizeBaseUrl(host: string): string {
-  let h = host.trim().replace(/\/+$/, '');
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(h)) {
+  const input = host.trim();
+  if (!input) throw new AddressError('empty', '');
+  const shown = redactAddress(input);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(input);
+  if (scheme && !/^https?$/i.test(scheme[1])) throw new AddressError('scheme', shown);
+  let h = input.replace(/\/+$/, '');
+  if (scheme && h.length <= scheme[0].length - 1) throw new AddressError('no-host', shown);
+  if (!scheme) {
     // A bare IPv6 literal without brackets: wrap it.
     if (/^[0-9a-f:]+$/i.test(h) && h.includes(':') && h.split(':').length > 2) h = `[${h}]`;
     h = `https://${h}`;
   }
-  const url = new URL(h);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`unsupported scheme ${url.protocol}`);
+  let url: URL;
+  try {
+    url = new URL(h);
+  } catch {
+    throw new AddressError('invalid', shown);
+  }
+  if (url.username || url.password || /^[^/]*\/\/[^/?#]*@/.test(h)) throw new AddressError('credentials', shown);
+  if (!url.hostname) throw new AddressError('no-host', shown);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AddressError('scheme', shown);
   return `${url.protocol}//${url.host}`;
+}
+
+/** Why an API prefix cannot be used, or null: a path of printable ASCII, no query or fragment. */
+export function prefixProblem(prefix: string): 'not-a-path' | 'characters' | 'query' | null {
+  if (/[^\x21-\x7e]/.test(prefix)) return 'characters';
+  if (/[?#]/.test(prefix)) return 'query';
+  if (!prefix.startsWith('/')) return 'not-a-path';
+  return null;
 }
