@@ -1,6 +1,8 @@
 // Every global option and CMDB_* variable, once: its flag, its variable, its default and its parser.
 // Precedence everywhere: flag, then environment, then the device profile, then the default. No other
 // module reads process.env or a CMDB_* variable (a test greps the compiled tree for it).
+import { isUsableToken } from '../api/auth.js';
+import { AddressError, normalizeBaseUrl, prefixProblem } from '../api/url.js';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/index.js';
 
@@ -115,11 +117,50 @@ export function parseFormat(value: string): OutputFormat {
   return value as OutputFormat;
 }
 
+/** The longest timeout a timer can hold (2^31 - 1 ms), in whole seconds: a little under 25 days. */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 /** Seconds as given to --timeout, in milliseconds. */
 export function parseTimeout(raw: string): number {
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid timeout '${raw}'`, 'give a number of seconds greater than 0, for example --timeout 10');
+  if (seconds > MAX_TIMEOUT_SECONDS) throw new UsageError(`invalid timeout '${raw}': at most ${MAX_TIMEOUT_SECONDS} seconds`, 'give a number of seconds, for example --timeout 10');
   return Math.round(seconds * 1000);
+}
+
+/**
+ * A device address from --host, CMDB_HOST or `cmdb login`, normalised (`fw` → `https://fw`); a usage
+ * error when it cannot be one. A password written into it is never shown back.
+ */
+export function parseHost(raw: string, what = '--host'): string {
+  try {
+    return normalizeBaseUrl(raw);
+  } catch (err) {
+    if (!(err instanceof AddressError)) throw err;
+    const example = 'give an address like https://fw.example:8443 (IPv6 in brackets)';
+    switch (err.problem) {
+      case 'empty':
+        throw new UsageError(`${what} is empty`, example);
+      case 'credentials':
+        throw new UsageError(`${what} '${err.address}' holds a user name or password`, "credentials never go in the address: log in with 'cmdb login --username <name>' (or --token-stdin), or set CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD");
+      case 'no-host':
+        throw new UsageError(`${what} '${err.address}' names no host`, example);
+      case 'scheme':
+        throw new UsageError(`${what} '${err.address}' is not an https:// or http:// address`, example);
+      default:
+        throw new UsageError(`invalid device address '${err.address}'`, example);
+    }
+  }
+}
+
+/** An API prefix as sent before every table path: a path of printable ASCII, without ? or #. */
+export function parsePrefix(prefix: string, what: string): string {
+  const problem = prefixProblem(prefix);
+  if (!problem) return prefix;
+  const shown = JSON.stringify(prefix);
+  if (problem === 'characters') throw new UsageError(`the API prefix ${shown} (${what}) holds spaces, control or non-ASCII characters`, 'give a path such as /api/v2/cmdb');
+  if (problem === 'query') throw new UsageError(`the API prefix ${shown} (${what}) holds '?' or '#'`, 'give a path only, such as /api/v2/cmdb: query parameters have options of their own');
+  throw new UsageError(`invalid API prefix ${shown} (${what})`, 'give a path such as /api/v2/cmdb');
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -154,9 +195,11 @@ export class Settings {
     return this.text('device');
   }
 
-  /** --host / CMDB_HOST. */
+  /** --host / CMDB_HOST, normalised; an empty --host, or an address that cannot be one, is a usage error. */
   get host(): string | undefined {
-    return this.text('host');
+    if (this.flags.host !== undefined) return parseHost(this.flags.host, '--host');
+    const value = this.text('host');
+    return value === undefined ? undefined : parseHost(value, 'CMDB_HOST');
   }
 
   /** --vdom / CMDB_VDOM, else the profile's, parsed; undefined: the device's management VDOM. */
@@ -198,7 +241,10 @@ export class Settings {
 
   /** CMDB_API_PREFIX, else the profile's (login's --prefix is a flag of its own, given as `flag`). */
   apiPrefix(profilePrefix?: string, flag?: string): string | undefined {
-    return flag ?? variable(this.env, 'apiPrefix') ?? profilePrefix;
+    if (flag !== undefined) return parsePrefix(flag, '--prefix');
+    const fromEnv = variable(this.env, 'apiPrefix');
+    if (fromEnv !== undefined) return parsePrefix(fromEnv, VARIABLES.apiPrefix);
+    return profilePrefix;
   }
 
   /** Per-request timeout in milliseconds: flag, CMDB_TIMEOUT, the profile's, then 30 s. */
@@ -236,6 +282,9 @@ export class Settings {
   /** The credential the environment gives, if any: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
   get environmentCredential(): { kind: 'token'; token: string } | { kind: 'session'; username: string; password: string | undefined } | null {
     const token = variable(this.env, 'token');
+    if (token && !isUsableToken(token)) {
+      throw new UsageError(`${VARIABLES.token} holds spaces, control or non-ASCII characters, which no API token has`, 'set it to the token alone, for example CMDB_TOKEN="$(cat token.txt)"');
+    }
     if (token) return { kind: 'token', token };
     const username = variable(this.env, 'username');
     if (username) return { kind: 'session', username, password: this.env[VARIABLES.password] };
@@ -252,6 +301,7 @@ export class Settings {
     void this.explicitFormat;
     this.timeoutMs();
     void this.parallel;
+    void this.host;
     if (this.text('vdom') !== undefined) this.vdoms();
   }
 }

@@ -4,6 +4,8 @@ import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/
 import type { SessionAuth } from '../api/session.js';
 import { normalizeBaseUrl } from '../api/url.js';
 import { parseVdoms, type Context } from '../cli/context.js';
+import { parsePrefix } from '../cli/options.js';
+import { isUsableToken } from '../api/auth.js';
 import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, updateProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
 import { newClient, tlsOptions } from '../device/connect.js';
@@ -56,7 +58,7 @@ async function readCredential(ctx: Context, opts: LoginOptions, existing: Device
   if (opts.tokenStdin) {
     const token = await readStdin(ctx.io, 'API token', '--token-stdin');
     // Only one trailing newline is dropped; whitespace left inside could not travel in a header.
-    if (/\s/.test(token)) throw new UsageError('the API token read from stdin contains spaces or line breaks', 'give the token alone on stdin, at most followed by one newline');
+    if (!isUsableToken(token)) throw new UsageError('the API token read from stdin contains spaces, line breaks, control or non-ASCII characters', 'give the token alone on stdin, at most followed by one newline');
     return { kind: 'token', secret: token };
   }
   const username = opts.username ?? (existing?.auth === 'session' ? existing.username : undefined);
@@ -133,7 +135,7 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const vdom = ctx.options.vdom ?? existing?.vdom;
   if (vdom !== undefined) parseVdoms(vdom);
   const prefix = opts.prefix ?? existing?.prefix;
-  if (prefix !== undefined && !prefix.startsWith('/')) throw new UsageError(`invalid API prefix '${prefix}'`, 'give a path such as /api/v2/cmdb');
+  if (prefix !== undefined) parsePrefix(prefix, opts.prefix !== undefined ? '--prefix' : 'the saved profile');
   const sameDevice = existing?.host === host;
   const caFile = ctx.options.caFile ? resolve(ctx.options.caFile) : sameDevice ? existing?.caFile : undefined;
   const pinned = opts.fingerprint ? normalizeFingerprint(opts.fingerprint) : sameDevice ? existing?.fingerprint : undefined;
@@ -141,7 +143,7 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const credential = await readCredential(ctx, opts, existing, host);
   const store = await openStore(ctx, opts, name);
   const target = settingsFor(ctx, null, host, { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined }, opts.prefix);
-  const tls = await tlsOptions(ctx, { caFile: target.caFile, fingerprint: pinned });
+  const tls = await tlsOptions(ctx, { host, caFile: target.caFile, fingerprint: pinned });
   const banner = { accepted: false };
   const auth = await authenticator(ctx, opts, credential, banner);
   const checked = await check(ctx, target, tls, auth, name);

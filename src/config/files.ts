@@ -40,6 +40,17 @@ export function writePrivateFile(path: string, text: string): void {
   }
 }
 
+/**
+ * The first tag the YAML library could not resolve (`!!python/object`, `!!js/function`, `!custom`):
+ * a document that asks for one is refused, never read as if the tag were not there.
+ */
+export function unknownYamlTag(warnings: readonly { code: string; message: string; pos: [number, number] }[]): { tag: string; pos: number } | null {
+  const warning = warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (!warning) return null;
+  const tag = /Unresolved tag: (\S+)/.exec(warning.message)?.[1] ?? 'tag';
+  return { tag: tag.replace(/^tag:yaml\.org,2002:/, '!!'), pos: warning.pos[0] };
+}
+
 /** A parsed YAML file, with what is needed to name the line of a bad value. */
 export interface YamlFile {
   path: string;
@@ -71,12 +82,14 @@ export function readYamlFile(path: string, hint: string): YamlFile | null {
 function parseYamlText(path: string, text: string, hint: string): YamlFile {
   const { parseDocument, LineCounter: Counter } = yaml();
   const lineCounter: LineCounter = new Counter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
   const error = doc.errors[0];
   if (error) {
     const line = error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line;
     throw fileError(path, line, `not valid YAML: ${error.message.split('\n')[0]}`, hint);
   }
+  const tag = unknownYamlTag(doc.warnings);
+  if (tag) throw fileError(path, lineCounter.linePos(tag.pos).line, `unknown YAML tag ${tag.tag}: cmdb reads plain data only`, hint);
   const line = (node: unknown): number => {
     const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
     return range ? lineCounter.linePos(range[0]).line : 1;

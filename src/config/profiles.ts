@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
-import { normalizeBaseUrl } from '../api/url.js';
+import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
 import { UsageError } from '../errors.js';
 import { fileError, readYamlTree, writePrivateFile, yaml } from './files.js';
 import { isMapping, type PlainEntry } from './plain-yaml.js';
@@ -52,10 +52,10 @@ const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; chec
     try {
       return normalizeBaseUrl(v as string);
     } catch {
-      throw new Error(`host '${v}' is not an address like https://fw.example:8443`);
+      throw new Error(`host '${redactAddress(v as string)}' is not an address like https://fw.example:8443 (without user name or password)`);
     }
   } },
-  { key: 'prefix', field: 'prefix', check: text('prefix must be a path like /api/v2/cmdb', (s) => s.startsWith('/')) },
+  { key: 'prefix', field: 'prefix', check: text('prefix must be a path like /api/v2/cmdb', (s) => prefixProblem(s) === null) },
   { key: 'auth', field: 'auth', check: text("auth must be 'token' or 'session'", (s) => s === 'token' || s === 'session') },
   { key: 'username', field: 'username', check: text('username must be text') },
   { key: 'vdom', field: 'vdom', check: text("vdom must be a VDOM name, a list like root,dmz, or '*'") },

@@ -14,11 +14,29 @@ export interface Connection {
   close: () => Promise<void>;
 }
 
-/** TLS settings of a connection: the CA file's text, the pin; --insecure warns every time it is used. */
-export async function tlsOptions(ctx: Context, settings: { caFile?: string; fingerprint?: string }): Promise<TlsOptions> {
+/**
+ * TLS settings of a connection: the CA file's text, the pin; --insecure, and plain HTTP to another
+ * machine, warn every time they are used.
+ */
+export async function tlsOptions(ctx: Context, settings: { host: string; caFile?: string; fingerprint?: string }): Promise<TlsOptions> {
+  warnPlainHttp(ctx, settings.host);
   const ca = settings.caFile ? await readInputFile(settings.caFile, 'the CA file', 'give a PEM file with --ca-file or CMDB_CA_FILE') : undefined;
   if (ctx.insecure) ctx.warn("TLS verification is off (--insecure): the device's identity is not checked");
   return { ca, insecure: ctx.insecure, fingerprint: settings.fingerprint ?? null };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the only places a credential may go unencrypted without a word. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** A credential sent over plain HTTP to another machine can be read on the way: said on every run, as --insecure is. */
+function warnPlainHttp(ctx: Context, host: string): void {
+  const url = new URL(host);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    ctx.warn(`${host} is plain HTTP: the credential and every answer travel unencrypted, readable by anyone on the way; use https://`);
+  }
 }
 
 /**

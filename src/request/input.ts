@@ -1,6 +1,6 @@
 // What a command reads besides its arguments: standard input, the files the user names, and the
 // documents in them (JSON, NDJSON or YAML).
-import { readInputFile } from '../config/files.js';
+import { readInputFile, unknownYamlTag } from '../config/files.js';
 import { UsageError } from '../errors.js';
 
 type Input = AsyncIterable<string | Buffer | Uint8Array>;
@@ -25,16 +25,21 @@ export async function readSource(stdin: Input, file: string): Promise<{ text: st
   return { text: await readInputFile(file), source: `'${file}'` };
 }
 
-/** One YAML (or JSON) document, or a usage error naming the source and the line. */
+/** One YAML (or JSON) document, or a usage error naming the source and the line; unknown tags are refused. */
 export async function parseYaml(text: string, source: string): Promise<unknown> {
-  const { parse } = await import('yaml');
-  try {
-    return parse(text);
-  } catch (err) {
-    const e = err as Error & { linePos?: { line: number; col: number }[] };
-    const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw new UsageError(`${source} is neither valid JSON nor YAML${at}: ${e.message.split('\n')[0]}`);
+  const { parseDocument, LineCounter } = await import('yaml');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, logLevel: 'silent' });
+  const error = doc.errors[0];
+  if (error) {
+    const at = error.linePos?.[0] ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+    throw new UsageError(`${source} is neither valid JSON nor YAML${at}: ${error.message.split('\n')[0]}`);
   }
+  const tag = unknownYamlTag(doc.warnings);
+  if (tag) {
+    throw new UsageError(`${source} uses the YAML tag ${tag.tag} (line ${lineCounter.linePos(tag.pos).line}), which cmdb does not know`, 'a body is plain data: remove the tag');
+  }
+  return doc.toJS({ maxAliasCount: 100 });
 }
 
 /** JSON, NDJSON (one object per line) or YAML, in that order of trial. */

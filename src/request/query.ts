@@ -39,6 +39,7 @@ export function parseFields(table: TableDef, raw: string | undefined): string[] 
 export function parseCount(raw: string | undefined, option: string, min: number): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`invalid ${option} '${raw}'`, `give a whole number of at least ${min}`);
+  if (!Number.isSafeInteger(Number(raw))) throw new UsageError(`invalid ${option} '${raw}': too large`, `give a whole number of at most ${Number.MAX_SAFE_INTEGER}`);
   return Number(raw);
 }
 
