@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, RequestError, type RequestSubject } from './errors.js';
+import { ApiError, MalformedAnswerError, RequestError, type Malformation, type RequestSubject } from './errors.js';
+import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent } from './network.js';
 import { undici } from './undici.js';
 import { buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
@@ -135,20 +136,58 @@ export function redactBody(body: string | undefined, contentType = ''): string |
   }
 }
 
-function parseJson(text: string): unknown {
-  const t = text.trimStart();
-  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
-  try {
-    return JSON.parse(t);
-  } catch {
-    return undefined;
+/** Deeper than this, an answer is not configuration (and would overflow the stack of whoever walks it). */
+const MAX_DEPTH = 100;
+
+/** Whether JSON text nests arrays and objects deeper than `limit` (strings skipped). */
+function nestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
   }
+  return false;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The fields every envelope of the device carries at least one of. */
+const ENVELOPE_FIELDS = ['status', 'http_status', 'http_method', 'results', 'revision', 'mkey', 'error'];
+
+/** The body as JSON; `malformation` says why it cannot be the device's answer. */
+function parseBody(text: string): { body: unknown; malformation: Malformation | null } {
+  const t = text.trim();
+  if (!t) return { body: undefined, malformation: 'empty' };
+  if (nestsDeeper(t, MAX_DEPTH)) return { body: undefined, malformation: 'too-deep' };
+  let body: unknown;
+  try {
+    body = JSON.parse(t);
+  } catch {
+    return { body: undefined, malformation: 'not-json' };
+  }
+  const envelopes = Array.isArray(body) ? body : [body];
+  if (!envelopes.length || !envelopes.every((e) => isObject(e) && ENVELOPE_FIELDS.some((f) => f in e))) return { body, malformation: 'not-envelope' };
+  return { body, malformation: null };
+}
+
+/** A read's results are the data: an object (singleton, status) or a list of objects, nothing else. */
+function readableResults(envelope: Envelope): boolean {
+  const results = envelope.results;
+  return isObject(results) || (Array.isArray(results) && results.every(isObject));
 }
 
 function toEnvelopes(body: unknown): { envelopes: Envelope[]; multiVdom: boolean } {
-  if (Array.isArray(body)) return { envelopes: body.filter((e) => e && typeof e === 'object') as Envelope[], multiVdom: true };
-  if (body && typeof body === 'object') return { envelopes: [body as Envelope], multiVdom: false };
-  return { envelopes: [], multiVdom: false };
+  if (Array.isArray(body)) return { envelopes: body as Envelope[], multiVdom: true };
+  return { envelopes: [body as Envelope], multiVdom: false };
 }
 
 /** `Retry-After` as seconds (a number or an HTTP date), or null when the device did not say. */
@@ -161,10 +200,10 @@ export function retryAfterSeconds(res: Pick<RawResponse, 'headers'>): number | n
 }
 
 /** The error of a device answer: its status, its `error` code and `cli_error`, and what was asked. */
-function apiError(status: number, envelope: Envelope | undefined, subject: RequestSubject, authKind: Authenticator['kind'], retryAfter: number | null): ApiError {
+function apiError(status: number, envelope: Envelope | undefined, subject: RequestSubject, authKind: Authenticator['kind'], retryAfter: number | null, tries = 1): ApiError {
   const code = typeof envelope?.error === 'number' ? envelope.error : null;
   const cliError = typeof envelope?.cli_error === 'string' && envelope.cli_error.trim() ? envelope.cli_error.trim() : null;
-  return new ApiError(status, code, cliError, subject, authKind, retryAfter);
+  return new ApiError(status, code, cliError, subject, authKind, retryAfter, tries);
 }
 
 /** The HTTP client of one device: one keep-alive connection pool, one request function. */
@@ -177,6 +216,8 @@ export class CmdbClient {
   private readonly onExchange?: (exchange: Exchange) => void;
   private dispatcher: Dispatcher | undefined;
   private readonly ownsDispatcher: boolean;
+  /** Every request of this client passes it: the device's rate limit slows them all down. */
+  private readonly gate = new RateGate();
 
   constructor(options: ClientOptions) {
     try {
@@ -226,11 +267,19 @@ export class CmdbClient {
         bodyTimeout: this.timeoutMs,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const body = await res.body.text();
+      let body: string;
+      try {
+        body = await res.body.text();
+      } catch (err) {
+        // The device answered, then the connection closed before the whole body came.
+        log({ status: res.statusCode, error: (err as Error).message });
+        throw new MalformedAnswerError('truncated', res.statusCode, { method: req.method, tablePath: req.path.split('?')[0] });
+      }
       const out: RawResponse = { status: res.statusCode, headers: res.headers, body };
       log({ status: out.status, responseHeaders: redactHeaders(out.headers), responseBody: body });
       return out;
     } catch (err) {
+      if (err instanceof MalformedAnswerError) throw err;
       const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls);
       log({ error: error.message });
       throw error;
@@ -251,11 +300,35 @@ export class CmdbClient {
     const path = buildPath(this.prefix, req.tablePath, req.mkey) + buildQuery(req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const subject: RequestSubject = { method: req.method, tablePath: req.tablePath, mkey: req.mkey, vdoms: req.query?.vdom, group: req.group };
-    let res = await this.sendAuthenticated(path, req, body);
-    if (res.status === 401 && this.auth?.refresh && (await this.auth.refresh(this))) {
-      res = await this.sendAuthenticated(path, req, body);
+    for (let tries = 1; ; tries++) {
+      const res = await this.sendLimited(path, req, body, tries);
+      if (res) return this.unwrap(res, subject, tries);
     }
-    return this.unwrap(res, subject);
+  }
+
+  /**
+   * One try through the rate gate: the answer, or null after a 429 the device will take back later
+   * (`Retry-After` at most a minute or so, fewer than RATE_LIMIT_TRIES tries): the request was not
+   * executed, so it is sent again once everyone has waited.
+   */
+  private async sendLimited(path: string, req: ApiRequest, body: string | undefined, tries: number): Promise<RawResponse | null> {
+    await this.gate.enter();
+    try {
+      let res = await this.sendAuthenticated(path, req, body);
+      if (res.status === 401 && this.auth?.refresh && (await this.auth.refresh(this))) {
+        res = await this.sendAuthenticated(path, req, body);
+      }
+      if (res.status !== 429) {
+        this.gate.succeeded();
+        return res;
+      }
+      const retryAfter = retryAfterSeconds(res);
+      if (tries >= RATE_LIMIT_TRIES || (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_S)) return res;
+      this.gate.limited(rateLimitDelayMs(tries, retryAfter));
+      return null;
+    } finally {
+      this.gate.leave();
+    }
   }
 
   private async sendAuthenticated(path: string, req: ApiRequest, body: string | undefined): Promise<RawResponse> {
@@ -264,20 +337,25 @@ export class CmdbClient {
     return this.send({ method: req.method, path, headers, body });
   }
 
-  private unwrap(res: RawResponse, subject: RequestSubject): ApiResult {
-    const body = parseJson(res.body);
-    const { envelopes, multiVdom } = toEnvelopes(body);
+  private unwrap(res: RawResponse, subject: RequestSubject, tries = 1): ApiResult {
     const authKind = this.auth?.kind ?? 'none';
-    if (res.status >= 400 || body === undefined) {
-      if (res.status < 400) throw new ApiError(res.status, null, null, subject, authKind, null, true);
+    const { body, malformation } = parseBody(res.body);
+    if (res.status >= 400) {
+      // Error bodies may be HTML (401, 403, 429 from the web server): the status speaks then.
+      const envelopes = malformation ? [] : toEnvelopes(body).envelopes;
       const envelope = envelopes.find((e) => e.status === 'error') ?? envelopes[0];
-      throw apiError(res.status, envelope, subject, authKind, retryAfterSeconds(res));
+      throw apiError(res.status, envelope, subject, authKind, retryAfterSeconds(res), tries);
     }
+    if (res.status >= 300) throw new MalformedAnswerError('redirect', res.status, subject);
+    if (res.status === 204 || res.status < 200) throw new MalformedAnswerError('empty', res.status, subject);
+    if (malformation) throw new MalformedAnswerError(malformation, res.status, subject);
+    const { envelopes, multiVdom } = toEnvelopes(body);
     const failed = envelopes.find((e) => e.status === 'error');
     if (failed) {
       const vdomSubject = failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject;
       throw apiError(failed.http_status ?? res.status, failed, vdomSubject, authKind, null);
     }
+    if (subject.method === 'GET' && !envelopes.every(readableResults)) throw new MalformedAnswerError('bad-results', res.status, subject);
     return { status: res.status, body, envelopes, multiVdom };
   }
 

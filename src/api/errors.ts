@@ -39,10 +39,40 @@ export class ApiError extends CmdbApiError {
     readonly authKind: 'token' | 'session' | 'none',
     /** Seconds the device asked to wait (`Retry-After` of a 429), when it said. */
     readonly retryAfter: number | null = null,
-    /** The answer was a success status with a body that is not JSON (a wrong API prefix, a proxy page). */
-    readonly notJson = false,
+    /** How many times the request was sent (more than one after the device's rate limit, 429). */
+    readonly tries = 1,
   ) {
-    super(`${subject.method} ${subject.tablePath || '/'}: ${notJson ? 'the answer is not JSON' : `HTTP ${status}`}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`);
+    super(`${subject.method} ${subject.tablePath || '/'}: HTTP ${status}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`);
+  }
+}
+
+/** How an answer fails to be the device's JSON. */
+export type Malformation =
+  /** HTML, text, or JSON cut short. */
+  | 'not-json'
+  /** A success status with no body at all, or 204. */
+  | 'empty'
+  /** 3xx: the address leads somewhere else (a login portal, another port). */
+  | 'redirect'
+  /** JSON, but not an envelope (`"hello"`, `[1,2,3]`, `null`). */
+  | 'not-envelope'
+  /** An envelope whose `results` are not objects (`null`, bare numbers). */
+  | 'bad-results'
+  /** Nested deeper than any configuration object. */
+  | 'too-deep'
+  /** The connection closed before the whole body came. */
+  | 'truncated'
+  /** Paging that does not advance: the same page for every `start`. */
+  | 'no-progress';
+
+/** The device (or something in front of it) answered, but not with the device's JSON: never taken as data. */
+export class MalformedAnswerError extends CmdbApiError {
+  constructor(
+    readonly malformation: Malformation,
+    readonly status: number,
+    readonly subject: RequestSubject,
+  ) {
+    super(`${subject.method} ${subject.tablePath || '/'}: HTTP ${status}: ${malformation}`);
   }
 }
 

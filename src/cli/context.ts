@@ -8,7 +8,7 @@ import { describeError, type Shown } from './hints.js';
 import { otherDeviceEnv, Settings, type GlobalOptions } from './options.js';
 
 export type { GlobalOptions } from './options.js';
-export { parseVdoms, truthy } from './options.js';
+export { parsePrefix, parseVdoms, truthy } from './options.js';
 
 export interface OutStream {
   write(chunk: string): boolean;

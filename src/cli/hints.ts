@@ -1,6 +1,6 @@
 // The one map from an error to what the user sees: its message, its hint and its exit code (CLI.md).
 // The api layer's errors carry data only (src/api/errors.ts); the words and the advice are here.
-import { ApiError, CmdbApiError, ConnectionError, LoginError, RequestError, TlsVerificationError, type RequestSubject } from '../api/errors.js';
+import { ApiError, CmdbApiError, ConnectionError, LoginError, MalformedAnswerError, RequestError, TlsVerificationError, type RequestSubject } from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import { CmdbError, EXIT } from '../errors.js';
 import type { ErrorReport } from '../output/index.js';
@@ -72,7 +72,6 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   const detail = code === null ? null : (ERROR_CODES[code] ?? null);
   const say = (message: string, hint: string | null) => ({ message, hint });
 
-  if (err.notJson) return say(`the device answered ${subject.tablePath || 'the request'} with a body that is not JSON`, 'check the API prefix of the device profile (default /api/v2/cmdb)');
   if (code === -5 || code === -15) {
     return say(`${what} already exists${where}`, `choose another key, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey ?? '<key>'}'`);
   }
@@ -104,8 +103,11 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
       ? 'the device refused the write; the session\'s CSRF token may be stale: log in again with \'cmdb login\''
       : `the administrator's access profile needs ${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}${where ? ' and access to that VDOM' : ''}`);
   }
+  if (status === 429 && err.tries > 1) {
+    return say(`the device still refused ${verb === 'read' ? 'to read' : `to ${verb}`} ${what}${where} as too many requests (HTTP 429) after ${err.tries} tries`, 'its rate limit is busy (other clients, monitoring): try again later, or send fewer requests at once (--concurrency)');
+  }
   if (status === 429) {
-    return say(`the device has temporarily blocked this address after too many failed logins; ${waitText(err.retryAfter)}`, 'do not retry in a loop: check the credential first (cmdb auth status)');
+    return say(`the device has temporarily blocked this address (too many failed logins, or too many requests); ${waitText(err.retryAfter)}`, 'do not retry in a loop: check the credential first (cmdb auth status)');
   }
   if (status === 405) return say(`the device does not allow ${subject.method} on ${what}`, `see which operations the table has with 'cmdb tables'`);
   if (status === 413) {
@@ -191,6 +193,30 @@ function loginWords(err: LoginError): { message: string; hint: string } {
   }
 }
 
+/** An answer that is not the device's JSON, in words: what came, and where to look. */
+function malformedWords(err: MalformedAnswerError): { message: string; hint: string } {
+  const what = err.subject.tablePath || 'the request';
+  const prefix = 'check the address and the API prefix of the device profile (default /api/v2/cmdb): something other than the device may be answering';
+  switch (err.malformation) {
+    case 'not-json':
+      return { message: `the device answered ${what} with a body that is not JSON (HTTP ${err.status})`, hint: prefix };
+    case 'empty':
+      return { message: `the device answered ${what} with no body (HTTP ${err.status})`, hint: prefix };
+    case 'redirect':
+      return { message: `the device answered ${what} with a redirect (HTTP ${err.status}), which the API never sends`, hint: 'a proxy or login portal may be in the way; check the address (https://, port) of the device' };
+    case 'not-envelope':
+      return { message: `the device answered ${what} with JSON that is not an API answer (no envelope)`, hint: prefix };
+    case 'bad-results':
+      return { message: `the device answered ${what} with results that are not objects`, hint: "the answer cannot be the table's data; check the firmware release (6.4) and the API prefix" };
+    case 'too-deep':
+      return { message: `the device answered ${what} with data nested too deeply to be configuration`, hint: 'the answer cannot be the table\'s data; check what answers at this address' };
+    case 'truncated':
+      return { message: `the answer to ${what} broke off before its end`, hint: 'the connection was cut while the device answered: try again; if it persists check the network path' };
+    case 'no-progress':
+      return { message: `list --all stopped: the device answered the same page again for a later start, so paging would never end`, hint: 'the device ignores start; read it in one request without --all (use --count), or check its firmware' };
+  }
+}
+
 function requestWords(err: RequestError): { message: string; hint: string | null } {
   if (err.reason === 'invalid-address') return { message: `invalid device address '${err.target}'`, hint: 'use https://host[:port], for example https://fw.example:8443' };
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
@@ -202,6 +228,7 @@ export function describeError(err: unknown): Shown {
   if (err instanceof ApiError) {
     return { exit: apiExit(err.status, err.code), status: err.status, code: err.code, cliError: err.cliError, ...apiWords(err) };
   }
+  if (err instanceof MalformedAnswerError) return { exit: EXIT.DEVICE, ...none, status: err.status, ...malformedWords(err) };
   if (err instanceof ConnectionError) return { exit: EXIT.UNREACHABLE, ...none, ...connectionWords(err) };
   if (err instanceof LoginError) {
     const status = err.reason === 'blocked' ? 429 : err.reason === 'http-status' && err.status === 401 ? 401 : null;

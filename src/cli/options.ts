@@ -195,11 +195,11 @@ export class Settings {
     return this.text('device');
   }
 
-  /** --host / CMDB_HOST, normalised; an empty --host, or an address that cannot be one, is a usage error. */
+  /** --host / CMDB_HOST as given; an empty --host, or an address that cannot be one, is a usage error. */
   get host(): string | undefined {
-    if (this.flags.host !== undefined) return parseHost(this.flags.host, '--host');
     const value = this.text('host');
-    return value === undefined ? undefined : parseHost(value, 'CMDB_HOST');
+    if (value !== undefined) parseHost(value, this.flags.host !== undefined ? '--host' : 'CMDB_HOST');
+    return value;
   }
 
   /** --vdom / CMDB_VDOM, else the profile's, parsed; undefined: the device's management VDOM. */

@@ -63,6 +63,9 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   const bar = progress(ctx);
   await steadyHeap();
   const sink = await ctx.rowSink({ keyField: table.key, ...view });
+  // What each VDOM's last page held: a device that ignores `start` sends the same page forever.
+  const lastPage = new Map<string, string>();
+  const pageOf = (rows: Row[]) => JSON.stringify(table.key ? rows.map((r) => r[table.key!]) : rows);
   for (;;) {
     const count = limit === undefined ? pageSize : Math.min(pageSize, limit - total);
     if (count <= 0) break;
@@ -74,6 +77,12 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
     for (const envelope of result.envelopes) {
       const rows = Array.isArray(envelope.results) ? (envelope.results as Row[]) : [];
       const name = envelope.vdom ?? 'root';
+      const page = pageOf(rows);
+      if (rows.length && lastPage.get(name) === page) {
+        const { MalformedAnswerError } = await import('../api/errors.js');
+        throw new MalformedAnswerError('no-progress', result.status, { method: 'GET', tablePath: table.path, vdoms: [name] });
+      }
+      lastPage.set(name, page);
       // With --raw only the bodies are printed.
       if (!keepRaw && multi && ctx.format === 'ndjson') await sink.write(rows.map((r) => ({ vdom: name, ...r })));
       else if (!keepRaw && multi) {

@@ -75,7 +75,9 @@ const statuses: [number, number, number | null][] = [
 for (const [status, exit, code] of statuses) {
   test(`HTTP ${status} with a JSON body exits ${exit}`, async () => {
     const { pool, client } = setup();
-    pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern/7', method: 'GET' }).reply(status, { status: 'error', http_status: status, error: code, cli_error: 'the device says no' }, json);
+    // A 429 that asks for a long wait is not tried again (a short one is: test/e2e/hostile).
+    const headers = status === 429 ? { headers: { ...json.headers, 'retry-after': '120' } } : json;
+    pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern/7', method: 'GET' }).reply(status, { status: 'error', http_status: status, error: code, cli_error: 'the device says no' }, headers);
     const err = await client.request({ method: 'GET', tablePath: 'dlp/filepattern', mkey: 7, group: 'utmgrp' }).then(() => null, (e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, status);
@@ -89,7 +91,7 @@ for (const [status, exit, code] of statuses) {
 
   test(`HTTP ${status} with an HTML body exits ${exit} without crashing`, async () => {
     const { pool, client } = setup();
-    pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern', method: 'GET' }).reply(status, '<html><body>Error</body></html>', html);
+    pool.intercept({ path: '/api/v2/cmdb/dlp/filepattern', method: 'GET' }).reply(status, '<html><body>Error</body></html>', status === 429 ? { headers: { ...html.headers, 'retry-after': '120' } } : html);
     const err = await client.request({ method: 'GET', tablePath: 'dlp/filepattern' }).then(() => null, (e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(describeError(err).exit, code === -3 ? 6 : exit);

@@ -211,9 +211,11 @@ describe('writes', () => {
     assert.deepEqual(out.map((o) => o.status), [...ids.map(() => 'success'), 'error']);
     assert.match(r.stderr, /1 of 61 failed/);
     const table = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '--concurrency', '3', '-o', 'table');
+    // Run again: what is there with the same content is unchanged; only the different 3000 is a duplicate.
     assert.equal(table.code, 7);
-    assert.equal(table.stdout, '');
-    assert.equal((table.stderr.match(/already exists|exists/g) ?? []).length >= 61, true, table.stderr);
+    assert.equal((table.stdout.match(/\(already there with the same content: unchanged\)/g) ?? []).length, 60, table.stdout);
+    assert.match(table.stderr, /dlp\/filepattern "3000": dlp\/filepattern already exists/);
+    assert.match(table.stderr, /1 of 61 failed/);
     for (const id of ids) assert.ok((emu.objects('dlp/filepattern', 'root') as Obj[]).some((o) => o.id === id && o.name === `nd-${id}`));
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, '{"id":3100,"name":"fine"}\n{"id":3101,"nmae":"typo"}\n');
