@@ -16,8 +16,20 @@ export interface SessionOptions {
   tokenCode?: () => Promise<string | null>;
   /** Whether to accept the device's login banner; false (the default) refuses it. */
   acceptDisclaimer?: () => Promise<boolean>;
-  /** Called after each successful login with the new state, to persist it. */
-  onLogin?: (state: SessionState) => Promise<void>;
+  /** Called after each successful login with the new state (and the client that logged in), to persist it. */
+  onLogin?: (state: SessionState, client: CmdbClient) => Promise<void>;
+  /**
+   * Runs a login so that only one process at a time logs in to this device (a lock shared by every
+   * run on the machine). Inside it, `saved` is asked first: a session another run saved meanwhile is
+   * used instead of logging in again, so N runs at once open one session, not N.
+   */
+  exclusive?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The session saved now (by this run or another), read inside `exclusive`. */
+  saved?: () => Promise<SessionState | null>;
+}
+
+function sameCookies(a: SessionState | null, b: SessionState | null): boolean {
+  return JSON.stringify(a?.cookies ?? null) === JSON.stringify(b?.cookies ?? null);
 }
 
 /** The CSRF cookie: `ccsrftoken`, `ccsrftoken_<port>` or `ccsrf_token_<port>_<hash>` (match by prefix). */
@@ -162,8 +174,24 @@ export class SessionAuth implements Authenticator {
     return error;
   }
 
+  /** Logs in, or takes over the session another run saved while this one waited for its turn. */
   private async exchange(client: CmdbClient): Promise<void> {
     if (this.refused) throw this.refused;
+    const { exclusive, saved } = this.options;
+    if (!exclusive || !saved) return this.logincheckExchange(client);
+    const had = this.exportState();
+    return exclusive(async () => {
+      const current = await saved();
+      if (current && !sameCookies(current, had)) {
+        this.cookies.clear();
+        for (const [name, value] of Object.entries(current.cookies)) this.cookies.set(name, value);
+        return;
+      }
+      await this.logincheckExchange(client);
+    });
+  }
+
+  private async logincheckExchange(client: CmdbClient): Promise<void> {
     const username = this.options.username;
     const password = await this.options.password();
     if (password === null) throw new LoginError('no-password', username);
@@ -182,7 +210,7 @@ export class SessionAuth implements Authenticator {
     this.checkAnswer(answer, username);
     if (answer.banner) await this.acceptBanner(client, username);
     if (!this.cookies.size) throw new LoginError('no-cookie', username);
-    await this.options.onLogin?.({ cookies: Object.fromEntries(this.cookies) });
+    await this.options.onLogin?.({ cookies: Object.fromEntries(this.cookies) }, client);
   }
 
   private checkAnswer(answer: LoginAnswer, username: string): void {

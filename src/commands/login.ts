@@ -7,7 +7,7 @@ import { parsePrefix, parseVdoms, type Context } from '../cli/context.js';
 import { isUsableToken } from '../api/auth.js';
 import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, updateProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
-import { newClient, tlsOptions } from '../device/connect.js';
+import { endSession, newClient, tlsOptions } from '../device/connect.js';
 import { forgetSecrets, saveSession, secretStore, sessionAuth, tokenAuth } from '../device/credentials.js';
 import { settingsFor } from '../device/select.js';
 import { UsageError } from '../errors.js';
@@ -148,6 +148,8 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const checked = await check(ctx, target, tls, auth, name);
 
   await store.set(credentialAccount(name), credential.secret);
+  // The session saved by an earlier login of this profile is replaced: end it on the device first.
+  if (existing?.name === name && sameDevice && existing.auth === 'session') await endSession(ctx, existing, await secretStore(ctx, existing.secrets)).catch(() => false);
   const session = credential.kind === 'session' ? (auth as SessionAuth).exportState() : null;
   await saveSession(ctx, store, name, session);
   if (existing && existing.name === name && existing.secrets !== store.kind) await forgetSecrets(ctx, existing, { credential: true, session: true });

@@ -24,6 +24,14 @@ export function sessionAccount(device: string): string {
   return `${device}/session`;
 }
 
+/**
+ * The lock file that lets one cmdb process at a time log in to a device (the others wait, then use
+ * the session it saved): beside the profiles, named after the device.
+ */
+export function sessionLockFile(env: NodeJS.ProcessEnv, device: string): string {
+  return join(configDir(env), `${encodeURIComponent(device)}.session.lock`);
+}
+
 /** Where secrets are kept; the CLI holds one per device and never writes a secret anywhere else. */
 export interface SecretStore {
   readonly kind: SecretsKind;
@@ -256,7 +264,7 @@ export class PrefetchedStore implements SecretStore {
   readonly kind: SecretsKind;
   readonly location: string;
 
-  constructor(private readonly inner: SecretStore, private readonly values: Map<string, string | null>) {
+  constructor(readonly inner: SecretStore, private readonly values: Map<string, string | null>) {
     this.kind = inner.kind;
     this.location = inner.location;
   }
@@ -274,6 +282,11 @@ export class PrefetchedStore implements SecretStore {
     this.values.delete(account);
     return this.inner.delete(account);
   }
+}
+
+/** The secret as its store holds it now, past a prefetched copy: another process may have changed it. */
+export function readNow(store: SecretStore, account: string): Promise<string | null> {
+  return store instanceof PrefetchedStore ? store.inner.get(account) : store.get(account);
 }
 
 export function openSecretStore(kind: SecretsKind, env: NodeJS.ProcessEnv, warn: (message: string) => void): SecretStore {

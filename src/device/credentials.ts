@@ -1,5 +1,5 @@
 import type { Authenticator, CmdbClient } from '../api/client.js';
-import type { SessionAuth, SessionState } from '../api/session.js';
+import type { SessionAuth, SessionOptions, SessionState } from '../api/session.js';
 import type { Context } from '../cli/context.js';
 import type { DeviceProfile, SecretsKind } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
@@ -68,6 +68,19 @@ export async function prefetchSecretStores(ctx: Context, profiles: DeviceProfile
   return stores;
 }
 
+/**
+ * Saves a new session in place of the one saved before, which is logged out on the device first
+ * (where it still lives): sessions are scarce, and a replaced one must not linger until it expires.
+ */
+async function replaceSession(ctx: Context, store: SecretStore, device: string, fresh: SessionState, client: CmdbClient): Promise<void> {
+  const [{ parseSession, SessionAuth }, { readNow, sessionAccount }] = await Promise.all([import('../api/session.js'), import('../config/secrets.js')]);
+  const old = parseSession(await readNow(store, sessionAccount(device)).catch(() => null));
+  if (old && JSON.stringify(old.cookies) !== JSON.stringify(fresh.cookies)) {
+    await new SessionAuth({ username: '', password: async () => null, state: old }).logout(client).catch(() => false);
+  }
+  await saveSession(ctx, store, device, fresh);
+}
+
 /** An API token, sent as a bearer header. */
 export async function tokenAuth(token: string): Promise<Authenticator> {
   const { TokenAuth } = await import('../api/auth.js');
@@ -75,7 +88,7 @@ export async function tokenAuth(token: string): Promise<Authenticator> {
 }
 
 /** A session login; `acceptDisclaimer` says whether the device's login banner may be accepted. */
-export async function sessionAuth(ctx: Context, options: { username: string; password: () => Promise<string | null>; state?: SessionState | null; tokenCode?: string; acceptDisclaimer: () => Promise<boolean>; onLogin?: (state: SessionState) => Promise<void> }): Promise<SessionAuth> {
+export async function sessionAuth(ctx: Context, options: { username: string; password: () => Promise<string | null>; state?: SessionState | null; tokenCode?: string; acceptDisclaimer: () => Promise<boolean> } & Pick<SessionOptions, 'onLogin' | 'exclusive' | 'saved'>): Promise<SessionAuth> {
   const { SessionAuth } = await import('../api/session.js');
   const { tokenCode, ...rest } = options;
   return new SessionAuth({ ...rest, tokenCode: tokenCode !== undefined ? async () => tokenCode : tokenCodePrompt(ctx) });
@@ -90,17 +103,22 @@ async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> 
     if (!token) throw new AuthError(`no saved API token for device '${name}'`, `log in again with 'cmdb login -d ${name} --token-stdin'`);
     return { auth: await tokenAuth(token), store };
   }
-  const [{ parseSession }, saved] = await Promise.all([import('../api/session.js'), store.get(sessionAccount(name))]);
+  const [{ parseSession }, { withLock }, { readNow, sessionLockFile }, saved] = await Promise.all([import('../api/session.js'), import('../config/lock.js'), import('../config/secrets.js'), store.get(sessionAccount(name))]);
+  const state = parseSession(saved);
+  // A login takes as long as a few requests; a holder older than that has hung or died.
+  const patience = 3 * ctx.settings.timeoutMs(profile.timeout) + 10_000;
   const session = await sessionAuth(ctx, {
     username: profile.username!,
-    state: parseSession(saved),
+    state,
+    exclusive: (work) => withLock(sessionLockFile(ctx.env, name), work, { staleMs: patience, waitMs: patience + 5_000 }),
+    saved: async () => parseSession(await readNow(store, sessionAccount(name))),
     password: async () => {
       const password = await store.get(credentialAccount(name));
       if (password === null) throw new AuthError(`no saved password for device '${name}'`, `log in again with 'cmdb login -d ${name} --username ${profile.username}'`);
       return password;
     },
     acceptDisclaimer: async () => !!profile.acceptDisclaimer || ctx.settings.acceptDisclaimer,
-    onLogin: (state) => saveSession(ctx, store, name, state),
+    onLogin: (fresh, client) => replaceSession(ctx, store, name, fresh, client),
   });
   return { auth: session, store };
 }

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, json } from '../helpers/cli.js';
 import { expectCode, keychainlessUser } from '../helpers/expect.js';
@@ -72,6 +73,52 @@ describe('parallel runs sharing one configuration', () => {
     writeFileSync(lock, `4194305\n${(await import('node:os')).hostname()}\n`);
     expectCode(await tokenLogin(emu, env, 'second'), 0);
     assert.deepEqual((await deviceNames(env)).names, ['first', 'second']);
+  });
+});
+
+describe('parallel runs sharing one device session', () => {
+  let emu: RunningEmulator;
+  before(async () => (emu = await startEmulator({ port: 0 })));
+  after(() => emu.close());
+  const logins = () => emu.requests.filter((r) => r.path === '/logincheck').length;
+  const logouts = () => emu.requests.filter((r) => r.path === '/logout');
+
+  async function sessionProfile(): Promise<NodeJS.ProcessEnv> {
+    const env = keychainlessUser();
+    const r = await cmdb(['login', '--host', emu.url, '-d', 'fw', '--username', emu.username, '--password-stdin', '--insecure-storage'], { env, stdin: emu.password });
+    expectCode(r, 0);
+    return env;
+  }
+
+  const everyone = (env: NodeJS.ProcessEnv) => Promise.all(names.map(() => cmdb(['list', TABLE, '-o', 'json'], { env, timeoutMs: 90_000 })));
+
+  test(`${N} runs with no saved session open one session: the first logs in, the others wait and use it`, async () => {
+    const env = await sessionProfile();
+    const credentials = join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml');
+    writeFileSync(credentials, readFileSync(credentials, 'utf8').replace(/^fw\/session: .*\n/m, ''));
+    const before = logins();
+    for (const r of await everyone(env)) expectCode(r, 0);
+    assert.equal(logins() - before, 1);
+  });
+
+  test(`after the session expired, ${N} runs log in again once`, async () => {
+    const env = await sessionProfile();
+    emu.expireSessions();
+    const before = logins();
+    for (const r of await everyone(env)) expectCode(r, 0);
+    assert.equal(logins() - before, 1);
+  });
+
+  test('a session replaced by a new login is logged out on the device', async () => {
+    const env = await sessionProfile();
+    const secrets = parseYaml(readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8')) as Record<string, string>;
+    const first = JSON.parse(secrets['fw/session']) as { cookies: Record<string, string> };
+    const before = logouts().length;
+    expectCode(await cmdb(['login', '-d', 'fw', '--password-stdin', '--insecure-storage'], { env, stdin: emu.password }), 0);
+    const ended = logouts().slice(before);
+    assert.equal(ended.length, 1);
+    const apscookie = Object.entries(first.cookies).find(([name]) => name.startsWith('APSCOOKIE'))!;
+    assert.ok(ended[0].headers.cookie?.includes(`${apscookie[0]}=${apscookie[1]}`), 'the old session is the one ended');
   });
 });
 
