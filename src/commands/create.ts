@@ -2,7 +2,8 @@ import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite, send, steadyHeap } from './shared.js';
+import { bulkPrinter, printWrite, steadyHeap } from './shared.js';
+import { expectFields, sendWrite } from './verify.js';
 
 export interface CreateOptions extends BodyOptions {
   concurrency?: string;
@@ -27,12 +28,12 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   }
   const query = vdomQuery(ctx);
   if (!many && Array.isArray(bodies)) {
-    const result = await send(ctx, table, { method: 'POST', query, body: bodies[0] });
+    const result = await sendWrite(ctx, table, { method: 'POST', query, body: bodies[0] }, expectFields(table, keyOf(bodies[0]), bodies[0]));
     await printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
     return 0;
   }
   await steadyHeap();
   const printer = bulkPrinter(ctx, table, 'created');
-  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => send(ctx, table, { method: 'POST', query, body })), (o) => printer.add(o));
+  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => sendWrite(ctx, table, { method: 'POST', query, body }, expectFields(table, keyOf(body), body))), (o) => printer.add(o));
   return printer.end();
 }

@@ -1,7 +1,8 @@
 import type { Context } from '../cli/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite, send } from './shared.js';
+import { bulkPrinter, printWrite } from './shared.js';
+import { sendWrite } from './verify.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: { concurrency?: string; atomic?: boolean }): Promise<number> {
@@ -13,11 +14,11 @@ export async function run(ctx: Context, { table: tableInput, keys }: { table: st
   if (opts.atomic) return (await import('./atomic.js')).runAtomically(ctx, table, mkeys.map((key) => ({ action: 'delete', key })));
   const query = vdomQuery(ctx);
   if (mkeys.length === 1) {
-    const result = await send(ctx, table, { method: 'DELETE', mkey: mkeys[0], query });
+    const result = await sendWrite(ctx, table, { method: 'DELETE', mkey: mkeys[0], query }, { mkey: mkeys[0], gone: true });
     await printWrite(ctx, result, 'deleted', table, mkeys[0]);
     return 0;
   }
   const printer = bulkPrinter(ctx, table, 'deleted');
-  await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => send(ctx, table, { method: 'DELETE', mkey, query })), (o) => printer.add(o));
+  await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => sendWrite(ctx, table, { method: 'DELETE', mkey, query }, { mkey, gone: true })), (o) => printer.add(o));
   return printer.end();
 }

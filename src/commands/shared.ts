@@ -4,6 +4,7 @@ import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import type { ErrorReport, RenderOptions, Row, RowSink, Shaped, WriteResult } from '../output/index.js';
+import { WriteOutcomeError } from './verify.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
 
 /** Sends one request, with the table's access group for the 403 hint. */
@@ -35,11 +36,18 @@ export function shapeRead(result: ApiResult, single: boolean): Shaped {
   return { kind: 'list', rows: asRows(results) };
 }
 
+/** What the table line adds when the answer was lost and the object read back, or was already there. */
+function outcomeNote(r: WriteResult): string {
+  if (r.outcome === 'applied') return ' (the answer was lost; reading it back shows it applied)';
+  if (r.outcome === 'unchanged') return ' (already there with the same content: unchanged)';
+  return '';
+}
+
 /** Prints a write's result: the result object in json/yaml, one confirming line in table. */
 export async function printWrite(ctx: Context, result: ApiResult, verb: string, table: TableDef, mkey?: string | number): Promise<void> {
   if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
   const results = result.envelopes.map((e) => writeResult(e, mkey));
-  const line = (r: WriteResult) => `${verb} ${table.path}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${r.mkey}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}`;
+  const line = (r: WriteResult) => `${verb} ${table.path}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${r.mkey}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
   if (results.length === 1) return ctx.print({ kind: 'write', result: results[0], message: line(results[0]) });
   if (ctx.format === 'table') return ctx.print({ kind: 'list', rows: results.map((r) => ({ ...r, message: line(r) })) as unknown as Row[] }, { keyField: 'vdom', fields: ['vdom', 'message'] });
   return ctx.print({ kind: 'list', rows: results as unknown as Row[] });
@@ -62,6 +70,12 @@ export function noObjects(ctx: Context, table: TableDef): void {
   ctx.notice(`no objects in ${table.path}${vdoms ? ` (vdom ${vdoms.join(',')})` : ''}`);
 }
 
+/** A failed bulk item's error names the item by its key, whatever the message says. */
+function namedByKey(report: ErrorReport & { exit: number }, table: TableDef, mkey: string | number | null): ErrorReport & { exit: number } {
+  const key = mkey === null || mkey === undefined ? null : String(mkey);
+  return key !== null && !report.message.includes(key) ? { ...report, message: `${table.path} ${JSON.stringify(key)}: ${report.message}` } : report;
+}
+
 /**
  * Prints each outcome of a bulk write as it comes (in input order), so that nothing but the failed
  * items' errors is kept: in a table the success lines, then every error on stderr; in the other
@@ -77,17 +91,18 @@ export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(
   return {
     async add(o) {
       total++;
-      const report = o.error === undefined ? null : ctx.describe(o.error);
+      const report = o.error === undefined ? null : namedByKey(ctx.describe(o.error), table, o.mkey);
       if (report) {
         failed.push(report);
         if (!exits.includes(report.exit)) exits.push(report.exit);
       }
       if (ctx.format !== 'table') {
+        const outcome = o.error instanceof WriteOutcomeError ? { outcome: o.error.outcome } : {};
         const row = report
-          ? { status: 'error', mkey: o.mkey, error: { exit: report.exit, status: report.status, code: report.code, message: report.message, hint: report.hint, cli_error: report.cliError } }
+          ? { status: 'error', mkey: o.mkey, ...outcome, error: { exit: report.exit, status: report.status, code: report.code, message: report.message, hint: report.hint, cli_error: report.cliError } }
           : { ...o.result };
         await (await rows()).write([row as Row]);
-      } else if (!report) await ctx.print({ kind: 'write', result: o.result!, message: `${verb} ${table.path} ${o.mkey ?? ''}`.trimEnd() });
+      } else if (!report) await ctx.print({ kind: 'write', result: o.result!, message: `${verb} ${table.path} ${o.mkey ?? ''}`.trimEnd() + outcomeNote(o.result!) });
     },
     async end() {
       if (ctx.format !== 'table') await (await rows()).end();

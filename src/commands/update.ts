@@ -2,7 +2,8 @@ import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send } from './shared.js';
+import { printWrite } from './shared.js';
+import { expectFields, sendWrite } from './verify.js';
 
 /** `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton. */
 export async function run(ctx: Context, { table: tableInput, args }: { table: string; args: string[] }, opts: BodyOptions): Promise<number> {
@@ -21,7 +22,7 @@ export async function run(ctx: Context, { table: tableInput, args }: { table: st
   }
   const mkey = key === undefined ? undefined : parseMkey(table, key);
   const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
-  const result = await send(ctx, table, { method: 'PUT', mkey, query: vdomQuery(ctx), body: bodies[0] });
+  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query: vdomQuery(ctx), body: bodies[0] }, expectFields(table, mkey, bodies[0]));
   await printWrite(ctx, result, 'updated', table, mkey);
   return 0;
 }

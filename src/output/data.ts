@@ -1,12 +1,13 @@
 import type { Row, Shaped, WriteResult } from './types.js';
 
 /** A write's result with all four fields, in a stable order, absent ones as null. */
-export function writeResultObject(result: WriteResult): Required<WriteResult> {
+export function writeResultObject(result: WriteResult): Required<Omit<WriteResult, 'outcome'>> & { outcome?: string } {
   return {
     status: result.status,
     mkey: result.mkey ?? null,
     revision: result.revision ?? null,
     vdom: result.vdom ?? null,
+    ...(result.outcome ? { outcome: result.outcome } : {}),
   };
 }
 

@@ -8,6 +8,8 @@ export interface WriteResult {
   mkey?: string | number | null;
   revision?: string | null;
   vdom?: string | null;
+  /** How a write whose answer was lost turned out, read back: `applied`; or `unchanged` (already there). */
+  outcome?: string;
 }
 
 export type Shaped =

@@ -32,7 +32,8 @@ export interface BulkOutcome {
 
 /** What the device said of one write, with the key the command knew when the device did not say it. */
 export function writeResult(e: Envelope, fallbackMkey?: string | number): WriteResult {
-  return { status: e.status ?? 'success', mkey: e.mkey ?? fallbackMkey ?? null, revision: e.revision ?? null, vdom: e.vdom ?? null };
+  const outcome = typeof e.outcome === 'string' ? { outcome: e.outcome } : {};
+  return { status: e.status ?? 'success', mkey: e.mkey ?? fallbackMkey ?? null, revision: e.revision ?? null, vdom: e.vdom ?? null, ...outcome };
 }
 
 /** Runs one item of a bulk write and keeps its error instead of stopping. */
