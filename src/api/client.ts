@@ -308,7 +308,7 @@ export class CmdbClient {
 
   /**
    * One try through the rate gate: the answer, or null after a 429 the device will take back later
-   * (`Retry-After` at most a minute or so, fewer than RATE_LIMIT_TRIES tries): the request was not
+   * (`Retry-After` at most MAX_RETRY_AFTER_S, fewer than RATE_LIMIT_TRIES tries): the request was not
    * executed, so it is sent again once everyone has waited.
    */
   private async sendLimited(path: string, req: ApiRequest, body: string | undefined, tries: number): Promise<RawResponse | null> {

@@ -2,8 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Tries of one request that the device answers 429 (its rate limit) before giving up. */
 export const RATE_LIMIT_TRIES = 5;
-/** A `Retry-After` longer than this is not waited for: the run ends (exit 8) saying how long. */
-export const MAX_RETRY_AFTER_S = 30;
+/**
+ * A `Retry-After` longer than this is not waited for: the run ends (exit 8) saying how long. A rate
+ * limit clears in seconds; a block after failed logins (which a token run meets too) lasts longer.
+ */
+export const MAX_RETRY_AFTER_S = 10;
 const FIRST_BACKOFF_MS = 500;
 
 /**
