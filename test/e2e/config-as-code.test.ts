@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
+import { main } from '../../src/cli/main.js';
 import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { terminalIO } from '../helpers/tty.js';
 
 type Obj = Record<string, unknown>;
 
@@ -308,5 +310,27 @@ describe('diff and apply', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('on a terminal apply shows the plan and asks; no sends nothing (exit 10), yes applies, --yes does not ask', async () => {
+    const doc = file('ask.json', JSON.stringify({ vdoms: { root: { [ACL]: [{ name: 'asked' }] } } }));
+    let mark = emu.requests.length;
+    const declined = terminalIO([[/\[y\/N\] $/, 'n\r']]);
+    assert.equal(await main(['apply', '-f', doc, '--no-color'], declined, env), 10);
+    assert.match(declined.out(), /^\+ router\/access-list asked \(vdom root\)$/m);
+    assert.match(declined.err(), /apply 1 change\? \[y\/N\]/);
+    assert.deepEqual(writes(since(mark)), [], 'declined: nothing sent');
+
+    const accepted = terminalIO([[/\[y\/N\] $/, 'y\r']]);
+    assert.equal(await main(['apply', '-f', doc, '--no-color'], accepted, env), 0);
+    assert.deepEqual(writes(since(mark)).map((q) => `${q.method} ${q.path}`), [`POST /api/v2/cmdb/${ACL}`]);
+    assert.match(accepted.out(), /^created router\/access-list asked \(vdom root\)$/m);
+
+    await device('DELETE', `${ACL}/asked`);
+    mark = emu.requests.length;
+    const unasked = terminalIO();
+    assert.equal(await main(['apply', '-f', doc, '--yes', '--no-color'], unasked, env), 0);
+    assert.doesNotMatch(unasked.err(), /\[y\/N\]/);
+    assert.equal(writes(since(mark)).length, 1);
   });
 });
