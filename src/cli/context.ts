@@ -138,6 +138,14 @@ export class Context {
     return createRowSink(this.io.stdout, { format: this.format, terminal: this.terminal(), ...options });
   }
 
+  /** Work done once per run and shared by every device of it (diff --from reads its reference once). */
+  runCache = new Map<string, Promise<unknown>>();
+
+  once<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if (!this.runCache.has(key)) this.runCache.set(key, work());
+    return this.runCache.get(key) as Promise<T>;
+  }
+
   /** The same run against another saved device (its own profile and credential); close() it after use. */
   forDevice(name: string): Context {
     return new Context(this.io, otherDeviceEnv(this.env), { ...this.options, device: name, host: undefined, demo: undefined }, this.connector);

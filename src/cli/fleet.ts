@@ -7,7 +7,7 @@ import { selectedProfiles, useProfile } from '../device/select.js';
 import { prefetchSecretStores, useSecretStores, type SharedStores } from '../device/credentials.js';
 import { UsageError, EXIT } from '../errors.js';
 import { deviceHeading, ndjsonLineWithDevice, renderByDevice, type DevicePart } from '../output/devices.js';
-import { formatError, render, type ErrorReport, type RenderOptions, type Row, type RowSink, type Shaped } from '../output/index.js';
+import { formatError, render, type ErrorReport, type OutputFormat, type RenderOptions, type Row, type RowSink, type Shaped } from '../output/index.js';
 import { mostSevere } from '../severity.js';
 import { Context, type OutStream } from './context.js';
 import { describeError } from './hints.js';
@@ -63,12 +63,14 @@ class Progress {
   }
 }
 
+type PrintOptions = Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat };
+
 /** Where one device's output goes: printed shapes and any text a command streams to its stdout. */
 interface DeviceSink {
   stream: OutStream;
   /** The output is one document at the end (json, yaml, csv): shapes are kept, not text. */
   keepsData: boolean;
-  print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'>): Promise<void>;
+  print(data: Shaped, options: PrintOptions): Promise<void>;
 }
 
 /**
@@ -133,23 +135,56 @@ class FleetOutput {
   async end(): Promise<void> {
     if (this.parent.format === 'table' || this.streamsLines) return;
     const parts = this.parts.filter((p) => !p.failed);
-    // Nothing on stdout when no device answered, as with one device that fails.
-    if (!parts.length) return;
-    const text = await renderByDevice(parts, this.parent.settings.raw ? 'json' : this.parent.format, this.parent.terminal());
+    // Nothing on stdout when no device answered, as with one device that fails, or none printed (export --dir).
+    if (!parts.some((p) => p.prints.length)) return;
+    const own = parts.flatMap((p) => p.prints).find((p) => p.options.format)?.options.format;
+    const text = await renderByDevice(parts, this.parent.settings.raw ? 'json' : (own ?? this.parent.format), this.parent.terminal());
     if (text) this.parent.io.stdout.write(text);
   }
 }
 
+/** What the devices of one run share. */
+interface RunShared {
+  warned: Set<string>;
+  stores: SharedStores;
+  /** The terminal said yes to the whole run's writes. */
+  confirmed: boolean;
+  /** Questions one at a time on the terminal. */
+  questions: { turn: Promise<unknown> };
+}
+
 /** A device's own Context: its profile, and its output and messages going to the run's. */
 class DeviceContext extends Context {
-  constructor(parent: Context, readonly device: DeviceProfile, private readonly sink: DeviceSink, stderr: OutStream, private readonly warned: Set<string>, stores: SharedStores) {
+  private readonly warned: Set<string>;
+  private readonly stores: SharedStores;
+
+  constructor(parent: Context, readonly device: DeviceProfile, private readonly sink: DeviceSink, stderr: OutStream, private readonly run: RunShared) {
     super({ stdout: sink.stream, stderr, stdin: parent.io.stdin }, parent.env, { ...parent.options, device: device.name }, parent.connector);
     this.dispatcher = parent.dispatcher;
+    this.runCache = parent.runCache;
+    this.warned = run.warned;
+    this.stores = run.stores;
     useProfile(this, device);
-    useSecretStores(this, stores);
+    useSecretStores(this, run.stores);
   }
 
-  override async print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<void> {
+  /** Asked once for all the devices already (a write), else one device's question at a time, naming it. */
+  override async confirm(question: string): Promise<boolean> {
+    if (this.run.confirmed) return true;
+    const answer = this.run.questions.turn.then(() => super.confirm(`${this.device.name}: ${question}`));
+    this.run.questions.turn = answer.catch(() => undefined);
+    return answer;
+  }
+
+  /** Another device (diff --from): its secrets from the run's stores, its warnings said once too. */
+  override forDevice(name: string): Context {
+    const other = super.forDevice(name);
+    useSecretStores(other, this.stores);
+    other.warn = (message) => this.warn(message);
+    return other;
+  }
+
+  override async print(data: Shaped, options: PrintOptions = {}): Promise<void> {
     await this.sink.print(data, options);
   }
 
@@ -199,20 +234,41 @@ async function pool<T, R>(items: T[], size: number, work: (item: T, index: numbe
  * Runs a command that talks to devices on each of those -d/CMDB_DEVICE names when it names several
  * (one that works on one device: a usage error); returns the most severe exit code.
  */
-export async function runSelected(ctx: Context, command: { name: string; devices: 'each' | 'one' }, action: (ctx: Context) => Promise<number>): Promise<number> {
+/** The command being run, as the registry describes it. */
+export interface FleetCommand {
+  name: string;
+  devices: 'each' | 'one';
+  /** It will change the devices (a write command without --dry-run). */
+  writes: boolean;
+  /** --yes: do not ask. */
+  yes: boolean;
+}
+
+export async function runSelected(ctx: Context, command: FleetCommand, action: (ctx: Context) => Promise<number>): Promise<number> {
   if (ctx.demo) return action(ctx);
   if (command.devices === 'one') {
     throw new UsageError(`'cmdb ${command.name}' works on one device, but -d '${ctx.settings.device}' names several`, 'name one device with -d <name>');
   }
   const profiles = selectedProfiles(ctx);
-  return profiles ? runOnDevices(ctx, profiles, action) : action(ctx);
+  if (!profiles) return action(ctx);
+  // A write on several devices asks once on a terminal, naming them; the devices then ask nothing.
+  const asked = command.writes && !command.yes && ctx.interactive;
+  if (asked) {
+    const names = profiles.map((p) => p.name).join(', ');
+    if (!(await ctx.confirm(`${command.name} on ${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`))) {
+      ctx.notice('nothing was changed');
+      return EXIT.OK;
+    }
+  }
+  return runOnDevices(ctx, profiles, action, asked);
 }
 
-async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>): Promise<number> {
+async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>, confirmed: boolean): Promise<number> {
   const parallel = ctx.settings.parallel;
   const output = new FleetOutput(ctx, profiles.map((p) => p.name));
   const progress = new Progress(ctx.io.stderr, profiles.length);
   const warned = new Set<string>();
+  const questions = { turn: Promise.resolve() as Promise<unknown> };
   const machineErrors = ctx.explicitFormat !== undefined && ctx.explicitFormat !== 'table' && ctx.explicitFormat !== 'csv';
   const color = ctx.colorFor(ctx.io.stderr);
   const stores = await prefetchSecretStores(ctx, profiles);
@@ -221,7 +277,7 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
   const say = (report: ErrorReport) => progress.stream.write(formatError(report, { json: machineErrors, color }));
   progress.start();
   const codes = await pool(profiles, parallel, async (profile, index) => {
-    const sub = new DeviceContext(ctx, profile, output.sink(index), progress.stream, warned, stores);
+    const sub = new DeviceContext(ctx, profile, output.sink(index), progress.stream, { warned, stores, confirmed, questions });
     let failed = false;
     try {
       return await action(sub);

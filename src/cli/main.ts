@@ -115,7 +115,9 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     const action = async (c: Context) => ((await def.load()) as Run<object, object>)(c, args, options);
     if (def.devices && namesSeveral(ctx.settings.device)) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
-      exitCode = await (await import('./fleet.js')).runSelected(ctx, { name, devices: def.devices }, action);
+      const opts = options as { dryRun?: boolean; yes?: boolean };
+      const command = { name, devices: def.devices, writes: !!def.writes && !opts.dryRun, yes: !!opts.yes };
+      exitCode = await (await import('./fleet.js')).runSelected(ctx, command, action);
     } else exitCode = await action(ctx);
   };
   // A plain command line is read from the registry; commander reads the rest (and prints help).

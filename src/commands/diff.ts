@@ -13,14 +13,19 @@ export interface DiffOptions {
 /** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */
 async function readOtherDevice(ctx: Context, name: string, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
   if (file !== undefined) throw new UsageError('give the desired configuration with -f FILE or --from DEVICE, not both');
-  const other = ctx.forDevice(name);
-  try {
-    const { tables, failures } = await readConfiguration(other, chosenTables(ctx, tableInputs), ctx.vdoms());
-    for (const { table, report } of failures) ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
-    return tables;
-  } finally {
-    await other.close();
-  }
+  const tables = chosenTables(ctx, tableInputs);
+  const vdoms = ctx.vdoms();
+  // With several devices (-d 'branch-*') the reference is read once for all of them.
+  return ctx.once(`diff --from ${name} ${tables.map((t) => t.path).join(' ')} ${vdoms?.join(',') ?? ''}`, async () => {
+    const other = ctx.forDevice(name);
+    try {
+      const { tables: read, failures } = await readConfiguration(other, tables, vdoms);
+      for (const { table, report } of failures) ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
+      return read;
+    } finally {
+      await other.close();
+    }
+  });
 }
 
 /** `cmdb diff -f FILE [<table>...]`: the plan that would make the device match the document; reads only. Exit 10 when they differ. */

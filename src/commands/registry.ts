@@ -80,6 +80,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'create <table> [body]',
+    writes: true,
     devices: 'each',
     description: 'create an object (an array body creates each element)',
     group: 'objects',
@@ -91,6 +92,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'clone <table> <key> <new-key>',
+    writes: true,
     devices: 'each',
     description: 'copy an object under a new key',
     group: 'objects',
@@ -101,6 +103,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'update <table> [args...]',
+    writes: true,
     devices: 'each',
     description: 'change fields of an object ([key] [body]), or of a singleton ([body])',
     group: 'objects',
@@ -113,6 +116,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'move <table> <key>',
+    writes: true,
     devices: 'each',
     description: 'move an object before or after another',
     group: 'objects',
@@ -127,6 +131,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'delete <table> <keys...>',
+    writes: true,
     devices: 'each',
     description: 'delete objects by key',
     group: 'objects',
@@ -166,6 +171,7 @@ export const COMMANDS: readonly CommandDef[] = [
   }),
   defineCommand({
     spec: 'apply [tables...]',
+    writes: true,
     devices: 'each',
     description: 'make the device match a config document: create, update only changed fields, delete with --prune',
     group: 'configuration as code',

@@ -100,6 +100,8 @@ export interface CommandDef {
    * "Many devices"); 'one' needs exactly one; absent, it talks to no device and ignores -d.
    */
   readonly devices?: 'each' | 'one';
+  /** It changes the device (unless --dry-run): on several devices a terminal is asked once first. */
+  readonly writes?: boolean;
   /** Imports the command's module (only when it runs) and gives its run(). */
   readonly load: () => Promise<Run<never, never>>;
 }

@@ -9,7 +9,8 @@ import type { OutputFormat, RenderOptions, Row, Shaped, Terminal } from './types
 /** What one device printed: each shape with the options it was printed with. */
 export interface DevicePrint {
   data: Shaped;
-  options: Omit<RenderOptions, 'format' | 'terminal'>;
+  /** As printed; a `format` here is the command's own (export prints yaml unless told otherwise). */
+  options: Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat };
 }
 
 /** One device's share of the output, in selection order. */

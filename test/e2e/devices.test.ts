@@ -7,6 +7,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { terminalIO } from '../helpers/tty.js';
+import { main } from '../../src/cli/main.js';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 type Obj = Record<string, unknown>;
 const BINDINGS = 'firewall.ipmacbinding/table';
@@ -304,5 +308,71 @@ describe('device list and device set', () => {
       assert.match(r.stderr, message);
     }
     assert.equal(readFileSync(file, 'utf8'), before);
+  });
+});
+
+describe('configuration as code on several devices', () => {
+  test('export --dir: one file per device, nothing on stdout', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cmdb-export-')), 'configs');
+    const r = await cmdb(['export', BINDINGS, '-d', '*', '--dir', dir], { env: healthy });
+    ok(r);
+    assert.equal(r.stdout, '');
+    assert.deepEqual(readdirSync(dir).sort(), ['branch-1.yaml', 'branch-2.yaml', 'hq.yaml']);
+    for (const name of NAMES) {
+      const text = readFileSync(join(dir, `${name}.yaml`), 'utf8');
+      assert.match(text, new RegExp(`name: ${name}-a\n`));
+      assert.doesNotMatch(text, new RegExp(NAMES.filter((n) => n !== name).map((n) => `${n}-a`).join('|')));
+    }
+    const keyed = await cmdb(['export', BINDINGS, '-d', 'branch-*'], { env: healthy });
+    ok(keyed);
+    assert.match(keyed.stdout, /^branch-1:\n {2}vdoms:\n/, 'yaml, the export default, keyed by device');
+  });
+
+  test("diff --from a reference: each device's drift, the reference read once; exit 10", async () => {
+    const gold = emus.hq.requests.length;
+    const r = await cmdb(['diff', '--from', 'hq', BINDINGS, '-d', 'branch-*', '-o', 'json'], { env: healthy });
+    assert.equal(r.code, 10, r.stderr);
+    const plans = json<Record<string, { create: Obj[]; update: { key: unknown; changes: Obj }[] }>>(r);
+    assert.deepEqual(Object.keys(plans), ['branch-1', 'branch-2']);
+    assert.deepEqual(plans['branch-1'].create.map((c) => c.key), [4]);
+    assert.deepEqual(plans['branch-1'].update.map((u) => [u.key, u.changes.name]), [[1, { from: 'branch-1-a', to: 'hq-a' }]]);
+    const reads = emus.hq.requests.slice(gold).filter((q) => q.method === 'GET' && q.path.endsWith(BINDINGS));
+    assert.equal(reads.length, 1, 'the reference device is read once for both');
+  });
+
+  test('apply one document to several devices: each made to match, the report keyed by device; again: nothing to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-apply-'));
+    const file = join(dir, 'doc.yaml');
+    writeFileSync(file, `vdoms:\n  root:\n    ${BINDINGS}:\n      - seq-num: 40\n        ip: 10.4.4.40\n        mac: 00:09:0f:00:04:40\n        name: from-apply\n`);
+    const apply = async (...extra: string[]) => {
+      const r = await cmdb(['apply', '-f', file, '-d', 'branch-*', '-o', 'json', ...extra], { env: healthy });
+      ok(r);
+      const report = json<Record<string, { applied: Obj[]; failed: unknown }>>(r);
+      assert.deepEqual(Object.keys(report), ['branch-1', 'branch-2']);
+      return Object.values(report).map((d) => d.applied.length);
+    };
+    assert.deepEqual(await apply(), [1, 1]);
+    for (const name of ['branch-1', 'branch-2']) assert.ok((emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40 && o.name === 'from-apply'), name);
+    await cmdb(['delete', BINDINGS, '40', '-d', 'branch-1'], { env: healthy });
+    assert.deepEqual(await apply('--atomic'), [1, 0], 'only branch-1 was changed');
+    assert.ok((emus['branch-1'].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40));
+    assert.deepEqual(await apply(), [0, 0]);
+    await cmdb(['delete', BINDINGS, '40', '-d', 'branch-*'], { env: healthy });
+    assert.ok(!(emus.hq.objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40));
+  });
+
+  test('a write on several devices asks once on a terminal, naming them; no: nothing is sent', async () => {
+    const sent = requestCount();
+    const no = terminalIO([[/create on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'n\r']]);
+    const args = ['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=50', '--set', 'ip=10.5.5.50', '--set', 'mac=00:09:0f:00:05:50'];
+    assert.equal(await main(args, no, healthy), 0);
+    assert.deepEqual(no.unanswered(), []);
+    assert.equal(requestCount(), sent);
+    const yes = terminalIO([[/create on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'y\r']]);
+    assert.equal(await main([...args, '-o', 'json'], yes, healthy), 0, yes.err());
+    assert.deepEqual(Object.keys(JSON.parse(yes.out()) as Obj), ['branch-1', 'branch-2']);
+    assert.match(yes.err(), /\r\x1b\[K\d\/2 devices/, 'a progress line on the terminal');
+    assert.equal((yes.err().match(/\[y\/N\]/g) ?? []).length, 1, 'asked once');
+    await cmdb(['delete', BINDINGS, '50', '-d', 'branch-*'], { env: healthy });
   });
 });
