@@ -98,6 +98,15 @@ describe('export', () => {
     const written = readFileSync(join(dir, 'out', `${new URL(limited.url).host.replace(':', '_')}.yaml`), 'utf8');
     assert.deepEqual(Object.keys(parse(written).vdoms.root), [DISK, BINDINGS]);
   });
+  test('--exclude-default-values gives a minimal document that is still in sync', async () => {
+    const full = parse((await run('export', DISK)).stdout).vdoms.root[DISK] as Obj;
+    const minimal = await run('export', DISK, '--exclude-default-values');
+    expectCode(minimal, 0);
+    assert.match(emu.requests.at(-1)!.query, /exclude-default-values=1/);
+    const fields = parse(minimal.stdout).vdoms.root[DISK] as Obj;
+    assert.ok(Object.keys(fields).length > 0 && Object.keys(fields).length < Object.keys(full).length);
+    expectCode(await run('diff', '-f', file('minimal.yaml', minimal.stdout)), 0);
+  });
 });
 
 describe('diff and apply', () => {
