@@ -44,6 +44,20 @@ export class ApiError extends CmdbApiError {
   ) {
     super(`${subject.method} ${subject.tablePath || '/'}: HTTP ${status}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`);
   }
+  /** The same answer about another subject (a clone's new key, a create's key from its body). */
+  about(subject: Partial<RequestSubject>): ApiError {
+    return new ApiError(this.status, this.code, this.cliError, { ...this.subject, ...subject }, this.authKind, this.retryAfter, this.tries);
+  }
+
+  /** Whether the device said the key already exists (-5 or -15, whatever the HTTP status). */
+  get duplicate(): boolean {
+    return this.code === -5 || this.code === -15;
+  }
+
+  /** Whether the device said the object is not there (-3 or 404). */
+  get notFound(): boolean {
+    return this.code === -3 || this.status === 404;
+  }
 }
 
 /** How an answer fails to be the device's JSON. */
@@ -74,6 +88,7 @@ export class MalformedAnswerError extends CmdbApiError {
   ) {
     super(`${subject.method} ${subject.tablePath || '/'}: HTTP ${status}: ${malformation}`);
   }
+
 }
 
 /** Why the device could not be reached. */

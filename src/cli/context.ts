@@ -3,12 +3,12 @@ import type { CmdbClient, Exchange } from '../api/client.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
 import { sanitizeMultiline } from '../output/text.js';
-import { decideColor, defaultFormat, formatError, formatNotice, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
+import { decideColor, defaultFormat, formatError, formatNotice, loadPalette, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
 import { describeError, type Shown } from './hints.js';
 import { otherDeviceEnv, Settings, type GlobalOptions } from './options.js';
 
 export type { GlobalOptions } from './options.js';
-export { parsePrefix, parseVdoms, truthy } from './options.js';
+export { DEFAULT_TIMEOUT_SECONDS, parsePrefix, parseVdoms, truthy } from './options.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -108,6 +108,11 @@ export class Context {
   /** Asks on a terminal, or fails with the flag that gives the answer without one. */
   async askOrFail(question: string, flag: string, options: { hidden?: boolean } = {}): Promise<string> {
     return (await import('./prompt.js')).askOrFail(this.io, question, flag, options);
+  }
+
+  /** Loads the colour library when this run writes colour to stdout or stderr (and only then). */
+  async prepareColor(): Promise<void> {
+    if (this.colorFor(this.io.stdout) || this.colorFor(this.io.stderr)) await loadPalette();
   }
 
   colorFor(stream: OutStream): boolean {

@@ -3,6 +3,7 @@
 import { ApiError, CmdbApiError, ConnectionError, LoginError, MalformedAnswerError, RequestError, TlsVerificationError, type RequestSubject } from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import { CmdbError, EXIT } from '../errors.js';
+import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
@@ -73,15 +74,18 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   const say = (message: string, hint: string | null) => ({ message, hint });
 
   if (code === -5 || code === -15) {
-    return say(`${what} already exists${where}`, `choose another key, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey ?? '<key>'}'`);
+    const change = supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
+    return say(`${what} already exists${where}`, `choose another key${change}`);
   }
   if (code === -3 || status === 404) {
     return say(`${what} not found${where}`, subject.mkey === undefined
       ? 'the device does not have this table (check the path with cmdb tables), or the VDOM does not exist'
-      : `list the existing keys with 'cmdb list ${subject.tablePath}${subject.vdoms ? ` --vdom ${subject.vdoms.join(',')}` : ''}'`);
+      : keysHint(subject.tablePath ?? '', subject.vdoms));
   }
   if (code === -23) {
-    return say(`cannot ${verb} ${what}${where}: it is in use by other objects`, `find the references with 'cmdb get ${subject.tablePath} ${subject.mkey ?? '<key>'} --with-meta' (q_ref) and remove them first`);
+    return say(`cannot ${verb} ${what}${where}: it is in use by other objects`, supports(subject.tablePath, 'R')
+      ? `find the references with 'cmdb get ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)} --with-meta' (q_ref) and remove them first`
+      : 'remove the references to it first');
   }
   if (status === 401) {
     return say(`not authenticated to the device (${verb} ${what})`, authKind === 'token'
@@ -139,7 +143,7 @@ function connectionWords(err: ConnectionError): { message: string; hint: string 
       message: `TLS verification failed for ${where}: ${err.detail}${shown}`,
       hint: err.caGiven
         ? 'the certificate is not signed by the CA in --ca-file; check the file, or pin the certificate with cmdb login --fingerprint'
-        : `trust the device's CA with --ca-file <pem>, or pin this certificate with 'cmdb login --fingerprint ${cert ? cert.fingerprint : '<sha256>'}'`,
+        : `trust the device's CA with --ca-file <pem>, or pin this certificate: 'cmdb login --host ${where} --token-stdin --fingerprint ${cert ? displayFingerprint(cert.fingerprint) : '<sha256>'}' (or --username <name> instead of --token-stdin)`,
     };
   }
   switch (err.reason) {
@@ -236,7 +240,9 @@ export function describeError(err: unknown): Shown {
   }
   if (err instanceof RequestError) return { exit: EXIT.USAGE, ...none, ...requestWords(err) };
   if (err instanceof CmdbError) {
-    return { exit: err.exitCode, ...none, message: err.message, hint: err.hint };
+    // A device error the command put in its own words keeps the device's status, code and text.
+    const device = err.cause instanceof ApiError ? { status: err.cause.status, code: err.cause.code, cliError: err.cause.cliError } : none;
+    return { exit: err.exitCode, ...none, ...device, message: err.message, hint: err.hint };
   }
   if (err instanceof CmdbApiError) return { exit: EXIT.INTERNAL, ...none, message: err.message, hint: null };
   const message = err instanceof Error ? err.message : String(err);

@@ -8,6 +8,7 @@ import { namesSeveral } from '../device/select.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
+import { helpFor } from './help.js';
 import { describeError } from './hints.js';
 import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
 
@@ -27,6 +28,13 @@ function argumentNames(spec: string): string[] {
 /** What the program does with a command line it has read: the entry, its arguments and options, and the Command. */
 export type Invoke = (def: CommandDef, args: Record<string, unknown>, options: object, cmd: Command) => Promise<void>;
 
+/** `['device', 'list']` for `cmdb device list`: the names from the program down to a command. */
+function commandPath(cmd: Command): string[] {
+  const path: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) path.unshift(c.name());
+  return path;
+}
+
 /** Builds the commander program from the registry; each command's module is imported only when it runs. */
 export function buildProgram(io: IO, run: Invoke): Command {
   const { Command, Option } = commander();
@@ -36,7 +44,8 @@ export function buildProgram(io: IO, run: Invoke): Command {
   for (const o of GLOBAL_OPTIONS) program.addOption(new Option(o.flags, o.description));
   program
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    // The help text comes from the registry (src/cli/help.ts), the same source as the man page.
+    .configureHelp({ formatHelp: (cmd, helper) => helpFor(commandPath(cmd)) ?? helper.formatHelp(cmd, helper) })
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
@@ -59,7 +68,6 @@ export function buildProgram(io: IO, run: Invoke): Command {
       if (o.repeatable) option.argParser(collect);
       command.addOption(option);
     }
-    if (def.examples?.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
     const names = argumentNames(def.spec);
     command.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, the options, then the Command itself.
@@ -73,8 +81,10 @@ export function buildProgram(io: IO, run: Invoke): Command {
 async function printError(io: IO, env: NodeJS.ProcessEnv, argv: string[], err: unknown): Promise<number> {
   const report = describeError(err);
   const early = earlySettings(argv, env);
-  const { formatError, decideColor } = await import('../output/index.js');
-  io.stderr.write(formatError(report, { json: early.machineErrors, color: decideColor(io.stderr, env, early.noColor) }));
+  const { formatError, decideColor, loadPalette } = await import('../output/index.js');
+  const color = !early.machineErrors && decideColor(io.stderr, env, early.noColor);
+  if (color) await loadPalette();
+  io.stderr.write(formatError(report, { json: early.machineErrors, color }));
   const known = err instanceof CmdbError || err instanceof CmdbApiError;
   if (early.verbose && err instanceof Error && !known) io.stderr.write(`${err.stack}\n`);
   if (early.verbose && known && err.cause instanceof Error) io.stderr.write(`cause: ${err.cause.stack ?? err.cause.message}\n`);
@@ -112,6 +122,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     ctx = new Context(io, env, globals as GlobalOptions);
     ctx.validateGlobals();
+    await ctx.prepareColor();
     const action = async (c: Context) => ((await def.load()) as Run<object, object>)(c, args, options);
     if (def.devices && namesSeveral(ctx.settings.device)) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');

@@ -69,6 +69,30 @@ export const VARIABLES = {
 
 export type Variable = keyof typeof VARIABLES;
 
+type CmdbVariable = { [K in Variable]: (typeof VARIABLES)[K] extends `CMDB_${string}` ? K : never }[Variable];
+
+/** What each CMDB_* variable without a flag does, for help and the man page (a new one must say). */
+const VARIABLE_HELP: Record<CmdbVariable, string> = {
+  token: 'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, the usual way for CI',
+  username: 'administrator for a session login without a saved profile: log in, do the work, log out (with CMDB_PASSWORD)',
+  password: 'the password for CMDB_USERNAME',
+  acceptDisclaimer: "1: accept the device's login banner for a CMDB_USERNAME login",
+  apiPrefix: 'API prefix of the device (default /api/v2/cmdb)',
+  configDir: 'where device profiles live (default $XDG_CONFIG_HOME/cmdb, ~/.config/cmdb)',
+  keychainTimeout: 'seconds a keychain call may take before it counts as unreachable (default 3)',
+  completionTimeout: "seconds Tab completion waits for the device's keys (default 1.5)",
+};
+
+/** Every CMDB_* variable (and the colour ones), for help and the man page: the options' first, then the rest. */
+export const ENVIRONMENT: readonly { name: string; description: string }[] = [
+  ...GLOBAL_OPTIONS.filter((o) => o.env).map((o) => ({
+    name: `${o.env}${o.env === 'CMDB_INSECURE' || o.env === 'CMDB_DEBUG' || o.env === 'CMDB_DEMO' ? '=1' : ''}`,
+    description: `as ${o.flags.split(', ').pop()!.split(' ')[0]}: ${o.description.replace(/ \(env [^)]*\)$/, '')}`,
+  })),
+  ...(Object.keys(VARIABLE_HELP) as CmdbVariable[]).map((key) => ({ name: VARIABLES[key], description: VARIABLE_HELP[key] })),
+  { name: 'NO_COLOR', description: 'no colour (as --no-color); FORCE_COLOR forces it on, even into a pipe' },
+];
+
 /** The process environment: the one place the CLI takes it from (tests pass their own). */
 export function processEnv(): NodeJS.ProcessEnv {
   return process.env;
@@ -163,7 +187,7 @@ export function parsePrefix(prefix: string, what: string): string {
   throw new UsageError(`invalid API prefix ${shown} (${what})`, 'give a path such as /api/v2/cmdb');
 }
 
-const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_TIMEOUT_SECONDS = 30;
 const DEFAULT_PARALLEL = 10;
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from '../cli/context.js';
+import type { Row } from '../output/index.js';
 import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
 import { printRead, send } from './shared.js';
 
@@ -20,7 +21,57 @@ export function readAction(command: ReadActionCommand) {
     const mkey = key === undefined ? undefined : parseMkey(table, key);
     const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
     const results = result.envelopes[0]?.results;
+    if (command === 'schema' && ctx.format === 'table' && !ctx.options.raw && !result.multiVdom && isObject(results) && isObject(results.children)) {
+      await ctx.print({ kind: 'list', rows: schemaRows(results.children, String(results.mkey ?? '')) }, { fields: SCHEMA_COLUMNS });
+      return 0;
+    }
     await printRead(ctx, table, result, !Array.isArray(results));
     return 0;
   };
+}
+
+type Obj = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// The allowed values last: the longest column, the one a narrow terminal cuts.
+const SCHEMA_COLUMNS = ['field', 'type', 'size/range', 'default', 'values'];
+
+/** `max 35`, `0-4294967295`, `>= 1`: what the device accepts for a field's length or value. */
+function limits(field: Obj): string {
+  if (typeof field.size === 'number') return `max ${field.size}`;
+  const min = field['min-value'];
+  const max = field['max-value'];
+  if (typeof min === 'number' && typeof max === 'number') return `${min}-${max}`;
+  if (typeof min === 'number') return `>= ${min}`;
+  if (typeof max === 'number') return `<= ${max}`;
+  return '';
+}
+
+/**
+ * The schema as a person reads it: one row per field (name, type, size or range, default, allowed
+ * values), the fields of a sub-table indented under their list.
+ */
+export function schemaRows(children: Obj, mkey: string, depth = 0): Row[] {
+  const indent = '  '.repeat(depth);
+  const rows: Row[] = [];
+  for (const [name, value] of Object.entries(children)) {
+    const field = isObject(value) ? value : {};
+    const key = name === mkey ? ' (key)' : '';
+    if (field.category === 'table' && isObject(field.children)) {
+      rows.push({ field: `${indent}${name}`, type: `list${key}${field.mkey ? `, key ${String(field.mkey)}` : ''}`, 'size/range': '', values: '', default: '' });
+      rows.push(...schemaRows(field.children, String(field.mkey ?? ''), depth + 1));
+      continue;
+    }
+    const options = Array.isArray(field.options) ? field.options.map((o) => (isObject(o) ? String(o.name) : String(o))) : [];
+    const several = field.multiple_values === true || field.multiple === true ? ' (several)' : '';
+    rows.push({
+      field: `${indent}${name}`,
+      type: `${String(field.type ?? field.category ?? '')}${key}${several}`,
+      'size/range': limits(field),
+      values: options.join(' '),
+      default: field.default === undefined || field.default === null ? '' : typeof field.default === 'object' ? JSON.stringify(field.default) : String(field.default),
+    });
+  }
+  return rows;
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { printWrite, send } from './shared.js';
@@ -9,7 +10,10 @@ export async function run(ctx: Context, { table: tableInput, key, newKey }: { ta
   requireOperation(ctx, table, 'C');
   const mkey = parseMkey(table, key);
   const nkey = parseMkey(table, newKey, 'new key');
-  const result = await send(ctx, table, { method: 'POST', mkey, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } });
+  const result = await send(ctx, table, { method: 'POST', mkey, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } }).catch((err: unknown) => {
+    // The device names the object in the path (the original); what already exists is the new key.
+    throw err instanceof ApiError && err.duplicate ? err.about({ mkey: nkey }) : err;
+  });
   await printWrite(ctx, result, `cloned ${key} to`, table, nkey);
   return 0;
 }

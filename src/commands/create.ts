@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
@@ -27,13 +28,18 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
     return (await import('./atomic.js')).runAtomically(ctx, table, all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })));
   }
   const query = vdomQuery(ctx);
+  // The device names no key when it refuses a duplicate: the key is the body's.
+  const create = (body: Record<string, unknown>) =>
+    sendWrite(ctx, table, { method: 'POST', query, body }, expectFields(table, keyOf(body), body)).catch((err: unknown) => {
+      throw err instanceof ApiError && err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;
+    });
   if (!many && Array.isArray(bodies)) {
-    const result = await sendWrite(ctx, table, { method: 'POST', query, body: bodies[0] }, expectFields(table, keyOf(bodies[0]), bodies[0]));
+    const result = await create(bodies[0]);
     await printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
     return 0;
   }
   await steadyHeap();
   const printer = bulkPrinter(ctx, table, 'created');
-  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => sendWrite(ctx, table, { method: 'POST', query, body }, expectFields(table, keyOf(body), body))), (o) => printer.add(o));
+  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => create(body)), (o) => printer.add(o));
   return printer.end();
 }

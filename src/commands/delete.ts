@@ -1,13 +1,15 @@
 import type { Context } from '../cli/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
-import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { UsageError } from '../errors.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { bulkPrinter, printWrite } from './shared.js';
 import { sendWrite } from './verify.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
-export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: { concurrency?: string; atomic?: boolean }): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean }): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'delete');
+  if (!keys.length) throw new UsageError(`give the ${table.key} of each object to delete`, `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.vdoms())}`);
   requireOperation(ctx, table, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
   const mkeys = keys.map((k) => parseMkey(table, k));

@@ -1,4 +1,5 @@
-import type { Context } from '../cli/context.js';
+import { DEFAULT_PREFIX } from '../api/url.js';
+import { DEFAULT_TIMEOUT_SECONDS, type Context } from '../cli/context.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseVdoms } from '../cli/context.js';
@@ -9,7 +10,7 @@ import type { Row } from '../output/index.js';
 import { endSession } from '../device/connect.js';
 import { secretStore } from '../device/credentials.js';
 import { requireProfile } from '../device/select.js';
-import { printOutcome } from './outcome.js';
+import { demoDevice, notForDemo, printOutcome } from './outcome.js';
 
 /** A profile as `device list/show` print it: settings only (there is no secret in a profile). */
 function describe(profile: DeviceProfile, set: ProfileSet): Row {
@@ -28,8 +29,28 @@ function describe(profile: DeviceProfile, set: ProfileSet): Row {
   };
 }
 
-/** `cmdb device list`. */
+/**
+ * A profile with what applies where it sets nothing: the API prefix and timeout the tool uses, and in
+ * words (table) the management VDOM, the system's CAs, no pin.
+ */
+function effective(row: Row, words: boolean): Row {
+  const or = (value: unknown, fallback: unknown, text: string) => (value !== null ? value : words ? text : fallback);
+  return {
+    ...row,
+    vdom: or(row.vdom, null, "(the device's management VDOM)"),
+    prefix: or(row.prefix, DEFAULT_PREFIX, `${DEFAULT_PREFIX} (default)`),
+    'ca-file': or(row['ca-file'], null, "(the system's trusted CAs)"),
+    fingerprint: or(row.fingerprint, null, '(none pinned)'),
+    timeout: or(row.timeout, DEFAULT_TIMEOUT_SECONDS, `${DEFAULT_TIMEOUT_SECONDS} (default)`),
+  };
+}
+
+/** `cmdb device list`: the default marked `*` in a table, names and hosts never cut. */
 export async function list(ctx: Context): Promise<number> {
+  if (ctx.demo) {
+    await ctx.print({ kind: 'list', rows: [demoDevice(ctx)] }, { keyField: 'name', fields: ctx.format === 'table' ? ['name', 'default', 'host', 'auth', 'vdom', 'secrets'] : undefined });
+    return 0;
+  }
   const set = readProfiles(ctx.env);
   if (!set.devices.length && ctx.format === 'table') {
     ctx.notice(`no saved devices in ${set.path}; add one with 'cmdb login --host <url>'`);
@@ -48,14 +69,19 @@ export async function list(ctx: Context): Promise<number> {
 
 /** `cmdb device show [name]`: the named device, else the one in use. */
 export async function show(ctx: Context, { name = ctx.settings.device }: { name?: string }): Promise<number> {
+  if (ctx.demo) {
+    await ctx.print({ kind: 'object', object: demoDevice(ctx) });
+    return 0;
+  }
   const set = readProfiles(ctx.env);
   const profile = name ? getProfile(set, name) : requireProfile(ctx, 'show');
-  await ctx.print({ kind: 'object', object: describe(profile, set) });
+  await ctx.print({ kind: 'object', object: effective(describe(profile, set), ctx.format === 'table') });
   return 0;
 }
 
 /** `cmdb device use <name>`. */
 export async function use(ctx: Context, { name }: { name: string }): Promise<number> {
+  if (ctx.demo) throw notForDemo('device use', 'it is built in, not a saved device');
   await updateProfiles(ctx.env, (set) => {
     getProfile(set, name);
     return { ...set, defaultName: name };
@@ -66,6 +92,7 @@ export async function use(ctx: Context, { name }: { name: string }): Promise<num
 
 /** Deletes a profile with its secrets; a saved session is ended on the device first, where it can be. */
 export async function remove(ctx: Context, { name }: { name: string }): Promise<number> {
+  if (ctx.demo) throw notForDemo('device remove', 'it is built in, not a saved device');
   const set = readProfiles(ctx.env);
   const profile = getProfile(set, name);
   try {

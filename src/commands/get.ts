@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
-import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { printRead, send } from './shared.js';
 
 export type GetOptions = Pick<ReadOptions, 'datasource' | 'withMeta' | 'skip' | 'fields'>;
@@ -11,7 +11,7 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
   const table = resolveTable(ctx, tableInput);
   const query = { ...vdomQuery(ctx), ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }) };
   if (key === undefined) {
-    if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, `list the objects with 'cmdb list ${table.path}'`);
+    if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, keysHint(table.path, ctx.vdoms()));
     requireOperation(ctx, table, 'G', 'L');
     const result = await send(ctx, table, { method: 'GET', query });
     await printRead(ctx, table, result, true, { fields: query.format });

@@ -24,11 +24,16 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await send(ctx, table, { method: 'GET', query });
-    await printRead(ctx, table, result, false, { fields: query.format, headers: opts.headers });
+    await printRead(ctx, table, result, false, { fields: query.format, headers: opts.headers, filtered: filtered(query) });
     return 0;
   }
   await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, { fields: query.format, headers: opts.headers });
   return 0;
+}
+
+/** Whether the read asked the device to filter (--filter, or --key with --pattern). */
+function filtered(query: QueryParams): boolean {
+  return !!query.filter?.length || query.key !== undefined;
 }
 
 interface Progress {
@@ -105,5 +110,5 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   if (keepRaw) return ctx.print({ kind: 'raw', body: raw.length === 1 ? raw[0] : raw });
   if (multi && ctx.format !== 'ndjson') return ctx.print({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: table.key, ...view });
   await sink.end();
-  if (!multi && written === 0 && ctx.format === 'table') noObjects(ctx, table);
+  if (!multi && written === 0 && ctx.format === 'table') noObjects(ctx, table, filtered(base));
 }

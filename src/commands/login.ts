@@ -12,7 +12,7 @@ import { forgetSecrets, saveSession, secretStore, sessionAuth, tokenAuth } from 
 import { settingsFor } from '../device/select.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../request/input.js';
-import { deviceFacts, describeDevice, printOutcome } from './outcome.js';
+import { deviceFacts, describeDevice, notForDemo, printOutcome } from './outcome.js';
 
 export interface LoginOptions {
   tokenStdin?: boolean;
@@ -72,6 +72,20 @@ async function readCredential(ctx: Context, opts: LoginOptions, existing: Device
   return { kind: 'session', username, secret };
 }
 
+const KIND_WORDS: Record<AuthKind, string> = { token: 'an API token', session: 'a password' };
+
+/** A login that would turn a saved device into another kind of login: asked on a terminal, else refused. */
+async function confirmReplace(ctx: Context, existing: DeviceProfile, credential: Credential): Promise<void> {
+  const was = `${KIND_WORDS[existing.auth]}${existing.username ? ` (as ${existing.username})` : ''}`;
+  const now = `${KIND_WORDS[credential.kind]}${credential.username ? ` (as ${credential.username})` : ''}`;
+  const what = `device '${existing.name}' (${existing.host}) is saved with ${was}; this login with ${now} would replace it`;
+  if (ctx.interactive) {
+    if (await ctx.confirm(`The ${what}. Replace it?`)) return;
+    throw new UsageError(`not replaced: ${what}`, `keep both by saving this login under another name with -d <name>`);
+  }
+  throw new UsageError(what, `on a terminal cmdb asks; here: remove it first with 'cmdb device remove ${existing.name}', or save this login under another name with -d <name>`);
+}
+
 /** Fails now, before the device sees the credential, when the store cannot keep it. */
 async function openStore(ctx: Context, opts: LoginOptions, name: string): Promise<SecretStore> {
   const store = await secretStore(ctx, opts.insecureStorage ? 'file' : 'keychain');
@@ -122,6 +136,7 @@ async function authenticator(ctx: Context, opts: LoginOptions, credential: Crede
 
 /** `cmdb login`: checks a credential against the device, then saves it (keychain) and the device profile. */
 export async function run(ctx: Context, _args: object, opts: LoginOptions): Promise<number> {
+  if (ctx.demo) throw notForDemo('login', 'it needs no login, and nothing is saved');
   const set = readProfiles(ctx.env);
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
   const hostInput = ctx.settings.host ?? existing?.host;
@@ -140,6 +155,7 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const pinned = opts.fingerprint ? normalizeFingerprint(opts.fingerprint) : sameDevice ? existing?.fingerprint : undefined;
 
   const credential = await readCredential(ctx, opts, existing, host);
+  if (existing && existing.name === name && existing.auth !== credential.kind) await confirmReplace(ctx, existing, credential);
   const store = await openStore(ctx, opts, name);
   const target = settingsFor(ctx, null, host, { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined }, opts.prefix);
   const tls = await tlsOptions(ctx, { host, caFile: target.caFile, fingerprint: pinned });

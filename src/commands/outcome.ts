@@ -1,6 +1,8 @@
 import type { Context } from '../cli/context.js';
 import type { ApiResult } from '../api/client.js';
 import type { Row } from '../output/index.js';
+import { demoStateFile } from '../device/select.js';
+import { UsageError } from '../errors.js';
 
 /** What a login, logout or device command did: one line for people (table), the object for scripts. */
 export async function printOutcome(ctx: Context, message: string, object: Row): Promise<void> {
@@ -30,4 +32,23 @@ export function deviceFacts(status: ApiResult): DeviceFacts {
 export function describeDevice(facts: DeviceFacts): string {
   const details = [facts.serial && `serial ${facts.serial}`, facts.version].filter(Boolean).join(', ');
   return `${facts.hostname ?? 'the device'}${details ? ` (${details})` : ''}`;
+}
+
+/** The --demo device as `device list/show` describe it: built in, never a saved profile. */
+export function demoDevice(ctx: Context): Row {
+  return {
+    name: 'demo',
+    default: true,
+    host: 'built in (a local emulator on a free port, for each command)',
+    auth: 'token',
+    username: null,
+    vdom: 'root',
+    secrets: 'built in',
+    state: demoStateFile(ctx.env),
+  };
+}
+
+/** Commands that manage saved devices do not apply to the demo device, and must not touch a profile. */
+export function notForDemo(command: string, why: string): UsageError {
+  return new UsageError(`'cmdb ${command}' does not apply to the demo device (--demo or CMDB_DEMO): ${why}`, "drop --demo (and unset CMDB_DEMO) to act on a saved device; 'cmdb demo reset' forgets the demo's changes");
 }

@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', key: 'key' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
     options: READ_OPTIONS,
-    examples: ['cmdb get firewall.ipmacbinding/table 1', 'cmdb get log.disk/setting -o yaml'],
+    examples: ['cmdb get firewall.ipmacbinding/table 1', 'cmdb get log.disk/setting -o yaml', "cmdb get router/access-list 'mgmt nets' --vdom dmz --fields name,comments"],
     load: async () => (await import('./get.js')).run,
   }),
   defineCommand({
@@ -87,7 +87,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', body: 'none' },
     tables: { keyed: ['C'], singleton: ['C'] },
     options: [...BODY_OPTIONS, CONCURRENCY('an array body'), { flags: '--atomic', description: 'all or nothing: every element in one device transaction' }],
-    examples: ['cmdb create firewall.ipmacbinding/table --set seq-num=7 --set ip=10.0.0.7 --set mac=00:11:22:33:44:55', 'cmdb create dlp/filepattern -f patterns.yaml'],
+    examples: ['cmdb create firewall.ipmacbinding/table --set seq-num=7 --set ip=10.0.0.7 --set mac=00:11:22:33:44:55', 'cmdb create dlp/filepattern -f patterns.yaml', "cmdb create router/access-list '{\"name\":\"lab\",\"comments\":\"lab nets\"}'"],
     load: async () => (await import('./create.js')).run,
   }),
   defineCommand({
@@ -98,26 +98,30 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', key: 'key', 'new-key': 'none' },
     tables: { keyed: ['C'], singleton: [] },
-    examples: ['cmdb clone firewall.ipmacbinding/table 1 9'],
+    examples: ['cmdb clone router/access-list deny-all deny-all-copy', 'cmdb clone system.3g-modem/custom 1 2 --vdom dmz'],
     load: async () => (await import('./clone.js')).run,
   }),
   defineCommand({
     spec: 'update <table> [args...]',
     writes: true,
     devices: 'each',
+    usage: 'update <table> [key] [body]',
+    notes: ['A keyed table takes the key of the object; a singleton takes none. The body (inline JSON, -f, --data, --set) holds only the fields to change.'],
     description: 'change fields of an object ([key] [body]), or of a singleton ([body])',
     group: 'objects',
     // `update <table> [args...]` is `[key] [body]`: only the first word is a key.
     args: { table: 'table', args: 'key' },
     tables: { keyed: ['U'], singleton: ['P'] },
     options: BODY_OPTIONS,
-    examples: ['cmdb update firewall.ipmacbinding/table 1 --set status=disable', "cmdb update log.disk/setting --set status=enable"],
+    examples: ['cmdb update firewall.ipmacbinding/table 1 --set status=disable', 'cmdb update log.disk/setting --set status=enable --set roll-day=sunday', 'cmdb update router/access-list deny-all -f acl.yaml'],
     load: async () => (await import('./update.js')).run,
   }),
   defineCommand({
     spec: 'move <table> <key>',
     writes: true,
     devices: 'each',
+    usage: 'move <table> <key> (--before <key> | --after <key>)',
+    notes: ['Give exactly one of --before or --after: the object the moved one goes in front of, or behind.'],
     description: 'move an object before or after another',
     group: 'objects',
     args: { table: 'table', key: 'key' },
@@ -126,19 +130,20 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--before <key>', description: 'move in front of this object', kind: 'key' },
       { flags: '--after <key>', description: 'move behind this object', kind: 'key' },
     ],
-    examples: ['cmdb move router/access-list web --before mail'],
+    examples: ['cmdb move system.3g-modem/custom 3 --before 1', 'cmdb move router/access-list deny-all --after "mgmt nets"'],
     load: async () => (await import('./move.js')).run,
   }),
   defineCommand({
-    spec: 'delete <table> <keys...>',
+    spec: 'delete <table> [keys...]',
     writes: true,
     devices: 'each',
+    usage: 'delete <table> <key>...',
     description: 'delete objects by key',
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['D'], singleton: [] },
     options: [CONCURRENCY('several keys'), { flags: '--atomic', description: 'all or nothing: every delete in one device transaction' }],
-    examples: ['cmdb delete firewall.ipmacbinding/table 7 8 9'],
+    examples: ['cmdb delete firewall.ipmacbinding/table 7', 'cmdb delete firewall.ipmacbinding/table 7 8 9 --concurrency 2'],
     load: async () => (await import('./delete.js')).run,
   }),
   defineCommand({
@@ -192,7 +197,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the CLI schema of a table (action=schema)',
     group: 'metadata',
     args: { table: 'table' },
-    examples: ['cmdb schema firewall.ipmacbinding/table'],
+    examples: ['cmdb schema router/access-list', 'cmdb schema log.disk/setting -o json'],
     load: readAction('schema'),
   }),
   defineCommand({
@@ -201,7 +206,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the default values of a table (action=default)',
     group: 'metadata',
     args: { table: 'table' },
-    examples: ['cmdb defaults log.disk/setting'],
+    examples: ['cmdb defaults log.disk/setting', 'cmdb defaults router/access-list -o yaml'],
     load: readAction('defaults'),
   }),
   defineCommand({
@@ -210,7 +215,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the meta data of a table (action=meta)',
     group: 'metadata',
     args: { table: 'table' },
-    examples: ['cmdb meta firewall.ipmacbinding/table'],
+    examples: ['cmdb meta firewall.ipmacbinding/table', 'cmdb meta log.disk/setting -o json'],
     load: readAction('meta'),
   }),
   defineCommand({
@@ -219,7 +224,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the CMDB revision of a table (action=revision)',
     group: 'metadata',
     args: { table: 'table', key: 'key' },
-    examples: ['cmdb revision firewall.ipmacbinding/table'],
+    examples: ['cmdb revision firewall.ipmacbinding/table', 'cmdb revision router/access-list deny-all'],
     load: readAction('revision'),
   }),
   defineCommand({
@@ -228,7 +233,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'list configuration transactions (action=transaction-list)',
     group: 'metadata',
     args: { table: 'table', key: 'key' },
-    examples: ['cmdb transactions firewall.ipmacbinding/table'],
+    examples: ['cmdb transactions firewall.ipmacbinding/table', 'cmdb transactions router/access-list -o json'],
     load: readAction('transactions'),
   }),
   defineCommand({
@@ -236,12 +241,14 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the completion script for bash, zsh or fish',
     group: 'tools',
     args: { shell: 'shell' },
-    examples: ['source <(cmdb completion bash)'],
+    examples: ['source <(cmdb completion bash)', 'cmdb completion zsh > "${fpath[1]}/_cmdb"', 'cmdb completion fish > ~/.config/fish/completions/cmdb.fish'],
     load: async () => (await import('./completion.js')).run,
   }),
   defineCommand({
     spec: 'login',
     devices: 'one',
+    usage: 'login --host <url> (--token-stdin | --username <name>)',
+    notes: ['Needs --host (or CMDB_HOST; or -d of a saved device) and one of --token-stdin (an API token on stdin) or --username (the password prompted, or read with --password-stdin). The secret goes to the system keychain, never into argv or the profile.'],
     description: 'check a credential against a device and save it (keychain) with a device profile',
     group: 'devices and login',
     options: [
@@ -263,7 +270,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'end the device session and delete the saved session',
     group: 'devices and login',
     options: [{ flags: '--forget', description: 'also delete the saved credential (API token or password)' }],
-    examples: ['cmdb logout -d lab --forget'],
+    examples: ['cmdb logout -d lab', 'cmdb logout -d lab --forget'],
     load: async () => (await import('./logout.js')).run,
   }),
   defineCommand({
@@ -272,7 +279,7 @@ export const COMMANDS: readonly CommandDef[] = [
     parent: 'auth',
     description: 'device, host, auth kind, where the secret is stored, whether it works',
     group: 'devices and login',
-    examples: ['cmdb auth status -d lab'],
+    examples: ['cmdb auth status', 'cmdb auth status -d lab -o json'],
     load: async () => (await import('./auth.js')).run,
   }),
   defineCommand({
@@ -280,6 +287,7 @@ export const COMMANDS: readonly CommandDef[] = [
     parent: 'demo',
     description: 'forget the changes made with --demo',
     group: 'tools',
+    examples: ['cmdb demo reset', 'cmdb demo reset && cmdb --demo list dlp/filepattern'],
     load: async () => (await import('./demo.js')).run,
   }),
   defineCommand({
@@ -287,6 +295,7 @@ export const COMMANDS: readonly CommandDef[] = [
     parent: 'device',
     description: 'list the saved devices',
     group: 'devices and login',
+    examples: ['cmdb device list', 'cmdb device list -o json'],
     load: async () => (await import('./device.js')).list,
   }),
   defineCommand({
@@ -296,6 +305,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'show the settings of a device (default: the one in use)',
     group: 'devices and login',
     args: { name: 'device' },
+    examples: ['cmdb device show', 'cmdb device show lab -o yaml'],
     load: async () => (await import('./device.js')).show,
   }),
   defineCommand({
@@ -304,6 +314,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'make a device the default',
     group: 'devices and login',
     args: { name: 'device' },
+    examples: ['cmdb device use lab', 'cmdb device use fw1.example:8443'],
     load: async () => (await import('./device.js')).use,
   }),
   defineCommand({
@@ -321,6 +332,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'delete a device, its saved credential and session',
     group: 'devices and login',
     args: { name: 'device' },
+    examples: ['cmdb device remove lab', 'cmdb device remove old-fw'],
     load: async () => (await import('./device.js')).remove,
   }),
   defineCommand({
@@ -335,7 +347,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first', kind: 'none', default: 'root,dmz' },
       { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
     ],
-    examples: ['cmdb emulator --port 8443 --tls --state lab.json'],
+    examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab'],
     load: async () => (await import('./emulator.js')).run,
   }),
 ];

@@ -53,21 +53,35 @@ export async function printWrite(ctx: Context, result: ApiResult, verb: string, 
   return ctx.print({ kind: 'list', rows: results as unknown as Row[] });
 }
 
-/** How a read is shown: the --fields columns, the header line of table and csv. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers'>;
+/** How a read is shown: the --fields columns, the header line of table and csv; whether it was filtered. */
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers'> & { filtered?: boolean };
 
-/** Prints a read, honouring --raw; says so on stderr when a list is empty. */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}): Promise<void> {
-  if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
-  const shaped = shapeRead(result, single);
-  if (shaped.kind === 'list' && shaped.rows.length === 0 && ctx.format === 'table') return noObjects(ctx, table);
-  await ctx.print(shaped, { keyField: table.key, ...view });
+/** The columns of a table as the catalogue knows them, key first (the header of an empty csv). */
+function catalogueColumns(table: TableDef): string[] | undefined {
+  if (!table.known) return undefined;
+  return [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])];
 }
 
-/** An empty list in a table prints nothing on stdout and says so on stderr. */
-export function noObjects(ctx: Context, table: TableDef): void {
+/**
+ * Prints a read, honouring --raw. An empty list says so on stderr in table format (naming the filter
+ * when one was given), and is still a header in csv.
+ */
+export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}): Promise<void> {
+  if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
+  const { filtered, ...shown } = view;
+  const shaped = shapeRead(result, single);
+  const empty = shaped.kind === 'list' && shaped.rows.length === 0;
+  const emptyVdoms = shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
+  if (empty && ctx.format === 'table') return noObjects(ctx, table, filtered);
+  const columns = shown.fields ?? ((empty || emptyVdoms) && ctx.format === 'csv' ? catalogueColumns(table) : undefined);
+  await ctx.print(shaped, { keyField: table.key, ...shown, fields: columns });
+}
+
+/** An empty list in a table prints nothing on stdout and says so on stderr, naming the filter if one was given. */
+export function noObjects(ctx: Context, table: TableDef, filtered = false): void {
   const vdoms = ctx.vdoms();
-  ctx.notice(`no objects in ${table.path}${vdoms ? ` (vdom ${vdoms.join(',')})` : ''}`);
+  const where = vdoms ? ` (vdom ${vdoms.join(',')})` : '';
+  ctx.notice(filtered ? `nothing matched the filter in ${table.path}${where}` : `no objects in ${table.path}${where}`);
 }
 
 /** A failed bulk item's error names the item by its key, whatever the message says. */

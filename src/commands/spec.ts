@@ -94,6 +94,7 @@ export interface CommandDef {
   readonly options?: readonly OptionSpec[];
   /** Which tables it accepts (Tab offers only those); absent: every table. */
   readonly tables?: TableRule;
+  /** Two or three real command lines, shown by --help and the man page. */
   readonly examples?: readonly string[];
   /**
    * How it uses the devices -d selects: 'each' runs it on every one when -d names several (CLI.md,
@@ -102,6 +103,10 @@ export interface CommandDef {
   readonly devices?: 'each' | 'one';
   /** It changes the device (unless --dry-run): on several devices a terminal is asked once first. */
   readonly writes?: boolean;
+  /** The arguments as a person reads them, where the spec says less (`update <table> [key] [body]`). */
+  readonly usage?: string;
+  /** What help must say besides the options (which of them are needed together). */
+  readonly notes?: readonly string[];
   /** Imports the command's module (only when it runs) and gives its run(). */
   readonly load: () => Promise<Run<never, never>>;
 }

@@ -59,6 +59,22 @@ export interface YamlFile {
   line(node: unknown): number;
 }
 
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file',
+  ENOTDIR: 'no such file (a part of the path is not a folder)',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a folder, not a file',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** Why a file could not be read, in words ("no such file", not ENOENT). */
+export function fileProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return (code && FILE_PROBLEMS[code]) ?? (err as Error).message;
+}
+
 /** `<file>:<line>: <problem>`, with the fix in the hint; a broken file is invalid input (exit 2). */
 export function fileError(path: string, line: number | null, problem: string, hint: string): UsageError {
   return new UsageError(`${path}${line ? `:${line}` : ''}: ${problem}`, hint);
@@ -69,7 +85,7 @@ function readText(path: string, hint: string): string | null {
     return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw fileError(path, null, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, hint);
+    throw fileError(path, null, `cannot read: ${fileProblem(err)}`, hint);
   }
 }
 
@@ -102,7 +118,7 @@ export async function readInputFile(path: string, what?: string, hint: string | 
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${what ? `${what} ` : ''}'${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, hint);
+    throw new UsageError(`cannot read ${what ? `${what} ` : ''}'${path}': ${fileProblem(err)}`, hint);
   }
 }
 

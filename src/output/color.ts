@@ -1,3 +1,4 @@
+import type { ChalkInstance } from 'chalk';
 import type { OutputFormat, Terminal } from './types.js';
 
 /**
@@ -43,16 +44,22 @@ export function terminalFor(
   return { isTTY, columns, color: decideColor(stream, env, noColorFlag) };
 }
 
-// A handful of SGR codes written by hand: cheaper than loading chalk, and chalk's own
-// colour detection would second-guess decideColor.
-function sgr(open: number, close: number): (text: string) => string {
-  return (text) => `\u001b[${open}m${text}\u001b[${close}m`;
+let palette: ChalkInstance | undefined;
+
+/**
+ * Loads chalk for a run whose colour decision (decideColor) is on: imported only then, so --version,
+ * piped runs and Tab never load it. Its level is set here, never by chalk's own detection, which
+ * would second-guess --no-color, NO_COLOR, FORCE_COLOR and the pipe test above.
+ */
+export async function loadPalette(): Promise<void> {
+  if (palette) return;
+  const { Chalk } = await import('chalk');
+  palette = new Chalk({ level: 1 });
 }
 
-export const ansi = {
-  bold: sgr(1, 22),
-  dim: sgr(2, 22),
-  red: sgr(31, 39),
-  green: sgr(32, 39),
-  yellow: sgr(33, 39),
-};
+export type Style = 'bold' | 'dim' | 'red' | 'yellow' | 'green';
+
+/** Text in a style, for output whose colour decision is on; plain until loadPalette() has run. */
+export function paint(style: Style, text: string): string {
+  return palette ? palette[style](text) : text;
+}

@@ -1,4 +1,4 @@
-import { ansi } from './color.js';
+import { paint } from './color.js';
 import { escapeJsonControls, sanitizeMultiline } from './text.js';
 
 export interface ErrorReport {
@@ -43,13 +43,13 @@ export function formatError(err: ErrorReport, opts: { json: boolean; color: bool
     if (present(err.cliError)) error.cli_error = err.cliError;
     return escapeJsonControls(JSON.stringify({ error })) + '\n';
   }
-  const prefix = opts.color ? ansi.red('cmdb:') : 'cmdb:';
+  const prefix = opts.color ? paint('red', 'cmdb:') : 'cmdb:';
   const device = present(err.device) ? `${err.device}: ` : '';
   let text = `${prefix} ${device}${indentRest(err.message, '  ')}\n`;
   if (present(err.cliError)) text += `  device said: ${indentRest(err.cliError, '    ')}\n`;
   if (present(err.hint)) {
     const hint = `  hint: ${indentRest(err.hint, '    ')}`;
-    text += (opts.color ? ansi.dim(hint) : hint) + '\n';
+    text += (opts.color ? paint('dim', hint) : hint) + '\n';
   }
   return text;
 }
@@ -57,11 +57,11 @@ export function formatError(err: ErrorReport, opts: { json: boolean; color: bool
 /** `cmdb: warning: <message>`, the prefix yellow when colour is on. */
 export function formatWarning(message: string, color: boolean): string {
   const prefix = 'cmdb: warning:';
-  return `${color ? ansi.yellow(prefix) : prefix} ${indentRest(message, '  ')}\n`;
+  return `${color ? paint('yellow', prefix) : prefix} ${indentRest(message, '  ')}\n`;
 }
 
 /** `cmdb: <message>`, dim when colour is on: a side remark, not a problem. */
 export function formatNotice(message: string, color: boolean): string {
   const line = `cmdb: ${indentRest(message, '  ')}`;
-  return (color ? ansi.dim(line) : line) + '\n';
+  return (color ? paint('dim', line) : line) + '\n';
 }

@@ -4,7 +4,7 @@
 import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped } from './types.js';
 
 export type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped, Terminal, WriteResult } from './types.js';
-export { decideColor, defaultFormat, terminalFor } from './color.js';
+export { decideColor, defaultFormat, loadPalette, paint, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './errors.js';
 export { formatPlan, type PlanView } from './plan.js';
 export type { ErrorReport } from './errors.js';

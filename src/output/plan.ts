@@ -1,4 +1,4 @@
-import { ansi } from './color.js';
+import { paint as style, type Style } from './color.js';
 import { sanitizeMultiline } from './text.js';
 
 type Obj = Record<string, unknown>;
@@ -24,16 +24,16 @@ function subject(entry: { vdom: string; table: string; key: unknown }): string {
  * update with each changed field `old → new`, `-` objects to delete; green, yellow and red on a terminal.
  */
 export function formatPlan(plan: PlanView, color: boolean): string {
-  const paint = (f: (s: string) => string, s: string) => (color ? f(s) : s);
+  const paint = (name: Style, s: string) => (color ? style(name, s) : s);
   const lines: string[] = [];
   for (const entry of plan.create) {
-    lines.push(paint(ansi.green, `+ ${subject(entry)}`));
+    lines.push(paint('green', `+ ${subject(entry)}`));
     for (const [name, v] of Object.entries(entry.object)) lines.push(`    ${name}: ${value(v)}`);
   }
   for (const entry of plan.update) {
-    lines.push(paint(ansi.yellow, `~ ${subject(entry)}`));
+    lines.push(paint('yellow', `~ ${subject(entry)}`));
     for (const [name, change] of Object.entries(entry.changes)) lines.push(`    ${name}: ${value(change.from)} → ${value(change.to)}`);
   }
-  for (const entry of plan.delete) lines.push(paint(ansi.red, `- ${subject(entry)}`));
+  for (const entry of plan.delete) lines.push(paint('red', `- ${subject(entry)}`));
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

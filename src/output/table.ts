@@ -1,5 +1,5 @@
 import { cellText, valueLines } from './cells.js';
-import { ansi } from './color.js';
+import { paint } from './color.js';
 import { chooseColumns, isMetaField } from './columns.js';
 import { displayWidth, sanitizeInline, truncate, wrap } from './text.js';
 import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
@@ -187,7 +187,7 @@ export class ListTable implements RowFormatter {
         widths = plan.widths;
         header = widths.map((width, c) => truncate(header[c]!, width));
       }
-      if (terminal.color) header = header.map(ansi.bold);
+      if (terminal.color) header = header.map((text) => paint('bold', text));
       let lines: string[] = this.opts.headers === false ? [] : [lineOf(header, widths)];
       for (const record of this.spool.records()) {
         const cells = JSON.parse(record) as string[];
@@ -217,7 +217,7 @@ function objectTable(object: Row, opts: RenderOptions): string {
     labels = labels.map((label) => truncate(label, nameWidth));
     values = values.map((lines) => lines.flatMap((line) => wrap(line, valueWidth)));
   }
-  const rows = labels.map((label, i) => [terminal.color ? ansi.bold(label) : label, values[i]!.join('\n')]);
+  const rows = labels.map((label, i) => [terminal.color ? paint('bold', label) : label, values[i]!.join('\n')]);
   return layout(rows, naturalWidths(rows));
 }
 
@@ -232,7 +232,7 @@ function vdomSections(vdoms: Record<string, Row[] | Row>, opts: RenderOptions): 
           ? listTable(value, opts)
           : '(no objects)\n'
         : objectTable(value, opts);
-      return (opts.terminal.color ? ansi.bold(title) : title) + '\n' + body;
+      return (opts.terminal.color ? paint('bold', title) : title) + '\n' + body;
     })
     .join('\n');
 }

@@ -53,11 +53,40 @@ export function parseMkey(table: TableDef, raw: string, what = 'key'): string | 
 }
 
 export function requireKeyed(table: TableDef, command: string): void {
-  if (table.singleton) throw new UsageError(`${table.path} is a singleton table: it has no keys`, `use 'cmdb ${command === 'update' ? 'update' : 'get'} ${table.path}' without a key`);
+  if (!table.singleton) return;
+  if (command === 'delete') {
+    throw new UsageError(`${table.path} is a singleton table: it has no objects to delete`, allows(table, 'P') ? `change its fields with 'cmdb update ${table.path} --set field=value'` : null);
+  }
+  throw new UsageError(`${table.path} is a singleton table: it has no keys`, `use 'cmdb ${command === 'update' ? 'update' : 'get'} ${table.path}' without a key`);
 }
 
 /** The VDOM part of every request. */
 export function vdomQuery(ctx: Context): QueryParams {
   const vdom = ctx.vdoms();
   return vdom ? { vdom } : {};
+}
+
+/** `--vdom a,b` as a shell takes it: `*` quoted, so the shell does not expand it. */
+export function vdomFlag(vdoms: string[] | undefined): string {
+  if (!vdoms?.length) return '';
+  const list = vdoms.join(',');
+  return ` --vdom ${/^[A-Za-z0-9_.,-]+$/.test(list) ? list : `"${list}"`}`;
+}
+
+/** Whether the catalogue lists an operation for a table (a table outside it may do anything). */
+export function supports(tablePath: string | undefined, op: OperationCode): boolean {
+  const table = tablePath ? findTable(tablePath) : undefined;
+  return !table || allows(table, op);
+}
+
+/** A key as typed on a command line: in double quotes when the shell would split or expand it. */
+export function shellWord(word: string | number): string {
+  const text = String(word);
+  return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : `"${text.replace(/["$`\\]/g, '\\$&')}"`;
+}
+
+/** Where to see a table's keys: `cmdb list` only where the table can be listed. */
+export function keysHint(tablePath: string, vdoms?: string[]): string {
+  if (supports(tablePath, 'L')) return `list the existing keys with 'cmdb list ${tablePath}${vdomFlag(vdoms)}'`;
+  return `${tablePath} cannot be listed (see its operations with 'cmdb tables'); check the key`;
 }

@@ -11,13 +11,19 @@ const bin = join(root, 'bin/cmdb.js');
 const register = fileURLToPath(new URL('./trace-register.js', import.meta.url));
 const HEAVY = ['undici', 'yaml', '@napi-rs/keyring'];
 
+/** The environment without the variables that turn colour on or off, so a pipe decides. */
+function withoutColorVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _force, NO_COLOR: _no, ...rest } = env;
+  return rest;
+}
+
 /** Runs the CLI and returns the modules it resolved. */
-function loaded(args: string[], configFiles: Record<string, string> = {}): { modules: string[]; status: number | null } {
+function loaded(args: string[], configFiles: Record<string, string> = {}, extraEnv: NodeJS.ProcessEnv = {}): { modules: string[]; status: number | null } {
   const dir = mkdtempSync(join(tmpdir(), 'cmdb-trace-'));
   const trace = join(dir, 'modules.txt');
   for (const [name, text] of Object.entries(configFiles)) writeFileSync(join(dir, name), text);
   const run = spawnSync(process.execPath, ['--import', register, bin, ...args], {
-    env: { ...process.env, CMDB_TRACE_FILE: trace, CMDB_CONFIG_DIR: dir, CMDB_TOKEN: 'unused' },
+    env: { ...withoutColorVariables(process.env), CMDB_TRACE_FILE: trace, CMDB_CONFIG_DIR: dir, CMDB_TOKEN: 'unused', ...extraEnv },
     encoding: 'utf8',
   });
   let modules: string[] = [];
@@ -71,4 +77,17 @@ test('a line the registry does not read is still read by commander', () => {
   const { modules, status } = loaded(['tables', '-o', 'json', '--', 'extra']);
   assert.notEqual(status, null);
   assert.ok(modules.some((m) => m.includes('/node_modules/commander/')));
+});
+
+const chalkIn = (modules: string[]) => modules.some((m) => m.includes('/node_modules/chalk/'));
+
+test('chalk is loaded only when colour is on: never for --version, a piped run or Tab', () => {
+  for (const args of [['--version'], ['--help'], ['tables', '-o', 'table'], ['get', 'nope'], ['__complete', 'bash', '--', 'cmdb li']]) {
+    assert.ok(!chalkIn(loaded(args).modules), `${args.join(' ')} loaded chalk`);
+  }
+  assert.ok(!chalkIn(loaded(['__complete', 'bash', '--', 'cmdb li'], {}, { FORCE_COLOR: '1' }).modules), 'Tab loaded chalk');
+  assert.ok(!chalkIn(loaded(['tables', '-o', 'table', '--no-color'], {}, { FORCE_COLOR: '1' }).modules), '--no-color loaded chalk');
+  // Colour forced into the pipe: the table header is bold, so chalk is needed (the trace can see it).
+  assert.ok(chalkIn(loaded(['tables', '-o', 'table'], {}, { FORCE_COLOR: '1' }).modules), 'FORCE_COLOR=1 did not load chalk');
+  assert.ok(chalkIn(loaded(['get', 'nope'], {}, { FORCE_COLOR: '1' }).modules), 'a coloured error did not load chalk');
 });

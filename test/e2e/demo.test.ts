@@ -1,8 +1,9 @@
 // --demo: an in-process emulator whose state persists in the XDG state folder, and `cmdb demo reset`.
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 
 type Obj = Record<string, unknown>;
@@ -73,4 +74,63 @@ test('a --demo create without the integer key gets the next free number, as a de
   assert.equal(typeof mkey, 'number');
   const read = await cmdb(['--demo', 'get', 'dlp/filepattern', String(mkey), '-o', 'json'], { env });
   assert.equal(json<Obj>(read).name, 'auto');
+});
+
+describe('--demo with the commands that manage devices: the demo device, never a saved profile', () => {
+  let emu: RunningEmulator;
+  let env: NodeJS.ProcessEnv;
+  let profiles: string;
+  before(async () => {
+    emu = await startEmulator({ port: 0 });
+    env = isolatedEnv();
+    const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', 'saved'], { env, stdin: `${emu.token}\n` });
+    assert.equal(login.code, 0, login.stderr);
+    profiles = readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), 'utf8');
+  });
+  after(async () => {
+    // Whatever ran with --demo, the saved profile is as login left it.
+    assert.equal(readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), 'utf8'), profiles);
+    await emu.close();
+  });
+
+  test('auth status --demo checks the demo device, not the saved default', async () => {
+    const sent = emu.requests.length;
+    const r = await cmdb(['--demo', 'auth', 'status', '-o', 'json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const status = json<Obj>(r);
+    assert.equal(status.device, 'demo');
+    assert.equal(status.works, true);
+    assert.equal(emu.requests.length, sent);
+  });
+
+  for (const [args, line] of [
+    [['login', '--token-stdin'], "cmdb: 'cmdb login' does not apply to the demo device (--demo or CMDB_DEMO): it needs no login, and nothing is saved"],
+    [['logout'], "cmdb: 'cmdb logout' does not apply to the demo device (--demo or CMDB_DEMO): it has no session and no saved credential"],
+    [['device', 'use', 'saved'], "cmdb: 'cmdb device use' does not apply to the demo device (--demo or CMDB_DEMO): it is built in, not a saved device"],
+    [['device', 'remove', 'saved'], "cmdb: 'cmdb device remove' does not apply to the demo device (--demo or CMDB_DEMO): it is built in, not a saved device"],
+  ] as const) {
+    test(`${args.join(' ')} with --demo says it does not apply (exit 2)`, async () => {
+      const sent = emu.requests.length;
+      const r = await cmdb(['--demo', ...args], { env: { ...env }, stdin: `${emu.token}\n` });
+      assert.equal(r.stderr.split('\n')[0], line);
+      assert.equal(r.code, 2);
+      assert.equal(emu.requests.length, sent);
+    });
+  }
+
+  test('CMDB_DEMO=1 counts as --demo', async () => {
+    const r = await cmdb(['logout'], { env: { ...env, CMDB_DEMO: '1' } });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /does not apply to the demo device/);
+  });
+
+  test('device list and device show --demo describe the demo device only', async () => {
+    const list = await cmdb(['--demo', 'device', 'list', '-o', 'json'], { env });
+    assert.equal(list.code, 0, list.stderr);
+    assert.deepEqual(json<Obj[]>(list).map((d) => d.name), ['demo']);
+    const show = await cmdb(['--demo', 'device', 'show', '-o', 'json'], { env });
+    assert.equal(show.code, 0, show.stderr);
+    assert.equal(json<Obj>(show).name, 'demo');
+    assert.equal(json<Obj>(show).state, join(env.XDG_STATE_HOME!, 'cmdb', 'demo-state.json'));
+  });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatError, formatNotice, formatWarning } from '../../src/output/index.js';
+import { formatError, formatNotice, formatWarning, loadPalette } from '../../src/output/index.js';
 import { ESC } from './fixtures.js';
 
 const notFound = {
@@ -47,7 +47,8 @@ describe('formatError', () => {
     assert.equal(formatError({ exit: 1, status: null, code: null, message: 'boom', hint: null }, { json: false, color: false }), 'cmdb: boom\n');
   });
 
-  it('colours the prefix red and the hint dim only with colour', () => {
+  it('colours the prefix red and the hint dim only with colour', async () => {
+    await loadPalette();
     const coloured = formatError(notFound, { json: false, color: true });
     assert.ok(coloured.startsWith(`${ESC}[31mcmdb:${ESC}[39m `));
     assert.ok(coloured.includes(`${ESC}[2m  hint:`));

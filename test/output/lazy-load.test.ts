@@ -28,8 +28,9 @@ for (const format of ['json', 'ndjson', 'csv', 'yaml', 'table']) {
     console.log(format + ' ' + err.message);
   }
 }
-output.formatError({ exit: 1, status: null, code: null, message: 'x' }, { json: false, color: true });
-console.log('errors ok');
+const plain = output.formatError({ exit: 1, status: null, code: null, message: 'x' }, { json: false, color: true });
+console.log(plain === 'cmdb: x' + String.fromCharCode(10) ? 'errors ok' : 'errors coloured without chalk');
+await output.loadPalette().then(() => console.log('palette loaded'), (err) => console.log('palette ' + err.message));
 `;
 
 describe('startup cost', () => {
@@ -56,6 +57,7 @@ describe('startup cost', () => {
         'yaml blocked yaml',
         'table ok',
         'errors ok',
+        'palette blocked chalk',
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

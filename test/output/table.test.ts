@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { render, type OutputFormat, type Row, type Shaped } from '../../src/output/index.js';
+import { loadPalette, render, type OutputFormat, type Row, type Shaped } from '../../src/output/index.js';
 import { ESC, accessLists, bindings, diskSetting, linesOf, opts, pipe, tty, visibleWidth } from './fixtures.js';
 
 function table(data: Shaped, terminal = tty(200), extra = {}): Promise<string> {
@@ -238,6 +238,7 @@ describe('colour', () => {
   });
 
   it('makes table headers bold when colour is on', async () => {
+    await loadPalette();
     const list = await render({ kind: 'list', rows: bindings() }, opts('table', tty(80, true), { keyField: 'seq-num' }));
     assert.ok(linesOf(list)[0]!.startsWith(`${ESC}[1mseq-num${ESC}[22m`));
     assert.ok(!linesOf(list)[1]!.includes(ESC), 'rows stay plain');

@@ -1,0 +1,189 @@
+// Help and the man page, from data only: the command registry, the options table and the exit codes.
+// commander prints this text for `--help`; the build writes the man page from the same functions, so
+// the two never disagree, and a path that answers --help without commander can print it as well.
+import { COMMANDS, PARENTS, type CommandDef, type HelpGroup } from '../commands/registry.js';
+import { EXIT_CODES } from '../errors.js';
+import { ENVIRONMENT, GLOBAL_OPTIONS } from './options.js';
+
+const SUMMARY = 'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.';
+
+/** Help groups in the order help lists them. */
+const GROUPS: readonly HelpGroup[] = ['objects', 'metadata', 'configuration as code', 'devices and login', 'tools'];
+
+/** Examples of the whole tool: the first things a new user types. */
+const EXAMPLES = [
+  'cmdb --demo list firewall.ipmacbinding/table        # try it on the built-in device',
+  'printenv FW_TOKEN | cmdb login --host https://fw.example:8443 --token-stdin',
+  'cmdb get log.disk/setting -o yaml',
+  "cmdb update firewall.ipmacbinding/table 1 --set status=disable --vdom root",
+  'CMDB_HOST=https://fw.example CMDB_TOKEN=$TOKEN cmdb list router/access-list -o json   # in CI',
+];
+
+const MORE = "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md in the package for every command, the output formats and the emulator";
+
+const HELP_OPTION = { flags: '-h, --help', description: 'show this help' };
+const VERSION_OPTION = { flags: '-V, --version', description: 'print the version' };
+
+/** `device list` for a subcommand, `list` otherwise. */
+export function commandName(def: CommandDef): string {
+  return `${def.parent ? `${def.parent} ` : ''}${def.spec.split(' ')[0]}`;
+}
+
+/** The arguments as the command takes them: `update <table> [key] [body]`. */
+export function usageOf(def: CommandDef): string {
+  return `${def.parent ? `${def.parent} ` : ''}${def.usage ?? def.spec}`;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const WIDTH = 80;
+
+/** Words wrapped into lines of at most `width` columns. */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Two columns: the term, then its text wrapped beside it (below it when the term is long). */
+function columns(rows: readonly (readonly [string, string])[], indent = 2, width = Math.max(...rows.map(([term]) => term.length))): string[] {
+  const termWidth = Math.min(width, 30);
+  const textWidth = Math.max(30, WIDTH - indent - termWidth - 2);
+  const out: string[] = [];
+  for (const [term, text] of rows) {
+    const lines = wrapWords(text, textWidth);
+    const pad = ' '.repeat(indent + termWidth + 2);
+    if (term.length > termWidth) {
+      out.push(' '.repeat(indent) + term);
+      for (const line of lines) out.push(pad + line);
+    } else {
+      out.push(' '.repeat(indent) + term.padEnd(termWidth + 2) + (lines[0] ?? ''));
+      for (const line of lines.slice(1)) out.push(pad + line);
+    }
+  }
+  return out;
+}
+
+function section(title: string, lines: string[]): string {
+  return `${title}:\n${lines.join('\n')}\n`;
+}
+
+/** `cmdb --help`: the commands by group, global options once, examples, environment, exit codes. */
+export function mainHelp(): string {
+  const parts = [`Usage: cmdb [global options] <command> [arguments] [options]\n\n${wrapWords(SUMMARY, WIDTH).join('\n')}\n`];
+  const width = Math.max(...COMMANDS.map((d) => usageOf(d).length).filter((n) => n <= 30));
+  for (const group of GROUPS) {
+    const defs = COMMANDS.filter((d) => d.group === group);
+    if (defs.length) parts.push(section(capitalized(group), columns(defs.map((d) => [usageOf(d), d.description]), 2, width)));
+  }
+  parts.push(section('Global options (before or after the command; a flag wins over its variable)', columns([...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description]))));
+  parts.push(section('Examples', EXAMPLES.map((e) => `  ${e}`)));
+  parts.push(section('Environment', columns(ENVIRONMENT.map((v) => [v.name, v.description]))));
+  parts.push(section('Exit codes', columns(EXIT_CODES.map(([code, meaning]) => [String(code), meaning]))));
+  parts.push(section('More', wrapWords(MORE, WIDTH - 2).map((l) => `  ${l}`)));
+  return parts.join('\n');
+}
+
+/** A command's --help: its arguments as they are, its own options, 2-3 examples; global options by reference. */
+export function commandHelp(def: CommandDef): string {
+  const parts = [`Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`];
+  if (def.notes?.length) parts.push(def.notes.flatMap((n) => wrapWords(n, WIDTH)).join('\n') + '\n');
+  parts.push(section('Options', columns([...(def.options ?? []), HELP_OPTION].map((o) => [o.flags, o.description]))));
+  if (def.examples?.length) parts.push(section('Examples', def.examples.map((e) => `  ${e}`)));
+  parts.push(`${wrapWords("Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.", WIDTH).join('\n')}\n`);
+  return parts.join('\n');
+}
+
+/** `cmdb device --help`: the subcommands of a group. */
+export function parentHelp(parent: string): string {
+  const defs = COMMANDS.filter((d) => d.parent === parent);
+  return [
+    `Usage: cmdb ${parent} <command>\n\n${capitalized(PARENTS[parent] ?? parent)}.\n`,
+    section('Commands', columns(defs.map((d) => [usageOf(d), d.description]))),
+    "Each command's options and examples: 'cmdb " + parent + " <command> --help'.\n",
+  ].join('\n');
+}
+
+/** The help a command path asks for (`[]`, `['list']`, `['device']`, `['device', 'list']`), or undefined. */
+export function helpFor(path: readonly string[]): string | undefined {
+  if (path.length === 0) return mainHelp();
+  const name = path.join(' ');
+  const def = COMMANDS.find((d) => commandName(d) === name);
+  if (def) return commandHelp(def);
+  if (path.length === 1 && PARENTS[path[0]!] !== undefined) return parentHelp(path[0]!);
+  return undefined;
+}
+
+/** roff text: backslashes and dashes escaped, a line never starting with a control character. */
+function roff(text: string): string {
+  return text
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .split('\n')
+    .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
+    .join('\n');
+}
+
+/** `cmdb.1`: the same sections as `cmdb --help`, with every command's options and examples. */
+export function manPage(version: string): string {
+  const out: string[] = [
+    `.TH CMDB 1 "" "cmdb ${roff(version)}" "User Commands"`,
+    '.SH NAME',
+    `cmdb \\- ${roff(SUMMARY.charAt(0).toLowerCase() + SUMMARY.slice(1).replace(/\.$/, ''))}`,
+    '.SH SYNOPSIS',
+    '.B cmdb',
+    '[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
+    '.SH DESCRIPTION',
+    roff(SUMMARY),
+    'Table paths are written \\fIarea[.subarea]/table\\fR as in the catalogue (\\fBcmdb tables\\fR); keys are typed by the catalogue.',
+    'Data goes to standard output; progress, notices, warnings and errors to standard error.',
+    '.SH COMMANDS',
+  ];
+  for (const group of GROUPS) {
+    const defs = COMMANDS.filter((d) => d.group === group);
+    if (!defs.length) continue;
+    out.push(`.SS ${roff(capitalized(group))}`);
+    for (const def of defs) {
+      out.push('.TP', `.B cmdb ${roff(usageOf(def))}`, roff(capitalized(def.description)) + '.');
+      for (const note of def.notes ?? []) out.push('.br', roff(note));
+      for (const o of def.options ?? []) out.push('.RS', '.TP', `.B ${roff(o.flags)}`, roff(o.description), '.RE');
+      if (def.examples?.length) {
+        out.push('.RS', '.PP', 'Examples:', '.nf');
+        for (const e of def.examples) out.push(`  ${roff(e)}`);
+        out.push('.fi', '.RE');
+      }
+    }
+  }
+  out.push('.SH GLOBAL OPTIONS', 'Global options may stand before or after the command. Precedence: flag, then environment variable, then the device profile, then the default.');
+  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION]) out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
+  out.push('.SH EXAMPLES', '.nf');
+  for (const e of EXAMPLES) out.push(roff(e));
+  out.push('.fi', '.SH ENVIRONMENT');
+  for (const v of ENVIRONMENT) out.push('.TP', `.B ${roff(v.name)}`, roff(v.description));
+  out.push('.SH EXIT STATUS');
+  for (const [code, meaning] of EXIT_CODES) out.push('.TP', `.B ${code}`, roff(meaning));
+  out.push(
+    '.SH FILES',
+    '.TP',
+    '.I $XDG_CONFIG_HOME/cmdb/config.yaml',
+    'Saved device profiles (no secrets); the folder is CMDB_CONFIG_DIR when set.',
+    '.TP',
+    '.I $XDG_CONFIG_HOME/cmdb/credentials.yaml',
+    'Secrets kept in plain text (mode 0600) only with \\fBcmdb login \\-\\-insecure\\-storage\\fR; otherwise they are in the system keychain.',
+    '.TP',
+    '.I $XDG_STATE_HOME/cmdb/demo\\-state.json',
+    'The state of the \\fB\\-\\-demo\\fR device (\\fBcmdb demo reset\\fR removes it).',
+    '.SH SEE ALSO',
+    roff(MORE.replace(/'man cmdb'; /, '')),
+  );
+  return out.join('\n') + '\n';
+}
