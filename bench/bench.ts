@@ -6,7 +6,8 @@
 // NODE_EXTRA_CA_CERTS (and NODE_OPTIONS) are not passed on: the first adds ~35 ms to every Node start
 // by loading a CA bundle, which a user's machine does not do.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, createWriteStream } from 'node:fs';
+import { KeychainStore } from '../src/config/secrets.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -237,6 +238,43 @@ await paired('`cmdb diff` of the same document in YAML / in JSON', cli(['diff', 
 const writes = demo.requests.filter((r) => r.method !== 'GET').length - writesBefore;
 record({ measure: 'writes sent by those in-sync diffs and applies', value: String(writes), goal: '0', met: writes === 0 });
 await demo.close();
+
+// Many devices: `list` over 50 device profiles (one emulator each, on loopback) in one run, against a
+// bash loop of 50 single-device runs; and the one run's peak RSS.
+const FLEET = 50;
+const fleet = await Promise.all(Array.from({ length: FLEET }, () => startEmulator({ port: 0, seed: 'demo' })));
+const fleetProfiles = (secrets: 'file' | 'keychain', dir: string) => {
+  mkdirSync(dir, { recursive: true });
+  const names = fleet.map((_, i) => `branch-${String(i + 1).padStart(2, '0')}`);
+  writeFileSync(join(dir, 'config.yaml'), `default: ${names[0]}\ndevices:\n${fleet.map((e, i) => `  ${names[i]}:\n    host: ${e.url}\n    auth: token\n    secrets: ${secrets}\n`).join('')}`, { mode: 0o600 });
+  if (secrets === 'file') writeFileSync(join(dir, 'credentials.yaml'), fleet.map((e, i) => `${names[i]}: ${e.token}\n`).join(''), { mode: 0o600 });
+  return names;
+};
+const fleetEnv = { ...baseEnv, CMDB_CONFIG_DIR: join(home, 'fleet') };
+const fleetNames = fleetProfiles('file', fleetEnv.CMDB_CONFIG_DIR);
+const oneRun = node(`cmdb list ${TABLE} -d 'branch-*' -o json`, [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], fleetEnv);
+await paired(
+  `\`list\` over ${FLEET} device profiles in one run (\`-d 'branch-*'\`) / a bash loop of ${FLEET} single-device runs`,
+  oneRun,
+  { label: 'bash loop', args: [`for d in ${fleetNames.join(' ')}; do '${process.execPath}' '${bin}' list ${TABLE} -d "$d" -o json; done`], env: fleetEnv, shell: true },
+  0.1,
+  Math.min(runs, 3),
+);
+record({ measure: `\`list\` over ${FLEET} device profiles in one run, peak RSS`, value: `${(await peakRss(oneRun)).toFixed(0)} MB`, goal: '< 150 MB', met: null });
+if (keyring) {
+  const keychainEnv = { ...keyring.env, CMDB_CONFIG_DIR: join(home, 'fleet-keychain') };
+  fleetProfiles('keychain', keychainEnv.CMDB_CONFIG_DIR);
+  const store = new KeychainStore(keyring.env);
+  for (const [i, e] of fleet.entries()) await store.set(fleetNames[i]!, e.token);
+  await paired(
+    `\`list\` over ${FLEET} device profiles in one run, tokens in the keychain / in credentials.yaml`,
+    node('one run, keychain', [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], keychainEnv),
+    node('one run, file', [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], { ...keychainEnv, CMDB_CONFIG_DIR: fleetEnv.CMDB_CONFIG_DIR }),
+    1.3,
+    Math.min(runs, 5),
+  );
+}
+await Promise.all(fleet.map((e) => e.close()));
 
 await emu.close();
 await keyring?.stop();
