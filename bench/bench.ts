@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, createWriteStream } from 'node:fs';
 import { KeychainStore } from '../src/config/secrets.js';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
@@ -280,6 +280,6 @@ await emu.close();
 await keyring?.stop();
 
 process.stdout.write(
-  `\n${runs} pairs a ratio (median of the pairs' ratios; medians of each side in brackets), ${memoryRuns} runs a memory figure; Node ${process.version}, NODE_EXTRA_CA_CERTS unset.\n\n` +
+  `\n${runs} pairs a ratio (median of the pairs' ratios; medians of each side in brackets), ${memoryRuns} runs a memory figure; Node ${process.version}, NODE_EXTRA_CA_CERTS unset; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.\n\n` +
     `| measure | this run | goal | met |\n|---|---|---|---|\n${rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.met === null ? '' : r.met ? 'yes' : 'no'} |`).join('\n')}\n`,
 );
