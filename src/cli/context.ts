@@ -191,6 +191,18 @@ export class Context {
     this.io.stderr.write(formatError(report, { json: false, color: this.colorFor(this.io.stderr) }));
   }
 
+  /** Whether errors go out as one JSON line: json, yaml or ndjson asked for with -o or CMDB_OUTPUT (CLI.md). */
+  get machineErrors(): boolean {
+    const format = this.explicitFormat;
+    return format === 'json' || format === 'yaml' || format === 'ndjson';
+  }
+
+  /** A bulk run's summary on stderr: one JSON error line in the machine formats, else a notice. */
+  summarize(report: ErrorReport & { counts: { failed: number; total: number } }): void {
+    if (this.machineErrors) this.io.stderr.write(formatError(report, { json: true, color: false }));
+    else this.notice(report.message);
+  }
+
   notice(message: string): void {
     this.io.stderr.write(formatNotice(message, this.colorFor(this.io.stderr)));
   }

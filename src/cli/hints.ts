@@ -7,7 +7,7 @@ import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
-export type Shown = Required<Omit<ErrorReport, 'device'>>;
+export type Shown = Required<Omit<ErrorReport, 'device' | 'counts'>>;
 
 /** Meanings of the device's `error` codes (PROTOCOL.md), for when it sends no `cli_error`. */
 const ERROR_CODES: Record<number, string> = {

@@ -121,8 +121,11 @@ export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(
     async end() {
       if (ctx.format !== 'table') await (await rows()).end();
       else for (const report of failed) ctx.printError(report);
-      if (failed.length) ctx.notice(`${failed.length} of ${total} failed`);
-      return mostSevere(exits);
+      const exit = mostSevere(exits);
+      if (failed.length) {
+        ctx.summarize({ exit, status: null, code: null, message: `${failed.length} of ${total} failed`, hint: null, counts: { failed: failed.length, total } });
+      }
+      return exit;
     },
   };
 }

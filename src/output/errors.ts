@@ -13,6 +13,8 @@ export interface ErrorReport {
   cliError?: string | null;
   /** The device (profile name) the error happened on, when the run worked on several. */
   device?: string | null;
+  /** A bulk run's summary: how many items failed, of how many. */
+  counts?: { failed: number; total: number };
 }
 
 function present(text: string | null | undefined): text is string {
@@ -41,6 +43,7 @@ export function formatError(err: ErrorReport, opts: { json: boolean; color: bool
       hint: present(err.hint) ? err.hint : null,
     };
     if (present(err.cliError)) error.cli_error = err.cliError;
+    if (err.counts) Object.assign(error, err.counts);
     return escapeJsonControls(JSON.stringify({ error })) + '\n';
   }
   const prefix = opts.color ? paint('red', 'cmdb:') : 'cmdb:';

@@ -96,7 +96,7 @@ describe('token login', () => {
     assert.equal(json<{ name: string }>(await cmdb(['device', 'show', '-o', 'json'], { env })).name, 'two');
     expectCode(await cmdb(['device', 'use', 'three'], { env }), 2, /no device named 'three'/);
     const table = await cmdb(['device', 'list', '-o', 'table'], { env });
-    assert.match(table.stdout, /two +true/);
+    assert.match(table.stdout, /^two +http\S+ +token +\*/m);
     expectCode(await cmdb(['device', 'remove', 'two'], { env }), 0);
     assert.deepEqual(json<{ name: string }[]>(await cmdb(['device', 'list', '-o', 'json'], { env })).map((d) => d.name), ['one']);
     assert.ok(!readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8').includes('two'));

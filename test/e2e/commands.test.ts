@@ -214,7 +214,7 @@ describe('writes', () => {
     // Run again: what is there with the same content is unchanged; only the different 3000 is a duplicate.
     assert.equal(table.code, 7);
     assert.equal((table.stdout.match(/\(already there with the same content: unchanged\)/g) ?? []).length, 60, table.stdout);
-    assert.match(table.stderr, /dlp\/filepattern "3000": dlp\/filepattern already exists/);
+    assert.match(table.stderr, /dlp\/filepattern "3000" already exists/);
     assert.match(table.stderr, /1 of 61 failed/);
     for (const id of ids) assert.ok((emu.objects('dlp/filepattern', 'root') as Obj[]).some((o) => o.id === id && o.name === `nd-${id}`));
     const bad = join(dir, 'bad.ndjson');

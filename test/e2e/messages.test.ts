@@ -200,6 +200,29 @@ describe('schema in table format', () => {
   });
 });
 
+describe('bulk output in the machine formats', () => {
+  for (const format of ['json', 'ndjson']) {
+    test(`-o ${format}: item errors in the results on stdout, the summary one JSON error line on stderr`, async () => {
+      assert.equal((await run('create', ACL, '--set', `name=bulk-${format}`)).code, 0);
+      const r = await run('delete', ACL, 'gone-1', `bulk-${format}`, 'gone-2', '-o', format);
+      assert.equal(r.code, 6, r.stderr);
+      const rows = (format === 'json' ? (JSON.parse(r.stdout) as Record<string, unknown>[]) : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
+      const byKey = new Map(rows.map((row) => [row.mkey, row]));
+      assert.deepEqual([...byKey.keys()].sort(), ['bulk-' + format, 'gone-1', 'gone-2'].sort());
+      assert.equal(byKey.get(`bulk-${format}`)!.status, 'success');
+      assert.equal(byKey.get('gone-1')!.status, 'error');
+      assert.equal((byKey.get('gone-2')!.error as { exit: number }).exit, 6);
+      assert.equal(r.stderr, '{"error":{"exit":6,"status":null,"code":null,"message":"2 of 3 failed","hint":null,"failed":2,"total":3}}\n');
+    });
+  }
+
+  test('without -o (json because piped) the summary is a line for people', async () => {
+    const r = await run('delete', ACL, 'gone-3', 'gone-4');
+    assert.equal(r.code, 6, r.stderr);
+    assert.equal(r.stderr, 'cmdb: 2 of 2 failed\n');
+  });
+});
+
 describe('colour', () => {
   test('FORCE_COLOR colours the error prefix red and the hint dim; --no-color wins', async () => {
     const coloured = await cmdb(['get', ACL, 'nothere'], { env: { ...env, FORCE_COLOR: '1' } });
