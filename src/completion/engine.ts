@@ -223,7 +223,8 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
     case 'area':
       return { candidates: matching(cur, candidatesOf(allTables().map((t) => areaOf(t.path)))) };
     case 'device':
-      return { candidates: matching(cur, candidatesOf(await sources.devices())) };
+      // -d takes a comma list of profiles (several devices in one run).
+      return { candidates: commaList(cur, candidatesOf(await sources.devices())) };
     case 'vdom': {
       const all = cur.includes(',') ? [] : [{ value: '*', description: 'every VDOM' }];
       return { candidates: [...matching(cur, all), ...commaList(cur, candidatesOf(await sources.vdoms(lineOptions(p))))] };

@@ -55,6 +55,7 @@ describe('commands and options', () => {
     assert.deepEqual(await values('tables --group fw'), ['fwgrp']);
     assert.deepEqual(await values('tables --area l'), ['log']);
     assert.deepEqual(await values('-d '), ['fw1', 'lab']);
+    assert.deepEqual(await values('-d fw1,'), ['fw1,lab'], 'a comma list of profiles, each offered once');
     assert.deepEqual(await values('completion '), ['bash', 'fish', 'zsh']);
   });
 
