@@ -73,6 +73,11 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** Access group the table needs, for the hint of a 403. */
   group?: string;
+  /**
+   * With several VDOMs, return what each answered (`failed` for the ones that refused) instead of
+   * throwing the first VDOM's error: for callers that print one result per VDOM.
+   */
+  eachVdom?: boolean;
 }
 
 /** A device envelope (PROTOCOL.md "Responses"). */
@@ -102,6 +107,8 @@ export interface ApiResult {
   /** One envelope per VDOM; several only when several VDOMs were asked for. */
   envelopes: Envelope[];
   multiVdom: boolean;
+  /** With `eachVdom`: the VDOMs that refused, each with its own error (`envelopes` holds the others). */
+  failed?: ApiError[];
 }
 
 const REDACTED = '<redacted>';
@@ -302,7 +309,7 @@ export class CmdbClient {
     const subject: RequestSubject = { method: req.method, tablePath: req.tablePath, mkey: req.mkey, vdoms: req.query?.vdom, group: req.group };
     for (let tries = 1; ; tries++) {
       const res = await this.sendLimited(path, req, body, tries);
-      if (res) return this.unwrap(res, subject, tries);
+      if (res) return this.unwrap(res, subject, tries, req.eachVdom);
     }
   }
 
@@ -337,9 +344,13 @@ export class CmdbClient {
     return this.send({ method: req.method, path, headers, body });
   }
 
-  private unwrap(res: RawResponse, subject: RequestSubject, tries = 1): ApiResult {
+  private unwrap(res: RawResponse, subject: RequestSubject, tries = 1, eachVdom = false): ApiResult {
     const authKind = this.auth?.kind ?? 'none';
     const { body, malformation } = parseBody(res.body);
+    // Several VDOMs that answered differently: the HTTP status is one VDOM's, each envelope speaks for its own.
+    if (eachVdom && !malformation && Array.isArray(body) && body.length > 1 && (res.status < 300 || res.status >= 400)) {
+      return this.eachVdom(res.status, body as Envelope[], subject, authKind);
+    }
     if (res.status >= 400) {
       // Error bodies may be HTML (401, 403, 429 from the web server): the status speaks then.
       const envelopes = malformation ? [] : toEnvelopes(body).envelopes;
@@ -357,6 +368,15 @@ export class CmdbClient {
     }
     if (subject.method === 'GET' && !envelopes.every(readableResults)) throw new MalformedAnswerError('bad-results', res.status, subject);
     return { status: res.status, body, envelopes, multiVdom };
+  }
+
+  private eachVdom(status: number, envelopes: Envelope[], subject: RequestSubject, authKind: Authenticator['kind']): ApiResult {
+    const succeeded = envelopes.filter((e) => e.status !== 'error');
+    const failed = envelopes
+      .filter((e) => e.status === 'error')
+      .map((e) => apiError(e.http_status ?? status, e, e.vdom ? { ...subject, vdoms: [e.vdom] } : subject, authKind, null));
+    if (subject.method === 'GET' && !succeeded.every(readableResults)) throw new MalformedAnswerError('bad-results', status, subject);
+    return { status, body: envelopes, envelopes: succeeded, multiVdom: true, failed };
   }
 
   /** GET on another API tree, e.g. `monitor/system/status` (used to check a credential). */

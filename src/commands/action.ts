@@ -25,8 +25,7 @@ export function readAction(command: ReadActionCommand) {
       await ctx.print({ kind: 'list', rows: schemaRows(results.children, String(results.mkey ?? '')) }, { fields: SCHEMA_COLUMNS });
       return 0;
     }
-    await printRead(ctx, table, result, !Array.isArray(results));
-    return 0;
+    return printRead(ctx, table, result, !Array.isArray(results));
   };
 }
 

@@ -10,10 +10,9 @@ export async function run(ctx: Context, { table: tableInput, key, newKey }: { ta
   requireOperation(ctx, table, 'C');
   const mkey = parseMkey(table, key);
   const nkey = parseMkey(table, newKey, 'new key');
-  const result = await send(ctx, table, { method: 'POST', mkey, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } }).catch((err: unknown) => {
+  const result = await send(ctx, table, { method: 'POST', mkey, eachVdom: true, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } }).catch((err: unknown) => {
     // The device names the object in the path (the original); what already exists is the new key.
     throw err instanceof ApiError && err.duplicate ? err.about({ mkey: nkey }) : err;
   });
-  await printWrite(ctx, result, `cloned ${key} to`, table, nkey);
-  return 0;
+  return printWrite(ctx, result, `cloned ${key} to`, table, nkey);
 }

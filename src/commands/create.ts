@@ -29,14 +29,13 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   }
   const query = vdomQuery(ctx);
   // The device names no key when it refuses a duplicate: the key is the body's.
-  const create = (body: Record<string, unknown>) =>
-    sendWrite(ctx, table, { method: 'POST', query, body }, expectFields(table, keyOf(body), body)).catch((err: unknown) => {
+  const create = (body: Record<string, unknown>, eachVdom = false) =>
+    sendWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).catch((err: unknown) => {
       throw err instanceof ApiError && err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;
     });
   if (!many && Array.isArray(bodies)) {
-    const result = await create(bodies[0]);
-    await printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
-    return 0;
+    const result = await create(bodies[0], true);
+    return printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
   }
   await steadyHeap();
   const printer = bulkPrinter(ctx, table, 'created');

@@ -16,9 +16,8 @@ export async function run(ctx: Context, { table: tableInput, keys = [] }: { tabl
   if (opts.atomic) return (await import('./atomic.js')).runAtomically(ctx, table, mkeys.map((key) => ({ action: 'delete', key })));
   const query = vdomQuery(ctx);
   if (mkeys.length === 1) {
-    const result = await sendWrite(ctx, table, { method: 'DELETE', mkey: mkeys[0], query }, { mkey: mkeys[0], gone: true });
-    await printWrite(ctx, result, 'deleted', table, mkeys[0]);
-    return 0;
+    const result = await sendWrite(ctx, table, { method: 'DELETE', mkey: mkeys[0], query, eachVdom: true }, { mkey: mkeys[0], gone: true });
+    return printWrite(ctx, result, 'deleted', table, mkeys[0]);
   }
   const printer = bulkPrinter(ctx, table, 'deleted');
   await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => sendWrite(ctx, table, { method: 'DELETE', mkey, query }, { mkey, gone: true })), (o) => printer.add(o));

@@ -13,14 +13,12 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
   if (key === undefined) {
     if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, keysHint(table.path, ctx.vdoms()));
     requireOperation(ctx, table, 'G', 'L');
-    const result = await send(ctx, table, { method: 'GET', query });
-    await printRead(ctx, table, result, true, { fields: query.format });
-    return 0;
+    const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
+    return printRead(ctx, table, result, true, { fields: query.format });
   }
   requireKeyed(table, 'get');
   requireOperation(ctx, table, 'R');
   const mkey = parseMkey(table, key);
-  const result = await send(ctx, table, { method: 'GET', mkey, query });
-  await printRead(ctx, table, result, true, { fields: query.format });
-  return 0;
+  const result = await send(ctx, table, { method: 'GET', mkey, query, eachVdom: true });
+  return printRead(ctx, table, result, true, { fields: query.format });
 }

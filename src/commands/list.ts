@@ -23,9 +23,8 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   const query: QueryParams = { ...vdomQuery(ctx), ...readQuery(table, opts) };
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
-    const result = await send(ctx, table, { method: 'GET', query });
-    await printRead(ctx, table, result, false, { fields: query.format, headers: opts.headers, filtered: filtered(query) });
-    return 0;
+    const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
+    return printRead(ctx, table, result, false, { fields: query.format, headers: opts.headers, filtered: filtered(query) });
   }
   await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, { fields: query.format, headers: opts.headers });
   return 0;

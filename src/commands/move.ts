@@ -21,13 +21,12 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
   const where = opts.before !== undefined ? 'before' : 'after';
   const other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
   const query = vdomQuery(ctx);
-  const result = await send(ctx, table, { method: 'PUT', mkey, query: { ...query, action: 'move', [where]: String(other) } }).catch(async (err: unknown) => {
+  const result = await send(ctx, table, { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } }).catch(async (err: unknown) => {
     if (!(err instanceof ApiError && err.notFound)) throw err;
     // The device says "not found" for either object: when the moved one is there, the target is not.
     const moved = await send(ctx, table, { method: 'GET', mkey, query: { ...query, format: [table.key!] } }).then(() => true, () => false);
     if (!moved) throw err;
     throw new CmdbError(`cannot move ${table.path} ${JSON.stringify(String(mkey))}: the --${where} object ${JSON.stringify(String(other))} not found${err.subject.vdoms ? ` in vdom ${err.subject.vdoms.join(',')}` : ''}`, EXIT.NOT_FOUND, keysHint(table.path, err.subject.vdoms), { cause: err });
   });
-  await printWrite(ctx, result, `moved ${where} ${other}:`, table, mkey);
-  return 0;
+  return printWrite(ctx, result, `moved ${where} ${other}:`, table, mkey);
 }

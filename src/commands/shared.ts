@@ -43,14 +43,44 @@ function outcomeNote(r: WriteResult): string {
   return '';
 }
 
-/** Prints a write's result: the result object in json/yaml, one confirming line in table. */
-export async function printWrite(ctx: Context, result: ApiResult, verb: string, table: TableDef, mkey?: string | number): Promise<void> {
-  if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
+/** The VDOMs that refused a request to several, each as the user sees its error. */
+function refusals(ctx: Context, result: ApiResult): { vdom: string | null; report: ReturnType<Context['describe']> }[] {
+  return (result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: ctx.describe(err) }));
+}
+
+/**
+ * Prints a write's result: the result object in json/yaml, one confirming line in table. Several
+ * VDOMs: one result each, keyed by VDOM in json/yaml (`{"root":{...},"dmz":{"status":"error",...}}`),
+ * one row each in ndjson/csv, a line or an error each in table; the exit code is the most severe.
+ */
+export async function printWrite(ctx: Context, result: ApiResult, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
+  const failures = refusals(ctx, result);
+  const exit = mostSevere(failures.map((f) => f.report.exit));
+  if (ctx.options.raw) {
+    await ctx.print({ kind: 'raw', body: result.body });
+    return exit;
+  }
   const results = result.envelopes.map((e) => writeResult(e, mkey));
   const line = (r: WriteResult) => `${verb} ${table.path}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${r.mkey}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
-  if (results.length === 1) return ctx.print({ kind: 'write', result: results[0], message: line(results[0]) });
-  if (ctx.format === 'table') return ctx.print({ kind: 'list', rows: results.map((r) => ({ ...r, message: line(r) })) as unknown as Row[] }, { keyField: 'vdom', fields: ['vdom', 'message'] });
-  return ctx.print({ kind: 'list', rows: results as unknown as Row[] });
+  if (!result.multiVdom && results.length === 1) {
+    await ctx.print({ kind: 'write', result: results[0], message: line(results[0]) });
+    return exit;
+  }
+  if (ctx.format === 'table') {
+    for (const r of results) await ctx.print({ kind: 'write', result: r, message: line(r) });
+    for (const f of failures) ctx.printError(f.report);
+    return exit;
+  }
+  const rows: Row[] = [
+    ...results.map((r) => ({ status: r.status, mkey: r.mkey ?? null, revision: r.revision ?? null, vdom: r.vdom ?? null, ...(r.outcome ? { outcome: r.outcome } : {}) })),
+    ...failures.map((f) => ({ status: 'error', mkey: mkey ?? null, vdom: f.vdom, error: { exit: f.report.exit, status: f.report.status, code: f.report.code, message: f.report.message, hint: f.report.hint, cli_error: f.report.cliError } })),
+  ];
+  // In the device's order of VDOMs.
+  const order = (Array.isArray(result.body) ? result.body : []).map((e) => (e as { vdom?: string }).vdom);
+  rows.sort((a, b) => order.indexOf(a.vdom as string) - order.indexOf(b.vdom as string));
+  if (ctx.format === 'json' || ctx.format === 'yaml') await ctx.print({ kind: 'object', object: Object.fromEntries(rows.map((r, i) => [String(r.vdom ?? `vdom${i}`), r])) });
+  else await ctx.print({ kind: 'list', rows });
+  return exit;
 }
 
 /** How a read is shown: the --fields columns, the header line of table and csv; whether it was filtered. */
@@ -66,8 +96,17 @@ function catalogueColumns(table: TableDef): string[] | undefined {
  * Prints a read, honouring --raw. An empty list says so on stderr in table format (naming the filter
  * when one was given), and is still a header in csv.
  */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}): Promise<void> {
-  if (ctx.options.raw) return ctx.print({ kind: 'raw', body: result.body });
+export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}): Promise<number> {
+  // Several VDOMs of which some refused: what the others had, then an error for each that refused.
+  const failures = refusals(ctx, result);
+  const exit = mostSevere(failures.map((f) => f.report.exit));
+  if (ctx.options.raw) await ctx.print({ kind: 'raw', body: result.body });
+  else if (!failures.length || result.envelopes.length) await printShaped(ctx, table, result, single, view);
+  for (const f of failures) ctx.printError(f.report);
+  return exit;
+}
+
+async function printShaped(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView): Promise<void> {
   const { filtered, ...shown } = view;
   const shaped = shapeRead(result, single);
   const empty = shaped.kind === 'list' && shaped.rows.length === 0;

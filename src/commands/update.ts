@@ -25,10 +25,9 @@ export async function run(ctx: Context, { table: tableInput, args }: { table: st
   const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
   const body = bodies[0];
   const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
-  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query: vdomQuery(ctx), body }, expectFields(table, mkey, body)).catch((err: unknown) => {
+  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query: vdomQuery(ctx), body, eachVdom: true }, expectFields(table, mkey, body)).catch((err: unknown) => {
     if (!(err instanceof ApiError && err.duplicate) || newKey === undefined || String(newKey) === String(mkey)) throw err;
     throw new CmdbError(`cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ${JSON.stringify(String(newKey))} already exists`, EXIT.REJECTED, `choose another ${table.key}, or leave ${table.key} out of the body to keep the name`, { cause: err });
   });
-  await printWrite(ctx, result, 'updated', table, mkey);
-  return 0;
+  return printWrite(ctx, result, 'updated', table, mkey);
 }
