@@ -59,8 +59,8 @@ test("a command's --help: its arguments as they are, its own options, examples, 
   assert.match(update.stdout, /see 'cmdb --help'/);
 
   const move = await cmdb(['move', '--help']);
-  assert.equal(move.stdout.split('\n')[0], 'Usage: cmdb move <table> <key> (--before <key> | --after <key>) [options]');
-  assert.match(move.stdout, /exactly one of --before or --after/);
+  assert.match(move.stdout.split('\n')[0]!, /^Usage: cmdb move <table> <key> \(--before <key> \| --after <key>( \| --top \| --bottom)?\) \[options\]$/);
+  assert.match(move.stdout.replace(/\n/g, ' '), /exactly one of --before(,| or) --after/);
 
   const login = await cmdb(['login', '--help']);
   assert.equal(login.stdout.split('\n')[0], 'Usage: cmdb login --host <url> (--token-stdin | --username <name>) [options]');
