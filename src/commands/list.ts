@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { noObjects, printRead, send, steadyHeap, type ReadView } from './shared.js';
+import { catalogueColumns, noObjects, printRead, send, steadyHeap, type ReadView } from './shared.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -110,4 +110,6 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   if (multi && ctx.format !== 'ndjson') return ctx.print({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: table.key, ...view });
   await sink.end();
   if (!multi && written === 0 && ctx.format === 'table') noObjects(ctx, table, filtered(base));
+  // An empty csv is still its header, as without --all.
+  if (!multi && written === 0 && ctx.format === 'csv' && view.headers !== false) await ctx.print({ kind: 'list', rows: [] }, { ...view, fields: view.fields ?? catalogueColumns(table) });
 }

@@ -87,7 +87,7 @@ export async function printWrite(ctx: Context, result: ApiResult, verb: string, 
 export type ReadView = Pick<RenderOptions, 'fields' | 'headers'> & { filtered?: boolean };
 
 /** The columns of a table as the catalogue knows them, key first (the header of an empty csv). */
-function catalogueColumns(table: TableDef): string[] | undefined {
+export function catalogueColumns(table: TableDef): string[] | undefined {
   if (!table.known) return undefined;
   return [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])];
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
+import { keysHint } from '../../src/request/table.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
 
 let emu: RunningEmulator;
@@ -97,10 +98,11 @@ describe('VDOMs', () => {
     expectError(r, 5, `cmdb: permission denied: vdom nope does not exist or is not accessible to this administrator (read ${ACL})`);
   });
 
-  test("a hint with every VDOM quotes the '*'", async () => {
+  test("a hint with every VDOM quotes the '*'; several VDOMs answer one error each", async () => {
+    assert.equal(keysHint(ACL, ['*']), `list the existing keys with 'cmdb list ${ACL} --vdom "*"'`);
     const r = await run('get', ACL, 'missing', '--vdom', '*');
-    expectError(r, 6, `cmdb: ${ACL} "missing" not found in vdom *`);
-    assert.equal(hint(r), `list the existing keys with 'cmdb list ${ACL} --vdom "*"'`);
+    expectError(r, 6, `cmdb: ${ACL} "missing" not found in vdom root`);
+    assert.equal(hint(r), `list the existing keys with 'cmdb list ${ACL} --vdom root'`);
   });
 });
 
@@ -167,6 +169,9 @@ describe('files and empty results', () => {
     assert.equal(r.stdout, 'name,comments,rule\n');
     const fields = await run('list', ACL, '--filter', 'name==zzz', '--fields', 'name,comments', '-o', 'csv');
     assert.equal(fields.stdout, 'name,comments\n');
+    const all = await run('list', ACL, '--filter', 'name==zzz', '--all', '-o', 'csv');
+    assert.equal(all.stdout, 'name,comments,rule\n');
+    assert.equal((await run('list', ACL, '--filter', 'name==zzz', '--all', '-o', 'csv', '--no-headers')).stdout, '');
   });
 });
 
