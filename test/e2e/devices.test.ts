@@ -35,12 +35,12 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Writes profiles (secrets in credentials.yaml) for `devices`: name → [host, token]. */
-function profilesEnv(devices: [string, string, string][]): NodeJS.ProcessEnv {
+/** Writes profiles (secrets in credentials.yaml) for `devices`: name → [host, token, more settings]. */
+function profilesEnv(devices: ([string, string, string] | [string, string, string, string])[]): NodeJS.ProcessEnv {
   const env = isolatedEnv();
   const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = [`default: ${devices.some(([name]) => name === 'hq') ? 'hq' : devices[0][0]}`, 'devices:', ...devices.flatMap(([name, host]) => [`  ${name}:`, `    host: ${host}`, '    auth: token', '    secrets: file'])];
+  const config = [`default: ${devices.some(([name]) => name === 'hq') ? 'hq' : devices[0][0]}`, 'devices:', ...devices.flatMap(([name, host, , more]) => [`  ${name}:`, `    host: ${host}`, '    auth: token', '    secrets: file', ...(more ? [`    ${more}`] : [])])];
   writeFileSync(join(dir, 'config.yaml'), config.join('\n') + '\n', { mode: 0o600 });
   writeFileSync(join(dir, 'credentials.yaml'), devices.map(([name, , token]) => `${name}: ${token}`).join('\n') + '\n', { mode: 0o600 });
   return env;
@@ -199,6 +199,23 @@ describe('devices that fail do not stop the others', () => {
         assert.match(r.stderr, /^cmdb: wrong-token: not authenticated/m);
         assert.deepEqual([...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]), ['branch-1', 'branch-2', 'hq']);
       }
+    }
+  });
+
+  test('a device whose certificate changed (pinned) among healthy ones: exit 3 for it alone', async () => {
+    const tls = await startEmulator({ port: 0, seed: 'empty', tls: true });
+    try {
+      const pin = Array.from({ length: 32 }, () => 'AB').join(':');
+      const env = profilesEnv([['hq', emus.hq.url, emus.hq.token], ['pinned', tls.url, tls.token, `fingerprint: ${pin}`]]);
+      const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'json'], { env });
+      assert.equal(r.code, 3, r.stderr);
+      assert.deepEqual(Object.keys(json<Obj>(r)), ['hq']);
+      const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: Obj };
+      assert.equal(error.device, 'pinned');
+      assert.match(String(error.message), /certificate/);
+      assert.equal(tls.requests.length, 0, 'nothing sent over the unpinned connection');
+    } finally {
+      await tls.close();
     }
   });
 
