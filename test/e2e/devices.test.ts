@@ -219,6 +219,19 @@ describe('devices that fail do not stop the others', () => {
     }
   });
 
+  test('a device that refuses the table (403) among healthy ones: exit 5, its error named', async () => {
+    const limited = await startEmulator({ port: 0, seed: 'empty', tokens: [{ token: 'limitedaaaaaaaaaaaaaaaaaaaaaaa', groups: ['loggrp'] }] });
+    try {
+      const env = profilesEnv([['hq', emus.hq.url, emus.hq.token], ['limited', limited.url, 'limitedaaaaaaaaaaaaaaaaaaaaaaa']]);
+      const r = await cmdb(['list', BINDINGS, '-d', 'hq,limited', '-o', 'table'], { env });
+      assert.equal(r.code, 5, r.stderr);
+      assert.deepEqual([...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]), ['hq']);
+      assert.match(r.stderr, /^cmdb: limited: /m);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('JSON error lines carry the device; a device that failed is left out of stdout', async () => {
     const r = await cmdb(['list', BINDINGS, '-d', 'hq,wrong-token', '-o', 'ndjson'], { env: mixed });
     assert.equal(r.code, 4);
