@@ -2,25 +2,15 @@ import type { Dispatcher } from 'undici';
 import type { CmdbClient, Exchange } from '../api/client.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
-import { sanitizeMultiline } from '../output/text.js';
-import { decideColor, defaultFormat, formatError, formatNotice, loadPalette, formatWarning, render, terminalFor, type ErrorReport, type OutputFormat, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
+import { decideColor, defaultFormat, loadPalette, type ErrorReport, type IO, type OutputFormat, type OutStream, type Printable, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
+import { Printer, type View } from '../output/printer.js';
 import { describeError, type Shown } from './hints.js';
 import { otherDeviceEnv, Settings, type GlobalOptions } from './options.js';
 
 export type { GlobalOptions } from './options.js';
 export { DEFAULT_TIMEOUT_SECONDS, parsePrefix, parseVdoms, truthy } from './options.js';
 
-export interface OutStream {
-  write(chunk: string): boolean;
-  isTTY?: boolean;
-  columns?: number;
-}
-
-export interface IO {
-  stdout: OutStream;
-  stderr: OutStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
-}
+export type { IO, OutStream } from '../output/index.js';
 
 /** How a Context reaches its device: the device layer's connect(), or a stand-in in tests. */
 export type Connector = (ctx: Context) => Promise<Connection>;
@@ -33,6 +23,8 @@ const deviceConnect: Connector = async (ctx) => (await import('../device/connect
  */
 export class Context {
   readonly settings: Settings;
+  /** The one writer of stdout and stderr. */
+  readonly out: Printer;
   /** Injected transport for every client of this run (undici MockAgent in command tests). */
   dispatcher?: Dispatcher;
   private clientPromise: Promise<CmdbClient> | undefined;
@@ -45,6 +37,8 @@ export class Context {
     readonly connector: Connector = deviceConnect,
   ) {
     this.settings = new Settings(options, env);
+    const settings = this.settings;
+    this.out = new Printer(io, env, { format: () => this.format, raw: settings.raw, noColor: settings.noColor });
   }
 
   /** Checks the global options' values up front, so a bad one stops the command before anything is sent. */
@@ -97,17 +91,17 @@ export class Context {
 
   /** Asks one line on the terminal (hidden for secrets). */
   async ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
-    return (await import('./prompt.js')).ask(this.io, question, options);
+    return (await import('../output/prompt.js')).ask(this.io, question, options);
   }
 
   /** A yes/no question; anything but y or yes is no. */
   async confirm(question: string): Promise<boolean> {
-    return (await import('./prompt.js')).confirm(this.io, question);
+    return (await import('../output/prompt.js')).confirm(this.io, question);
   }
 
   /** Asks on a terminal, or fails with the flag that gives the answer without one. */
   async askOrFail(question: string, flag: string, options: { hidden?: boolean } = {}): Promise<string> {
-    return (await import('./prompt.js')).askOrFail(this.io, question, flag, options);
+    return (await import('../output/prompt.js')).askOrFail(this.io, question, flag, options);
   }
 
   /** Loads the colour library when this run writes colour to stdout or stderr (and only then). */
@@ -120,7 +114,7 @@ export class Context {
   }
 
   terminal(): Terminal {
-    return terminalFor(this.io.stdout, this.env, this.settings.noColor);
+    return this.out.terminal();
   }
 
   async client(): Promise<CmdbClient> {
@@ -131,16 +125,22 @@ export class Context {
     return this.clientPromise;
   }
 
-  /** Prints data on stdout in the run's format, or in `options.format` (a command with its own default). */
-  async print(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat } = {}): Promise<void> {
-    const text = await render(data, { format: this.format, terminal: this.terminal(), ...options });
-    if (text) this.io.stdout.write(text);
+  /**
+   * Data or what happened, on stdout in the run's format (or `view.format`, a command with its own
+   * default): the printer decides how it looks, and hands the shape to printShaped().
+   */
+  async print(data: Printable, view: View = {}): Promise<void> {
+    await this.out.print(data, view, { emit: (shaped, options) => this.printShaped(shaped, options) });
+  }
+
+  /** A shape on stdout (a device of several keeps it for the document keyed by device). */
+  async printShaped(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat } = {}): Promise<void> {
+    await this.out.write(data, options);
   }
 
   /** A sink for rows that arrive page by page (`list --all`, bulk results), writing to stdout as the format allows. */
   async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
-    const { createRowSink } = await import('../output/index.js');
-    return createRowSink(this.io.stdout, { format: this.format, terminal: this.terminal(), ...options });
+    return this.out.rows(options);
   }
 
   /** Work done once per run and shared by every device of it (diff --from reads its reference once). */
@@ -178,7 +178,7 @@ export class Context {
   }
 
   warn(message: string): void {
-    this.io.stderr.write(formatWarning(message, this.colorFor(this.io.stderr)));
+    this.out.warn(message);
   }
 
   /** What the user sees of an error: message, hint, exit code (the one map in hints.ts). */
@@ -188,7 +188,7 @@ export class Context {
 
   /** An error on stderr, as `cmdb: ...` with its hint (one item of a bulk write). */
   printError(report: ErrorReport): void {
-    this.io.stderr.write(formatError(report, { json: false, color: this.colorFor(this.io.stderr) }));
+    this.out.error(report);
   }
 
   /** Whether errors go out as one JSON line: json, yaml or ndjson asked for with -o or CMDB_OUTPUT (CLI.md). */
@@ -204,23 +204,12 @@ export class Context {
   }
 
   notice(message: string): void {
-    this.io.stderr.write(formatNotice(message, this.colorFor(this.io.stderr)));
+    this.out.notice(message);
   }
 
   /** --verbose: one exchange on stderr; the api layer has already redacted credentials. */
   logExchange(ex: Exchange): void {
-    const lines = [`> ${ex.method} ${ex.url}`];
-    for (const [k, v] of Object.entries(ex.requestHeaders)) lines.push(`> ${k}: ${v}`);
-    if (ex.requestBody) lines.push(`> ${ex.requestBody}`);
-    if (ex.error) lines.push(`< failed after ${ex.durationMs} ms: ${ex.error}`);
-    else {
-      lines.push(`< ${ex.status} (${ex.durationMs} ms)`);
-      for (const [k, v] of Object.entries(ex.responseHeaders ?? {})) lines.push(`< ${k}: ${Array.isArray(v) ? v.join(' | ') : v}`);
-      const body = ex.responseBody ?? '';
-      if (body) lines.push(`< ${body.length > 4096 ? `${body.slice(0, 4096)}… (${body.length} bytes)` : body}`);
-    }
-    // Device headers and bodies may hold escape sequences: shown, never obeyed.
-    this.io.stderr.write(sanitizeMultiline(lines.join('\n')) + '\n');
+    this.out.exchange(ex);
   }
 
   async close(): Promise<void> {

@@ -184,7 +184,7 @@ class DeviceContext extends Context {
     return other;
   }
 
-  override async print(data: Shaped, options: PrintOptions = {}): Promise<void> {
+  override async printShaped(data: Shaped, options: PrintOptions = {}): Promise<void> {
     await this.sink.print(data, options);
   }
 
@@ -195,7 +195,7 @@ class DeviceContext extends Context {
       const rows: Row[] = [];
       return {
         write: async (page) => void rows.push(...page),
-        end: () => this.print({ kind: 'list', rows }, options),
+        end: () => this.printShaped({ kind: 'list', rows }, options),
       };
     }
     return super.rowSink(options);

@@ -10,6 +10,7 @@ import { version } from './quick.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
 import { helpFor } from './help.js';
 import { describeError } from './hints.js';
+import { Printer } from '../output/printer.js';
 import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -38,6 +39,7 @@ function commandPath(cmd: Command): string[] {
 /** Builds the commander program from the registry; each command's module is imported only when it runs. */
 export function buildProgram(io: IO, run: Invoke): Command {
   const { Command, Option } = commander();
+  const out = plainPrinter(io, {}, false);
   const program = new Command('cmdb')
     .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
     .version(version(), '-V, --version', 'print the version');
@@ -47,8 +49,8 @@ export function buildProgram(io: IO, run: Invoke): Command {
     // The help text comes from the registry (src/cli/help.ts), the same source as the man page.
     .configureHelp({ formatHelp: (cmd, helper) => helpFor(commandPath(cmd)) ?? helper.formatHelp(cmd, helper) })
     .configureOutput({
-      writeOut: (s) => void io.stdout.write(s),
-      writeErr: (s) => void io.stderr.write(s),
+      writeOut: (s) => out.text(s),
+      writeErr: (s) => out.status(s),
       outputError: () => undefined,
     })
     .exitOverride();
@@ -78,16 +80,19 @@ export function buildProgram(io: IO, run: Invoke): Command {
   return program;
 }
 
-async function printError(io: IO, env: NodeJS.ProcessEnv, argv: string[], err: unknown): Promise<number> {
+/** A printer for what comes before a Context exists: help, parse errors, the last error. */
+function plainPrinter(io: IO, env: NodeJS.ProcessEnv, noColor: boolean): Printer {
+  return new Printer(io, env, { format: () => 'table', raw: false, noColor });
+}
+
+async function printError(out: Printer, env: NodeJS.ProcessEnv, argv: string[], err: unknown): Promise<number> {
   const report = describeError(err);
   const early = earlySettings(argv, env);
-  const { formatError, decideColor, loadPalette } = await import('../output/index.js');
-  const color = !early.machineErrors && decideColor(io.stderr, env, early.noColor);
-  if (color) await loadPalette();
-  io.stderr.write(formatError(report, { json: early.machineErrors, color }));
+  if (!early.machineErrors) await out.prepareColor(false);
+  out.error(report, early.machineErrors);
   const known = err instanceof CmdbError || err instanceof CmdbApiError;
-  if (early.verbose && err instanceof Error && !known) io.stderr.write(`${err.stack}\n`);
-  if (early.verbose && known && err.cause instanceof Error) io.stderr.write(`cause: ${err.cause.stack ?? err.cause.message}\n`);
+  if (early.verbose && err instanceof Error && !known) out.detail(`${err.stack}`);
+  if (early.verbose && known && err.cause instanceof Error) out.detail(`cause: ${err.cause.stack ?? err.cause.message}`);
   return report.exit;
 }
 
@@ -118,6 +123,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   if (argv[0] === '__complete') return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
+  const out = plainPrinter(io, env, earlySettings(argv, env).noColor);
   const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     ctx = new Context(io, env, globals as GlobalOptions);
@@ -147,9 +153,9 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
       if (err.code === 'commander.help') return EXIT.USAGE;
       const { message, hint } = commanderMessage(err, argv, program);
       const { UsageError } = await import('../errors.js');
-      return printError(io, env, argv, new UsageError(message, hint));
+      return printError(out, env, argv, new UsageError(message, hint));
     }
-    exitCode = await printError(io, env, argv, err);
+    exitCode = await printError(out, env, argv, err);
   } finally {
     await ctx?.close();
   }

@@ -9,6 +9,6 @@ export async function run(ctx: Context, { shell }: { shell: string }): Promise<n
     throw new UsageError(`no completion for shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
   }
   // A script, not data: it is printed as is whatever the output format.
-  ctx.io.stdout.write(completionScript(shell as Shell));
+  ctx.out.text(completionScript(shell as Shell));
   return 0;
 }

@@ -94,12 +94,12 @@ function printForPeople(ctx: Context, emulator: RunningEmulator, caFile: string 
     ...(state ? [['state file', state]] : []),
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  ctx.io.stdout.write(
+  ctx.out.text(
     `cmdb emulator: an emulated device (release 6.4.14) is listening.\n\n` +
       rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n') +
       `\n\nUse it from another shell:\n\n  export ${exports.join(' ')}\n\n`,
   );
-  ctx.io.stderr.write('Serving until Ctrl-C (SIGINT) or SIGTERM.\n');
+  ctx.out.status('Serving until Ctrl-C (SIGINT) or SIGTERM.\n');
 }
 
 /** `--port`, or undefined: the state file's port (when there is one), else a free one. */
@@ -142,7 +142,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   const stopped = waitForSignal();
   let caFile: string | null = null;
   if (ctx.explicitFormat === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify(emulator.startLine())}\n`);
+    ctx.out.text(`${JSON.stringify(emulator.startLine())}\n`);
   } else {
     if (emulator.certPem) {
       caFile = join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`);

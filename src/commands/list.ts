@@ -35,19 +35,6 @@ function filtered(query: QueryParams): boolean {
   return !!query.filter?.length || query.key !== undefined;
 }
 
-interface Progress {
-  update(count: number): void;
-  done(): void;
-}
-
-function progress(ctx: Context): Progress {
-  if (!ctx.io.stderr.isTTY) return { update() {}, done() {} };
-  return {
-    update: (n) => ctx.io.stderr.write(`\r\x1b[Kfetched ${n} objects…`),
-    done: () => ctx.io.stderr.write('\r\x1b[K'),
-  };
-}
-
 /**
  * --all: pages of `--page-size` from `--start`, until a short page or `--count` objects. With several
  * VDOMs each page asks only the VDOMs that still have more. Rows go to the output as each page
@@ -64,7 +51,7 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   let written = 0;
   const raw: unknown[] = [];
   const keepRaw = !!ctx.options.raw;
-  const bar = progress(ctx);
+  const bar = ctx.out.progress();
   await steadyHeap();
   const sink = await ctx.rowSink({ keyField: table.key, ...view });
   // What each VDOM's last page held: a device that ignores `start` sends the same page forever.

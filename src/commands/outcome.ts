@@ -6,8 +6,7 @@ import { UsageError } from '../errors.js';
 
 /** What a login, logout or device command did: one line for people (table), the object for scripts. */
 export async function printOutcome(ctx: Context, message: string, object: Row): Promise<void> {
-  if (ctx.format === 'table') await ctx.print({ kind: 'write', result: { status: 'success' }, message });
-  else await ctx.print({ kind: 'object', object });
+  await ctx.print({ kind: 'done', message, object });
 }
 
 export interface DeviceFacts {

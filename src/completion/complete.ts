@@ -2,6 +2,7 @@
 // generated program model, never commander; the device (and undici) only when keys are not cached.
 import type { IO } from '../cli/context.js';
 import { complete } from './engine.js';
+import { Printer } from '../output/printer.js';
 import { formatCompletion } from './format.js';
 import { SHELLS, type Shell } from './kinds.js';
 import { PROGRAM } from './program.js';
@@ -31,6 +32,7 @@ function readRequest(shell: Shell, rest: string[], env: NodeJS.ProcessEnv): Spli
  * wrong, it prints nothing: an error message would land in the user's command line.
  */
 export async function completeCommand(args: string[], io: IO, env: NodeJS.ProcessEnv): Promise<number> {
+  const out = new Printer(io, env, { format: () => 'table', raw: false, noColor: true });
   const shell = args[0] as Shell;
   const separator = args.indexOf('--');
   if (!SHELLS.includes(shell) || separator < 0) return 0;
@@ -38,12 +40,12 @@ export async function completeCommand(args: string[], io: IO, env: NodeJS.Proces
     const request = readRequest(shell, args.slice(separator + 1), env);
     if (!request) return 0;
     const completion = await complete(PROGRAM, request.words, request.current.value, deviceSources(env));
-    io.stdout.write(formatCompletion(shell, completion, request.current));
+    out.text(formatCompletion(shell, completion, request.current));
   } catch {
     /* no candidates */
   }
   // The shell waits for this process to end: once the answer is out, nothing may hold it (a request
   // left behind at the deadline, or undici compiling its HTTP parser, which takes ~80 ms).
-  if (io.stdout === process.stdout) process.stdout.write('', () => process.exit(0));
+  if (io.stdout === process.stdout) out.whenWritten(() => process.exit(0));
   return 0;
 }

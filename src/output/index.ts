@@ -3,7 +3,7 @@
 // nothing must not pay); this module imports nothing heavier than the colour helpers.
 import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped } from './types.js';
 
-export type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped, Terminal, WriteResult } from './types.js';
+export type { Done, Formatter, IO, OutputFormat, OutStream, Printable, RenderOptions, Row, RowFormatter, Shaped, Terminal, WriteResult } from './types.js';
 export { decideColor, defaultFormat, loadPalette, paint, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './errors.js';
 export { formatPlan, type PlanView } from './plan.js';

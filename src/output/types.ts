@@ -12,6 +12,16 @@ export interface WriteResult {
   outcome?: string;
 }
 
+/** What a login, logout or device command did: one line for people, the object for scripts. */
+export interface Done {
+  kind: 'done';
+  message: string;
+  object: Row;
+}
+
+/** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
+export type Printable = Shaped | Done;
+
 export type Shaped =
   | { kind: 'list'; rows: Row[] }
   | { kind: 'object'; object: Row }
@@ -20,6 +30,32 @@ export type Shaped =
   | { kind: 'raw'; body: unknown }
   /** Text already laid out for people (a plan), printed as is. */
   | { kind: 'text'; text: string };
+
+export interface OutStream {
+  write(chunk: string): boolean;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** The process's streams, or stand-ins in tests. */
+export interface IO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+}
+
+/** One HTTP exchange as `--verbose` shows it (credentials already redacted by the api layer). */
+export interface ExchangeLog {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string | string[]>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string | string[]>;
+  responseBody?: string;
+  durationMs: number;
+  error?: string;
+}
 
 export interface Terminal {
   isTTY: boolean;

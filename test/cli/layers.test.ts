@@ -38,3 +38,9 @@ test('the api layer imports nothing outside itself and gives no CLI advice', () 
   const advice = api.filter((f) => /'cmdb [a-z]|--[a-z][a-z-]+ |\bCMDB_[A-Z]+\b(?!_MISMATCH)/.test(f.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))).map((f) => f.path);
   assert.deepEqual(advice, []);
 });
+
+test('the output layer is the only writer of stdout and stderr', () => {
+  // The keychain helper is a process of its own, answering its parent on its stdout.
+  const writers = compiled.filter((f) => !f.path.startsWith('output/') && f.path !== 'config/keychain-helper.js' && /(stdout|stderr)\.write\(/.test(f.text)).map((f) => f.path);
+  assert.deepEqual(writers, []);
+});

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { ask, askOrFail, confirm } from '../../src/cli/prompt.js';
+import { ask, askOrFail, confirm } from '../../src/output/prompt.js';
 import { readStdin } from '../../src/request/input.js';
 import type { IO } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';

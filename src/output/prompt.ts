@@ -1,5 +1,5 @@
 import { CmdbError, UsageError } from '../errors.js';
-import type { IO } from './context.js';
+import type { IO } from './types.js';
 
 /** Prompts only where a person can answer: stdin is a terminal. */
 export function isInteractive(io: IO): boolean {

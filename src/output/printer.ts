@@ -1,0 +1,138 @@
+// The only writer of stdout and stderr: data in the chosen format, what commands did, notices,
+// warnings, progress, the --verbose exchange log and errors. Commands say what happened; the printer
+// decides how it looks (format, --raw, terminal, colour).
+import { decideColor, loadPalette, terminalFor } from './color.js';
+import { formatError, formatNotice, formatWarning, type ErrorReport } from './errors.js';
+import { createRowSink, render, type RowSink } from './index.js';
+import { sanitizeMultiline } from './text.js';
+import type { ExchangeLog, IO, OutputFormat, Printable, RenderOptions, Row, Shaped, Terminal, WriteResult } from './types.js';
+
+/** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
+export interface PrintSettings {
+  format(): OutputFormat;
+  readonly raw: boolean;
+  readonly noColor: boolean;
+}
+
+export type View = Omit<RenderOptions, 'format' | 'terminal'> & {
+  /** A format of the command's own, when the run names none (the printer otherwise uses the run's). */
+  format?: OutputFormat;
+  /** The columns a table shows when --fields does not say (the other formats show every field). */
+  tableFields?: string[];
+};
+
+/** Where print() sends the shape it lowered. */
+export interface PrintHooks {
+  emit(data: Shaped, options: Omit<View, 'tableFields'>): Promise<void>;
+}
+
+export class Printer {
+  constructor(
+    readonly io: IO,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly settings: PrintSettings,
+  ) {}
+
+  terminal(): Terminal {
+    return terminalFor(this.io.stdout, this.env, this.settings.noColor);
+  }
+
+  private color(): boolean {
+    return decideColor(this.io.stderr, this.env, this.settings.noColor);
+  }
+
+  /** Loads the colour library when colour goes to stderr (or, with `stdout`, to stdout too), and only then. */
+  async prepareColor(stdout = true): Promise<void> {
+    if (this.color() || (stdout && decideColor(this.io.stdout, this.env, this.settings.noColor))) await loadPalette();
+  }
+
+  /**
+   * Data or an outcome: lowered to a shape in the run's format (--raw prints the device's body), which
+   * `to.emit` prints (by default on stdout).
+   */
+  async print(data: Printable, view: View = {}, to: PrintHooks = { emit: (shaped, options) => this.write(shaped, options) }): Promise<void> {
+    const format = view.format ?? this.settings.format();
+    const { tableFields, ...options } = view;
+    if (tableFields && format === 'table' && !options.fields) options.fields = tableFields;
+    switch (data.kind) {
+      case 'done':
+        return format === 'table' ? to.emit({ kind: 'write', result: { status: 'success' }, message: data.message }, options) : to.emit({ kind: 'object', object: data.object }, options);
+      default:
+        return to.emit(data, options);
+    }
+  }
+
+  /** A shape in the run's format on stdout. */
+  async write(data: Shaped, options: Omit<View, 'tableFields'> = {}): Promise<void> {
+    const { format, ...rest } = options;
+    const text = await render(data, { format: format ?? this.settings.format(), terminal: this.terminal(), ...rest });
+    if (text) this.io.stdout.write(text);
+  }
+
+  /** Rows that arrive page by page (`list --all`): written as the format allows. */
+  rows(view: View = {}): RowSink {
+    return createRowSink(this.io.stdout, { format: this.settings.format(), terminal: this.terminal(), ...view });
+  }
+
+  /** Text that is its own format (a completion script, the emulator's start): printed as is. */
+  text(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  /**
+   * Once stdout has taken everything written, `then` runs: Tab completion exits there, since the shell
+   * waits for the process and nothing may hold it (a request left at the deadline, undici's compiler).
+   */
+  whenWritten(then: () => void): void {
+    const stdout = this.io.stdout as { write(chunk: string, done?: () => void): boolean };
+    stdout.write('', then);
+  }
+
+  /** A line for people on stderr, as is (the emulator's "serving until Ctrl-C"). */
+  status(text: string): void {
+    this.io.stderr.write(text);
+  }
+
+  warn(message: string): void {
+    this.io.stderr.write(formatWarning(message, this.color()));
+  }
+
+  notice(message: string): void {
+    this.io.stderr.write(formatNotice(message, this.color()));
+  }
+
+  /** An error as `cmdb: ...` with its hint, or as one JSON line for scripts. */
+  error(report: ErrorReport, json = false): void {
+    this.io.stderr.write(formatError(report, { json, color: this.color() }));
+  }
+
+  /** A stack trace or cause under an error (--verbose). */
+  detail(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  /** `fetched N objects…` on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
+  progress(): { update(count: number): void; done(): void } {
+    const stderr = this.io.stderr;
+    if (!stderr.isTTY) return { update() {}, done() {} };
+    return {
+      update: (n) => stderr.write(`\r\x1b[Kfetched ${n} objects…`),
+      done: () => stderr.write('\r\x1b[K'),
+    };
+  }
+
+  /** --verbose: one exchange on stderr. Device headers and bodies may hold escape sequences: shown, never obeyed. */
+  exchange(ex: ExchangeLog): void {
+    const lines = [`> ${ex.method} ${ex.url}`];
+    for (const [k, v] of Object.entries(ex.requestHeaders)) lines.push(`> ${k}: ${v}`);
+    if (ex.requestBody) lines.push(`> ${ex.requestBody}`);
+    if (ex.error) lines.push(`< failed after ${ex.durationMs} ms: ${ex.error}`);
+    else {
+      lines.push(`< ${ex.status} (${ex.durationMs} ms)`);
+      for (const [k, v] of Object.entries(ex.responseHeaders ?? {})) lines.push(`< ${k}: ${Array.isArray(v) ? v.join(' | ') : v}`);
+      const body = ex.responseBody ?? '';
+      if (body) lines.push(`< ${body.length > 4096 ? `${body.slice(0, 4096)}… (${body.length} bytes)` : body}`);
+    }
+    this.io.stderr.write(sanitizeMultiline(lines.join('\n')) + '\n');
+  }
+}
