@@ -1,0 +1,65 @@
+// Commands run in-process against a device stand-in: a Context whose device is a CmdbClient on
+// undici's MockAgent. Every request the command sends is recorded; nothing leaves the process.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MockAgent } from 'undici';
+import { Context, type GlobalOptions } from '../../src/cli/context.js';
+import { COMMANDS } from '../../src/commands/registry.js';
+import type { Run } from '../../src/commands/spec.js';
+import { describeError } from '../../src/cli/hints.js';
+import { captureIO } from './io.js';
+
+export const DEVICE = 'https://fw.example';
+
+export interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+type Reply = { status: number; body: unknown };
+
+/**
+ * A Context on a MockAgent device that answers `handler(request)`. The environment is isolated (its
+ * own profile folder) and names the device with an API token unless `env` says otherwise.
+ */
+export function mockDevice(handler: (req: Sent) => Reply, options: { globals?: GlobalOptions; env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: string } = {}) {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  const sent: Sent[] = [];
+  agent
+    .get(DEVICE)
+    .intercept({ path: () => true, method: () => true })
+    .reply((req) => {
+      const headers = Object.fromEntries(Object.entries((req.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]));
+      const request: Sent = { method: req.method, path: req.path, headers, body: typeof req.body === 'string' ? req.body : undefined };
+      sent.push(request);
+      const { status, body } = handler(request);
+      return { statusCode: status, data: typeof body === 'string' ? body : JSON.stringify(body), responseOptions: { headers: { 'content-type': 'application/json' } } };
+    })
+    .persist();
+  const io = captureIO({ tty: options.tty, stdin: options.stdin });
+  const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-inproc-')), CMDB_HOST: DEVICE, CMDB_TOKEN: 'test-token', ...options.env };
+  const ctx = new Context(io, env, options.globals ?? {});
+  ctx.dispatcher = agent;
+  return { ctx, io, env, sent, agent };
+}
+
+/** Runs a command of the registry as main() would (arguments and options as commander hands them), returning its exit code. */
+export async function runCommand(ctx: Context, spec: string, args: object = {}, options: object = {}): Promise<number> {
+  const [parent, name] = spec.includes(' ') ? spec.split(' ') : [undefined, spec];
+  const def = COMMANDS.find((c) => c.spec.split(' ')[0] === name && c.parent === parent);
+  if (!def) throw new Error(`no command '${spec}' in the registry`);
+  try {
+    ctx.validateGlobals();
+    return await ((await def.load()) as Run<object, object>)(ctx, args, options);
+  } catch (err) {
+    const shown = describeError(err);
+    ctx.out.error(shown);
+    return shown.exit;
+  } finally {
+    await ctx.close();
+  }
+}
