@@ -5,7 +5,8 @@ import { decideColor, loadPalette, terminalFor } from './color.js';
 import { formatError, formatNotice, formatWarning, type ErrorReport } from './errors.js';
 import { createRowSink, render, type RowSink } from './index.js';
 import { sanitizeMultiline } from './text.js';
-import type { ExchangeLog, IO, OutputFormat, Printable, RenderOptions, Row, Shaped, Terminal, WriteResult } from './types.js';
+import type { Exchange } from '../api/client.js';
+import type { IO, OutputFormat, Printable, RenderOptions, Row, Shaped, Terminal, WriteResult } from './types.js';
 
 /** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
 export interface PrintSettings {
@@ -122,7 +123,7 @@ export class Printer {
   }
 
   /** --verbose: one exchange on stderr. Device headers and bodies may hold escape sequences: shown, never obeyed. */
-  exchange(ex: ExchangeLog): void {
+  exchange(ex: Exchange): void {
     const lines = [`> ${ex.method} ${ex.url}`];
     for (const [k, v] of Object.entries(ex.requestHeaders)) lines.push(`> ${k}: ${v}`);
     if (ex.requestBody) lines.push(`> ${ex.requestBody}`);

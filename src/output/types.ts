@@ -44,19 +44,6 @@ export interface IO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 }
 
-/** One HTTP exchange as `--verbose` shows it (credentials already redacted by the api layer). */
-export interface ExchangeLog {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string | string[]>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: Record<string, string | string[]>;
-  responseBody?: string;
-  durationMs: number;
-  error?: string;
-}
-
 export interface Terminal {
   isTTY: boolean;
   /** Width to fit tables into; only honoured when isTTY (piped output is never cut). */
