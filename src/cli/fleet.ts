@@ -6,142 +6,12 @@ import type { DeviceProfile } from '../config/profiles.js';
 import { selectedProfiles, useProfile } from '../device/select.js';
 import { prefetchSecretStores, useSecretStores, type SharedStores } from '../device/credentials.js';
 import { UsageError, EXIT } from '../errors.js';
-import { deviceHeading, ndjsonLineWithDevice, renderByDevice, type DevicePart } from '../output/devices.js';
-import { formatError, render, type ErrorReport, type OutputFormat, type RenderOptions, type Row, type RowSink, type Shaped } from '../output/index.js';
+import { FleetOutput, Progress, type DeviceSink, type PrintOptions } from '../output/fleet.js';
+import type { ErrorReport, RenderOptions, Row, RowSink, Shaped } from '../output/index.js';
+import { Printer } from '../output/printer.js';
 import { mostSevere } from '../severity.js';
 import { Context, type OutStream } from './context.js';
 import { describeError } from './hints.js';
-
-/** On a terminal, `12/40 devices` on stderr; anything else written to stderr goes above it. */
-class Progress {
-  private done = 0;
-  private shown = false;
-
-  /** stderr for the devices' messages: the progress line is taken away, the text written, the line put back. */
-  readonly stream: OutStream;
-
-  constructor(private readonly stderr: OutStream, private readonly total: number) {
-    this.stream = {
-      write: (chunk: string) => {
-        this.clear();
-        const ok = this.stderr.write(chunk);
-        this.draw();
-        return ok;
-      },
-      isTTY: stderr.isTTY,
-      columns: stderr.columns,
-    };
-  }
-
-  private get active(): boolean {
-    return this.stderr.isTTY === true;
-  }
-
-  private clear(): void {
-    if (this.shown) this.stderr.write('\r\x1b[K');
-    this.shown = false;
-  }
-
-  private draw(): void {
-    if (!this.active || this.done >= this.total) return;
-    this.stderr.write(`\r\x1b[K${this.done}/${this.total} devices`);
-    this.shown = true;
-  }
-
-  step(): void {
-    this.done++;
-    this.clear();
-    this.draw();
-  }
-
-  start(): void {
-    this.draw();
-  }
-
-  end(): void {
-    this.clear();
-  }
-}
-
-type PrintOptions = Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat };
-
-/** Where one device's output goes: printed shapes and any text a command streams to its stdout. */
-interface DeviceSink {
-  stream: OutStream;
-  /** The output is one document at the end (json, yaml, csv): shapes are kept, not text. */
-  keepsData: boolean;
-  print(data: Shaped, options: PrintOptions): Promise<void>;
-}
-
-/**
- * The whole run's stdout. ndjson: each device's lines as they come, whole, with `device` first.
- * table: one section per device, in the order of the selection, each as soon as the ones before it
- * are done. json, yaml, csv: kept until every device is done, then one document keyed by device.
- */
-class FleetOutput {
-  private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean })[];
-  private nextSection = 0;
-
-  constructor(private readonly parent: Context, devices: string[]) {
-    this.parts = devices.map((device) => ({ device, prints: [], text: '', finished: false, failed: false }));
-  }
-
-  private get streamsLines(): boolean {
-    return this.parent.format === 'ndjson' && !this.parent.settings.raw;
-  }
-
-  sink(index: number): DeviceSink {
-    const part = this.parts[index];
-    const stdout = this.parent.io.stdout;
-    let partial = '';
-    const terminal = this.parent.terminal();
-    const write = (chunk: string): boolean => {
-      if (!this.streamsLines) {
-        part.text += chunk;
-        return true;
-      }
-      partial += chunk;
-      const end = partial.lastIndexOf('\n');
-      if (end < 0) return true;
-      const lines = partial.slice(0, end).split('\n');
-      partial = partial.slice(end + 1);
-      // One write of whole lines: the lines of two devices never mix within a line.
-      return stdout.write(lines.filter((l) => l.trim() !== '').map((l) => ndjsonLineWithDevice(part.device, l) + '\n').join(''));
-    };
-    return {
-      stream: { write, isTTY: stdout.isTTY, columns: stdout.columns },
-      keepsData: !this.streamsLines && this.parent.format !== 'table',
-      print: async (data, options) => {
-        if (this.streamsLines || this.parent.format === 'table') {
-          if (data.kind === 'raw' && this.streamsLines) write(JSON.stringify(data.body) + '\n');
-          else write(await render(data, { format: this.parent.format, terminal, ...options }));
-        } else part.prints.push({ data, options });
-      },
-    };
-  }
-
-  /** A device is done (or failed: its section and key are left out). */
-  finish(index: number, failed: boolean): void {
-    Object.assign(this.parts[index], { finished: true, failed });
-    if (this.parent.format !== 'table' || this.streamsLines) return;
-    let text = '';
-    while (this.nextSection < this.parts.length && this.parts[this.nextSection].finished) {
-      const part = this.parts[this.nextSection++];
-      if (!part.failed) text += (text || this.nextSection > 1 ? '\n' : '') + deviceHeading(part.device) + part.text;
-    }
-    if (text) this.parent.io.stdout.write(text);
-  }
-
-  async end(): Promise<void> {
-    if (this.parent.format === 'table' || this.streamsLines) return;
-    const parts = this.parts.filter((p) => !p.failed);
-    // Nothing on stdout when no device answered, as with one device that fails, or none printed (export --dir).
-    if (!parts.some((p) => p.prints.length)) return;
-    const own = parts.flatMap((p) => p.prints).find((p) => p.options.format)?.options.format;
-    const text = await renderByDevice(parts, this.parent.settings.raw ? 'json' : (own ?? this.parent.format), this.parent.terminal());
-    if (text) this.parent.io.stdout.write(text);
-  }
-}
 
 /** What the devices of one run share. */
 interface RunShared {
@@ -265,16 +135,16 @@ export async function runSelected(ctx: Context, command: FleetCommand, action: (
 
 async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>, confirmed: boolean): Promise<number> {
   const parallel = ctx.settings.parallel;
-  const output = new FleetOutput(ctx, profiles.map((p) => p.name));
+  const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal() }, profiles.map((p) => p.name));
   const progress = new Progress(ctx.io.stderr, profiles.length);
   const warned = new Set<string>();
   const questions = { turn: Promise.resolve() as Promise<unknown> };
   const machineErrors = ctx.explicitFormat !== undefined && ctx.explicitFormat !== 'table' && ctx.explicitFormat !== 'csv';
-  const color = ctx.colorFor(ctx.io.stderr);
   const stores = await prefetchSecretStores(ctx, profiles);
   /** Usage errors are the same on every device (bad input): held, and said once when they are. */
   const usage: ErrorReport[] = [];
-  const say = (report: ErrorReport) => progress.stream.write(formatError(report, { json: machineErrors, color }));
+  const messages = new Printer({ stdout: ctx.io.stdout, stderr: progress.stream, stdin: ctx.io.stdin }, ctx.env, { format: () => ctx.format, raw: ctx.settings.raw, noColor: ctx.settings.noColor });
+  const say = (report: ErrorReport) => messages.error(report, machineErrors);
   progress.start();
   const codes = await pool(profiles, parallel, async (profile, index) => {
     const sub = new DeviceContext(ctx, profile, output.sink(index), progress.stream, { warned, stores, confirmed, questions });
@@ -286,7 +156,7 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
       const report = { ...describeError(err), device: profile.name };
       if (report.exit === EXIT.USAGE) usage.push(report);
       else say(report);
-      if (ctx.verbose && err instanceof Error) progress.stream.write(`${err.stack}\n`);
+      if (ctx.verbose && err instanceof Error) messages.detail(`${err.stack}`);
       return report.exit;
     } finally {
       await sub.close();
