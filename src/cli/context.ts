@@ -199,7 +199,7 @@ export class Context {
 
   /** A bulk run's summary on stderr: one JSON error line in the machine formats, else a notice. */
   summarize(report: ErrorReport & { counts: { failed: number; total: number } }): void {
-    if (this.machineErrors) this.io.stderr.write(formatError(report, { json: true, color: false }));
+    if (this.machineErrors) this.out.error(report, true);
     else this.notice(report.message);
   }
 
