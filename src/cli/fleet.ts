@@ -9,6 +9,7 @@ import { UsageError, EXIT } from '../errors.js';
 import { FleetOutput, Progress, type DeviceSink, type PrintOptions } from '../output/fleet.js';
 import type { ErrorReport, RenderOptions, Row, RowSink, Shaped } from '../output/index.js';
 import { Printer } from '../output/printer.js';
+import type { Exchange } from '../api/client.js';
 import { mostSevere } from '../severity.js';
 import { Context, type OutStream } from './context.js';
 import { describeError } from './hints.js';
@@ -36,6 +37,11 @@ class DeviceContext extends Context {
     this.stores = run.stores;
     useProfile(this, device);
     useSecretStores(this, run.stores);
+  }
+
+  /** --verbose: each line starts with the device. */
+  override logExchange(ex: Exchange): void {
+    this.out.exchange(ex, `[${this.device.name}] `);
   }
 
   /** Asked once for all the devices already (a write), else one device's question at a time, naming it. */

@@ -122,8 +122,8 @@ export class Printer {
     };
   }
 
-  /** --verbose: one exchange on stderr. Device headers and bodies may hold escape sequences: shown, never obeyed. */
-  exchange(ex: Exchange): void {
+  /** --verbose: one exchange on stderr (each line after `label`). Device headers and bodies may hold escape sequences: shown, never obeyed. */
+  exchange(ex: Exchange, label = ''): void {
     const lines = [`> ${ex.method} ${ex.url}`];
     for (const [k, v] of Object.entries(ex.requestHeaders)) lines.push(`> ${k}: ${v}`);
     if (ex.requestBody) lines.push(`> ${ex.requestBody}`);
@@ -134,6 +134,8 @@ export class Printer {
       const body = ex.responseBody ?? '';
       if (body) lines.push(`< ${body.length > 4096 ? `${body.slice(0, 4096)}… (${body.length} bytes)` : body}`);
     }
-    this.io.stderr.write(sanitizeMultiline(lines.join('\n')) + '\n');
+    const text = sanitizeMultiline(lines.join('\n'));
+    // `label`: the device, on each line, when a run works on several.
+    this.io.stderr.write((label ? text.replace(/^/gm, label) : text) + '\n');
   }
 }

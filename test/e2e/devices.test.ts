@@ -124,6 +124,17 @@ describe('reads keyed by device in every format', () => {
     assert.match(sections[4], /^name +hq-a$/m);
   });
 
+  test('--verbose: each exchange line names its device', async () => {
+    const r = await cmdb(['list', BINDINGS, '-d', 'branch-1,hq', '-o', 'json', '-v'], { env: healthy });
+    ok(r);
+    const exchanges = r.stderr.split('\n').filter((l) => /^\[[^\]]+\] [<>]/.test(l));
+    assert.ok(exchanges.some((l) => l.startsWith(`[branch-1] > GET ${emus['branch-1'].url}/`)), r.stderr);
+    assert.ok(exchanges.some((l) => l.startsWith(`[hq] > GET ${emus.hq.url}/`)), r.stderr);
+    assert.ok(exchanges.some((l) => l.startsWith('[hq] < 200')));
+    assert.ok(!r.stderr.split('\n').some((l) => /^[<>] /.test(l)), 'no exchange line without its device');
+    assert.ok(!r.stderr.includes(emus.hq.token), 'the token stays redacted');
+  });
+
   test('list --all pages on each device: the same documents as one page, in every format', async () => {
     for (const format of ['json', 'yaml', 'csv', 'table', 'ndjson']) {
       const paged = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--all', '--page-size', '1'], { env: healthy });
