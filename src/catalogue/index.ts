@@ -22,8 +22,6 @@ export interface TableDef {
   group: string;
   operations: OperationCode[];
   singleton: boolean;
-  /** The key SPEC.md names, or null where it names none. */
-  specKey: { name: string; type: KeyType } | null;
   /** The key field the device uses in item paths (also where SPEC.md is silent); null for singletons. */
   key: string | null;
   keyType: KeyType | null;
@@ -90,7 +88,6 @@ export function allTables(): TableDef[] {
         group: t.group,
         operations: t.operations,
         singleton: t.singleton,
-        specKey: t.key,
         key,
         keyType: key ? (t.key?.type ?? (keyField?.type === 'integer' ? 'integer' : 'string')) : null,
         fields: t.fields,
@@ -138,7 +135,6 @@ export function uncataloguedTable(path: string): TableDef {
     group: 'unknown',
     operations: ['L', 'C', 'R', 'U', 'D'],
     singleton: false,
-    specKey: null,
     key: 'mkey',
     keyType: 'string',
     fields: {},

@@ -71,10 +71,3 @@ export function validateObject(table: TableDef, body: unknown): Problem[] {
   checkObject('', body, table.fields, problems);
   return problems;
 }
-
-/** Default value of a field as the device reports it for `action=default`. */
-export function defaultValue(schema: FieldSchema): unknown {
-  if (schema.type === 'array') return [];
-  if (schema.type === 'integer') return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 0;
-  return schema.enum?.[0] ?? '';
-}
