@@ -100,6 +100,17 @@ export interface Envelope {
   [field: string]: unknown;
 }
 
+/** A request as a dry run shows it: the path from the API prefix on (key percent-encoded), the encoded query, the body. */
+export interface DescribedRequest {
+  method: HttpMethod;
+  path: string;
+  query: string;
+  body: unknown;
+}
+
+/** Takes the writes of a dry run instead of the device. */
+export type WriteRecorder = (request: ApiRequest, described: DescribedRequest) => void;
+
 export interface ApiResult {
   status: number;
   /** The parsed JSON body, untouched (for --raw). */
@@ -225,6 +236,7 @@ export class CmdbClient {
   private readonly ownsDispatcher: boolean;
   /** Every request of this client passes it: the device's rate limit slows them all down. */
   private readonly gate = new RateGate();
+  private recorder: WriteRecorder | undefined;
 
   constructor(options: ClientOptions) {
     try {
@@ -294,8 +306,16 @@ export class CmdbClient {
   }
 
   /** What `request` would send, for a dry run: the path from the API prefix on, the query string, the body. */
-  describeRequest(req: ApiRequest): { method: HttpMethod; path: string; query: string; body: unknown } {
+  describeRequest(req: ApiRequest): DescribedRequest {
     return { method: req.method, path: buildPath(this.prefix, req.tablePath, req.mkey), query: buildQuery(req.query).replace(/^\?/, ''), body: req.body ?? null };
+  }
+
+  /**
+   * A dry run: from now on every write (anything but GET) goes to `recorder` instead of the device
+   * and answers as a device would on success; reads are still sent.
+   */
+  recordWrites(recorder: WriteRecorder): void {
+    this.recorder = recorder;
   }
 
   /** One CMDB operation: builds the URL, authenticates, retries once after a re-login, unwraps envelopes. */
@@ -303,6 +323,13 @@ export class CmdbClient {
     if (req.method === 'DELETE' && req.mkey === undefined) {
       // A DELETE on a collection purges the whole table on a real device.
       throw new RequestError('delete-without-key', req.tablePath);
+    }
+    if (this.recorder && req.method !== 'GET') {
+      this.recorder(req, this.describeRequest(req));
+      const vdoms = req.query?.vdom;
+      const envelope: Envelope = { http_method: req.method, status: 'success', http_status: 200, ...(req.mkey !== undefined ? { mkey: req.mkey } : {}) };
+      if (vdoms && vdoms.length === 1 && vdoms[0] !== '*') envelope.vdom = vdoms[0];
+      return { status: 200, body: envelope, envelopes: [envelope], multiVdom: false };
     }
     const path = buildPath(this.prefix, req.tablePath, req.mkey) + buildQuery(req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);

@@ -14,6 +14,13 @@ export function isMetaField(name: string): boolean {
   return name.startsWith('q_');
 }
 
+/** A value as it may be sent back: `q_*` fields dropped at every depth (list entries keep their own). */
+export function withoutMeta<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutMeta) as T;
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !isMetaField(k)).map(([k, v]) => [k, withoutMeta(v)])) as T;
+}
+
 function checkValue(path: string, value: unknown, schema: FieldSchema, problems: Problem[]): void {
   if (value === null) return;
   if (schema.type === 'integer') {

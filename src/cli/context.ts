@@ -1,11 +1,14 @@
 import type { Dispatcher } from 'undici';
-import type { CmdbClient, Exchange } from '../api/client.js';
+import type { ApiRequest, CmdbClient, DescribedRequest, Exchange } from '../api/client.js';
+import { CmdbError, EXIT } from '../errors.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
-import { decideColor, defaultFormat, loadPalette, type ErrorReport, type IO, type OutputFormat, type OutStream, type Printable, type RenderOptions, type RowSink, type Shaped, type Terminal } from '../output/index.js';
+import { decideColor, defaultFormat, loadPalette, type ErrorReport, type IO, type OutputFormat, type OutStream, type Printable, type RenderOptions, type Row, type RowSink, type Shaped, type Terminal } from '../output/index.js';
 import { Printer, type View } from '../output/printer.js';
+import type { PlannedRequest } from '../output/requests.js';
+import { sanitizeMultiline } from '../output/text.js';
 import { describeError, type Shown } from './hints.js';
-import { otherDeviceEnv, Settings, type GlobalOptions } from './options.js';
+import { otherDeviceEnv, Settings, variable, type GlobalOptions } from './options.js';
 
 export type { GlobalOptions } from './options.js';
 export { DEFAULT_TIMEOUT_SECONDS, parsePrefix, parseVdoms, truthy } from './options.js';
@@ -29,6 +32,10 @@ export class Context {
   dispatcher?: Dispatcher;
   private clientPromise: Promise<CmdbClient> | undefined;
   private readonly cleanups: (() => Promise<void>)[] = [];
+  /** --dry-run: the writes the command would have sent, in order. */
+  private readonly planned: PlannedRequest[] = [];
+  private confirmation: Promise<boolean> | undefined;
+  private plannedTaken = false;
 
   constructor(
     readonly io: IO,
@@ -109,6 +116,12 @@ export class Context {
     if (this.colorFor(this.io.stdout) || this.colorFor(this.io.stderr)) await loadPalette();
   }
 
+  /** Opens text in the user's editor ($VISUAL, $EDITOR, else vi) and returns what was saved. */
+  async editText(text: string, name: string): Promise<string> {
+    const editor = variable(this.env, 'visual') ?? variable(this.env, 'editor');
+    return (await import('./editor.js')).editText(this.io, editor, text, name);
+  }
+
   colorFor(stream: OutStream): boolean {
     return decideColor(stream, this.env, this.settings.noColor);
   }
@@ -118,11 +131,71 @@ export class Context {
   }
 
   async client(): Promise<CmdbClient> {
-    this.clientPromise ??= this.connector(this).then(({ client, close }) => {
+    this.clientPromise ??= this.connector(this).then(async ({ client, close }) => {
       this.cleanups.push(close);
+      if (this.dryRun) client.recordWrites(await this.planRecorder());
       return client;
     });
     return this.clientPromise;
+  }
+
+  /** --dry-run on a write command: writes are shown, not sent (reads a command needs still are). */
+  get dryRun(): boolean {
+    return !!this.options.dryRun;
+  }
+
+  /** --yes: no question before a change. */
+  get yes(): boolean {
+    return !!this.options.yes;
+  }
+
+  /** Keeps each write of a dry run as it would be sent, its table's secrets hidden. */
+  private async planRecorder(): Promise<(req: ApiRequest, described: DescribedRequest) => void> {
+    const { findTable } = await import('../catalogue/index.js');
+    const { redactSecrets } = await import('../catalogue/secrets.js');
+    return (req, described) => {
+      const body = described.body;
+      const hidden = body && typeof body === 'object' && !Array.isArray(body) ? redactSecrets(findTable(req.tablePath)?.fields, body as Record<string, unknown>) : body;
+      this.planned.push({ ...described, body: hidden });
+    };
+  }
+
+  /** The writes a dry run kept, for a command that prints them in its own shape (apply: with its plan). */
+  takePlanned(): PlannedRequest[] {
+    this.plannedTaken = true;
+    return [...this.planned];
+  }
+
+  /** Prints the writes a dry run kept: one request a line in table, an array of {method,path,query,body} otherwise. */
+  async printPlanned(planned?: PlannedRequest[]): Promise<void> {
+    if (this.plannedTaken && !planned) return;
+    const requests = planned ?? this.planned;
+    if (this.format === 'table') {
+      const { formatRequestLines } = await import('../output/requests.js');
+      await this.print({ kind: 'text', text: formatRequestLines(requests) });
+      if (!requests.length) this.notice('dry run: nothing would be sent');
+      return;
+    }
+    await this.print({ kind: 'list', rows: requests as unknown as Row[] });
+  }
+
+  /**
+   * Before a change a person should look at twice (a delete, a write to several VDOMs or devices):
+   * on a terminal, shows what will happen and asks [y/N], once per run however many writes follow.
+   * --yes, --dry-run or no terminal: goes ahead without asking. Declined: exit 2, nothing sent.
+   */
+  async confirmChange(question: string, details: string[] = []): Promise<void> {
+    if (!(await this.approved(question, details))) throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
+  }
+
+  /** The question of confirmChange, answered: true to go ahead (also with --yes, --dry-run or no terminal). */
+  async approved(question: string, details: string[] = []): Promise<boolean> {
+    if (this.yes || this.dryRun || !this.interactive) return true;
+    this.confirmation ??= (async () => {
+      for (const line of details) this.out.status(`  ${sanitizeMultiline(line)}\n`);
+      return this.confirm(question);
+    })();
+    return this.confirmation;
   }
 
   /**
@@ -188,7 +261,8 @@ export class Context {
 
   /** An error on stderr, as `cmdb: ...` with its hint (one item of a bulk write). */
   printError(report: ErrorReport): void {
-    this.out.error(report);
+    // One JSON line when json, yaml or ndjson was asked for explicitly, as for the run's own error.
+    this.out.error(report, this.machineErrors);
   }
 
   /** Whether errors go out as one JSON line: json, yaml or ndjson asked for with -o or CMDB_OUTPUT (CLI.md). */

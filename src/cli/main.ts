@@ -129,7 +129,12 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     ctx = new Context(io, env, globals as GlobalOptions);
     ctx.validateGlobals();
     await ctx.prepareColor();
-    const action = async (c: Context) => ((await def.load()) as Run<object, object>)(c, args, options);
+    const action = async (c: Context) => {
+      const code = await ((await def.load()) as Run<object, object>)(c, args, options);
+      // A dry run prints the writes it kept once the command is done (per device with several).
+      if (c.dryRun) await c.printPlanned();
+      return code;
+    };
     if (def.devices && namesSeveral(ctx.settings.device)) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
       const opts = options as { dryRun?: boolean; yes?: boolean };

@@ -21,6 +21,9 @@ export interface GlobalOptions {
   demo?: boolean;
   force?: boolean;
   parallel?: string;
+  /** The write commands' --dry-run and --yes: the Context records writes instead of sending them, or asks nothing. */
+  dryRun?: boolean;
+  yes?: boolean;
 }
 
 /** One global option: commander's flags and help, the variable that stands in for the flag, what its value is. */
@@ -65,6 +68,8 @@ export const VARIABLES = {
   xdgState: 'XDG_STATE_HOME',
   xdgCache: 'XDG_CACHE_HOME',
   home: 'HOME',
+  visual: 'VISUAL',
+  editor: 'EDITOR',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

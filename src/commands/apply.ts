@@ -1,7 +1,7 @@
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { applySteps, type ApplyReport } from '../plan/apply.js';
-import { computePlan, planIsEmpty, redactSecrets, requestOf, stepAllowed, type Step } from '../plan/plan.js';
+import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
 import { planFormat, printPlan, printReport, readCurrent, readDesired, where } from './desired.js';
 
 export interface ApplyOptions {
@@ -26,16 +26,14 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   for (const step of skipped) ctx.warn(`cannot ${where(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`);
   const steps = planned.steps.filter(allowed);
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
-  if (opts.dryRun) {
-    const described = requests.map((r, i) => {
-      const d = client.describeRequest(r);
-      const table = planned.tables.get(steps[i].table);
-      return { ...d, body: d.body && typeof d.body === 'object' ? redactSecrets(table, d.body as Record<string, unknown>) : d.body };
-    });
+  if (ctx.dryRun) {
+    // The client keeps the writes instead of sending them (the dry run of every write command).
+    await applySteps(client, steps, requests, { atomic: false });
+    const described = ctx.takePlanned();
     await printPlan(ctx, planned, format, { requests: described });
-    if (format === 'table') {
-      const lines = described.map((d) => `${d.method} ${d.path}${d.query ? `?${d.query}` : ''}${d.body === null ? '' : ` ${JSON.stringify(d.body)}`}`);
-      await ctx.print({ kind: 'text', text: lines.length ? `\n${lines.join('\n')}\n` : '' });
+    if (format === 'table' && described.length) {
+      await ctx.print({ kind: 'text', text: '\n' });
+      await ctx.printPlanned(described);
     }
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
@@ -44,11 +42,9 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
     if (format !== 'table') await ctx.print({ kind: 'object', object: { applied: [], failed: null, not_applied: [] } }, { format });
     return EXIT.OK;
   }
-  if (steps.length && ctx.interactive && !opts.yes) {
-    if (!(await ctx.confirm(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
-      ctx.notice('nothing was changed');
-      return EXIT.DIFFERENT;
-    }
+  if (steps.length && !(await ctx.approved(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
+    ctx.notice('nothing was changed');
+    return EXIT.DIFFERENT;
   }
   const interrupt = ctx.interruptible();
   let report: ApplyReport;

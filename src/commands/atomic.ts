@@ -23,6 +23,11 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   const steps: Step[] = writes.map((w) => (w.action === 'create' ? { action: 'create', vdom, table: table.path, key: w.key, object: w.object } : { action: 'delete', vdom, table: table.path, key: w.key }));
   const requests: ApiRequest[] = writes.map((w) => (w.action === 'create' ? { ...base, method: 'POST', body: w.object } : { ...base, method: 'DELETE', mkey: w.key }));
   const client = await ctx.client();
+  // A dry run shows the writes (the client keeps them); there is no transaction to open.
+  if (ctx.dryRun) {
+    await applySteps(client, steps, requests, { atomic: false });
+    return EXIT.OK;
+  }
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {

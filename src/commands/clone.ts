@@ -1,10 +1,10 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send } from './shared.js';
+import { printWrite, send, type WriteOptions } from './shared.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
-export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }, _opts: WriteOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'clone');
   requireOperation(ctx, table, 'C');

@@ -3,10 +3,10 @@ import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite, steadyHeap } from './shared.js';
+import { bulkPrinter, confirmSeveralVdoms, printWrite, steadyHeap, type WriteOptions } from './shared.js';
 import { expectFields, sendWrite } from './verify.js';
 
-export interface CreateOptions extends BodyOptions {
+export interface CreateOptions extends BodyOptions, WriteOptions {
   concurrency?: string;
   atomic?: boolean;
 }
@@ -37,6 +37,8 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
     const result = await create(bodies[0], true);
     return printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
   }
+  // Asked before the first item, so that a no is one answer, not an error per item.
+  await confirmSeveralVdoms(ctx, `create objects in ${table.path}`, query);
   await steadyHeap();
   const printer = bulkPrinter(ctx, table, 'created');
   await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => create(body)), (o) => printer.add(o));

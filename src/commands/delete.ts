@@ -2,19 +2,21 @@ import type { Context } from '../cli/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite } from './shared.js';
+import { bulkPrinter, printWrite, type WriteOptions } from './shared.js';
 import { sendWrite } from './verify.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
-export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean }): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean } & WriteOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'delete');
   if (!keys.length) throw new UsageError(`give the ${table.key} of each object to delete`, `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.vdoms())}`);
   requireOperation(ctx, table, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
   const mkeys = keys.map((k) => parseMkey(table, k));
-  if (opts.atomic) return (await import('./atomic.js')).runAtomically(ctx, table, mkeys.map((key) => ({ action: 'delete', key })));
   const query = vdomQuery(ctx);
+  const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
+  await ctx.confirmChange(`delete ${mkeys.length === 1 ? `${table.path} ${mkeys[0]}` : `${mkeys.length} objects of ${table.path}`}${where}?`, mkeys.length > 1 ? [mkeys.join(', ')] : []);
+  if (opts.atomic) return (await import('./atomic.js')).runAtomically(ctx, table, mkeys.map((key) => ({ action: 'delete', key })));
   if (mkeys.length === 1) {
     const result = await sendWrite(ctx, table, { method: 'DELETE', mkey: mkeys[0], query, eachVdom: true }, { mkey: mkeys[0], gone: true });
     return printWrite(ctx, result, 'deleted', table, mkeys[0]);

@@ -91,10 +91,11 @@ export async function use(ctx: Context, { name }: { name: string }): Promise<num
 }
 
 /** Deletes a profile with its secrets; a saved session is ended on the device first, where it can be. */
-export async function remove(ctx: Context, { name }: { name: string }): Promise<number> {
+export async function remove(ctx: Context, { name }: { name: string }, _opts: { yes?: boolean }): Promise<number> {
   if (ctx.demo) throw notForDemo('device remove', 'it is built in, not a saved device');
   const set = readProfiles(ctx.env);
   const profile = getProfile(set, name);
+  await ctx.confirmChange(`remove device '${name}' (${profile.host}) with its saved credential and session?`);
   try {
     const store = await secretStore(ctx, profile.secrets);
     if (profile.auth === 'session') await endSession(ctx, profile, store);

@@ -1,24 +1,59 @@
+import type { ApiResult } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
+import type { Row } from '../output/index.js';
+import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, send } from './shared.js';
+import { mostSevere } from '../severity.js';
+import { printRead, readView, send, shapeRead } from './shared.js';
 
+/**
+ * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
+ * each, the objects found printed as a list, an error per key that failed, the most severe exit.
+ */
 export type GetOptions = Pick<ReadOptions, 'datasource' | 'withMeta' | 'skip' | 'fields'>;
 
-/** `cmdb get <table> [key]`: E2 on the item path, or E1 on a singleton. */
-export async function run(ctx: Context, { table: tableInput, key }: { table: string; key?: string }, opts: GetOptions): Promise<number> {
+export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: GetOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   const query = { ...vdomQuery(ctx), ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }) };
-  if (key === undefined) {
+  if (!keys.length) {
     if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, keysHint(table.path, ctx.vdoms()));
     requireOperation(ctx, table, 'G', 'L');
     const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
-    return printRead(ctx, table, result, true, { fields: query.format });
+    return printRead(ctx, table, result, true, readView(query));
   }
   requireKeyed(table, 'get');
   requireOperation(ctx, table, 'R');
-  const mkey = parseMkey(table, key);
-  const result = await send(ctx, table, { method: 'GET', mkey, query, eachVdom: true });
-  return printRead(ctx, table, result, true, { fields: query.format });
+  const mkeys = keys.map((k) => parseMkey(table, k));
+  if (mkeys.length === 1) {
+    const result = await send(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
+    return printRead(ctx, table, result, true, readView(query));
+  }
+  const outcomes: { result?: ApiResult; error?: unknown }[] = [];
+  const read = async (mkey: string | number) => {
+    try {
+      return { result: await send(ctx, table, { method: 'GET', mkey, query }) };
+    } catch (error) {
+      return { error };
+    }
+  };
+  await forEachConcurrent(mkeys, 4, read, async (outcome) => void outcomes.push(outcome));
+  const rows: Row[] = [];
+  const vdoms: Record<string, Row[]> = {};
+  let byVdom = false;
+  for (const { result } of outcomes) {
+    if (!result) continue;
+    const shaped = shapeRead(result, true);
+    if (shaped.kind === 'byVdom') {
+      byVdom = true;
+      for (const [vdom, object] of Object.entries(shaped.vdoms)) (vdoms[vdom] ??= []).push(object as Row);
+    } else if (shaped.kind === 'object') rows.push(shaped.object);
+  }
+  if (ctx.options.raw) await ctx.print({ kind: 'raw', body: outcomes.flatMap((o) => (o.result ? [o.result.body] : [])) });
+  else if (byVdom) await ctx.print({ kind: 'byVdom', vdoms }, { keyField: table.key, ...readView(query) });
+  else if (rows.length || ctx.format !== 'table') await ctx.print({ kind: 'list', rows }, { keyField: table.key, ...readView(query) });
+  const reports = outcomes.flatMap((o) => (o.result ? [] : [ctx.describe(o.error)]));
+  for (const report of reports) ctx.printError(report);
+  return mostSevere(reports.map((r) => r.exit));
 }

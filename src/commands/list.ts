@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { catalogueColumns, noObjects, printRead, send, steadyHeap, type ReadView } from './shared.js';
+import { catalogueColumns, noObjects, printRead, readView, send, steadyHeap, type ReadView } from './shared.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -24,9 +24,9 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
-    return printRead(ctx, table, result, false, { fields: query.format, headers: opts.headers, filtered: filtered(query) });
+    return printRead(ctx, table, result, false, { ...readView(query, opts.headers), filtered: filtered(query) });
   }
-  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, { fields: query.format, headers: opts.headers });
+  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, readView(query, opts.headers));
   return 0;
 }
 

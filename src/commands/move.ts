@@ -2,25 +2,45 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send } from './shared.js';
+import { printWrite, send, type WriteOptions } from './shared.js';
 
-export interface MoveOptions {
+export interface MoveOptions extends WriteOptions {
   before?: string;
   after?: string;
+  top?: boolean;
+  bottom?: boolean;
 }
 
-/** `cmdb move <table> <key> --before <k> | --after <k>`: E4 with action=move. */
+/**
+ * `cmdb move <table> <key> --before <k> | --after <k> | --top | --bottom`: E4 with action=move.
+ * --top and --bottom read the table's keys first and move in front of the first or behind the last.
+ */
 export async function run(ctx: Context, { table: tableInput, key }: { table: string; key: string }, opts: MoveOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireKeyed(table, 'move');
-  if ((opts.before === undefined) === (opts.after === undefined)) {
-    throw new UsageError('move needs exactly one of --before <key> or --after <key>');
-  }
+  const given = [opts.before !== undefined, opts.after !== undefined, !!opts.top, !!opts.bottom].filter(Boolean).length;
+  if (given !== 1) throw new UsageError('move needs exactly one of --before <key>, --after <key>, --top or --bottom');
   requireOperation(ctx, table, 'U');
   const mkey = parseMkey(table, key);
-  const where = opts.before !== undefined ? 'before' : 'after';
-  const other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
   const query = vdomQuery(ctx);
+  let where: 'before' | 'after' = opts.before !== undefined || opts.top ? 'before' : 'after';
+  let other: string | number;
+  if (opts.top || opts.bottom) {
+    if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*'))) throw new UsageError(`--${opts.top ? 'top' : 'bottom'} works in one VDOM at a time`, 'give one VDOM with --vdom');
+    const listed = await send(ctx, table, { method: 'GET', query: { ...query, format: [table.key!] } });
+    const rows = listed.envelopes[0]?.results;
+    const keys = (Array.isArray(rows) ? rows : []).map((r) => (r as Record<string, unknown>)[table.key!] as string | number);
+    if (!keys.some((k) => String(k) === String(mkey))) throw new CmdbError(`${table.path} has no object ${mkey}${query.vdom ? ` in vdom ${query.vdom[0]}` : ''}`, EXIT.NOT_FOUND, keysHint(table.path, ctx.vdoms()));
+    const end = opts.top ? keys[0] : keys[keys.length - 1];
+    if (String(end) === String(mkey)) {
+      ctx.notice(`${table.path} ${mkey} is already at the ${opts.top ? 'top' : 'bottom'}: nothing sent`);
+      return 0;
+    }
+    other = end;
+    where = opts.top ? 'before' : 'after';
+  } else {
+    other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
+  }
   const result = await send(ctx, table, { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } }).catch(async (err: unknown) => {
     if (!(err instanceof ApiError && err.notFound)) throw err;
     // The device says "not found" for either object: when the moved one is there, the target is not.

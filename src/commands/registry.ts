@@ -25,6 +25,12 @@ const BODY_OPTIONS = [
   { flags: '--set <field=value>', description: 'set one field, typed by the table schema (repeatable)', kind: 'set', repeatable: true },
 ] as const satisfies readonly OptionSpec[];
 
+/** Every write command: --dry-run shows the requests instead of sending them; --yes answers its question. */
+const WRITE_OPTIONS = [
+  { flags: '--dry-run', description: 'print the requests that would be sent (reads still happen); send no write' },
+  { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
+] as const satisfies readonly OptionSpec[];
+
 const CONCURRENCY = (what: string) => ({ flags: '--concurrency <n>', description: `parallel requests for ${what} (default 4)`, kind: 'none' }) as const;
 
 /** The run() of `cmdb schema <table>` and the other read actions of SPEC.md E1/E2. */
@@ -68,14 +74,14 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
-    spec: 'get <table> [key]',
+    spec: 'get <table> [keys...]',
     devices: 'each',
-    description: 'read one object, or a singleton table',
+    description: 'read objects by key (several keys: a list), or a singleton table',
     group: 'objects',
-    args: { table: 'table', key: 'key' },
+    args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
     options: READ_OPTIONS,
-    examples: ['cmdb get firewall.ipmacbinding/table 1', 'cmdb get log.disk/setting -o yaml', "cmdb get router/access-list 'mgmt nets' --vdom dmz --fields name,comments"],
+    examples: ['cmdb get firewall.ipmacbinding/table 1', 'cmdb get firewall.ipmacbinding/table 1 2 3 -o json', 'cmdb get log.disk/setting -o yaml', "cmdb get router/access-list 'mgmt nets' --vdom dmz --fields name,comments"],
     load: async () => (await import('./get.js')).run,
   }),
   defineCommand({
@@ -86,7 +92,7 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', body: 'none' },
     tables: { keyed: ['C'], singleton: ['C'] },
-    options: [...BODY_OPTIONS, CONCURRENCY('an array body'), { flags: '--atomic', description: 'all or nothing: every element in one device transaction' }],
+    options: [...BODY_OPTIONS, CONCURRENCY('an array body'), { flags: '--atomic', description: 'all or nothing: every element in one device transaction' }, ...WRITE_OPTIONS],
     examples: ['cmdb create firewall.ipmacbinding/table --set seq-num=7 --set ip=10.0.0.7 --set mac=00:11:22:33:44:55', 'cmdb create dlp/filepattern -f patterns.yaml', "cmdb create router/access-list '{\"name\":\"lab\",\"comments\":\"lab nets\"}'"],
     load: async () => (await import('./create.js')).run,
   }),
@@ -98,7 +104,8 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', key: 'key', 'new-key': 'none' },
     tables: { keyed: ['C'], singleton: [] },
-    examples: ['cmdb clone router/access-list deny-all deny-all-copy', 'cmdb clone system.3g-modem/custom 1 2 --vdom dmz'],
+    options: WRITE_OPTIONS,
+    examples: ['cmdb clone router/access-list deny-all deny-all-copy', 'cmdb clone system.3g-modem/custom 1 2 --vdom dmz --dry-run'],
     load: async () => (await import('./clone.js')).run,
   }),
   defineCommand({
@@ -112,7 +119,7 @@ export const COMMANDS: readonly CommandDef[] = [
     // `update <table> [args...]` is `[key] [body]`: only the first word is a key.
     args: { table: 'table', args: 'key' },
     tables: { keyed: ['U'], singleton: ['P'] },
-    options: BODY_OPTIONS,
+    options: [...BODY_OPTIONS, ...WRITE_OPTIONS],
     examples: ['cmdb update firewall.ipmacbinding/table 1 --set status=disable', 'cmdb update log.disk/setting --set status=enable --set roll-day=sunday', 'cmdb update router/access-list deny-all -f acl.yaml'],
     load: async () => (await import('./update.js')).run,
   }),
@@ -120,18 +127,33 @@ export const COMMANDS: readonly CommandDef[] = [
     spec: 'move <table> <key>',
     writes: true,
     devices: 'each',
-    usage: 'move <table> <key> (--before <key> | --after <key>)',
-    notes: ['Give exactly one of --before or --after: the object the moved one goes in front of, or behind.'],
-    description: 'move an object before or after another',
+    usage: 'move <table> <key> (--before <key> | --after <key> | --top | --bottom)',
+    notes: ['Give exactly one of --before, --after, --top or --bottom: the object the moved one goes in front of, or behind, or the first or last place.'],
+    description: 'move an object before or after another, or to the top or bottom',
     group: 'objects',
     args: { table: 'table', key: 'key' },
     tables: { keyed: ['U'], singleton: [] },
     options: [
       { flags: '--before <key>', description: 'move in front of this object', kind: 'key' },
       { flags: '--after <key>', description: 'move behind this object', kind: 'key' },
+      { flags: '--top', description: 'move in front of the first object' },
+      { flags: '--bottom', description: 'move behind the last object' },
+      ...WRITE_OPTIONS,
     ],
-    examples: ['cmdb move system.3g-modem/custom 3 --before 1', 'cmdb move router/access-list deny-all --after "mgmt nets"'],
+    examples: ['cmdb move system.3g-modem/custom 3 --before 1', 'cmdb move router/access-list deny-all --after "mgmt nets"', 'cmdb move router/access-list deny-all --bottom'],
     load: async () => (await import('./move.js')).run,
+  }),
+  defineCommand({
+    spec: 'edit <table> [key]',
+    // One editor session changes one device's object.
+    devices: 'one',
+    description: 'change an object in your editor ($VISUAL, $EDITOR, vi); sends only the changed fields',
+    group: 'objects',
+    args: { table: 'table', key: 'key' },
+    tables: { keyed: ['U'], singleton: ['P'] },
+    options: WRITE_OPTIONS,
+    examples: ["cmdb edit router/access-list 'mgmt nets'", 'cmdb edit log.disk/setting --vdom dmz'],
+    load: async () => (await import('./edit.js')).run,
   }),
   defineCommand({
     spec: 'delete <table> [keys...]',
@@ -142,8 +164,8 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['D'], singleton: [] },
-    options: [CONCURRENCY('several keys'), { flags: '--atomic', description: 'all or nothing: every delete in one device transaction' }],
-    examples: ['cmdb delete firewall.ipmacbinding/table 7', 'cmdb delete firewall.ipmacbinding/table 7 8 9 --concurrency 2'],
+    options: [CONCURRENCY('several keys'), { flags: '--atomic', description: 'all or nothing: every delete in one device transaction' }, ...WRITE_OPTIONS],
+    examples: ['cmdb delete firewall.ipmacbinding/table 7', 'cmdb delete firewall.ipmacbinding/table 7 8 9 --concurrency 2', 'cmdb delete firewall.ipmacbinding/table 7 --dry-run'],
     load: async () => (await import('./delete.js')).run,
   }),
   defineCommand({
@@ -332,6 +354,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'delete a device, its saved credential and session',
     group: 'devices and login',
     args: { name: 'device' },
+    options: [{ flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' }],
     examples: ['cmdb device remove lab', 'cmdb device remove old-fw'],
     load: async () => (await import('./device.js')).remove,
   }),

@@ -1,5 +1,7 @@
 import type { ApiRequest, ApiResult } from '../api/client.js';
+import type { QueryParams } from '../api/url.js';
 import type { TableDef } from '../catalogue/index.js';
+import { redactSecrets } from '../catalogue/secrets.js';
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
@@ -7,8 +9,33 @@ import type { ErrorReport, RenderOptions, Row, RowSink, Shaped, WriteResult } fr
 import { WriteOutcomeError } from './verify.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
 
-/** Sends one request, with the table's access group for the 403 hint. */
+/** The options every write command takes; the Context acts on them (records writes, or asks nothing). */
+export interface WriteOptions {
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+/** `delete firewall.ipmacbinding/table 3`, `move ... 3 (before 2)`: a write in words, for its question. */
+function writeInWords(table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>): string {
+  const verb = req.query?.action ?? { POST: 'create', PUT: 'update', DELETE: 'delete', GET: 'read' }[req.method];
+  return `${verb} ${table.path}${req.mkey === undefined ? '' : ` ${req.mkey}`}`;
+}
+
+/** On a terminal, a write to several VDOMs (`--vdom a,b`, `*`) is confirmed first, once per run. */
+export async function confirmSeveralVdoms(ctx: Context, what: string, query: QueryParams | undefined, details: string[] = []): Promise<void> {
+  const vdoms = query?.vdom;
+  if (vdoms && (vdoms.length > 1 || vdoms.includes('*'))) await ctx.confirmChange(`${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`, details);
+}
+
+/**
+ * Sends one request, with the table's access group for the 403 hint. A write to several VDOMs is
+ * confirmed first on a terminal (once per run).
+ */
 export async function send(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>): Promise<ApiResult> {
+  if (req.method !== 'GET') {
+    const body = req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
+    await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
+  }
   const client = await ctx.client();
   return client.request({ ...req, tablePath: table.path, group: table.group });
 }
@@ -54,6 +81,8 @@ function refusals(ctx: Context, result: ApiResult): { vdom: string | null; repor
  * one row each in ndjson/csv, a line or an error each in table; the exit code is the most severe.
  */
 export async function printWrite(ctx: Context, result: ApiResult, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
+  // A dry run prints the requests it kept instead (cli/main.ts).
+  if (ctx.dryRun) return 0;
   const failures = refusals(ctx, result);
   const exit = mostSevere(failures.map((f) => f.report.exit));
   if (ctx.options.raw) {
@@ -83,8 +112,13 @@ export async function printWrite(ctx: Context, result: ApiResult, verb: string, 
   return exit;
 }
 
-/** How a read is shown: the --fields columns, the header line of table and csv; whether it was filtered. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers'> & { filtered?: boolean };
+/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`; whether it was filtered. */
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta'> & { filtered?: boolean };
+
+/** The view of a read's query: exactly --fields, and `q_ref` (how many objects use each) with --with-meta. */
+export function readView(query: QueryParams, headers?: boolean): ReadView {
+  return { fields: query.format, headers, showMeta: query.with_meta ? ['q_ref'] : undefined };
+}
 
 /** The columns of a table as the catalogue knows them, key first (the header of an empty csv). */
 export function catalogueColumns(table: TableDef): string[] | undefined {
@@ -143,6 +177,8 @@ export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(
   const rows = async () => (sink ??= await ctx.rowSink());
   return {
     async add(o) {
+      // A dry run prints the requests it kept instead (cli/main.ts).
+      if (ctx.dryRun) return;
       total++;
       const report = o.error === undefined ? null : namedByKey(ctx.describe(o.error), table, o.mkey);
       if (report) {
@@ -158,6 +194,7 @@ export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(
       } else if (!report) await ctx.print({ kind: 'write', result: o.result!, message: `${verb} ${table.path} ${o.mkey ?? ''}`.trimEnd() + outcomeNote(o.result!) });
     },
     async end() {
+      if (ctx.dryRun) return EXIT.OK;
       if (ctx.format !== 'table') await (await rows()).end();
       else for (const report of failed) ctx.printError(report);
       const exit = mostSevere(exits);

@@ -1,13 +1,18 @@
 import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import { readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
+import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
+import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite } from './shared.js';
+import { readForChange, requireUnchanged } from './readback.js';
+import { printWrite, type WriteOptions } from './shared.js';
 import { expectFields, sendWrite } from './verify.js';
 
-/** `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton. */
-export async function run(ctx: Context, { table: tableInput, args }: { table: string; args: string[] }, opts: BodyOptions): Promise<number> {
+/**
+ * `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton.
+ * `--set 'f+=a,b'` / `--set 'f-=a'` read the object first and send the whole new list.
+ */
+export async function run(ctx: Context, { table: tableInput, args }: { table: string; args: string[] }, opts: BodyOptions & WriteOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   let key: string | undefined;
   let inline: string | undefined;
@@ -22,12 +27,32 @@ export async function run(ctx: Context, { table: tableInput, args }: { table: st
     requireOperation(ctx, table, 'U');
   }
   const mkey = key === undefined ? undefined : parseMkey(table, key);
-  const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
-  const body = bodies[0];
-  const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
-  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query: vdomQuery(ctx), body, eachVdom: true }, expectFields(table, mkey, body)).catch((err: unknown) => {
-    if (!(err instanceof ApiError && err.duplicate) || newKey === undefined || String(newKey) === String(mkey)) throw err;
-    throw new CmdbError(`cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ${JSON.stringify(String(newKey))} already exists`, EXIT.REJECTED, `choose another ${table.key}, or leave ${table.key} out of the body to keep the name`, { cause: err });
-  });
+  const { sets, changes } = splitMemberChanges(table, opts.set ?? []);
+  const query = vdomQuery(ctx);
+  if (!changes.length) {
+    const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
+    const body = bodies[0];
+    const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
+    const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query, body, eachVdom: true }, expectFields(table, mkey, body)).catch((err: unknown) => {
+      if (!(err instanceof ApiError && err.duplicate) || newKey === undefined || String(newKey) === String(mkey)) throw err;
+      throw new CmdbError(`cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ${JSON.stringify(String(newKey))} already exists`, EXIT.REJECTED, `choose another ${table.key}, or leave ${table.key} out of the body to keep the name`, { cause: err });
+    });
+    return printWrite(ctx, result, 'updated', table, mkey);
+  }
+  if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*'))) {
+    throw new UsageError("--set 'field+=...' and 'field-=...' work in one VDOM at a time", 'give one VDOM with --vdom');
+  }
+  const rest = withInlineBody({ ...opts, set: sets }, inline);
+  const others = rest.file !== undefined || rest.data !== undefined || sets.length ? (await readBodies(ctx, table, rest, false)).bodies[0] : {};
+  const read = await readForChange(ctx, table, mkey, query);
+  const body = { ...others, ...applyMemberChanges(table, read.object, changes) };
+  const what = `${table.path}${mkey === undefined ? '' : ` ${mkey}`}`;
+  if (!Object.keys(body).length) {
+    ctx.notice(`nothing to change: ${what} already has ${changes.map((c) => `${c.field} ${c.op === '+' ? 'with' : 'without'} ${c.values.join(', ')}`).join('; ')}`);
+    return 0;
+  }
+  checkBody(table, body);
+  await requireUnchanged(ctx, table, mkey, query, read, false);
+  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query, body }, expectFields(table, mkey, body));
   return printWrite(ctx, result, 'updated', table, mkey);
 }

@@ -7,6 +7,7 @@ import type { TableDef } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
 import { CmdbError, EXIT } from '../errors.js';
 import type { QueryParams } from '../api/url.js';
+import { send } from './shared.js';
 
 /** What a write should leave on the device: the object with these fields, or no object at all. */
 export type Expectation = { mkey: string | number; fields: Record<string, unknown> } | { mkey: string | number; gone: true };
@@ -90,9 +91,8 @@ function readBackResult(req: Omit<ApiRequest, 'tablePath' | 'group'>, mkey: stri
  * so running the same bulk create again converges.
  */
 export async function sendWrite(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, expected: Expectation | null): Promise<ApiResult> {
-  const client = await ctx.client();
   try {
-    return await client.request({ ...req, tablePath: table.path, group: table.group });
+    return await send(ctx, table, req);
   } catch (err) {
     if (!expected) throw err;
     const duplicate = req.method === 'POST' && err instanceof ApiError && (err.code === -5 || err.code === -15);

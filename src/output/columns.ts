@@ -11,6 +11,8 @@ export interface ColumnChoice {
   hideMeta: boolean;
   /** Columns never taken from the rows (byVdom puts its own `vdom` first). */
   exclude?: readonly string[];
+  /** Meta fields shown although hideMeta (`q_ref` with --with-meta). */
+  showMeta?: readonly string[];
 }
 
 /** The key column first, then every other field in first-seen order across the rows. */
@@ -24,7 +26,7 @@ export function chooseColumns(rows: readonly Row[], choice: ColumnChoice): strin
   if (key && seen.has(key) && !exclude.has(key)) columns.push(key);
   for (const name of seen) {
     if (name === key || exclude.has(name)) continue;
-    if (choice.hideMeta && isMetaField(name)) continue;
+    if (choice.hideMeta && isMetaField(name) && !choice.showMeta?.includes(name)) continue;
     columns.push(name);
   }
   return columns;

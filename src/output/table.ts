@@ -83,7 +83,7 @@ function planColumns(natural: number[], headerWidths: number[], total: number, w
   const want = natural.slice(0, kept);
   const floor = floors.slice(0, kept);
   if (want.reduce((a, b) => a + b, 0) <= room) return { widths: want };
-  if (kept === 1) return { widths: [Math.max(1, Math.min(want[0]!, room))] };
+  if (kept === 1) return { widths: [whole[0] ? want[0]! : Math.max(1, Math.min(want[0]!, room))] };
   const at = (cap: number) => want.map((w, i) => Math.max(floor[i]!, Math.min(w, cap)));
   const sum = (ws: number[]) => ws.reduce((a, b) => a + b, 0);
   let lo = 0;
@@ -149,7 +149,7 @@ export class ListTable implements RowFormatter {
       if (this.fixed) this.names.forEach((name, i) => (cells[i] = cellText(row[name])));
       else {
         for (const name of Object.keys(row)) {
-          if (isMetaField(name) && name !== key) continue;
+          if (isMetaField(name) && name !== key && !this.opts.showMeta?.includes(name)) continue;
           cells[this.column(name)] = cellText(row[name]);
         }
       }
@@ -169,7 +169,9 @@ export class ListTable implements RowFormatter {
       if (this.rows === 0) return;
       const key = this.opts.keyField;
       const keyAt = this.fixed || !key ? undefined : this.index.get(key);
-      const order = this.fixed ? this.names.map((_, i) => i) : [...(keyAt === undefined ? [] : [keyAt]), ...this.names.map((_, i) => i).filter((i) => i !== keyAt)];
+      // Key first, then the meta fields asked for (q_ref), then the rest in first-seen order.
+      const leading = this.fixed ? [] : [keyAt, ...(this.opts.showMeta ?? []).map((name) => this.index.get(name))].filter((i): i is number => i !== undefined);
+      const order = this.fixed ? this.names.map((_, i) => i) : [...leading, ...this.names.map((_, i) => i).filter((i) => !leading.includes(i))];
       if (order.length === 0) return;
       const { terminal } = this.opts;
       let header = order.map((i) => sanitizeInline(this.names[i]!));
@@ -177,7 +179,8 @@ export class ListTable implements RowFormatter {
       let note = '';
       const cut = fits(terminal);
       if (cut) {
-        const whole = order.map((i) => !!this.opts.whole?.includes(this.names[i]!));
+        // The key column is never cut either: it names the object. Other columns give way first.
+        const whole = order.map((i) => this.names[i] === key || !!this.opts.whole?.includes(this.names[i]!));
         const plan = planColumns(widths, header.map(displayWidth), terminal.columns, whole);
         const dropped = order.length - plan.widths.length;
         if (dropped > 0) {
@@ -206,7 +209,7 @@ export class ListTable implements RowFormatter {
 }
 
 function objectTable(object: Row, opts: RenderOptions): string {
-  const names = chooseColumns([object], { keyField: opts.keyField, fields: opts.fields, hideMeta: true });
+  const names = chooseColumns([object], { keyField: opts.keyField, fields: opts.fields, hideMeta: true, showMeta: opts.showMeta });
   if (names.length === 0) return '';
   const { terminal } = opts;
   let labels = names.map(sanitizeInline);

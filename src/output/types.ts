@@ -62,6 +62,8 @@ export interface RenderOptions {
   headers?: boolean;
   /** Columns a table on a terminal never cuts (a device's address): other columns give way first. */
   whole?: string[];
+  /** Meta fields a table shows although it hides `q_*` (`q_ref` with --with-meta). */
+  showMeta?: readonly string[];
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

@@ -1,4 +1,5 @@
 import { entryKeyOf, entryOrderMatters, type FieldSchema } from '../catalogue/index.js';
+import { isEncrypted } from '../catalogue/secrets.js';
 import { isMetaField } from '../catalogue/validate.js';
 import { isObject, keyId, normalizeObject, type Obj } from './document.js';
 
@@ -15,10 +16,6 @@ function numeric(value: unknown): number | undefined {
   return undefined;
 }
 
-/** A secret as a device returns it, re-encrypted on every read: equal to anything. */
-export function isEncrypted(value: unknown): boolean {
-  return typeof value === 'string' && value.startsWith('ENC ');
-}
 
 function absent(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);

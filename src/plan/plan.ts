@@ -1,6 +1,7 @@
 import type { TableDef } from '../catalogue/index.js';
 import type { ApiRequest } from '../api/client.js';
-import { changedFields, isEncrypted, type FieldChange } from './compare.js';
+import { redactSecrets } from '../catalogue/secrets.js';
+import { changedFields, type FieldChange } from './compare.js';
 import { isObject, keyId, keyOf, type DocumentTable, type Obj, type TableContent } from './document.js';
 
 /** Where a change happens: `key` null for a singleton. */
@@ -119,23 +120,9 @@ export function requestOf(step: Step, table: TableDef): ApiRequest {
   }
 }
 
-const REDACTED = '<redacted>';
-
-/** A value with the table's secret fields (`password` format) hidden, for anything printed. */
-export function redactSecrets(table: TableDef | undefined, object: Obj): Obj {
-  const out: Obj = {};
-  for (const [name, value] of Object.entries(object)) {
-    const schema = table?.fields[name];
-    if (schema?.format === 'password' && typeof value === 'string' && value !== '' && !isEncrypted(value)) out[name] = REDACTED;
-    else if (schema?.items && Array.isArray(value)) out[name] = value.map((entry) => (isObject(entry) ? redactSecrets({ ...table!, fields: schema.items! }, entry) : entry));
-    else out[name] = value;
-  }
-  return out;
-}
-
 function redactChanges(table: TableDef | undefined, changes: Record<string, FieldChange>): Record<string, FieldChange> {
-  const from = redactSecrets(table, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])));
-  const to = redactSecrets(table, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.to])));
+  const from = redactSecrets(table?.fields, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])));
+  const to = redactSecrets(table?.fields, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.to])));
   return Object.fromEntries(Object.keys(changes).map((name) => [name, { from: from[name], to: to[name] }]));
 }
 
@@ -143,7 +130,7 @@ function redactChanges(table: TableDef | undefined, changes: Record<string, Fiel
 export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEntry>(entry: T, tables: Map<string, TableDef>): T {
   const table = tables.get(entry.table);
   const out = { ...entry };
-  if (entry.object) out.object = redactSecrets(table, entry.object);
+  if (entry.object) out.object = redactSecrets(table?.fields, entry.object);
   if (entry.changes) out.changes = redactChanges(table, entry.changes);
   return out;
 }

@@ -59,15 +59,15 @@ test("a command's --help: its arguments as they are, its own options, examples, 
   assert.match(update.stdout, /see 'cmdb --help'/);
 
   const move = await cmdb(['move', '--help']);
-  assert.match(move.stdout.split('\n')[0]!, /^Usage: cmdb move <table> <key> \(--before <key> \| --after <key>( \| --top \| --bottom)?\) \[options\]$/);
-  assert.match(move.stdout.replace(/\n/g, ' '), /exactly one of --before(,| or) --after/);
+  assert.equal(move.stdout.split('\n')[0], 'Usage: cmdb move <table> <key> (--before <key> | --after <key> | --top | --bottom) [options]');
+  assert.match(move.stdout, /exactly one of --before, --after, --top or --bottom/);
 
   const login = await cmdb(['login', '--help']);
   assert.equal(login.stdout.split('\n')[0], 'Usage: cmdb login --host <url> (--token-stdin | --username <name>) [options]');
   assert.match(login.stdout.replace(/\n/g, ' '), /Needs --host .* and one of --token-stdin .* or --username/);
 
   const remove = await cmdb(['device', 'remove', '--help']);
-  assert.equal(remove.stdout.split('\n')[0], 'Usage: cmdb device remove <name>');
+  assert.equal(remove.stdout.split('\n')[0], 'Usage: cmdb device remove <name> [options]');
   const group = await cmdb(['device', '--help']);
   assert.match(group.stdout, /^ {2}device list +list the saved devices$/m);
 });

@@ -252,3 +252,30 @@ describe('colour', () => {
     for (const line of linesOf(text)) assert.ok(visibleWidth(line) <= 80);
   });
 });
+
+describe('table: the key column and --with-meta', () => {
+  const rows: Row[] = [
+    { name: 'branch-office-north-east-primary-uplink', q_ref: 3, comments: 'a long comment that has to be cut somewhere', rule: [] },
+    { name: 'hq', q_ref: 0, comments: 'short', rule: [] },
+  ];
+
+  it('never cuts the key column: the other columns are cut, then dropped', async () => {
+    const narrow = linesOf(await table({ kind: 'list', rows }, tty(60), { keyField: 'name' }));
+    assert.equal(cells(narrow[1]!)[0], 'branch-office-north-east-primary-uplink');
+    assert.match(narrow[1]!, /…/, 'comments is cut instead');
+    for (const line of narrow) assert.ok(visibleWidth(line) <= 60, line);
+    const tiny = linesOf(await table({ kind: 'list', rows }, tty(30), { keyField: 'name' }));
+    assert.deepEqual(tiny.slice(0, 3), ['name', 'branch-office-north-east-primary-uplink', 'hq']);
+    assert.match(tiny[3]!, /^\(2 more columns: use --fields/);
+  });
+
+  it('shows q_ref after the key when asked (--with-meta), in lists and single objects', async () => {
+    const lines = linesOf(await table({ kind: 'list', rows }, tty(200), { keyField: 'name', showMeta: ['q_ref'] }));
+    assert.deepEqual(cells(lines[0]!), ['name', 'q_ref', 'comments', 'rule']);
+    assert.deepEqual(cells(lines[1]!).slice(0, 2), ['branch-office-north-east-primary-uplink', '3']);
+    const hidden = linesOf(await table({ kind: 'list', rows }, tty(200), { keyField: 'name' }));
+    assert.ok(!cells(hidden[0]!).includes('q_ref'));
+    const object = linesOf(await table({ kind: 'object', object: rows[1]! }, tty(200), { keyField: 'name', showMeta: ['q_ref'] }));
+    assert.ok(object.some((l) => /^q_ref\s+0$/.test(l)), object.join('\n'));
+  });
+});

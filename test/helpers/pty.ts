@@ -1,0 +1,28 @@
+import { spawn } from 'node:child_process';
+import { BIN, type Run } from './cli.js';
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the built CLI on a pseudo-terminal (util-linux `script`, in every Debian's base system):
+ * stdin, stdout and stderr are one terminal, so what the user typed is echoed and both streams
+ * arrive together in `stdout`. `typed` is what the user types; `code` is the CLI's exit code.
+ */
+export function cmdbOnTerminal(args: string[], typed: string, env: NodeJS.ProcessEnv, options: { columns?: number } = {}): Promise<Run> {
+  const cli = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const command = options.columns ? `stty cols ${options.columns} rows 50; exec ${cli}` : cli;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: stdout.replace(/\r\n/g, '\n'), stderr });
+    });
+    child.stdin.end(typed);
+  });
+}
