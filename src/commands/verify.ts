@@ -56,6 +56,8 @@ type Read = { found: true; object: Record<string, unknown> } | { found: false } 
 
 /** The object as the device has it now; null when it could not be read (after a few tries). */
 async function readObject(ctx: Context, table: TableDef, mkey: string | number, query: QueryParams): Promise<Read> {
+  // One read cannot tell which of several VDOMs a lost write reached: its outcome stays unknown.
+  if (query.vdom && (query.vdom.length > 1 || query.vdom[0] === '*')) return null;
   const client = await ctx.client();
   for (let tries = 0; tries < 5; tries++) {
     try {
