@@ -367,7 +367,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--tls', description: 'serve HTTPS with a self-signed certificate generated at start' },
       { flags: '--state <file>', description: 'persist the state in this file across restarts', kind: 'file' },
       { flags: '--seed <seed>', description: 'initial data when there is no state', kind: 'choices', choices: ['demo', 'empty'], default: 'demo' },
-      { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first', kind: 'none', default: 'root,dmz' },
+      { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)', kind: 'none' },
       { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
     ],
     examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab'],

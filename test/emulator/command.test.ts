@@ -134,6 +134,22 @@ describe('cmdb emulator command', () => {
     assert.notEqual(urls[2], urls[0]);
   });
 
+  it('--state keeps its VDOMs: a restart without --vdoms serves the ones the file holds', TIMEOUT, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
+    const state = join(dir, 'device.json');
+    const vdoms: string[][] = [];
+    for (const extra of [['--vdoms', 'root,lab,branch'], [], ['--vdoms', 'root']]) {
+      const child = emulator(['-o', 'json', '--state', state, ...extra]);
+      const [line] = await linesUntil(child, () => true);
+      vdoms.push(JSON.parse(line).vdoms);
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    assert.deepEqual(vdoms[0], ['root', 'lab', 'branch']);
+    assert.deepEqual(vdoms[1], ['root', 'lab', 'branch']);
+    assert.deepEqual(vdoms[2], ['root']);
+  });
+
   it('a broken --state file is exit 2 naming the file, and is left as it was', TIMEOUT, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
     const state = join(dir, 'broken.json');
