@@ -5,7 +5,7 @@
 import type { DeviceProfile } from '../config/profiles.js';
 import { selectedProfiles, useProfile } from '../device/select.js';
 import { prefetchSecretStores, useSecretStores, type SharedStores } from '../device/credentials.js';
-import { UsageError, EXIT } from '../errors.js';
+import { CmdbError, UsageError, EXIT } from '../errors.js';
 import { FleetOutput, Progress, type DeviceSink, type PrintOptions } from '../output/fleet.js';
 import type { ErrorReport, RenderOptions, Row, RowSink, Shaped } from '../output/index.js';
 import { Printer } from '../output/printer.js';
@@ -132,8 +132,7 @@ export async function runSelected(ctx: Context, command: FleetCommand, action: (
   if (asked) {
     const names = profiles.map((p) => p.name).join(', ');
     if (!(await ctx.confirm(`${command.name} on ${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`))) {
-      ctx.notice('nothing was changed');
-      return EXIT.OK;
+      throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
     }
   }
   return runOnDevices(ctx, profiles, action, asked);

@@ -406,7 +406,8 @@ describe('configuration as code on several devices', () => {
     const sent = requestCount();
     const no = terminalIO([[/create on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'n\r']]);
     const args = ['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=50', '--set', 'ip=10.5.5.50', '--set', 'mac=00:09:0f:00:05:50'];
-    assert.equal(await main(args, no, healthy), 0);
+    assert.equal(await main(args, no, healthy), 2, 'declined: exit 2, as every other question');
+    assert.match(no.err(), /cancelled: nothing was changed/);
     assert.deepEqual(no.unanswered(), []);
     assert.equal(requestCount(), sent);
     const yes = terminalIO([[/create on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'y\r']]);
