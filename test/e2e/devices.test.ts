@@ -183,6 +183,47 @@ describe('writes on several devices', () => {
     for (const name of ['branch-1', 'branch-2']) assert.ok(!(emus[name].objects(BINDINGS) as Obj[]).some((o) => Number(o['seq-num']) >= 20));
   });
 
+  test("create on '-d a,b' and on '*' in every format: one result per device, one POST each, nothing to the others", async () => {
+    const API = `/api/v2/cmdb/${BINDINGS}`;
+    const selections: [string, string[]][] = [['hq,branch-1', ['hq', 'branch-1']], ['*', ['branch-1', 'branch-2', 'hq']]];
+    const result = (seq: number) => ({ status: 'success', mkey: seq, revision: 'REV', vdom: 'root' });
+    const expected: Record<string, (devices: string[], seq: number) => string> = {
+      table: (devices, seq) => devices.map((d) => `== device: ${d} ==\ncreated ${BINDINGS} ${seq} in vdom root\n`).join('\n'),
+      json: (devices, seq) => JSON.stringify(Object.fromEntries(devices.map((d) => [d, result(seq)]))) + '\n',
+      yaml: (devices, seq) => devices.map((d) => `${d}:\n  status: success\n  mkey: ${seq}\n  revision: REV\n  vdom: root\n`).join(''),
+      ndjson: (devices, seq) => devices.map((d) => JSON.stringify({ device: d, ...result(seq) }) + '\n').join(''),
+      csv: (devices, seq) => `device,status,mkey,revision,vdom\n${devices.map((d) => `${d},success,${seq},REV,root\n`).join('')}`,
+    };
+    let seq = 60;
+    for (const format of Object.keys(expected)) {
+      for (const [selection, selected] of selections) {
+        seq++;
+        const body = { 'seq-num': seq, ip: `10.6.6.${seq}`, mac: `00:09:0f:00:06:${seq}` };
+        const sent = Object.fromEntries(NAMES.map((n) => [n, emus[n].requests.length]));
+        const r = await cmdb(['create', BINDINGS, '-d', selection, '--set', `seq-num=${seq}`, '--set', `ip=${body.ip}`, '--set', `mac=${body.mac}`, '-o', format], { env: healthy });
+        const what = `${format} -d '${selection}'`;
+        assert.equal(r.code, 0, `${what}\n${r.stderr}`);
+        // Each device's revision is its own; everything else is the exact keyed shape of CLI.md.
+        const stdout = r.stdout.replace(/\b[0-9a-f]{32}\b/g, 'REV');
+        // ndjson lines come as each device answers: the same lines, in any order.
+        if (format === 'ndjson') assert.deepEqual(stdout.split('\n').sort(), expected.ndjson(selected, seq).split('\n').sort(), what);
+        else assert.equal(stdout, expected[format](selected, seq), what);
+        for (const name of NAMES) {
+          const received = emus[name].requests.slice(sent[name]).map((q) => ({ method: q.method, path: q.path, query: q.query, body: q.body ? (JSON.parse(q.body) as Obj) : null }));
+          const has = (emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === seq);
+          if (selected.includes(name)) {
+            assert.deepEqual(received, [{ method: 'POST', path: API, query: '', body }], `${what}: ${name} got one POST with the body`);
+            assert.ok(has, `${what}: created on ${name}`);
+          } else {
+            assert.deepEqual(received, [], `${what}: ${name} was not selected`);
+            assert.ok(!has, `${what}: not created on ${name}`);
+          }
+        }
+        ok(await cmdb(['delete', BINDINGS, String(seq), '-d', selection], { env: healthy }));
+      }
+    }
+  });
+
   test('a refused write on one device: the others still written, the exit its code', async () => {
     emus['branch-2'].populate(BINDINGS, 'root', [binding(30, 'taken')]);
     const r = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=30', '--set', 'ip=10.1.1.30', '--set', 'mac=00:09:0f:00:01:30', '-o', 'json'], { env: healthy });
