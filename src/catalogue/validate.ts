@@ -1,5 +1,10 @@
 import type { FieldSchema, TableDef } from './index.js';
 
+/** The values of a multi-value option field (`multiple`): one string on the wire, separated by spaces. */
+export function multipleValues(value: string): string[] {
+  return value.split(/\s+/).filter(Boolean);
+}
+
 export type ProblemKind = 'unknown-field' | 'type' | 'enum' | 'range' | 'max-length' | 'not-object';
 
 /** One reason a body does not fit a table's field schema; `field` is a dotted path (`rule.2.action`). */
@@ -39,8 +44,7 @@ function checkValue(path: string, value: unknown, schema: FieldSchema, problems:
       problems.push({ kind: 'type', field: path, message: `'${path}' must be a string, not ${JSON.stringify(value)}` });
       return;
     }
-    // A multi-value option holds several of its values, separated by spaces.
-    const values = schema.multiple ? value.split(/\s+/).filter(Boolean) : [value];
+    const values = schema.multiple ? multipleValues(value) : [value];
     const wrong = schema.enum ? values.find((v) => !schema.enum!.includes(v)) : undefined;
     if (wrong !== undefined) {
       const several = schema.multiple ? ' (several, separated by spaces)' : '';

@@ -1,6 +1,6 @@
 import { entryKeyOf, entryOrderMatters, type FieldSchema } from '../catalogue/index.js';
 import { isEncrypted } from '../catalogue/secrets.js';
-import { isMetaField } from '../catalogue/validate.js';
+import { isMetaField, multipleValues } from '../catalogue/validate.js';
 import { isObject, keyId, normalizeObject, type Obj } from './document.js';
 
 export interface FieldChange {
@@ -22,7 +22,7 @@ function absent(value: unknown): boolean {
 }
 
 function words(value: string): Set<string> {
-  return new Set(value.split(/\s+/).filter(Boolean));
+  return new Set(multipleValues(value));
 }
 
 function sameSet(a: Set<string>, b: Set<string>): boolean {

@@ -1,5 +1,5 @@
 import type { FieldSchema, TableDef } from '../catalogue/index.js';
-import { withoutMeta } from '../catalogue/validate.js';
+import { multipleValues, withoutMeta } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import { unknownField } from './body.js';
 
@@ -59,15 +59,20 @@ export function applyMemberChanges(table: TableDef, current: Obj, changes: Membe
       const names = entries.map((e) => String(e[naming]));
       let next: Obj[];
       if (change.op === '+') {
-        const added = change.values.filter((v, i) => !names.includes(v) && change.values.indexOf(v) === i);
+        const added = newMembers(names, change.values);
         next = [...entries, ...added.map((v) => ({ [naming]: itemType === 'integer' && /^-?\d+$/.test(v) ? Number(v) : v }))];
       } else next = entries.filter((e) => !change.values.includes(String(e[naming])));
       if (next.length !== entries.length) out[change.field] = next;
     } else {
-      const members = typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : [];
-      const next = change.op === '+' ? [...members, ...change.values.filter((v, i) => !members.includes(v) && change.values.indexOf(v) === i)] : members.filter((m) => !change.values.includes(m));
+      const members = typeof value === 'string' ? multipleValues(value) : [];
+      const next = change.op === '+' ? [...members, ...newMembers(members, change.values)] : members.filter((m) => !change.values.includes(m));
       if (next.length !== members.length) out[change.field] = next.join(' ');
     }
   }
   return out;
+}
+
+/** The values not yet among the members, each once, in the order given. */
+function newMembers(members: string[], values: string[]): string[] {
+  return values.filter((v, i) => !members.includes(v) && values.indexOf(v) === i);
 }
