@@ -201,3 +201,13 @@ export function entryKeyOf(items: Record<string, FieldSchema>): string | undefin
 export function entryOrderMatters(items: Record<string, FieldSchema>): boolean {
   return entryKeyOf(items) !== 'name';
 }
+
+/**
+ * Whether the order of a keyed table's objects matters to the device and a client can set it:
+ * numbered objects (an integer key: policies, rules, sequence entries) are evaluated in their list
+ * order, as numbered list entries are (entryOrderMatters), and `move` is an update (E4), so the table
+ * must allow one. Named objects are a set to the device; their order is never compared.
+ */
+export function keepsOrder(table: TableDef): boolean {
+  return !table.singleton && table.key !== null && table.keyType === 'integer' && table.operations.includes('U');
+}

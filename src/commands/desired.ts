@@ -98,7 +98,7 @@ export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promi
 function summary(planned: PlannedTables): string {
   const { plan } = planned;
   if (planIsEmpty(plan)) return 'in sync: the device matches the document';
-  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.delete.length} to delete`;
+  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`;
 }
 
 /** The plan: `+ ~ -` lines for people with a summary on stderr, the plan object for scripts; secrets hidden. */
@@ -112,7 +112,7 @@ export async function printPlan(ctx: Context, planned: PlannedTables, format: 'y
   }
 }
 
-const DONE = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+const DONE = { create: 'created', update: 'updated', move: 'moved', delete: 'deleted' } as const;
 
 function errorObject(ctx: Context, error: unknown): Record<string, unknown> {
   const r = ctx.describe(error);

@@ -7,6 +7,7 @@ type Obj = Record<string, unknown>;
 export interface PlanView {
   create: { vdom: string; table: string; key: unknown; object: Obj }[];
   update: { vdom: string; table: string; key: unknown; changes: Record<string, { from: unknown; to: unknown }> }[];
+  move: ({ vdom: string; table: string; key: unknown } & ({ before: unknown } | { after: unknown }))[];
   delete: { vdom: string; table: string; key: unknown }[];
 }
 
@@ -21,7 +22,8 @@ function subject(entry: { vdom: string; table: string; key: unknown }): string {
 
 /**
  * The plan for people, like `terraform plan`: `+` objects to create with their fields, `~` objects to
- * update with each changed field `old → new`, `-` objects to delete; green, yellow and red on a terminal.
+ * update with each changed field `old → new`, `↕` objects to move (`move before K` or `move after K`),
+ * `-` objects to delete; green, yellow, yellow and red on a terminal.
  */
 export function formatPlan(plan: PlanView, color: boolean): string {
   const paint = (name: Style, s: string) => (color ? style(name, s) : s);
@@ -33,6 +35,10 @@ export function formatPlan(plan: PlanView, color: boolean): string {
   for (const entry of plan.update) {
     lines.push(paint('yellow', `~ ${subject(entry)}`));
     for (const [name, change] of Object.entries(entry.changes)) lines.push(`    ${name}: ${value(change.from)} → ${value(change.to)}`);
+  }
+  for (const entry of plan.move) {
+    const [where, anchor] = 'before' in entry ? ['before', entry.before] : ['after', entry.after];
+    lines.push(paint('yellow', `↕ ${subject(entry)}: move ${where} ${value(anchor)}`));
   }
   for (const entry of plan.delete) lines.push(paint('red', `- ${subject(entry)}`));
   return lines.length ? `${lines.join('\n')}\n` : '';

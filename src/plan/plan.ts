@@ -1,8 +1,9 @@
-import type { TableDef } from '../catalogue/index.js';
+import { keepsOrder, type TableDef } from '../catalogue/index.js';
 import type { ApiRequest } from '../api/client.js';
 import { redactSecrets } from '../catalogue/secrets.js';
 import { changedFields, type FieldChange } from './compare.js';
 import { isObject, keyId, keyOf, type DocumentTable, type Obj, type TableContent } from './document.js';
+import { orderMoves, type OrderMove } from './order.js';
 
 /** Where a change happens: `key` null for a singleton. */
 export interface PlanEntry {
@@ -19,21 +20,29 @@ export interface UpdateEntry extends PlanEntry {
   changes: Record<string, FieldChange>;
 }
 
+/** An object of a table whose order matters (keepsOrder) to place right before or after another: `{"before": k}` or `{"after": k}`. */
+export type MoveEntry = PlanEntry & { key: string | number } & ({ before: string | number } | { after: string | number });
+
 /** CLI.md's plan object: what `diff -o json` prints. */
 export interface Plan {
   create: CreateEntry[];
   update: UpdateEntry[];
+  move: MoveEntry[];
   delete: PlanEntry[];
 }
 
-export type Action = 'create' | 'update' | 'delete';
+export type Action = 'create' | 'update' | 'move' | 'delete';
 
 /** One write of a plan, in the order apply sends them. */
-export type Step = ({ action: 'create' } & CreateEntry) | ({ action: 'update' } & UpdateEntry) | ({ action: 'delete' } & PlanEntry);
+export type Step = ({ action: 'create' } & CreateEntry) | ({ action: 'update' } & UpdateEntry) | ({ action: 'move' } & MoveEntry) | ({ action: 'delete' } & PlanEntry);
 
 export interface PlannedTables {
   plan: Plan;
-  /** Creates and updates in document order, then deletes: tables in reverse document order, objects in reverse device order. */
+  /**
+   * Table by table in document order, its creates and updates in document order, then its moves
+   * (once the new objects exist, at the end of the table); then the deletes: tables in reverse
+   * document order, objects in reverse device order.
+   */
   steps: Step[];
   /** The catalogue entry of every table the plan touches, by path. */
   tables: Map<string, TableDef>;
@@ -46,16 +55,17 @@ export interface Comparison {
 }
 
 export function planIsEmpty(plan: Plan): boolean {
-  return plan.create.length + plan.update.length + plan.delete.length === 0;
+  return plan.create.length + plan.update.length + plan.move.length + plan.delete.length === 0;
 }
 
 /**
  * The plan that makes the device match the document, from reads only: creates for objects the device
- * lacks, updates with the fields that differ (CLI.md's comparison rules), and with `prune` deletes for
- * objects of the document's keyed tables that the document does not list.
+ * lacks, updates with the fields that differ (CLI.md's comparison rules), moves where the table's
+ * order matters and the device's order of the document's objects is not the document's, and with
+ * `prune` deletes for objects of the document's keyed tables that the document does not list.
  */
 export function computePlan(comparisons: Comparison[], options: { prune: boolean }): PlannedTables {
-  const plan: Plan = { create: [], update: [], delete: [] };
+  const plan: Plan = { create: [], update: [], move: [], delete: [] };
   const steps: Step[] = [];
   const deletes: Step[][] = [];
   const tables = new Map<string, TableDef>();
@@ -73,6 +83,7 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
     }
     // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
     if (!table.key) continue;
+    const deviceOrder = (Array.isArray(actual) ? actual : []).map((object) => keyOf(table, object));
     const onDevice = new Map((Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]));
     const listed = new Set<string>();
     for (const object of desired.content) {
@@ -82,6 +93,8 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
       if (!current) {
         plan.create.push({ ...at, key, object });
         steps.push({ action: 'create', ...at, key, object });
+        // A new object lands at the end of the table.
+        deviceOrder.push(key);
         continue;
       }
       const changes = changedFields(table.fields, table.key, object, current);
@@ -89,6 +102,11 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
         plan.update.push({ ...at, key, changes });
         steps.push({ action: 'update', ...at, key, changes });
       }
+    }
+    if (keepsOrder(table)) {
+      const moves = orderMoves(deviceOrder, desired.content.map((object) => keyOf(table, object))).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
+      plan.move.push(...moves);
+      steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
     }
     if (!options.prune) continue;
     const gone = [...onDevice.values()].filter((object) => !listed.has(keyId(keyOf(table, object)))).map((object) => ({ ...at, key: keyOf(table, object) }));
@@ -99,14 +117,14 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
   return { plan, steps, tables };
 }
 
-const NEEDS = { create: 'C', update: 'U', delete: 'D' } as const;
+const NEEDS = { create: 'C', update: 'U', move: 'U', delete: 'D' } as const;
 
 /** Whether the catalogue lists the operation a step needs for its table. */
 export function stepAllowed(step: Step, table: TableDef): boolean {
   return table.operations.includes(table.singleton ? 'P' : NEEDS[step.action]);
 }
 
-/** The request that carries out one step: POST the object, PUT only the changed fields, DELETE by key. */
+/** The request that carries out one step: POST the object, PUT only the changed fields, PUT action=move, DELETE by key. */
 export function requestOf(step: Step, table: TableDef): ApiRequest {
   const base = { tablePath: table.path, group: table.group, query: { vdom: [step.vdom] } };
   const mkey = step.key === null ? undefined : step.key;
@@ -115,6 +133,8 @@ export function requestOf(step: Step, table: TableDef): ApiRequest {
       return { ...base, method: 'POST', body: step.object };
     case 'update':
       return { ...base, method: 'PUT', mkey, body: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])) };
+    case 'move':
+      return { ...base, method: 'PUT', mkey, query: { ...base.query, action: 'move', ...('before' in step ? { before: String(step.before) } : { after: String(step.after) }) } };
     case 'delete':
       return { ...base, method: 'DELETE', mkey };
   }
@@ -137,6 +157,6 @@ export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEn
 
 export function redactPlan(planned: PlannedTables): Plan {
   const { plan, tables } = planned;
-  return { create: plan.create.map((e) => redactStep(e, tables)), update: plan.update.map((e) => redactStep(e, tables)), delete: plan.delete };
+  return { create: plan.create.map((e) => redactStep(e, tables)), update: plan.update.map((e) => redactStep(e, tables)), move: plan.move, delete: plan.delete };
 }
 

@@ -16,6 +16,8 @@ type Obj = Record<string, unknown>;
 const BINDINGS = 'firewall.ipmacbinding/table';
 const ACL = 'router/access-list';
 const DISK = 'log.disk/setting';
+/** A table whose order matters to the device (numbered objects that can be moved). */
+const BWL = 'emailfilter/bwl';
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
@@ -199,8 +201,10 @@ describe('diff and apply', () => {
     const r = await run('apply', '-f', path, '--prune', '-o', 'table');
     expectCode(r, 0);
     expectCode(await run('diff', '-f', path, '--prune'), 0);
-    // Objects created again come last: a restore brings back every object and field, not the order of objects.
-    assert.deepEqual(byKey(parse((await run('export', '--vdom', '*')).stdout)), byKey(parse(backup)));
+    const restored = parse((await run('export', '--vdom', '*')).stdout);
+    assert.deepEqual(byKey(restored), byKey(parse(backup)));
+    // Where the order matters to the device it is restored too: the object created again is moved back in place.
+    assert.deepEqual(restored.vdoms.root['dlp/filepattern'], parse(backup).vdoms.root['dlp/filepattern']);
   });
 
   test('without --atomic a failed write stops the run and reports what was and was not applied', async () => {
@@ -311,7 +315,7 @@ describe('diff and apply', () => {
       const otherMark = other.requests.length;
       const r = await run('diff', '--from', 'other', DISK, BINDINGS);
       expectCode(r, 10);
-      assert.deepEqual(json(r), { create: [], update: [{ vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 20, to: 77 } } }], delete: [] });
+      assert.deepEqual(json(r), { create: [], update: [{ vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 20, to: 77 } } }], move: [], delete: [] });
       assert.deepEqual(writes(since(mark)), []);
       assert.deepEqual(writes(other.requests.slice(otherMark)), []);
       assert.ok(other.requests.slice(otherMark).every((q) => q.headers.authorization === `Bearer ${other.token}`), "the other device gets its own credential");
@@ -341,5 +345,88 @@ describe('diff and apply', () => {
     assert.equal(await main(['apply', '-f', doc, '--yes', '--no-color'], unasked, env), 0);
     assert.doesNotMatch(unasked.err(), /\[y\/N\]/);
     assert.equal(writes(since(mark)).length, 1);
+  });
+});
+
+describe('the order of objects where it matters to the device', () => {
+  const ids = () => (emu.objects(BWL) as Obj[]).map((o) => o.id);
+  const move = (key: number, where: 'before' | 'after', anchor: number) => device('PUT', `${BWL}/${key}?action=move&${where}=${anchor}`);
+  beforeEach(async () => {
+    for (const id of [2, 3, 4]) await device('POST', BWL, { id, name: `list-${id}` });
+  });
+
+  test('export → move one on the device → diff shows the move → apply --prune restores the order → a second apply sends nothing', async () => {
+    const exported = file('order.yaml', (await run('export', BWL, ACL)).stdout);
+    assert.deepEqual(ids(), [1, 2, 3, 4]);
+    await move(4, 'before', 1);
+    await device('PUT', `${ACL}/deny-all?action=move&before=${encodeURIComponent('10.0.0.0/8')}`);
+
+    let mark = emu.requests.length;
+    const diff = await run('diff', '-f', exported, '--prune');
+    expectCode(diff, 10);
+    assert.deepEqual(json(diff), { create: [], update: [], move: [{ vdom: 'root', table: BWL, key: 4, after: 3 }], delete: [] }, 'the order of named objects (access lists) is never reported');
+    const human = await run('diff', '-f', exported, '--prune', '-o', 'table');
+    expectCode(human, 10);
+    assert.equal(human.stdout, `↕ ${BWL} 4 (vdom root): move after 3\n`);
+    assert.match(human.stderr, /0 to create, 0 to update, 1 to move, 0 to delete/);
+
+    const dry = await run('apply', '-f', exported, '--prune', '--dry-run');
+    expectCode(dry, 10);
+    assert.deepEqual(json<{ requests: Obj[] }>(dry).requests, [{ method: 'PUT', path: `/api/v2/cmdb/${BWL}/4`, query: 'vdom=root&action=move&after=3', body: null }]);
+    assert.deepEqual(writes(since(mark)), [], 'diff and a dry run send only reads');
+
+    mark = emu.requests.length;
+    const apply = await run('apply', '-f', exported, '--prune');
+    expectCode(apply, 0);
+    assert.deepEqual(writes(since(mark)).map((r) => `${r.method} ${r.path}?${r.query}`), [`PUT /api/v2/cmdb/${BWL}/4?vdom=root&action=move&after=3`]);
+    assert.deepEqual(json<{ applied: Obj[] }>(apply).applied, [{ action: 'move', vdom: 'root', table: BWL, key: 4, after: 3 }]);
+    assert.deepEqual(ids(), [1, 2, 3, 4], 'the device order is the export');
+
+    mark = emu.requests.length;
+    const again = await run('apply', '-f', exported, '--prune');
+    expectCode(again, 0);
+    assert.deepEqual(writes(since(mark)), [], 'an in-sync apply sends no write');
+  });
+
+  test('--atomic sends the moves inside the transaction; after the commit the order is in place', async () => {
+    const exported = file('order-atomic.yaml', (await run('export', BWL)).stdout);
+    await move(1, 'after', 4);
+    await move(2, 'after', 1);
+    assert.deepEqual(ids(), [3, 4, 1, 2]);
+    const mark = emu.requests.length;
+    expectCode(await run('apply', '-f', exported, '--atomic'), 0);
+    const sent = writes(since(mark));
+    assert.deepEqual(sent.map((r) => `${r.method} ${r.path}?${r.query}`), [
+      'POST /api/v2/cmdb?action=transaction-start&vdom=root',
+      `PUT /api/v2/cmdb/${BWL}/1?vdom=root&action=move&before=3`,
+      `PUT /api/v2/cmdb/${BWL}/2?vdom=root&action=move&after=1`,
+      'POST /api/v2/cmdb?action=transaction-commit&vdom=root',
+    ]);
+    assert.ok(sent.slice(1, 3).every((r) => r.headers['x-transaction-id']));
+    assert.deepEqual(ids(), [1, 2, 3, 4]);
+  });
+
+  test('restore: after creates, deletes and moves on the device, apply -f export --prune brings back content and order', async () => {
+    const backup = (await run('export', BWL, BINDINGS)).stdout;
+    const path = file('order-backup.yaml', backup);
+    await device('DELETE', `${BWL}/2`);
+    await device('POST', BWL, { id: 7, name: 'added on the device' });
+    await move(7, 'before', 1);
+    await move(4, 'before', 3);
+    await device('PUT', `${BWL}/3`, { comment: 'changed' });
+    assert.deepEqual(ids(), [7, 1, 4, 3]);
+
+    const mark = emu.requests.length;
+    const r = await run('apply', '-f', path, '--prune');
+    expectCode(r, 0);
+    const sent = writes(since(mark)).map((q) => `${q.method} ${q.path}${q.query.includes('action=move') ? `?${q.query}` : ''}`);
+    assert.deepEqual(sent, [
+      `POST /api/v2/cmdb/${BWL}`,
+      `PUT /api/v2/cmdb/${BWL}/3`,
+      `PUT /api/v2/cmdb/${BWL}/2?vdom=root&action=move&after=1`,
+      `PUT /api/v2/cmdb/${BWL}/3?vdom=root&action=move&after=2`,
+      `DELETE /api/v2/cmdb/${BWL}/7`,
+    ], 'the re-created object lands at the end and is moved in place, with one more move; the prune comes last');
+    sameText((await run('export', BWL, BINDINGS)).stdout, backup, 'the export after the restore');
   });
 });

@@ -38,6 +38,18 @@ describe('batch transactions', () => {
     assert.equal((await get(emu, item(ACL, 'deny-all'))).status, 404);
   });
 
+  it('stages a move until commit, as a device does', async () => {
+    const BWL = 'emailfilter/bwl';
+    for (const id of [2, 3]) assert.equal((await call(emu, 'POST', `${CMDB}/${BWL}`, { body: { id, name: `tx-move-${id}` } })).status, 200);
+    const order = async (options = {}) => ((await get(emu, `${CMDB}/${BWL}`, options)).json.results as { id: number }[]).map((o) => o.id);
+    const id = await begin();
+    assert.equal((await call(emu, 'PUT', `${item(BWL, '3')}?action=move&before=1`, inTx(id))).status, 200);
+    assert.deepEqual(await order(), [1, 2, 3], 'invisible outside the transaction');
+    assert.deepEqual(await order(inTx(id)), [3, 1, 2], 'visible inside it');
+    assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: { 'transaction-id': id } })).status, 200);
+    assert.deepEqual(await order(), [3, 1, 2]);
+  });
+
   it('discards writes on abort', async () => {
     const id = await begin();
     await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-aborted' }, ...inTx(id) });

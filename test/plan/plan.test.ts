@@ -1,9 +1,10 @@
 // The config-as-code library: documents, the comparison rules and plans, without a device.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findTable } from '../../src/catalogue/index.js';
+import { allTables, findTable, keepsOrder } from '../../src/catalogue/index.js';
 import { changedFields, sameValue } from '../../src/plan/compare.js';
 import { readDocument, type Obj } from '../../src/plan/document.js';
+import { orderMoves } from '../../src/plan/order.js';
 import { computePlan, redactPlan, requestOf, type Comparison } from '../../src/plan/plan.js';
 
 const table = (path: string) => findTable(path)!;
@@ -111,7 +112,7 @@ describe('plans', () => {
     assert.deepEqual(compare(desired, device).plan.delete, []);
     const same = { root: { [BINDINGS]: device[`root ${BINDINGS}`], 'log.disk/setting': { status: 'enable' } } };
     const { plan, steps } = compare(same, device, true);
-    assert.deepEqual(plan, { create: [], update: [], delete: [] });
+    assert.deepEqual(plan, { create: [], update: [], move: [], delete: [] });
     assert.deepEqual(steps, []);
   });
 
@@ -131,5 +132,69 @@ describe('plans', () => {
     const planned = compare({ root: { 'log.disk/setting': { uploadpass: 'hunter2' } } }, { 'root log.disk/setting': { uploadpass: '' } });
     assert.deepEqual(redactPlan(planned).update[0].changes, { uploadpass: { from: '', to: '<redacted>' } });
     assert.deepEqual(requestOf(planned.steps[0], planned.tables.get('log.disk/setting')!).body, { uploadpass: 'hunter2' });
+  });
+});
+
+describe('order', () => {
+  /** The keys after carrying out the moves, as the device does. */
+  function moved(device: number[], moves: ReturnType<typeof orderMoves>): number[] {
+    const keys = [...device];
+    for (const move of moves) {
+      keys.splice(keys.indexOf(move.key as number), 1);
+      const anchor = keys.indexOf(('before' in move ? move.before : move.after) as number);
+      keys.splice(anchor + ('before' in move ? 0 : 1), 0, move.key as number);
+    }
+    return keys;
+  }
+
+  test('the fewest moves, each anchored on an object already in place, give the document order', () => {
+    const cases: [number[], number[], number][] = [
+      [[1, 2, 3, 4], [1, 2, 3, 4], 0],
+      [[1, 2, 3, 4], [2, 1, 3, 4], 1],
+      [[1, 2, 3, 4], [4, 1, 2, 3], 1],
+      [[1, 2, 3, 4], [2, 3, 4, 1], 1],
+      [[1, 2, 3, 4, 5], [5, 4, 3, 2, 1], 4],
+      [[9, 1, 8, 2, 3], [3, 2, 1], 2],
+    ];
+    for (const [device, desired, count] of cases) {
+      const moves = orderMoves(device, desired);
+      assert.equal(moves.length, count, `${device} → ${desired}: ${JSON.stringify(moves)}`);
+      const after = moved(device, moves).filter((k) => desired.includes(k));
+      assert.deepEqual(after, desired, `${device} → ${desired}: ${JSON.stringify(moves)}`);
+    }
+    // Every permutation of six objects, among others the document does not list.
+    const permute = (xs: number[]): number[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permute([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+    for (const desired of permute([1, 2, 3, 4, 5, 6])) {
+      const device = [7, 1, 2, 8, 3, 4, 5, 6, 9];
+      assert.deepEqual(moved(device, orderMoves(device, desired)).filter((k) => k < 7), desired);
+    }
+  });
+
+  test('the catalogue keeps the order of numbered tables that can be updated, never of named ones or singletons', () => {
+    const ordered = allTables().filter(keepsOrder).map((t) => t.path);
+    assert.deepEqual(ordered, ['dlp/filepattern', 'emailfilter/bwl', 'webfilter/content-header', 'system.3g-modem/custom']);
+  });
+
+  const BWL = 'emailfilter/bwl';
+  const bwl = (...ids: number[]) => ids.map((id) => ({ id, name: `list-${id}` }));
+
+  test('a table whose order matters: moves after the creates, before the deletes; requests PUT action=move', () => {
+    const planned = compare({ root: { [BWL]: bwl(3, 1, 4, 2) } }, { [`root ${BWL}`]: bwl(1, 2, 3, 5) }, true);
+    assert.deepEqual(planned.plan.move, [
+      { vdom: 'root', table: BWL, key: 3, before: 1 },
+      { vdom: 'root', table: BWL, key: 4, after: 1 },
+    ]);
+    assert.deepEqual(planned.steps.map((s) => `${s.action} ${s.key}`), ['create 4', 'move 3', 'move 4', 'delete 5']);
+    const requests = planned.steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
+    assert.deepEqual(requests.slice(1, 3).map((r) => [r.method, r.mkey, r.body, r.query]), [
+      ['PUT', 3, undefined, { vdom: ['root'], action: 'move', before: '1' }],
+      ['PUT', 4, undefined, { vdom: ['root'], action: 'move', after: '1' }],
+    ]);
+    assert.deepEqual(compare({ root: { [BWL]: bwl(1, 3) } }, { [`root ${BWL}`]: bwl(1, 2, 3) }).plan.move, [], 'objects the document does not list do not count');
+  });
+
+  test('a table whose order does not matter never reports it', () => {
+    const planned = compare({ root: { [ACL]: [{ name: 'b' }, { name: 'a' }], [BINDINGS]: [{ 'seq-num': 2 }, { 'seq-num': 1 }] } }, { [`root ${ACL}`]: [{ name: 'a' }, { name: 'b' }], [`root ${BINDINGS}`]: [{ 'seq-num': 1 }, { 'seq-num': 2 }] });
+    assert.deepEqual(planned.plan, { create: [], update: [], move: [], delete: [] });
   });
 });
