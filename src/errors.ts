@@ -50,6 +50,18 @@ export class CmdbError extends Error {
   }
 }
 
+/** A write whose answer was lost, found by reading back not to have been applied (or whose outcome could not be read). */
+export class WriteOutcomeError extends CmdbError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly outcome: 'not applied' | 'unknown',
+    options?: { cause?: unknown },
+  ) {
+    super(message, EXIT.UNREACHABLE, hint, options);
+  }
+}
+
 /** Bad input: nothing was sent. */
 export class UsageError extends CmdbError {
   constructor(message: string, hint: string | null = null) {

@@ -164,3 +164,12 @@ export class RequestError extends CmdbApiError {
     super(reason === 'delete-without-key' ? `refusing to send DELETE without a key to ${target}` : `invalid device address '${target}'`);
   }
 }
+
+/**
+ * Whether a request may have been executed although no answer came: it went out and the connection
+ * was then reset or timed out, or the answer broke off. A write that failed so must be read back.
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  if (err instanceof MalformedAnswerError) return err.malformation === 'truncated';
+  return err instanceof ConnectionError && (err.reason === 'reset' || err.reason === 'timeout' || err.reason === 'other');
+}

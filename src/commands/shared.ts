@@ -3,10 +3,9 @@ import type { QueryParams } from '../api/url.js';
 import type { TableDef } from '../catalogue/index.js';
 import { redactSecrets } from '../catalogue/secrets.js';
 import type { Context } from '../cli/context.js';
-import { EXIT } from '../errors.js';
+import { EXIT, WriteOutcomeError } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import type { ErrorReport, RenderOptions, Row, RowSink, Shaped, WriteResult } from '../output/index.js';
-import { WriteOutcomeError } from './verify.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
 
 /** The options every write command takes; the Context acts on them (records writes, or asks nothing). */

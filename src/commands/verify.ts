@@ -2,10 +2,10 @@
 // not have been applied. Its outcome is never guessed: the object is read back and compared with what
 // the write meant to leave. The same comparison tells a re-run bulk create that an item is already there.
 import type { ApiRequest, ApiResult } from '../api/client.js';
-import { ApiError, ConnectionError, MalformedAnswerError } from '../api/errors.js';
+import { ApiError, ConnectionError, MalformedAnswerError, outcomeUnknown } from '../api/errors.js';
 import type { TableDef } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
-import { CmdbError, EXIT } from '../errors.js';
+import { WriteOutcomeError } from '../errors.js';
 import type { QueryParams } from '../api/url.js';
 import { send } from './shared.js';
 
@@ -14,24 +14,6 @@ export type Expectation = { mkey: string | number; fields: Record<string, unknow
 
 /** How a write that lost its answer turned out, as results print it. */
 export type Outcome = 'applied' | 'not applied' | 'unchanged';
-
-/** A write found, by reading back, not to have been applied (or whose outcome could not be read). */
-export class WriteOutcomeError extends CmdbError {
-  constructor(
-    message: string,
-    hint: string,
-    readonly outcome: 'not applied' | 'unknown',
-    options?: { cause?: unknown },
-  ) {
-    super(message, EXIT.UNREACHABLE, hint, options);
-  }
-}
-
-/** Failures after which the device may have executed the write: the request went out, no answer came. */
-function outcomeUnknown(err: unknown): boolean {
-  if (err instanceof MalformedAnswerError) return err.malformation === 'truncated';
-  return err instanceof ConnectionError && (err.reason === 'reset' || err.reason === 'timeout' || err.reason === 'other');
-}
 
 const ENCRYPTED = /^ENC /;
 
