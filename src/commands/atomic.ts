@@ -31,7 +31,7 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {
-    report = await applySteps(client, steps, requests, { atomic: true, signal: interrupt.signal });
+    report = await applySteps(client, steps, requests, { atomic: true, signal: interrupt.signal, tables: new Map([[table.path, table]]) });
   } finally {
     interrupt.release();
   }

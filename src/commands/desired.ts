@@ -1,6 +1,6 @@
 import type { Context } from '../cli/context.js';
 import { allTables, normalizeTablePath, type TableDef } from '../catalogue/index.js';
-import type { ApplyReport, FailedStep } from '../plan/apply.js';
+import type { AppliedStep, ApplyReport, FailedStep } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
 import { formatPlan } from '../output/index.js';
 import { normalizeContent, readDocument, type DocumentTable } from '../plan/document.js';
@@ -131,7 +131,8 @@ export async function printReport(ctx: Context, tables: Map<string, TableDef>, r
     const failed = report.failed ? { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: errorObject(ctx, report.failed.error) } : null;
     await ctx.print({ kind: 'object', object: { applied: shown(report.applied), failed, not_applied: shown(notApplied) } }, { format });
   } else if (report.applied.length) {
-    await ctx.print({ kind: 'text', text: report.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}\n`).join('') });
+    const readBack = (s: AppliedStep) => (s.outcome ? ': the answer was lost, reading it back shows it applied' : '');
+    await ctx.print({ kind: 'text', text: report.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') });
   }
   if (report.failed) {
     const r = ctx.describe(report.failed.error);

@@ -2,7 +2,8 @@
 // not have been applied. Its outcome is never guessed: the object is read back and compared with what
 // the write meant to leave. The same comparison tells a re-run bulk create that an item is already there.
 import type { ApiRequest, ApiResult } from '../api/client.js';
-import { ApiError, ConnectionError, MalformedAnswerError, outcomeUnknown } from '../api/errors.js';
+import { ApiError, ConnectionError, outcomeUnknown } from '../api/errors.js';
+import { howLost } from '../plan/readback.js';
 import type { TableDef } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
 import { WriteOutcomeError } from '../errors.js';
@@ -87,7 +88,7 @@ export async function sendWrite(ctx: Context, table: TableDef, req: Omit<ApiRequ
     if (!outcomeUnknown(err)) throw err;
     const read = await readObject(ctx, table, expected.mkey, req.query ?? {});
     const what = `${table.path} ${JSON.stringify(String(expected.mkey))}`;
-    const lost = err instanceof MalformedAnswerError ? 'the answer broke off' : 'the connection was lost or timed out';
+    const lost = howLost(err);
     if (read === null) {
       throw new WriteOutcomeError(`${lost} after the write of ${what} was sent, and it could not be read back: whether it was applied is unknown`, `check with 'cmdb get ${table.path} ${expected.mkey}' before sending it again`, 'unknown', { cause: err });
     }

@@ -19,6 +19,8 @@ export interface FaultOptions {
   seed: number;
   /** Share of requests whose connection is reset, half before and half after the device answered (default 0.1). */
   rate?: number;
+  /** Chooses the fault of each request from its first bytes (the request line and headers) instead of at random. */
+  choose?: (head: string) => Fault;
 }
 
 /** mulberry32: a small, well-mixed 32-bit generator, enough to make faults reproducible. */
@@ -39,9 +41,9 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
   const rate = options.rate ?? 0.1;
   const stats: Record<Fault, number> = { pass: 0, before: 0, after: 0 };
   const sockets = new Set<Socket>();
-  const decide = (): Fault => {
+  const decide = (head: string): Fault => {
     const r = random();
-    const fault: Fault = r < rate / 2 ? 'before' : r < rate ? 'after' : 'pass';
+    const fault: Fault = options.choose ? options.choose(head) : r < rate / 2 ? 'before' : r < rate ? 'after' : 'pass';
     stats[fault]++;
     return fault;
   };
@@ -63,7 +65,7 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
     };
     client.on('data', (chunk) => {
       if (phase !== 'request') {
-        fault = decide();
+        fault = decide(chunk.toString('latin1'));
         phase = 'request';
         if (fault === 'before') return reset();
       }
