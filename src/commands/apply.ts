@@ -49,7 +49,7 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {
-    report = await applySteps(client, steps, requests, { atomic: !!opts.atomic, signal: interrupt.signal, tables: planned.tables });
+    report = await applySteps(client, steps, requests, { atomic: !!opts.atomic, signal: interrupt.signal, tables: planned.tables, orders: planned.orders });
   } finally {
     interrupt.release();
   }

@@ -31,6 +31,8 @@ export interface ApplyOptions {
   atomic: boolean;
   /** The catalogue entry of every table of the steps: a write whose answer is lost is read back in it. Without: reported as failed. */
   tables?: Map<string, TableDef>;
+  /** PlannedTables.orders: how a lost commit's moves are read back. */
+  orders?: Map<string, (string | number)[]>;
   /** Aborted on an interruption: the run stops before its next write (--atomic: aborts its transactions). */
   signal?: AbortSignal;
   /** Called after each successful write (progress). */
@@ -99,13 +101,13 @@ async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequ
  * aborting it makes sure (not applied). Otherwise it ended, committed or not: its writes are read
  * back, all or nothing, since a commit is.
  */
-async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[], tables: Map<string, TableDef>): Promise<StepOutcome> {
+async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[], options: ApplyOptions & { tables: Map<string, TableDef> }): Promise<StepOutcome> {
   const open = await tx.isOpen().catch(() => null);
   if (open) {
     const aborted = await tx.abort().then(() => true, () => false);
     if (aborted) return 'not applied';
   }
-  const outcomes = await readBack(client, tables, steps);
+  const outcomes = await readBack(client, options.tables, steps, options.orders);
   if (outcomes.every((o) => o === 'applied')) return 'applied';
   if (outcomes.every((o) => o === 'not applied')) return 'not applied';
   return 'unknown';
@@ -158,7 +160,7 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
     try {
       await tx.commit();
     } catch (error) {
-      if (options.tables && outcomeUnknown(error)) outcome = await commitOutcome(client, tx, committed, options.tables);
+      if (options.tables && outcomeUnknown(error)) outcome = await commitOutcome(client, tx, committed, { ...options, tables: options.tables });
       if (outcome !== 'applied') {
         await Promise.allSettled(open.slice(n + 1).map((t) => t.abort()));
         const failed = { action: 'transaction' as const, vdom: vdoms[n], table: null, key: null };

@@ -46,6 +46,13 @@ export interface PlannedTables {
   steps: Step[];
   /** The catalogue entry of every table the plan touches, by path. */
   tables: Map<string, TableDef>;
+  /** The document's order of the keys of each table with moves, by `orderSlot(vdom, table)`: what the moves together must leave. */
+  orders: Map<string, (string | number)[]>;
+}
+
+/** The key of a table of a VDOM in PlannedTables.orders. */
+export function orderSlot(vdom: string, table: string): string {
+  return `${vdom}\0${table}`;
 }
 
 /** A document table and the device's current content of it. */
@@ -69,6 +76,7 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
   const steps: Step[] = [];
   const deletes: Step[][] = [];
   const tables = new Map<string, TableDef>();
+  const orders = new Map<string, (string | number)[]>();
   for (const { desired, actual } of comparisons) {
     const { vdom, table } = desired;
     tables.set(table.path, table);
@@ -104,7 +112,9 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
       }
     }
     if (keepsOrder(table)) {
-      const moves = orderMoves(deviceOrder, desired.content.map((object) => keyOf(table, object))).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
+      const order = desired.content.map((object) => keyOf(table, object));
+      const moves = orderMoves(deviceOrder, order).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
+      if (moves.length) orders.set(orderSlot(vdom, table.path), order);
       plan.move.push(...moves);
       steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
     }
@@ -114,7 +124,7 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
     deletes.push(gone.map((entry) => ({ action: 'delete' as const, ...entry })));
   }
   for (const group of deletes.reverse()) steps.push(...group.reverse());
-  return { plan, steps, tables };
+  return { plan, steps, tables, orders };
 }
 
 const NEEDS = { create: 'C', update: 'U', move: 'U', delete: 'D' } as const;

@@ -6,7 +6,7 @@ import { ConnectionError, MalformedAnswerError, outcomeUnknown } from '../api/er
 import type { TableDef } from '../catalogue/index.js';
 import { changedFields } from './compare.js';
 import { isObject, keyId, keyOf, type Obj, type TableContent } from './document.js';
-import type { Step } from './plan.js';
+import { orderSlot, type Step } from './plan.js';
 import { readTable } from './read.js';
 
 /** How a write whose answer was lost turned out. */
@@ -32,8 +32,20 @@ function find(table: TableDef, content: TableContent, key: string | number | nul
   return content.find((object) => keyId(keyOf(table, object)) === keyId(key));
 }
 
-/** What the table shows of one write: done, not done, or neither (someone else changed it meanwhile). */
-function judge(table: TableDef, content: TableContent, step: Step): StepOutcome {
+/** Whether the keys of `order` that the table holds stand in that order. */
+function inOrder(table: TableDef, content: Obj[], order: (string | number)[]): boolean {
+  const wanted = new Map(order.map((key, i) => [keyId(key), i]));
+  const seen = content.map((o) => wanted.get(keyId(keyOf(table, o)))).filter((i) => i !== undefined);
+  return seen.every((i, n) => n === 0 || seen[n - 1] < i);
+}
+
+/**
+ * What the table shows of one write: done, not done, or neither (someone else changed it meanwhile).
+ * A move is judged right after it was sent by where it stands (right before or after its anchor);
+ * after a commit, when later moves may have put others between them, by the order all the table's
+ * moves were to leave (`order`): before them it was not that order, else there would be no moves.
+ */
+function judge(table: TableDef, content: TableContent, step: Step, order: (string | number)[] | undefined): StepOutcome {
   const object = find(table, content, step.key);
   switch (step.action) {
     case 'create':
@@ -50,6 +62,7 @@ function judge(table: TableDef, content: TableContent, step: Step): StepOutcome 
       return object ? 'not applied' : 'applied';
     case 'move': {
       if (!Array.isArray(content)) return 'unknown';
+      if (order) return inOrder(table, content, order) ? 'applied' : 'not applied';
       const keys = content.map((o) => keyId(keyOf(table, o)));
       const at = keys.indexOf(keyId(step.key));
       const anchor = keys.indexOf(keyId('before' in step ? step.before : step.after));
@@ -62,10 +75,11 @@ function judge(table: TableDef, content: TableContent, step: Step): StepOutcome 
 /**
  * Whether each of some writes took effect, from one read of each table (and VDOM) they touch: a
  * create is there with its fields, an update's fields hold their new values (their old ones: not
- * applied), a delete's object is gone, a moved object stands right before or after its anchor.
+ * applied), a delete's object is gone, a moved object stands right before or after its anchor (with
+ * `orders`, after a commit: the table's objects stand in the order its moves were to leave).
  * `unknown` when the table cannot be read, or shows neither outcome.
  */
-export async function readBack(client: CmdbClient, tables: Map<string, TableDef>, steps: Step[]): Promise<StepOutcome[]> {
+export async function readBack(client: CmdbClient, tables: Map<string, TableDef>, steps: Step[], orders?: Map<string, (string | number)[]>): Promise<StepOutcome[]> {
   const reads = new Map<string, Promise<TableContent | null>>();
   const readOnce = (step: Step) => {
     const slot = `${step.vdom}\0${step.table}`;
@@ -75,7 +89,7 @@ export async function readBack(client: CmdbClient, tables: Map<string, TableDef>
   return Promise.all(
     steps.map(async (step) => {
       const content = await readOnce(step);
-      return content === null || (!Array.isArray(content) && !isObject(content)) ? 'unknown' : judge(tables.get(step.table)!, content, step);
+      return content === null || (!Array.isArray(content) && !isObject(content)) ? 'unknown' : judge(tables.get(step.table)!, content, step, orders?.get(orderSlot(step.vdom, step.table)));
     }),
   );
 }

@@ -37,13 +37,16 @@ beforeEach(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
   choose = () => 'pass';
   proxy = await startFaultProxy({ target: emu.url, seed: 1, choose: (head) => choose(head) });
-  const res = await fetch(`${emu.url}/api/v2/cmdb/${BWL}`, { method: 'POST', headers: { Authorization: `Bearer ${emu.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ id: 9, name: 'to-prune' }) });
-  assert.equal(res.status, 200);
-  // Six and five are new; six goes in front of one, so it is created and then moved; nine is pruned.
+  for (const [id, name] of [[2, 'two'], [3, 'three'], [9, 'to-prune']]) {
+    const res = await fetch(`${emu.url}/api/v2/cmdb/${BWL}`, { method: 'POST', headers: { Authorization: `Bearer ${emu.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ id, name }) });
+    assert.equal(res.status, 200);
+  }
+  // Six and five are new and go in front of one, two, three: created at the end, then six is moved in
+  // front of one and five right behind six (between six and one, once both moves are done); nine is pruned.
   const one = (emu.objects(BWL) as Obj[]).find((o) => o.id === 1)!;
   const { q_origin_key: _, ...seeded } = one;
   file = join(mkdtempSync(join(tmpdir(), 'cmdb-apply-faults-')), 'doc.json');
-  writeFileSync(file, JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 42 }, [BWL]: [{ id: 6, name: 'six' }, seeded, { id: 5, name: 'five' }] } } }));
+  writeFileSync(file, JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 42 }, [BWL]: [{ id: 6, name: 'six' }, { id: 5, name: 'five' }, seeded, { id: 2, name: 'two' }, { id: 3, name: 'three' }] } } }));
 });
 afterEach(async () => {
   await proxy?.close();
@@ -62,13 +65,14 @@ describe('apply when a write loses its answer', () => {
       `create ${BWL} 6 applied`,
       `create ${BWL} 5 applied`,
       `move ${BWL} 6 applied`,
+      `move ${BWL} 5 applied`,
       `delete ${BWL} 9 applied`,
     ]);
     assert.equal(report.failed, null);
     assert.deepEqual(report.not_applied, []);
-    assert.equal(writes(mark).length, 5, 'each write sent once: read back, never sent again');
-    assert.ok(proxy!.stats.after >= 5);
-    assert.deepEqual(ids(), [6, 1, 5], 'the device holds the document, in its order');
+    assert.equal(writes(mark).length, 6, 'each write sent once: read back, never sent again');
+    assert.ok(proxy!.stats.after >= 6);
+    assert.deepEqual(ids(), [6, 5, 1, 2, 3], 'the device holds the document, in its order');
     assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 42);
 
     const second = emu.requests.length;
@@ -83,8 +87,8 @@ describe('apply when a write loses its answer', () => {
     expectCode(r, 3);
     assert.match(r.stdout, /^updated log\.disk\/setting \(vdom root\)\ncreated emailfilter\/bwl 6 \(vdom root\)\n$/m);
     assert.match(r.stderr, /create emailfilter\/bwl 5 \(vdom root\) failed: the connection was lost or timed out after the write was sent; reading it back shows it was not applied/);
-    assert.match(r.stderr, /applied 2 of 5 changes; not applied: 2/);
-    assert.deepEqual(ids(), [1, 9, 6], 'nothing after the failure was sent');
+    assert.match(r.stderr, /applied 2 of 6 changes; not applied: 3/);
+    assert.deepEqual(ids(), [1, 2, 3, 9, 6], 'nothing after the failure was sent');
 
     let postsAgain = 0;
     choose = (head) => (line(head).startsWith(`POST /api/v2/cmdb/${BWL}`) && ++postsAgain === 1 ? 'before' : 'pass');
@@ -94,7 +98,7 @@ describe('apply when a write loses its answer', () => {
     assert.equal(report.failed?.outcome, 'not applied');
     assert.equal(report.failed?.key, 5);
     assert.equal(report.failed?.error.exit, 3);
-    assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.key}`), ['move 6', 'delete 9']);
+    assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.key}`), ['move 6', 'move 5', 'delete 9']);
   });
 
   test('--atomic, the commit\'s answer lost after the device committed: reading back shows every write applied (exit 0)', async () => {
@@ -103,7 +107,8 @@ describe('apply when a write loses its answer', () => {
     expectCode(r, 0);
     assert.match(r.stdout, /^created emailfilter\/bwl 6 \(vdom root\): the answer was lost, reading it back shows it applied$/m);
     assert.match(r.stdout, /^moved emailfilter\/bwl 6 \(vdom root\): the answer was lost, reading it back shows it applied$/m);
-    assert.deepEqual(ids(), [6, 1, 5]);
+    assert.match(r.stdout, /^moved emailfilter\/bwl 5 \(vdom root\): the answer was lost, reading it back shows it applied$/m);
+    assert.deepEqual(ids(), [6, 5, 1, 2, 3]);
     assert.equal(proxy!.stats.after, 1);
   });
 
@@ -118,7 +123,7 @@ describe('apply when a write loses its answer', () => {
     assert.equal(report.failed?.action, 'transaction');
     assert.equal(report.failed?.outcome, 'not applied');
     assert.match(String(report.failed?.error.message), /the commit of the transaction of vdom root was sent; reading it back shows it was not applied/);
-    assert.equal(report.not_applied.length, 5);
+    assert.equal(report.not_applied.length, 6);
     const sent = emu.requests.slice(mark).map((q) => q.query).filter((q) => q.includes('action=transaction-'));
     assert.deepEqual(sent, ['action=transaction-start&vdom=root', 'action=transaction-list&vdom=root', 'action=transaction-abort&vdom=root'], 'the commit never arrived; the open transaction was found and aborted');
     assert.equal((await direct('export', BWL, DISK)).stdout, before, 'the device is unchanged');
