@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,21 +11,32 @@ export interface LockOptions {
   waitMs?: number;
 }
 
-/** Another cmdb process held the lock for longer than we may wait. */
-export class LockTimeoutError extends CmdbError {
-  constructor(path: string, seconds: number) {
-    super(`another cmdb process has held ${path} for more than ${seconds} s`, EXIT.INTERNAL, `if no other cmdb runs, delete ${path}`);
-  }
-}
-
 interface Holder {
   pid: number;
   host: string;
+  /** Unique to one taking of the lock (absent in a lock being written). */
+  nonce: string | null;
+}
+
+/**
+ * Another cmdb process held the lock for longer than we may wait: exit 8, "temporarily blocked"
+ * (nothing was changed; the remedy is to try again once it has finished), naming the file and holder.
+ */
+export class LockTimeoutError extends CmdbError {
+  constructor(path: string, holder: Holder | null, seconds: number) {
+    const who = holder ? `cmdb process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})` : 'cmdb process';
+    super(
+      `another ${who} holds ${path} and did not release it within ${seconds} s`,
+      EXIT.BLOCKED,
+      `try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); if no cmdb runs any more, delete ${path}`,
+    );
+  }
 }
 
 function holderOf(text: string): Holder | null {
-  const [pid, host] = text.split('\n');
-  return /^\d+$/.test(pid ?? '') && host ? { pid: Number(pid), host } : null;
+  const [pid, host, nonce] = text.split('\n');
+  if (!/^\d+$/.test(pid ?? '') || !host) return null;
+  return { pid: Number(pid), host, nonce: nonce && /^[0-9a-z]{1,40}$/.test(nonce) ? nonce : null };
 }
 
 function isAlive(pid: number): boolean {
@@ -37,26 +48,62 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** One instance of a lock file as read at one moment: its content and the identity of the file. */
+interface Snapshot {
+  text: string;
+  ino: number;
+  mtimeMs: number;
+  holder: Holder | null;
+}
+
+/**
+ * The lock file as it is now (content and identity from the same open file), or null when there is
+ * none. A lock this user cannot read (left by another user) has no holder: only its age can break it.
+ */
+function snapshot(path: string): Snapshot | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    try {
+      const { ino, mtimeMs } = statSync(path);
+      return { text: '', ino, mtimeMs, holder: null };
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const { ino, mtimeMs } = fstatSync(fd);
+    const text = readFileSync(fd, 'utf8');
+    return { text, ino, mtimeMs, holder: holderOf(text) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The same file with the same content: a lock taken again since (even reusing the inode) differs in its nonce. */
+function sameInstance(a: Snapshot, b: Snapshot): boolean {
+  return a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.text === b.text;
+}
+
 /**
  * A lock is stale when its holder is a process of this machine that no longer runs, or when it is
  * older than `staleMs` (a holder on another machine sharing the folder, or one that hung).
  */
-function isStale(path: string, staleMs: number): boolean {
-  let text: string;
-  let age: number;
-  try {
-    text = readFileSync(path, 'utf8');
-    age = Date.now() - statSync(path).mtimeMs;
-  } catch {
-    return false;
-  }
-  if (age > staleMs) return true;
-  const holder = holderOf(text);
+function isStale(lock: Snapshot, staleMs: number): boolean {
+  if (Date.now() - lock.mtimeMs > staleMs) return true;
+  const holder = lock.holder;
   // A lock being written has no holder yet; only its age can make it stale.
   return holder !== null && holder.host === hostname() && holder.pid !== process.pid && !isAlive(holder.pid);
 }
 
-function tryAcquire(path: string): boolean {
+function newNonce(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Creates `path` only if it does not exist, holding this process's id (and `nonce`). */
+function createExclusive(path: string, nonce: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx', 0o600);
@@ -65,48 +112,85 @@ function tryAcquire(path: string): boolean {
     throw err;
   }
   try {
-    writeSync(fd, `${process.pid}\n${hostname()}\n`);
+    writeSync(fd, `${process.pid}\n${hostname()}\n${nonce}\n`);
   } finally {
     closeSync(fd);
   }
   return true;
 }
 
-/** Moves a stale lock aside (rename is atomic: of two processes breaking it, one wins) and deletes it. */
-function breakStale(path: string): void {
-  const aside = `${path}.stale.${process.pid}`;
+/**
+ * The claim on removing one instance of a lock: a file named after that instance (its nonce, else its
+ * inode and time), created exclusively. Of all the processes that judged the same lock stale, and
+ * its holder releasing it, exactly one gets the claim; every other one leaves that instance alone.
+ */
+function claimFile(path: string, lock: Snapshot): string {
+  const id = lock.holder?.nonce ?? `${lock.ino}-${Math.floor(lock.mtimeMs)}`;
+  return `${path}.${id}.claim`;
+}
+
+/**
+ * Takes the claim on removing `lock`. A claim left by a process that died while holding it (it is
+ * held for a few file operations only) is removed, and taken on a later round.
+ */
+function claim(file: string, staleMs: number): boolean {
+  if (createExclusive(file, newNonce())) return true;
+  const left = snapshot(file);
+  if (left && isStale(left, Math.min(staleMs, 10_000))) {
+    // Only a claim whose process died is removed here, and the instance it names is checked again
+    // by whoever claims it next: a broken claim can at worst repeat a check.
+    rmSync(file, { force: true });
+  }
+  return false;
+}
+
+/**
+ * Removes the lock instance `judged`, if the lock file is still that instance: under its claim, so
+ * that a lock taken afresh by someone else after it was broken is never removed by a process that
+ * judged the old one stale (the race of two processes breaking the same stale lock).
+ */
+function removeInstance(path: string, judged: Snapshot, staleMs: number): void {
+  const file = claimFile(path, judged);
+  if (!claim(file, staleMs)) return;
   try {
-    renameSync(path, aside);
-    rmSync(aside, { force: true });
-  } catch {
-    // Someone else broke it first.
+    const now = snapshot(path);
+    if (now && sameInstance(now, judged)) unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  } finally {
+    rmSync(file, { force: true });
   }
 }
 
 /**
  * Runs `work` while holding the advisory lock file `path` (created 0600, in a 0700 folder), so that
  * cmdb processes running at once take turns: a read-modify-write of a shared file, or a device login.
- * Waits with a growing, jittered pause; a stale lock (see isStale) is broken.
+ * Waits with a growing, jittered pause; a stale lock (see isStale) is broken. The lock is released
+ * only if it is still the one this call took (it may have been broken as stale meanwhile).
  */
 export async function withLock<T>(path: string, work: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const staleMs = options.staleMs ?? 30_000;
   const waitMs = options.waitMs ?? 60_000;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const started = Date.now();
+  const nonce = newNonce();
   let pause = 5;
-  while (!tryAcquire(path)) {
-    if (isStale(path, staleMs)) {
-      breakStale(path);
+  while (!createExclusive(path, nonce)) {
+    const lock = snapshot(path);
+    if (lock === null) continue;
+    if (isStale(lock, staleMs)) {
+      removeInstance(path, lock, staleMs);
       continue;
     }
-    if (Date.now() - started > waitMs) throw new LockTimeoutError(path, Math.round(waitMs / 1000));
+    if (Date.now() - started > waitMs) throw new LockTimeoutError(path, lock.holder, Math.round(waitMs / 1000));
     await sleep(pause + Math.random() * pause);
     pause = Math.min(pause * 2, 200);
   }
   try {
     return await work();
   } finally {
-    rmSync(path, { force: true });
+    const mine = snapshot(path);
+    if (mine?.holder?.nonce === nonce && mine.holder.pid === process.pid) removeInstance(path, mine, staleMs);
   }
 }
 

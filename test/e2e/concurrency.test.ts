@@ -2,8 +2,10 @@
 // that reports success is kept, and every file cmdb creates is private to its user.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, json } from '../helpers/cli.js';
@@ -13,9 +15,15 @@ const TABLE = 'firewall.ipmacbinding/table';
 const N = 20;
 const names = Array.from({ length: N }, (_, i) => `fw${String(i).padStart(2, '0')}`);
 
-function tokenLogin(emu: RunningEmulator, env: NodeJS.ProcessEnv, name: string) {
-  return cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '-o', 'json'], { env, stdin: emu.token, timeoutMs: 90_000 });
+function tokenLogin(emu: RunningEmulator, env: NodeJS.ProcessEnv, name: string, nodeArgs: string[] = []) {
+  return cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '-o', 'json'], { env, stdin: emu.token, timeoutMs: 90_000, nodeArgs });
 }
+
+/** Preloaded into the CLI: pauses around every look at a lock, and logs writes made without holding it. */
+const RACE = ['--import', pathToFileURL(fileURLToPath(new URL('../helpers/lock-race.js', import.meta.url))).href];
+
+// pid 2^22 + 1 is above Linux's pid_max: no such process.
+const DEAD_PID = 4194305;
 
 async function deviceNames(env: NodeJS.ProcessEnv): Promise<{ names: string[]; defaultName: string | null }> {
   const r = await cmdb(['device', 'list', '-o', 'json'], { env });
@@ -69,10 +77,47 @@ describe('parallel runs sharing one configuration', () => {
     const env = keychainlessUser();
     expectCode(await tokenLogin(emu, env, 'first'), 0);
     const lock = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml.lock');
-    // pid 2^22 + 1 is above Linux's pid_max: no such process.
-    writeFileSync(lock, `4194305\n${(await import('node:os')).hostname()}\n`);
+    writeFileSync(lock, `${DEAD_PID}\n${hostname()}\n`);
     expectCode(await tokenLogin(emu, env, 'second'), 0);
     assert.deepEqual((await deviceNames(env)).names, ['first', 'second']);
+  });
+
+  test(`${N} logins racing to break the same stale locks: one holder at a time, every write kept`, async () => {
+    const env = keychainlessUser();
+    const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Left by a process that died: every run judges them stale at about the same moment.
+    for (const file of ['config.yaml.lock', 'credentials.yaml.lock']) writeFileSync(join(dir, file), `${DEAD_PID}\n${hostname()}\n`, { mode: 0o600 });
+    const raceLog = join(env.HOME!, 'race.log');
+    const raceEnv = { ...env, CMDB_RACE_LOG: raceLog, CMDB_RACE_BARRIER: `${join(env.HOME!, 'barrier')}:${N}` };
+    const runs = await Promise.all(names.map((name) => tokenLogin(emu, raceEnv, name, RACE)));
+    for (const r of runs) expectCode(r, 0);
+    assert.equal(existsSync(raceLog) ? readFileSync(raceLog, 'utf8') : '', '', 'no shared file was written by a process whose lock had been taken over');
+    assert.deepEqual((await deviceNames(env)).names, names);
+    const credentials = readFileSync(join(dir, 'credentials.yaml'), 'utf8');
+    for (const name of names) assert.match(credentials, new RegExp(`^${name}: `, 'm'));
+    assert.deepEqual(readdirSync(dir).sort(), ['config.yaml', 'credentials.yaml'], 'no lock, claim or temp file is left behind');
+  });
+
+  test('a lock held longer than CMDB_LOCK_TIMEOUT: exit 8 naming the file and its holder, nothing changed', async () => {
+    const env = keychainlessUser();
+    expectCode(await tokenLogin(emu, env, 'a'), 0);
+    expectCode(await tokenLogin(emu, env, 'b'), 0);
+    const lock = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml.lock');
+    // Held by a live process (this test), taken just now: neither dead nor old, so it is waited for.
+    writeFileSync(lock, `${process.pid}\n${hostname()}\n`);
+    const r = await cmdb(['device', 'use', 'b'], { env: { ...env, CMDB_LOCK_TIMEOUT: '1' } });
+    expectCode(r, 8);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `cmdb: another cmdb process (pid ${process.pid}) holds ${lock} and did not release it within 1 s\n  hint: try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); if no cmdb runs any more, delete ${lock}\n`);
+    const asJson = await cmdb(['device', 'remove', 'a', '-o', 'json'], { env: { ...env, CMDB_LOCK_TIMEOUT: '1' } });
+    expectCode(asJson, 8);
+    const error = (JSON.parse(asJson.stderr.trim().split('\n').pop()!) as { error: { exit: number; message: string } }).error;
+    assert.equal(error.exit, 8);
+    assert.match(error.message, new RegExp(`process \\(pid ${process.pid}\\) holds .*config\\.yaml\\.lock`));
+    assert.equal(readFileSync(lock, 'utf8'), `${process.pid}\n${hostname()}\n`, 'the holder keeps its lock');
+    const listed = await deviceNames(env);
+    assert.deepEqual(listed, { names: ['a', 'b'], defaultName: 'a' });
   });
 });
 
@@ -107,6 +152,18 @@ describe('parallel runs sharing one device session', () => {
     const before = logins();
     for (const r of await everyone(env)) expectCode(r, 0);
     assert.equal(logins() - before, 1);
+  });
+
+  test("waiting longer than CMDB_LOCK_TIMEOUT for another run's login: exit 8 naming the lock, no login sent", async () => {
+    const env = await sessionProfile();
+    const credentials = join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml');
+    writeFileSync(credentials, readFileSync(credentials, 'utf8').replace(/^fw\/session: .*\n/m, ''));
+    const lock = join(env.XDG_CONFIG_HOME!, 'cmdb', 'fw.session.lock');
+    writeFileSync(lock, `${process.pid}\n${hostname()}\n`);
+    const before = logins();
+    const r = await cmdb(['list', TABLE], { env: { ...env, CMDB_LOCK_TIMEOUT: '1' } });
+    expectCode(r, 8, new RegExp(`^cmdb: another cmdb process \\(pid ${process.pid}\\) holds ${lock.replace(/[.]/g, '\\.')} and did not release it within 1 s\n  hint: `, 'm'));
+    assert.equal(logins() - before, 0);
   });
 
   test('a session replaced by a new login is logged out on the device', async () => {
