@@ -64,6 +64,7 @@ export const VARIABLES = {
   configDir: 'CMDB_CONFIG_DIR',
   keychainTimeout: 'CMDB_KEYCHAIN_TIMEOUT',
   completionTimeout: 'CMDB_COMPLETION_TIMEOUT',
+  lockTimeout: 'CMDB_LOCK_TIMEOUT',
   xdgConfig: 'XDG_CONFIG_HOME',
   xdgState: 'XDG_STATE_HOME',
   xdgCache: 'XDG_CACHE_HOME',
@@ -86,6 +87,7 @@ const VARIABLE_HELP: Record<CmdbVariable, string> = {
   configDir: 'where device profiles live (default $XDG_CONFIG_HOME/cmdb, ~/.config/cmdb)',
   keychainTimeout: 'seconds a keychain call may take before it counts as unreachable (default 3)',
   completionTimeout: "seconds Tab completion waits for the device's keys (default 1.5)",
+  lockTimeout: 'seconds to wait for another cmdb process holding a shared file or a device login (default 60; a login: 3 timeouts + 15); then exit 8',
 };
 
 /** Every CMDB_* variable (and the colour ones), for help and the man page: the options' first, then the rest. */
@@ -357,6 +359,15 @@ export function earlySettings(argv: string[], env: NodeJS.ProcessEnv): { machine
 export function keychainTimeoutMs(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env[VARIABLES.keychainTimeout]);
   return Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : 3) * 1000);
+}
+
+/**
+ * CMDB_LOCK_TIMEOUT (seconds): how long to wait for another cmdb process holding a lock (config.yaml,
+ * credentials.yaml, a device's login); undefined when unset or not a positive number (each lock's default).
+ */
+export function lockTimeoutMs(env: NodeJS.ProcessEnv): number | undefined {
+  const seconds = Number(variable(env, 'lockTimeout'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
 }
 
 /** CMDB_COMPLETION_TIMEOUT (seconds), default 1.5: a slow device means no keys, not a frozen shell. */

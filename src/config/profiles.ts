@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
+import { lockTimeoutMs } from '../cli/options.js';
 import { UsageError } from '../errors.js';
 import { fileError, readYamlTree, writePrivateFile, yaml } from './files.js';
 import { isMapping, type PlainEntry } from './plain-yaml.js';
@@ -191,7 +192,7 @@ export function updateProfiles(env: NodeJS.ProcessEnv, change: (set: ProfileSet)
     const changed = change(readProfiles(env));
     writeProfiles(changed);
     return changed;
-  });
+  }, { waitMs: lockTimeoutMs(env) });
 }
 
 /** The named profile, or a usage error that lists the saved ones. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keychainTimeoutMs } from '../cli/options.js';
+import { keychainTimeoutMs, lockTimeoutMs } from '../cli/options.js';
 import { AuthError } from '../errors.js';
 import { fileError, readYamlFile, writePrivateFile, yaml } from './files.js';
 import { lockFileFor, withLock } from './lock.js';
@@ -204,7 +204,7 @@ export class FileSecretStore implements SecretStore {
   readonly location: string;
   private warned = false;
 
-  constructor(readonly path: string, private readonly warn: (message: string) => void) {
+  constructor(readonly path: string, private readonly warn: (message: string) => void, private readonly lockWaitMs?: number) {
     this.location = `${path} (plain text, --insecure-storage)`;
   }
 
@@ -242,7 +242,7 @@ export class FileSecretStore implements SecretStore {
 
   /** Read-modify-write under the file's lock: other cmdb processes may be saving their own secrets. */
   async set(account: string, secret: string): Promise<void> {
-    await withLock(lockFileFor(this.path), () => this.write({ ...this.read(), [account]: secret }));
+    await withLock(lockFileFor(this.path), () => this.write({ ...this.read(), [account]: secret }), { waitMs: this.lockWaitMs });
   }
 
   async delete(account: string): Promise<boolean> {
@@ -252,7 +252,7 @@ export class FileSecretStore implements SecretStore {
       delete secrets[account];
       this.write(secrets);
       return true;
-    });
+    }, { waitMs: this.lockWaitMs });
   }
 }
 
@@ -290,5 +290,5 @@ export function readNow(store: SecretStore, account: string): Promise<string | n
 }
 
 export function openSecretStore(kind: SecretsKind, env: NodeJS.ProcessEnv, warn: (message: string) => void): SecretStore {
-  return kind === 'file' ? new FileSecretStore(credentialsPath(env), warn) : new KeychainStore(env);
+  return kind === 'file' ? new FileSecretStore(credentialsPath(env), warn, lockTimeoutMs(env)) : new KeychainStore(env);
 }

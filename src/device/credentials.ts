@@ -1,6 +1,7 @@
 import type { Authenticator, CmdbClient } from '../api/client.js';
 import type { SessionAuth, SessionOptions, SessionState } from '../api/session.js';
 import type { Context } from '../cli/context.js';
+import { lockTimeoutMs } from '../cli/options.js';
 import type { DeviceProfile, SecretsKind } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
 import { AuthError } from '../errors.js';
@@ -110,7 +111,7 @@ async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> 
   const session = await sessionAuth(ctx, {
     username: profile.username!,
     state,
-    exclusive: (work) => withLock(sessionLockFile(ctx.env, name), work, { staleMs: patience, waitMs: patience + 5_000 }),
+    exclusive: (work) => withLock(sessionLockFile(ctx.env, name), work, { staleMs: patience, waitMs: lockTimeoutMs(ctx.env) ?? patience + 5_000 }),
     saved: async () => parseSession(await readNow(store, sessionAccount(name))),
     password: async () => {
       const password = await store.get(credentialAccount(name));
