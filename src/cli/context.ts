@@ -3,8 +3,8 @@ import type { ApiRequest, CmdbClient, DescribedRequest, Exchange } from '../api/
 import { CmdbError, EXIT } from '../errors.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
-import { decideColor, defaultFormat, loadPalette, type ErrorReport, type IO, type OutputFormat, type OutStream, type Printable, type RenderOptions, type Row, type RowSink, type Shaped, type Terminal } from '../output/index.js';
-import { Printer, type View } from '../output/printer.js';
+import { decideColor, defaultFormat, loadPalette, type BulkSink, type ErrorReport, type IO, type PageSink, type OutputFormat, type OutStream, type Printable, type RenderOptions, type Row, type RowSink, type Shaped, type Terminal } from '../output/index.js';
+import { Printer, type PrintHooks, type View } from '../output/printer.js';
 import type { PlannedRequest } from '../output/requests.js';
 import { sanitizeMultiline } from '../output/text.js';
 import { describeError, type Shown } from './hints.js';
@@ -203,7 +203,28 @@ export class Context {
    * default): the printer decides how it looks, and hands the shape to printShaped().
    */
   async print(data: Printable, view: View = {}): Promise<void> {
-    await this.out.print(data, view, { emit: (shaped, options) => this.printShaped(shaped, options) });
+    await this.out.print(data, view, this.hooks);
+  }
+
+  /** The items of a bulk write, printed as they come. */
+  async bulkSink(what: { tablePath: string; verb: string }): Promise<BulkSink> {
+    return this.out.bulk(what, this.hooks);
+  }
+
+  /** The pages of a read (`list --all`), printed as they come where the format allows. */
+  async pageSink(what: Parameters<Printer['pages']>[0], view: Parameters<Printer['pages']>[1]): Promise<PageSink> {
+    return this.out.pages(what, view, this.hooks);
+  }
+
+  /** The printer's way out through this Context (which a device of several overrides). */
+  private get hooks(): PrintHooks {
+    return {
+      emit: (shaped, options) => this.printShaped(shaped, options),
+      rows: (options) => this.rowSink(options),
+      notice: (message) => this.notice(message),
+      error: (report) => this.printError(report),
+      summarize: (report) => this.summarize(report),
+    };
   }
 
   /** A shape on stdout (a device of several keeps it for the document keyed by device). */

@@ -21,11 +21,10 @@ export function readAction(command: ReadActionCommand) {
     const mkey = key === undefined ? undefined : parseMkey(table, key);
     const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
     const results = result.envelopes[0]?.results;
-    if (command === 'schema' && ctx.format === 'table' && !ctx.options.raw && !result.multiVdom && isObject(results) && isObject(results.children)) {
-      await ctx.print({ kind: 'list', rows: schemaRows(results.children, String(results.mkey ?? '')) }, { fields: SCHEMA_COLUMNS });
-      return 0;
-    }
-    return printRead(ctx, table, result, !Array.isArray(results));
+    // A table shows a schema as a person reads it: one row per field.
+    const schema = command === 'schema' && !result.multiVdom && isObject(results) && isObject(results.children);
+    const forPeople = schema ? { table: { rows: schemaRows(results.children as Obj, String(results.mkey ?? '')), fields: SCHEMA_COLUMNS } } : {};
+    return printRead(ctx, table, result, !Array.isArray(results), {}, forPeople);
   };
 }
 

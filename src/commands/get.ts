@@ -6,7 +6,7 @@ import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { mostSevere } from '../severity.js';
-import { printRead, readView, send, shapeRead } from './shared.js';
+import { printRead, readFacts, readView, send, shapeRead } from './shared.js';
 
 /**
  * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
@@ -50,10 +50,17 @@ export async function run(ctx: Context, { table: tableInput, keys }: { table: st
       for (const [vdom, object] of Object.entries(shaped.vdoms)) (vdoms[vdom] ??= []).push(object as Row);
     } else if (shaped.kind === 'object') rows.push(shaped.object);
   }
-  if (ctx.options.raw) await ctx.print({ kind: 'raw', body: outcomes.flatMap((o) => (o.result ? [o.result.body] : [])) });
-  else if (byVdom) await ctx.print({ kind: 'byVdom', vdoms }, { keyField: table.key, ...readView(query) });
-  else if (rows.length || ctx.format !== 'table') await ctx.print({ kind: 'list', rows }, { keyField: table.key, ...readView(query) });
-  const reports = outcomes.flatMap((o) => (o.result ? [] : [ctx.describe(o.error)]));
-  for (const report of reports) ctx.printError(report);
-  return mostSevere(reports.map((r) => r.exit));
+  const refusals = outcomes.flatMap((o) => (o.result ? [] : [{ vdom: null, report: ctx.describe(o.error) }]));
+  await ctx.print(
+    {
+      kind: 'read',
+      data: byVdom ? { kind: 'byVdom', vdoms } : { kind: 'list', rows },
+      body: outcomes.flatMap((o) => (o.result ? [o.result.body] : [])),
+      ...readFacts(ctx, table),
+      byKey: true,
+      refusals,
+    },
+    readView(query),
+  );
+  return mostSevere(refusals.map((r) => r.report.exit));
 }

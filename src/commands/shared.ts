@@ -5,7 +5,7 @@ import { redactSecrets } from '../catalogue/secrets.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, WriteOutcomeError } from '../errors.js';
 import { mostSevere } from '../severity.js';
-import type { ErrorReport, RenderOptions, Row, RowSink, Shaped, WriteResult } from '../output/index.js';
+import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../output/index.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
 
 /** The options every write command takes; the Context acts on them (records writes, or asks nothing). */
@@ -46,7 +46,7 @@ function asRows(results: unknown): Row[] {
 }
 
 /** Shapes read results as CLI.md says: an array for lists, an object for one object, keyed by VDOM when several. */
-export function shapeRead(result: ApiResult, single: boolean): Shaped {
+export function shapeRead(result: ApiResult, single: boolean): ReadData {
   if (result.multiVdom) {
     const vdoms: Record<string, Row[] | Row> = {};
     result.envelopes.forEach((e, i) => {
@@ -62,144 +62,67 @@ export function shapeRead(result: ApiResult, single: boolean): Shaped {
   return { kind: 'list', rows: asRows(results) };
 }
 
-/** What the table line adds when the answer was lost and the object read back, or was already there. */
-function outcomeNote(r: WriteResult): string {
-  if (r.outcome === 'applied') return ' (the answer was lost; reading it back shows it applied)';
-  if (r.outcome === 'unchanged') return ' (already there with the same content: unchanged)';
-  return '';
-}
-
 /** The VDOMs that refused a request to several, each as the user sees its error. */
-function refusals(ctx: Context, result: ApiResult): { vdom: string | null; report: ReturnType<Context['describe']> }[] {
+function refusals(ctx: Context, result: ApiResult): Refusal[] {
   return (result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: ctx.describe(err) }));
 }
 
 /**
- * Prints a write's result: the result object in json/yaml, one confirming line in table. Several
- * VDOMs: one result each, keyed by VDOM in json/yaml (`{"root":{...},"dmz":{"status":"error",...}}`),
- * one row each in ndjson/csv, a line or an error each in table; the exit code is the most severe.
+ * Prints what a write did (one result, or one per VDOM with an error for each that refused); the
+ * exit code is the most severe.
  */
 export async function printWrite(ctx: Context, result: ApiResult, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
   // A dry run prints the requests it kept instead (cli/main.ts).
   if (ctx.dryRun) return 0;
-  const failures = refusals(ctx, result);
-  const exit = mostSevere(failures.map((f) => f.report.exit));
-  if (ctx.options.raw) {
-    await ctx.print({ kind: 'raw', body: result.body });
-    return exit;
-  }
+  const refused = refusals(ctx, result);
   const results = result.envelopes.map((e) => writeResult(e, mkey));
-  const line = (r: WriteResult) => `${verb} ${table.path}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${r.mkey}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
-  if (!result.multiVdom && results.length === 1) {
-    await ctx.print({ kind: 'write', result: results[0], message: line(results[0]) });
-    return exit;
-  }
-  if (ctx.format === 'table') {
-    for (const r of results) await ctx.print({ kind: 'write', result: r, message: line(r) });
-    for (const f of failures) ctx.printError(f.report);
-    return exit;
-  }
-  const rows: Row[] = [
-    ...results.map((r) => ({ status: r.status, mkey: r.mkey ?? null, revision: r.revision ?? null, vdom: r.vdom ?? null, ...(r.outcome ? { outcome: r.outcome } : {}) })),
-    ...failures.map((f) => ({ status: 'error', mkey: mkey ?? null, vdom: f.vdom, error: { exit: f.report.exit, status: f.report.status, code: f.report.code, message: f.report.message, hint: f.report.hint, cli_error: f.report.cliError } })),
-  ];
-  // In the device's order of VDOMs.
-  const order = (Array.isArray(result.body) ? result.body : []).map((e) => (e as { vdom?: string }).vdom);
-  rows.sort((a, b) => order.indexOf(a.vdom as string) - order.indexOf(b.vdom as string));
-  if (ctx.format === 'json' || ctx.format === 'yaml') await ctx.print({ kind: 'object', object: Object.fromEntries(rows.map((r, i) => [String(r.vdom ?? `vdom${i}`), r])) });
-  else await ctx.print({ kind: 'list', rows });
-  return exit;
+  await ctx.print({ kind: 'written', verb, tablePath: table.path, mkey, results, severalVdoms: result.multiVdom, refusals: refused, body: result.body });
+  return mostSevere(refused.map((f) => f.report.exit));
 }
 
-/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`; whether it was filtered. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta'> & { filtered?: boolean };
+/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`. */
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta'>;
 
 /** The view of a read's query: exactly --fields, and `q_ref` (how many objects use each) with --with-meta. */
 export function readView(query: QueryParams, headers?: boolean): ReadView {
   return { fields: query.format, headers, showMeta: query.with_meta ? ['q_ref'] : undefined };
 }
 
-/** The columns of a table as the catalogue knows them, key first (the header of an empty csv). */
-export function catalogueColumns(table: TableDef): string[] | undefined {
-  if (!table.known) return undefined;
-  return [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])];
+/** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */
+export function readFacts(ctx: Context, table: TableDef, filtered?: boolean): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'vdoms' | 'filtered'> {
+  const columns = table.known ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])] : undefined;
+  return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.vdoms(), filtered };
+}
+
+/** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
+export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}, facts: Pick<Read, 'filtered' | 'table'> = {}): Promise<number> {
+  const refused = refusals(ctx, result);
+  const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
+  await ctx.print({ kind: 'read', data, body: result.body, ...readFacts(ctx, table, facts.filtered), table: facts.table, refusals: refused }, view);
+  return mostSevere(refused.map((f) => f.report.exit));
 }
 
 /**
- * Prints a read, honouring --raw. An empty list says so on stderr in table format (naming the filter
- * when one was given), and is still a header in csv.
- */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}): Promise<number> {
-  // Several VDOMs of which some refused: what the others had, then an error for each that refused.
-  const failures = refusals(ctx, result);
-  const exit = mostSevere(failures.map((f) => f.report.exit));
-  if (ctx.options.raw) await ctx.print({ kind: 'raw', body: result.body });
-  else if (!failures.length || result.envelopes.length) await printShaped(ctx, table, result, single, view);
-  for (const f of failures) ctx.printError(f.report);
-  return exit;
-}
-
-async function printShaped(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView): Promise<void> {
-  const { filtered, ...shown } = view;
-  const shaped = shapeRead(result, single);
-  const empty = shaped.kind === 'list' && shaped.rows.length === 0;
-  const emptyVdoms = shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
-  if (empty && ctx.format === 'table') return noObjects(ctx, table, filtered);
-  const columns = shown.fields ?? ((empty || emptyVdoms) && ctx.format === 'csv' ? catalogueColumns(table) : undefined);
-  await ctx.print(shaped, { keyField: table.key, ...shown, fields: columns });
-}
-
-/** An empty list in a table prints nothing on stdout and says so on stderr, naming the filter if one was given. */
-export function noObjects(ctx: Context, table: TableDef, filtered = false): void {
-  const vdoms = ctx.vdoms();
-  const where = vdoms ? ` (vdom ${vdoms.join(',')})` : '';
-  ctx.notice(filtered ? `nothing matched the filter in ${table.path}${where}` : `no objects in ${table.path}${where}`);
-}
-
-/** A failed bulk item's error names the item by its key, whatever the message says. */
-function namedByKey(report: ErrorReport & { exit: number }, table: TableDef, mkey: string | number | null): ErrorReport & { exit: number } {
-  const key = mkey === null || mkey === undefined ? null : String(mkey);
-  return key !== null && !report.message.includes(key) ? { ...report, message: `${table.path} ${JSON.stringify(key)}: ${report.message}` } : report;
-}
-
-/**
- * Prints each outcome of a bulk write as it comes (in input order), so that nothing but the failed
- * items' errors is kept: in a table the success lines, then every error on stderr; in the other
- * formats one list of result rows. end() prints what is left and returns the most severe exit code
- * (CLI.md: bulk commands).
+ * Prints each outcome of a bulk write as it comes (in input order); end() prints what is left and
+ * returns the most severe exit code (CLI.md: bulk commands).
  */
 export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(outcome: BulkOutcome): Promise<void>; end(): Promise<number> } {
-  let total = 0;
-  const exits: number[] = [EXIT.OK];
-  const failed: ErrorReport[] = [];
-  let sink: RowSink | undefined;
-  const rows = async () => (sink ??= await ctx.rowSink());
+  const exits = new Set<number>([EXIT.OK]);
+  let sink: Promise<BulkSink> | undefined;
+  const out = () => (sink ??= ctx.bulkSink({ tablePath: table.path, verb }));
   return {
     async add(o) {
       // A dry run prints the requests it kept instead (cli/main.ts).
       if (ctx.dryRun) return;
-      total++;
-      const report = o.error === undefined ? null : namedByKey(ctx.describe(o.error), table, o.mkey);
-      if (report) {
-        failed.push(report);
-        if (!exits.includes(report.exit)) exits.push(report.exit);
-      }
-      if (ctx.format !== 'table') {
-        const outcome = o.error instanceof WriteOutcomeError ? { outcome: o.error.outcome } : {};
-        const row = report
-          ? { status: 'error', mkey: o.mkey, ...outcome, error: { exit: report.exit, status: report.status, code: report.code, message: report.message, hint: report.hint, cli_error: report.cliError } }
-          : { ...o.result };
-        await (await rows()).write([row as Row]);
-      } else if (!report) await ctx.print({ kind: 'write', result: o.result!, message: `${verb} ${table.path} ${o.mkey ?? ''}`.trimEnd() + outcomeNote(o.result!) });
+      const error = o.error === undefined ? undefined : ctx.describe(o.error);
+      if (error) exits.add(error.exit);
+      const outcome = o.error instanceof WriteOutcomeError ? o.error.outcome : undefined;
+      await (await out()).add({ mkey: o.mkey, result: o.result, error, outcome });
     },
     async end() {
       if (ctx.dryRun) return EXIT.OK;
-      if (ctx.format !== 'table') await (await rows()).end();
-      else for (const report of failed) ctx.printError(report);
       const exit = mostSevere(exits);
-      if (failed.length) {
-        ctx.summarize({ exit, status: null, code: null, message: `${failed.length} of ${total} failed`, hint: null, counts: { failed: failed.length, total } });
-      }
+      await (await out()).end(exit);
       return exit;
     },
   };

@@ -1,4 +1,10 @@
+import type { ErrorReport } from './errors.js';
 import type { Row, Shaped, WriteResult } from './types.js';
+
+/** An error as a result row holds it (a VDOM that refused, a failed bulk item or apply step). */
+export function errorObject(report: ErrorReport): Row {
+  return { exit: report.exit, status: report.status, code: report.code, message: report.message, hint: report.hint, cli_error: report.cliError };
+}
 
 /** A write's result with all four fields, in a stable order, absent ones as null. */
 export function writeResultObject(result: WriteResult): Required<Omit<WriteResult, 'outcome'>> & { outcome?: string } {

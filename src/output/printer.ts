@@ -6,7 +6,8 @@ import { formatError, formatNotice, formatWarning, type ErrorReport } from './er
 import { createRowSink, render, type RowSink } from './index.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
-import type { IO, OutputFormat, Printable, RenderOptions, Row, Shaped, Terminal, WriteResult } from './types.js';
+import type { BulkSink, PageSink, Run } from './outcomes.js';
+import type { IO, OutputFormat, Printable, Read, RenderOptions, Shaped, Terminal } from './types.js';
 
 /** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
 export interface PrintSettings {
@@ -22,9 +23,22 @@ export type View = Omit<RenderOptions, 'format' | 'terminal'> & {
   tableFields?: string[];
 };
 
-/** Where print() sends the shape it lowered. */
+/** How a shape is shown: the view without the table's default columns (already applied). */
+export type ShapeOptions = Omit<View, 'tableFields'>;
+
+/**
+ * Where print() sends what it lowered: the Context's own printing, which a device of several keeps
+ * for the document keyed by device, and whose messages name the device.
+ */
 export interface PrintHooks {
-  emit(data: Shaped, options: Omit<View, 'tableFields'>): Promise<void>;
+  emit(data: Shaped, options: ShapeOptions): Promise<void>;
+  /** A sink for rows that arrive page by page. */
+  rows(options: ShapeOptions): Promise<RowSink>;
+  notice(message: string): void;
+  /** An error of one part of the run (a VDOM, a bulk item): the run goes on. */
+  error(report: ErrorReport): void;
+  /** A bulk run's summary. */
+  summarize(report: ErrorReport & { counts: { failed: number; total: number } }): void;
 }
 
 export class Printer {
@@ -48,19 +62,37 @@ export class Printer {
   }
 
   /**
-   * Data or an outcome: lowered to a shape in the run's format (--raw prints the device's body), which
-   * `to.emit` prints (by default on stdout).
+   * Data or an outcome: lowered to shapes in the run's format (--raw prints the device's answer),
+   * which `to.emit` prints, and messages on stderr.
    */
-  async print(data: Printable, view: View = {}, to: PrintHooks = { emit: (shaped, options) => this.write(shaped, options) }): Promise<void> {
+  async print(data: Printable, view: View, to: PrintHooks): Promise<void> {
     const format = view.format ?? this.settings.format();
     const { tableFields, ...options } = view;
     if (tableFields && format === 'table' && !options.fields) options.fields = tableFields;
     switch (data.kind) {
       case 'done':
         return format === 'table' ? to.emit({ kind: 'write', result: { status: 'success' }, message: data.message }, options) : to.emit({ kind: 'object', object: data.object }, options);
+      case 'written':
+        return (await import('./outcomes.js')).printWritten(data, this.run(format), options, to);
+      case 'read':
+        return (await import('./outcomes.js')).printRead(data, this.run(format), options, to);
       default:
         return to.emit(data, options);
     }
+  }
+
+  private run(format = this.settings.format()): Run {
+    return { format, raw: this.settings.raw };
+  }
+
+  /** The items of a bulk write, printed as they come. */
+  async bulk(what: { tablePath: string; verb: string }, to: PrintHooks): Promise<BulkSink> {
+    return (await import('./outcomes.js')).bulkSink(what, this.run(), to);
+  }
+
+  /** The pages of a read (`list --all`), printed as they come where the format allows. */
+  async pages(what: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>, view: ShapeOptions, to: PrintHooks): Promise<PageSink> {
+    return (await import('./outcomes.js')).pageSink(what, this.run(), view, to);
   }
 
   /** A shape in the run's format on stdout. */

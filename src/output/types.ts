@@ -1,3 +1,5 @@
+import type { ErrorReport } from './errors.js';
+
 export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
 
 /** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
@@ -19,8 +21,56 @@ export interface Done {
   object: Row;
 }
 
+/** One VDOM (or item) that refused, as the user sees its error. */
+export interface Refusal {
+  vdom: string | null;
+  report: ErrorReport;
+}
+
+/** What a write to one or several VDOMs did: a line each for people, the result (keyed by VDOM when several) for scripts. */
+export interface Written {
+  kind: 'written';
+  /** What was done, as the line of a table starts: `created`, `moved after 2:`. */
+  verb: string;
+  tablePath: string;
+  /** The key written, for the result of a VDOM that refused. */
+  mkey?: string | number;
+  /** One per VDOM that answered. */
+  results: WriteResult[];
+  /** The device answered for several VDOMs. */
+  severalVdoms: boolean;
+  refusals: Refusal[];
+  /** The device's answer as it came (--raw). */
+  body: unknown;
+}
+
+/** What a read found: a list, an object, or either keyed by VDOM. */
+export type ReadData = Extract<Shaped, { kind: 'list' | 'object' | 'byVdom' }>;
+
+/** What a read found, with what the printer needs to say so when it found nothing. */
+export interface Read {
+  kind: 'read';
+  /** What the device had, or null when no VDOM answered (every one refused). */
+  data: ReadData | null;
+  /** The device's answer as it came (--raw). */
+  body: unknown;
+  tablePath: string;
+  keyField?: string | null;
+  /** The table's columns as the catalogue knows them: the header of an empty csv. */
+  columns?: string[];
+  /** The VDOMs asked, named when nothing was found. */
+  vdoms?: string[];
+  /** The device was asked to filter: nothing found is "nothing matched". */
+  filtered?: boolean;
+  /** Objects asked for by key: each one not found is an error of its own, so none is no empty table. */
+  byKey?: boolean;
+  /** What a table shows instead (a schema: one row per field). */
+  table?: { rows: Row[]; fields: string[] };
+  refusals: Refusal[];
+}
+
 /** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
-export type Printable = Shaped | Done;
+export type Printable = Shaped | Done | Written | Read;
 
 export type Shaped =
   | { kind: 'list'; rows: Row[] }

@@ -1,0 +1,171 @@
+// How what a command did looks: a write's outcome, a read's result, a bulk write's items and the pages
+// of `list --all`, in the run's format (or as the device's answer with --raw). The commands say what
+// happened; every decision of format, --raw, notices and columns is taken here. Loaded on first use.
+import { errorObject, writeResultObject } from './data.js';
+import type { ErrorReport } from './errors.js';
+import type { RowSink } from './index.js';
+import type { PrintHooks, ShapeOptions } from './printer.js';
+import type { OutputFormat, Read, Row, WriteResult, Written } from './types.js';
+
+/** What the printer knows of the run when it lowers an outcome. */
+export interface Run {
+  format: OutputFormat;
+  raw: boolean;
+}
+
+/** What the table line adds when the answer was lost and the object read back, or was already there. */
+function outcomeNote(r: WriteResult): string {
+  if (r.outcome === 'applied') return ' (the answer was lost; reading it back shows it applied)';
+  if (r.outcome === 'unchanged') return ' (already there with the same content: unchanged)';
+  return '';
+}
+
+/**
+ * A write: the result object in json/yaml, one confirming line in table. Several VDOMs: one result
+ * each, keyed by VDOM in json/yaml (`{"root":{...},"dmz":{"status":"error",...}}`), one row each in
+ * ndjson/csv, a line or an error each in table.
+ */
+export async function printWritten(data: Written, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
+  if (run.raw) return to.emit({ kind: 'raw', body: data.body }, options);
+  const line = (r: WriteResult) => `${data.verb} ${data.tablePath}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${r.mkey}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
+  if (!data.severalVdoms && data.results.length === 1) return to.emit({ kind: 'write', result: data.results[0], message: line(data.results[0]) }, options);
+  if (run.format === 'table') {
+    for (const r of data.results) await to.emit({ kind: 'write', result: r, message: line(r) }, options);
+    for (const f of data.refusals) to.error(f.report);
+    return;
+  }
+  const rows: Row[] = [
+    ...data.results.map((r) => writeResultObject(r)),
+    ...data.refusals.map((f) => ({ status: 'error', mkey: data.mkey ?? null, vdom: f.vdom, error: errorObject(f.report) })),
+  ];
+  // In the device's order of VDOMs.
+  const order = (Array.isArray(data.body) ? data.body : []).map((e) => (e as { vdom?: string }).vdom);
+  rows.sort((a, b) => order.indexOf(a.vdom as string) - order.indexOf(b.vdom as string));
+  if (run.format === 'json' || run.format === 'yaml') await to.emit({ kind: 'object', object: Object.fromEntries(rows.map((r, i) => [String(r.vdom ?? `vdom${i}`), r])) }, options);
+  else await to.emit({ kind: 'list', rows }, options);
+}
+
+/** Nothing found: nothing on stdout, and a line on stderr naming the table, its VDOMs and whether a filter was given. */
+function sayNone(data: Pick<Read, 'tablePath' | 'vdoms' | 'filtered'>, to: PrintHooks): void {
+  const where = data.vdoms ? ` (vdom ${data.vdoms.join(',')})` : '';
+  to.notice(data.filtered ? `nothing matched the filter in ${data.tablePath}${where}` : `no objects in ${data.tablePath}${where}`);
+}
+
+/**
+ * A read, or the device's answer with --raw; then an error for each VDOM that refused. An empty list
+ * says so on stderr in table format, and is still a header in csv (the catalogue's columns).
+ */
+export async function printRead(data: Read, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
+  if (run.raw) await to.emit({ kind: 'raw', body: data.body }, options);
+  else if (data.table && run.format === 'table') await to.emit({ kind: 'list', rows: data.table.rows }, { ...options, fields: data.table.fields });
+  else if (data.data) {
+    const shaped = data.data;
+    const empty = shaped.kind === 'list' && shaped.rows.length === 0;
+    const emptyVdoms = shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
+    if (empty && run.format === 'table') {
+      if (!data.byKey) sayNone(data, to);
+    } else {
+      const columns = options.fields ?? ((empty || emptyVdoms) && run.format === 'csv' && !data.byKey ? data.columns : undefined);
+      await to.emit(shaped, { keyField: data.keyField, ...options, fields: columns });
+    }
+  }
+  for (const f of data.refusals) to.error(f.report);
+}
+
+/** One item of a bulk write, as it turned out. */
+export interface BulkItem {
+  mkey: string | number | null;
+  result?: WriteResult;
+  error?: ErrorReport;
+  /** How a write whose answer was lost turned out (`not applied`, `unknown`). */
+  outcome?: string;
+}
+
+export interface BulkSink {
+  add(item: BulkItem): Promise<void>;
+  /** Prints what is left, and the summary when items failed (`exit`: the run's). */
+  end(exit: number): Promise<void>;
+}
+
+/** A failed bulk item's error names the item by its key, whatever the message says. */
+function namedByKey(report: ErrorReport, tablePath: string, mkey: string | number | null): ErrorReport {
+  const key = mkey === null || mkey === undefined ? null : String(mkey);
+  return key !== null && !report.message.includes(key) ? { ...report, message: `${tablePath} ${JSON.stringify(key)}: ${report.message}` } : report;
+}
+
+/**
+ * Each item of a bulk write as it comes (in input order), so that nothing but the failed items'
+ * errors is kept: in a table the success lines, then every error on stderr; in the other formats one
+ * list of result rows (CLI.md: bulk commands).
+ */
+export function bulkSink(what: { tablePath: string; verb: string }, run: Run, to: PrintHooks): BulkSink {
+  let total = 0;
+  const failed: ErrorReport[] = [];
+  let sink: RowSink | undefined;
+  const rows = async () => (sink ??= await to.rows({}));
+  return {
+    async add(item) {
+      total++;
+      const report = item.error && namedByKey(item.error, what.tablePath, item.mkey);
+      if (report) failed.push(report);
+      if (run.format !== 'table') {
+        const outcome = item.outcome ? { outcome: item.outcome } : {};
+        const row = report ? { status: 'error', mkey: item.mkey, ...outcome, error: errorObject(report) } : { ...item.result };
+        await (await rows()).write([row as Row]);
+      } else if (!report) await to.emit({ kind: 'write', result: item.result!, message: `${what.verb} ${what.tablePath} ${item.mkey ?? ''}`.trimEnd() + outcomeNote(item.result!) }, {});
+    },
+    async end(exit) {
+      if (run.format !== 'table') await (await rows()).end();
+      else for (const report of failed) to.error(report);
+      if (failed.length) to.summarize({ exit, status: null, code: null, message: `${failed.length} of ${total} failed`, hint: null, counts: { failed: failed.length, total } });
+    },
+  };
+}
+
+export interface PageSink {
+  /** One page's answer as it came (--raw prints them all at the end); `severalVdoms`: the device answers for several. */
+  page(body: unknown, severalVdoms: boolean): void;
+  /** One VDOM's rows of the page. */
+  rows(vdom: string, rows: Row[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+/**
+ * The pages of `list --all`: rows go out as each page arrives (json, ndjson and csv are written as
+ * they come; a table keeps only its cells' text): only --raw, yaml and several VDOMs in a format other
+ * than ndjson keep the pages.
+ */
+export function pageSink(data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>, run: Run, options: ShapeOptions, to: PrintHooks): PageSink {
+  const bodies: unknown[] = [];
+  const byVdom = new Map<string, Row[]>();
+  let several = false;
+  let written = 0;
+  let sink: RowSink | undefined;
+  const out = async () => (sink ??= await to.rows({ keyField: data.keyField, ...options }));
+  return {
+    page(body, severalVdoms) {
+      if (run.raw) bodies.push(body);
+      several ||= severalVdoms;
+    },
+    async rows(vdom, rows) {
+      if (run.raw) return;
+      if (several && run.format === 'ndjson') await (await out()).write(rows.map((r) => ({ vdom, ...r })));
+      else if (several) {
+        if (!byVdom.has(vdom)) byVdom.set(vdom, []);
+        for (const row of rows) byVdom.get(vdom)!.push(row);
+      } else {
+        await (await out()).write(rows);
+        written += rows.length;
+      }
+    },
+    async end() {
+      if (run.raw) return to.emit({ kind: 'raw', body: bodies.length === 1 ? bodies[0] : bodies }, options);
+      if (several && run.format !== 'ndjson') return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: data.keyField, ...options });
+      await (await out()).end();
+      if (several || written) return;
+      if (run.format === 'table') sayNone(data, to);
+      // An empty csv is still its header, as without --all.
+      else if (run.format === 'csv' && options.headers !== false) await to.emit({ kind: 'list', rows: [] }, { ...options, fields: options.fields ?? data.columns });
+    },
+  };
+}
