@@ -45,7 +45,7 @@ export class Context {
   ) {
     this.settings = new Settings(options, env);
     const settings = this.settings;
-    this.out = new Printer(io, env, { format: () => this.format, raw: settings.raw, noColor: settings.noColor });
+    this.out = new Printer(io, env, { format: () => this.format, explicitFormat: () => this.explicitFormat, raw: settings.raw, noColor: settings.noColor });
   }
 
   /** Checks the global options' values up front, so a bad one stops the command before anything is sent. */
@@ -166,17 +166,10 @@ export class Context {
     return [...this.planned];
   }
 
-  /** Prints the writes a dry run kept: one request a line in table, an array of {method,path,query,body} otherwise. */
+  /** Prints the writes a dry run kept (or `planned`, once they were taken). */
   async printPlanned(planned?: PlannedRequest[]): Promise<void> {
     if (this.plannedTaken && !planned) return;
-    const requests = planned ?? this.planned;
-    if (this.format === 'table') {
-      const { formatRequestLines } = await import('../output/requests.js');
-      await this.print({ kind: 'text', text: formatRequestLines(requests) });
-      if (!requests.length) this.notice('dry run: nothing would be sent');
-      return;
-    }
-    await this.print({ kind: 'list', rows: requests as unknown as Row[] });
+    await this.print({ kind: 'requests', requests: planned ?? this.planned });
   }
 
   /**
@@ -222,6 +215,7 @@ export class Context {
       emit: (shaped, options) => this.printShaped(shaped, options),
       rows: (options) => this.rowSink(options),
       notice: (message) => this.notice(message),
+      warn: (message) => this.warn(message),
       error: (report) => this.printError(report),
       summarize: (report) => this.summarize(report),
     };

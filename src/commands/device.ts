@@ -48,22 +48,23 @@ function effective(row: Row, words: boolean): Row {
 /** `cmdb device list`: the default marked `*` in a table, names and hosts never cut. */
 export async function list(ctx: Context): Promise<number> {
   if (ctx.demo) {
-    await ctx.print({ kind: 'list', rows: [demoDevice(ctx)] }, { keyField: 'name', fields: ctx.format === 'table' ? ['name', 'default', 'host', 'auth', 'vdom', 'secrets'] : undefined });
+    await ctx.print({ kind: 'list', rows: [demoDevice(ctx)] }, { keyField: 'name', tableFields: ['name', 'default', 'host', 'auth', 'vdom', 'secrets'] });
     return 0;
   }
   const set = readProfiles(ctx.env);
-  if (!set.devices.length && ctx.format === 'table') {
-    ctx.notice(`no saved devices in ${set.path}; add one with 'cmdb login --host <url>'`);
-    return 0;
-  }
   const rows = set.devices.map((d) => describe(d, set));
-  if (ctx.format !== 'table') {
-    await ctx.print({ kind: 'list', rows }, { keyField: 'name' });
-    return 0;
-  }
   // For people: the default marked `*`, the address never cut on a narrow terminal.
   const shown = rows.map((row) => ({ ...row, default: row.default ? '*' : '' }));
-  await ctx.print({ kind: 'list', rows: shown }, { keyField: 'name', fields: ['name', 'host', 'auth', 'default', 'username', 'vdom', 'secrets'], whole: ['host'] });
+  await ctx.print(
+    {
+      kind: 'forPeople',
+      data: { kind: 'list', rows },
+      table: { kind: 'list', rows: shown },
+      tableView: { fields: ['name', 'host', 'auth', 'default', 'username', 'vdom', 'secrets'], whole: ['host'] },
+      none: `no saved devices in ${set.path}; add one with 'cmdb login --host <url>'`,
+    },
+    { keyField: 'name' },
+  );
   return 0;
 }
 
@@ -75,7 +76,8 @@ export async function show(ctx: Context, { name = ctx.settings.device }: { name?
   }
   const set = readProfiles(ctx.env);
   const profile = name ? getProfile(set, name) : requireProfile(ctx, 'show');
-  await ctx.print({ kind: 'object', object: effective(describe(profile, set), ctx.format === 'table') });
+  const row = describe(profile, set);
+  await ctx.print({ kind: 'forPeople', data: { kind: 'object', object: effective(row, false) }, table: { kind: 'object', object: effective(row, true) } });
   return 0;
 }
 
@@ -141,7 +143,6 @@ export async function set(ctx: Context, { name, settings }: { name: string; sett
     return putProfile(current, changed);
   });
   const said = changes.map(([key, value]) => (value === '' ? `${key} removed` : `${key}=${value}`)).join(', ');
-  if (ctx.format === 'table') await printOutcome(ctx, `Device '${name}': ${said}`, {});
-  else await ctx.print({ kind: 'object', object: describe(changed!, after) });
+  await printOutcome(ctx, `Device '${name}': ${said}`, describe(changed!, after));
   return 0;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { displayFingerprint } from '../api/fingerprint.js';
 import type { Context } from '../cli/context.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';
+import type { Started } from '../output/index.js';
 import { readInputFile } from '../config/files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { parseYaml } from '../request/input.js';
@@ -80,26 +81,28 @@ function waitForSignal(): Promise<void> {
   });
 }
 
-function printForPeople(ctx: Context, emulator: RunningEmulator, caFile: string | null, state: string | undefined): void {
+/** The start line: the JSON line for scripts; for people, the settings and how to use them from another shell. */
+function started(emulator: RunningEmulator, caFile: string | null, state: string | undefined): Started {
   const line = emulator.startLine();
   const exports = [`CMDB_HOST=${shellQuote(line.url)}`, `CMDB_TOKEN=${shellQuote(line.token)}`, ...(caFile ? [`CMDB_CA_FILE=${shellQuote(caFile)}`] : [])];
-  const rows = [
+  const settings: [string, string][] = [
     ['url', line.url],
     ['vdoms', line.vdoms.join(', ')],
     ['API token', line.token],
     ['username', line.username],
     ['password', line.password],
-    ...(line.fingerprint ? [['fingerprint', displayFingerprint(line.fingerprint)]] : []),
-    ...(caFile ? [['certificate', caFile]] : []),
-    ...(state ? [['state file', state]] : []),
+    ...(line.fingerprint ? [['fingerprint', displayFingerprint(line.fingerprint)] as [string, string]] : []),
+    ...(caFile ? [['certificate', caFile] as [string, string]] : []),
+    ...(state ? [['state file', state] as [string, string]] : []),
   ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  ctx.out.text(
-    `cmdb emulator: an emulated device (release 6.4.14) is listening.\n\n` +
-      rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n') +
-      `\n\nUse it from another shell:\n\n  export ${exports.join(' ')}\n\n`,
-  );
-  ctx.out.status('Serving until Ctrl-C (SIGINT) or SIGTERM.\n');
+  return {
+    kind: 'started',
+    object: { ...line },
+    title: 'cmdb emulator: an emulated device (release 6.4.14) is listening.',
+    settings,
+    use: { how: 'Use it from another shell:', commands: [`export ${exports.join(' ')}`] },
+    status: 'Serving until Ctrl-C (SIGINT) or SIGTERM.',
+  };
 }
 
 /** `--port`, or undefined: the state file's port (when there is one), else a free one. */
@@ -140,16 +143,10 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     throw new CmdbError(message, EXIT.INTERNAL, flags.state ? 'check the --state file' : null);
   }
   const stopped = waitForSignal();
-  let caFile: string | null = null;
-  if (ctx.explicitFormat === 'json') {
-    ctx.out.text(`${JSON.stringify(emulator.startLine())}\n`);
-  } else {
-    if (emulator.certPem) {
-      caFile = join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`);
-      writeFileSync(caFile, emulator.certPem, { mode: 0o600 });
-    }
-    printForPeople(ctx, emulator, caFile, flags.state);
-  }
+  // The certificate in a file, for CMDB_CA_FILE (removed when the emulator stops).
+  const caFile = emulator.certPem ? join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`) : null;
+  if (caFile) writeFileSync(caFile, emulator.certPem!, { mode: 0o600 });
+  await ctx.print(started(emulator, caFile, flags.state));
   await stopped;
   await emulator.close();
   if (caFile) rmSync(caFile, { force: true });

@@ -7,11 +7,13 @@ import { createRowSink, render, type RowSink } from './index.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
 import type { BulkSink, PageSink, Run } from './outcomes.js';
-import type { IO, OutputFormat, Printable, Read, RenderOptions, Shaped, Terminal } from './types.js';
+import type { IO, OutputFormat, Printable, Read, RenderOptions, Row, Shaped, Started, Terminal } from './types.js';
 
 /** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
 export interface PrintSettings {
   format(): OutputFormat;
+  /** -o or CMDB_OUTPUT, when either names a format. */
+  explicitFormat?(): OutputFormat | undefined;
   readonly raw: boolean;
   readonly noColor: boolean;
 }
@@ -35,6 +37,7 @@ export interface PrintHooks {
   /** A sink for rows that arrive page by page. */
   rows(options: ShapeOptions): Promise<RowSink>;
   notice(message: string): void;
+  warn(message: string): void;
   /** An error of one part of the run (a VDOM, a bulk item): the run goes on. */
   error(report: ErrorReport): void;
   /** A bulk run's summary. */
@@ -76,9 +79,30 @@ export class Printer {
         return (await import('./outcomes.js')).printWritten(data, this.run(format), options, to);
       case 'read':
         return (await import('./outcomes.js')).printRead(data, this.run(format), options, to);
+      case 'forPeople':
+        if (format !== 'table') return to.emit(data.data, options);
+        if (data.none && data.table.kind === 'list' && !data.table.rows.length) return to.notice(data.none);
+        return to.emit(data.table, { ...options, ...data.tableView });
+      case 'started':
+        return this.started(data, to);
+      case 'requests':
+        if (format !== 'table') return to.emit({ kind: 'list', rows: data.requests as unknown as Row[] }, options);
+        await to.emit({ kind: 'text', text: (await import('./requests.js')).formatRequestLines(data.requests) }, options);
+        if (!data.requests.length) to.notice('dry run: nothing would be sent');
+        return;
       default:
         return to.emit(data, options);
     }
+  }
+
+  /** Exactly one compact JSON line when -o json is asked for, for scripts; else a few lines for people. */
+  private async started(data: Started, to: PrintHooks): Promise<void> {
+    if (this.settings.explicitFormat?.() === 'json') return to.emit({ kind: 'text', text: `${JSON.stringify(data.object)}\n` }, {});
+    const width = Math.max(...data.settings.map(([label]) => label.length));
+    const settings = data.settings.map(([label, value]) => `  ${label.padEnd(width)}  ${value}\n`).join('');
+    const use = data.use.commands.map((command) => `  ${command}\n`).join('');
+    await to.emit({ kind: 'text', text: `${data.title}\n\n${settings}\n${data.use.how}\n\n${use}\n` }, {});
+    this.status(`${data.status}\n`);
   }
 
   private run(format = this.settings.format()): Run {

@@ -1,4 +1,5 @@
 import type { ErrorReport } from './errors.js';
+import type { PlannedRequest } from './requests.js';
 
 export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
 
@@ -69,8 +70,38 @@ export interface Read {
   refusals: Refusal[];
 }
 
+/** Data that a table shows in words of its own (the default device marked `*`, defaults spelled out). */
+export interface ForPeople {
+  kind: 'forPeople';
+  /** What json, yaml, ndjson and csv print. */
+  data: Shaped;
+  /** What a table prints instead, with these columns. */
+  table: Shaped;
+  tableView?: Pick<RenderOptions, 'fields' | 'whole'>;
+  /** A table of nothing is this line on stderr instead. */
+  none?: string;
+}
+
+/** A service that started (the emulator): one JSON line for scripts with -o json, else its settings for people. */
+export interface Started {
+  kind: 'started';
+  /** The line scripts read. */
+  object: Row;
+  /** For people: what started, its settings by label, commands to use it, and a line on stderr. */
+  title: string;
+  settings: [string, string][];
+  use: { how: string; commands: string[] };
+  status: string;
+}
+
+/** The writes of a dry run, as they would be sent. */
+export interface Requests {
+  kind: 'requests';
+  requests: PlannedRequest[];
+}
+
 /** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
-export type Printable = Shaped | Done | Written | Read;
+export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests;
 
 export type Shaped =
   | { kind: 'list'; rows: Row[] }
