@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { ApiRequest, CmdbClient, DescribedRequest, Exchange } from '../api/client.js';
-import { CmdbError, EXIT } from '../errors.js';
+import { CmdbError, EXIT, UsageError } from '../errors.js';
+import type { FormatRule } from '../commands/spec.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
 import { decideColor, defaultFormat, loadPalette, type BulkSink, type ErrorReport, type IO, type PageSink, type OutputFormat, type OutStream, type Printable, type RenderOptions, type Row, type RowSink, type Shaped, type Terminal } from '../output/index.js';
@@ -42,15 +43,33 @@ export class Context {
     readonly env: NodeJS.ProcessEnv,
     readonly options: GlobalOptions,
     readonly connector: Connector = deviceConnect,
+    /** The output formats the command prints (its registry entry's), when not every one. */
+    readonly formats?: FormatRule,
   ) {
     this.settings = new Settings(options, env);
     const settings = this.settings;
-    this.out = new Printer(io, env, { format: () => this.format, explicitFormat: () => this.explicitFormat, raw: settings.raw, noColor: settings.noColor });
+    this.out = new Printer(io, env, {
+      format: () => this.format,
+      explicitFormat: () => this.explicitFormat,
+      ownFormat: () => (this.explicitFormat === undefined ? formats?.default : undefined),
+      raw: settings.raw,
+      noColor: settings.noColor,
+    });
   }
 
-  /** Checks the global options' values up front, so a bad one stops the command before anything is sent. */
+  /**
+   * Checks the global options' values up front, and that the command prints the format asked for,
+   * so a bad one stops the command before anything is sent.
+   */
   validateGlobals(): void {
     this.settings.validate();
+    if (!this.formats) return;
+    const { what, formats, default: own } = this.formats;
+    const format = this.explicitFormat ?? own ?? this.format;
+    if (formats.includes(format)) return;
+    const others = formats.filter((f) => f !== own);
+    const hint = own ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}` : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
+    throw new UsageError(`-o ${format} does not fit ${what}`, hint);
   }
 
   /** The format asked for with -o or CMDB_OUTPUT, or undefined. */

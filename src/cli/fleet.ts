@@ -30,7 +30,7 @@ class DeviceContext extends Context {
   private readonly stores: SharedStores;
 
   constructor(parent: Context, readonly device: DeviceProfile, private readonly sink: DeviceSink, stderr: OutStream, private readonly run: RunShared) {
-    super({ stdout: sink.stream, stderr, stdin: parent.io.stdin }, parent.env, { ...parent.options, device: device.name }, parent.connector);
+    super({ stdout: sink.stream, stderr, stdin: parent.io.stdin }, parent.env, { ...parent.options, device: device.name }, parent.connector, parent.formats);
     this.dispatcher = parent.dispatcher;
     this.runCache = parent.runCache;
     this.warned = run.warned;

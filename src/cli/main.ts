@@ -126,7 +126,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   const out = plainPrinter(io, env, earlySettings(argv, env).noColor);
   const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
-    ctx = new Context(io, env, globals as GlobalOptions);
+    ctx = new Context(io, env, globals as GlobalOptions, undefined, def.output);
     ctx.validateGlobals();
     await ctx.prepareColor();
     const action = async (c: Context) => {

@@ -2,7 +2,8 @@ import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { applySteps, type ApplyReport } from '../plan/apply.js';
 import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
-import { planFormat, printPlan, printReport, readCurrent, readDesired, where } from './desired.js';
+import { stepInWords } from '../output/index.js';
+import { printPlan, printReport, readCurrent, readDesired } from './desired.js';
 
 export interface ApplyOptions {
   file?: string;
@@ -17,29 +18,23 @@ export interface ApplyOptions {
  * POST creates, PUT only the changed fields, DELETE (--prune) last. An empty plan sends no write.
  */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ApplyOptions): Promise<number> {
-  const format = planFormat(ctx);
   const desired = await readDesired(ctx, opts.file, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
   const client = await ctx.client();
   const allowed = (s: Step) => ctx.force || stepAllowed(s, planned.tables.get(s.table)!);
   const skipped = planned.steps.filter((s) => !allowed(s));
-  for (const step of skipped) ctx.warn(`cannot ${where(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`);
+  for (const step of skipped) ctx.warn(`cannot ${stepInWords(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`);
   const steps = planned.steps.filter(allowed);
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (ctx.dryRun) {
     // The client keeps the writes instead of sending them (the dry run of every write command).
     await applySteps(client, steps, requests, { atomic: false });
-    const described = ctx.takePlanned();
-    await printPlan(ctx, planned, format, { requests: described });
-    if (format === 'table' && described.length) {
-      await ctx.print({ kind: 'text', text: '\n' });
-      await ctx.printPlanned(described);
-    }
+    await printPlan(ctx, planned, { requests: ctx.takePlanned() });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
-  if (format === 'table') await printPlan(ctx, planned, format);
+  await printPlan(ctx, planned, { preview: true });
   if (planIsEmpty(planned.plan)) {
-    if (format !== 'table') await ctx.print({ kind: 'object', object: { applied: [], failed: null, not_applied: [] } }, { format });
+    await printReport(ctx, planned.tables, { applied: [], failed: null, not_applied: [], aborted: false, interrupted: false }, [], true);
     return EXIT.OK;
   }
   if (steps.length && !(await ctx.approved(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
@@ -53,7 +48,7 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   } finally {
     interrupt.release();
   }
-  await printReport(ctx, planned.tables, report, skipped, format);
+  await printReport(ctx, planned.tables, report, skipped);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return ctx.describe(report.failed.error).exit;
   return EXIT.OK;

@@ -35,8 +35,7 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   } finally {
     interrupt.release();
   }
-  const format = ctx.format === 'json' || ctx.format === 'yaml' ? ctx.format : 'table';
-  await printReport(ctx, new Map([[table.path, table]]), report, [], format);
+  await printReport(ctx, new Map([[table.path, table]]), report, []);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return ctx.describe(report.failed.error).exit;
   return EXIT.OK;

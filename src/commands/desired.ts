@@ -1,11 +1,11 @@
 import type { Context } from '../cli/context.js';
 import { allTables, normalizeTablePath, type TableDef } from '../catalogue/index.js';
-import type { AppliedStep, ApplyReport, FailedStep } from '../plan/apply.js';
+import type { ApplyReport } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
-import { formatPlan } from '../output/index.js';
+import type { Planned } from '../output/index.js';
 import { normalizeContent, readDocument, type DocumentTable } from '../plan/document.js';
 import type { Shown } from '../cli/hints.js';
-import { planIsEmpty, redactPlan, redactStep, type Comparison, type PlannedTables, type Step } from '../plan/plan.js';
+import { redactPlan, redactStep, type Comparison, type PlannedTables, type Step } from '../plan/plan.js';
 import { readTable } from '../plan/read.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { parseDocument, readSource } from '../request/input.js';
@@ -13,13 +13,6 @@ import { requireOperation, resolveTable } from '../request/table.js';
 
 /** Tables read at once over the device's one connection pool. */
 export const READ_CONCURRENCY = 8;
-
-/** The format of a plan: table (the default on a terminal), json (elsewhere) or yaml. */
-export function planFormat(ctx: Context): 'yaml' | 'json' | 'table' {
-  const format = ctx.format;
-  if (format === 'csv' || format === 'ndjson') throw new UsageError(`-o ${format} does not fit a plan`, 'use -o table, json or yaml');
-  return format;
-}
 
 /**
  * The desired configuration from a document file (YAML or JSON; `-` for stdin), narrowed to the
@@ -95,52 +88,14 @@ export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promi
   });
 }
 
-function summary(planned: PlannedTables): string {
-  const { plan } = planned;
-  if (planIsEmpty(plan)) return 'in sync: the device matches the document';
-  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`;
+/** Prints the plan, secrets hidden (`preview`: before apply applies it; `requests`: those of a dry run). */
+export async function printPlan(ctx: Context, planned: PlannedTables, extra: Omit<Planned, 'kind' | 'plan'> = {}): Promise<void> {
+  await ctx.print({ kind: 'plan', plan: redactPlan(planned), ...extra });
 }
 
-/** The plan: `+ ~ -` lines for people with a summary on stderr, the plan object for scripts; secrets hidden. */
-export async function printPlan(ctx: Context, planned: PlannedTables, format: 'yaml' | 'json' | 'table', extra: Record<string, unknown> = {}): Promise<void> {
-  const plan = redactPlan(planned);
-  if (format === 'table') {
-    await ctx.print({ kind: 'text', text: formatPlan(plan, ctx.terminal().color) });
-    ctx.notice(summary(planned));
-  } else {
-    await ctx.print({ kind: 'object', object: { ...plan, ...extra } }, { format });
-  }
-}
-
-const DONE = { create: 'created', update: 'updated', move: 'moved', delete: 'deleted' } as const;
-
-function errorObject(ctx: Context, error: unknown): Record<string, unknown> {
-  const r = ctx.describe(error);
-  return { exit: r.exit, status: r.status, code: r.code, message: r.message, hint: r.hint, cli_error: r.cliError };
-}
-
-export function where(step: Step | FailedStep): string {
-  return step.table === null ? `the transaction of vdom ${step.vdom}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`} (vdom ${step.vdom})`;
-}
-
-/** What an apply did: `{applied, failed, not_applied}` for scripts; a line per change made, errors and a summary for people. */
-export async function printReport(ctx: Context, tables: Map<string, TableDef>, report: ApplyReport, skipped: Step[], format: 'yaml' | 'json' | 'table'): Promise<void> {
+/** Prints what an apply did: its steps with secrets hidden, the failure as the user sees it. */
+export async function printReport(ctx: Context, tables: Map<string, TableDef>, report: ApplyReport, skipped: Step[], nothingToDo = false): Promise<void> {
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
-  const notApplied = [...report.not_applied, ...skipped];
-  if (format !== 'table') {
-    const failed = report.failed ? { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: errorObject(ctx, report.failed.error) } : null;
-    await ctx.print({ kind: 'object', object: { applied: shown(report.applied), failed, not_applied: shown(notApplied) } }, { format });
-  } else if (report.applied.length) {
-    const readBack = (s: AppliedStep) => (s.outcome ? ': the answer was lost, reading it back shows it applied' : '');
-    await ctx.print({ kind: 'text', text: report.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') });
-  }
-  if (report.failed) {
-    const r = ctx.describe(report.failed.error);
-    ctx.printError({ ...r, message: `${where(report.failed)} failed: ${r.message}` });
-  }
-  if (report.interrupted) ctx.warn('interrupted');
-  if (report.aborted) ctx.notice('the transaction was aborted: nothing was changed on the device');
-  const total = report.applied.length + notApplied.length + (report.failed?.table ? 1 : 0);
-  ctx.notice(`applied ${report.applied.length} of ${total} changes${notApplied.length ? `; not applied: ${notApplied.length}` : ''}`);
+  const failed = report.failed && { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: ctx.describe(report.failed.error) };
+  await ctx.print({ kind: 'applied', applied: shown(report.applied), failed, notApplied: shown([...report.not_applied, ...skipped]), aborted: report.aborted, interrupted: report.interrupted, nothingToDo });
 }
-

@@ -2,7 +2,7 @@ import type { Context } from '../cli/context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { computePlan, planIsEmpty } from '../plan/plan.js';
 import type { DocumentTable } from '../plan/document.js';
-import { chosenTables, planFormat, printPlan, readConfiguration, readCurrent, readDesired } from './desired.js';
+import { chosenTables, printPlan, readConfiguration, readCurrent, readDesired } from './desired.js';
 
 export interface DiffOptions {
   file?: string;
@@ -30,9 +30,8 @@ async function readOtherDevice(ctx: Context, name: string, file: string | undefi
 
 /** `cmdb diff -f FILE [<table>...]`: the plan that would make the device match the document; reads only. Exit 10 when they differ. */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: DiffOptions): Promise<number> {
-  const format = planFormat(ctx);
   const desired = opts.from === undefined ? await readDesired(ctx, opts.file, tableInputs) : await readOtherDevice(ctx, opts.from, opts.file, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
-  await printPlan(ctx, planned, format);
+  await printPlan(ctx, planned);
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
 }

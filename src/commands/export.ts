@@ -26,21 +26,18 @@ function deviceFileName(ctx: Context, extension: string): string {
  * a note, and the run ends with the most severe such failure.
  */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ExportOptions): Promise<number> {
-  const format = ctx.explicitFormat ?? 'yaml';
-  if (format !== 'yaml' && format !== 'json') throw new UsageError(`-o ${format} does not fit a config document`, 'use -o yaml (the default) or -o json');
   const vdoms = ctx.vdoms();
   const { tables, failures } = await readConfiguration(ctx, chosenTables(ctx, tableInputs), vdoms, { excludeDefaultValues: opts.excludeDefaultValues });
   for (const { table, report } of failures) ctx.warn(`${table.path} is left out: ${report.message}`);
-  const document = buildDocument(tables);
+  const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {
-    const { render } = await import('../output/index.js');
-    const text = await render({ kind: 'object', object: document as unknown as Record<string, unknown> }, { format, terminal: { isTTY: false, columns: 80, color: false } });
+    const { text, extension } = await ctx.out.document(document);
     await mkdir(opts.dir, { recursive: true });
-    const path = join(opts.dir, deviceFileName(ctx, format));
+    const path = join(opts.dir, deviceFileName(ctx, extension));
     await writeFile(path, text);
     ctx.notice(`wrote ${path}`);
   } else {
-    await ctx.print({ kind: 'object', object: document as unknown as Record<string, unknown> }, { format });
+    await ctx.print(document);
   }
   return mostSevere(failures.map((f) => f.report.exit));
 }

@@ -3,7 +3,7 @@
 // command: each entry's load() imports its module only when the command runs.
 import { defineCommand, type CommandDef, type OptionSpec } from './spec.js';
 
-export type { CommandDef, HelpGroup, OptionSpec, TableRule, ValueKind } from './spec.js';
+export type { CommandDef, FormatRule, HelpGroup, OptionSpec, TableRule, ValueKind } from './spec.js';
 
 /** Command groups: a name that only holds subcommands (`cmdb device list`). */
 export const PARENTS: Readonly<Record<string, string>> = {
@@ -30,6 +30,9 @@ const WRITE_OPTIONS = [
   { flags: '--dry-run', description: 'print the requests that would be sent (reads still happen); send no write' },
   { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
 ] as const satisfies readonly OptionSpec[];
+
+/** A plan: lines for people, or a document. */
+const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
 const CONCURRENCY = (what: string) => ({ flags: '--concurrency <n>', description: `parallel requests for ${what} (default 4)`, kind: 'none' }) as const;
 
@@ -171,6 +174,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'export [tables...]',
     devices: 'each',
+    output: { what: 'a config document', formats: ['yaml', 'json'], default: 'yaml' },
     description: 'print the config document of the tables (default: every table that can be read as a whole)',
     group: 'configuration as code',
     args: { tables: 'table' },
@@ -185,6 +189,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'diff [tables...]',
     devices: 'each',
+    output: PLAN_OUTPUT,
     description: 'show what apply would change to make the device match a document (reads only; exit 10 when they differ)',
     group: 'configuration as code',
     args: { tables: 'table' },
@@ -200,6 +205,7 @@ export const COMMANDS: readonly CommandDef[] = [
     spec: 'apply [tables...]',
     writes: true,
     devices: 'each',
+    output: PLAN_OUTPUT,
     description: 'make the device match a config document: create, update only changed fields, delete with --prune',
     group: 'configuration as code',
     args: { tables: 'table' },

@@ -4,6 +4,7 @@
 // { pageSize?: string }, `--all` → { all?: boolean }, `--no-headers` → { headers?: boolean }).
 import type { OperationCode } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
+import type { OutputFormat } from '../output/types.js';
 
 /** What a value is, and so where Tab completion finds its candidates. */
 export type ValueKind =
@@ -28,6 +29,15 @@ export type ValueKind =
 export interface TableRule {
   keyed: OperationCode[];
   singleton: OperationCode[];
+}
+
+/** The output formats a command prints, when not every one: the others are a usage error before it runs. */
+export interface FormatRule {
+  /** What it prints, for the error: `a plan`. */
+  readonly what: string;
+  readonly formats: readonly OutputFormat[];
+  /** Its own format when the run names none (else the run's: table on a terminal, json elsewhere). */
+  readonly default?: OutputFormat;
 }
 
 /** Where a command shows in help. */
@@ -92,6 +102,8 @@ export interface CommandDef {
   /** What each argument is, for Tab completion, by argument name. */
   readonly args?: Readonly<Record<string, ValueKind>>;
   readonly options?: readonly OptionSpec[];
+  /** The output formats it prints; absent: every one. */
+  readonly output?: FormatRule;
   /** Which tables it accepts (Tab offers only those); absent: every table. */
   readonly tables?: TableRule;
   /** Two or three real command lines, shown by --help and the man page. */

@@ -2,16 +2,23 @@
 // of `list --all`, in the run's format (or as the device's answer with --raw). The commands say what
 // happened; every decision of format, --raw, notices and columns is taken here. Loaded on first use.
 import { errorObject, writeResultObject } from './data.js';
+import { formatPlan, stepInWords } from './plan.js';
+import { formatRequestLines } from './requests.js';
 import type { ErrorReport } from './errors.js';
 import type { RowSink } from './index.js';
 import type { PrintHooks, ShapeOptions } from './printer.js';
-import type { OutputFormat, Read, Row, WriteResult, Written } from './types.js';
+import type { Applied, OutputFormat, Planned, PlanStep, Read, Row, WriteResult, Written } from './types.js';
 
 /** What the printer knows of the run when it lowers an outcome. */
 export interface Run {
   format: OutputFormat;
   raw: boolean;
+  /** Colour on stdout. */
+  color: boolean;
 }
+
+/** Plans and apply reports are documents in json and yaml; in any other format, lines for people. */
+const forScripts = (run: Run) => run.format === 'json' || run.format === 'yaml';
 
 /** What the table line adds when the answer was lost and the object read back, or was already there. */
 function outcomeNote(r: WriteResult): string {
@@ -168,4 +175,40 @@ export function pageSink(data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' 
       else if (run.format === 'csv' && options.headers !== false) await to.emit({ kind: 'list', rows: [] }, { ...options, fields: options.fields ?? data.columns });
     },
   };
+}
+
+/** `3 to create, 1 to update, 2 to delete`, or in sync. */
+function planSummary({ plan }: Planned): string {
+  if (!plan.create.length && !plan.update.length && !plan.move.length && !plan.delete.length) return 'in sync: the device matches the document';
+  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`;
+}
+
+/** The plan: `+ ~ -` lines with a summary on stderr (and a dry run's requests), or the plan object. */
+export async function printPlan(data: Planned, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
+  if (forScripts(run)) {
+    if (!data.preview) await to.emit({ kind: 'object', object: { ...data.plan, ...(data.requests ? { requests: data.requests } : {}) } }, options);
+    return;
+  }
+  await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color) }, options);
+  to.notice(planSummary(data));
+  if (data.requests?.length) await to.emit({ kind: 'text', text: `\n${formatRequestLines(data.requests)}` }, options);
+}
+
+const DONE: Record<string, string> = { create: 'created', update: 'updated', move: 'moved', delete: 'deleted' };
+
+/** What an apply did: `{applied, failed, not_applied}`, or a line per change made; then the failure and a summary on stderr. */
+export async function printApplied(data: Applied, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
+  if (forScripts(run)) {
+    const failed = data.failed ? { ...data.failed, error: errorObject(data.failed.error) } : null;
+    await to.emit({ kind: 'object', object: { applied: data.applied, failed, not_applied: data.notApplied } }, options);
+  } else if (data.applied.length) {
+    const readBack = (s: PlanStep) => (s.outcome ? ': the answer was lost, reading it back shows it applied' : '');
+    await to.emit({ kind: 'text', text: data.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') }, options);
+  }
+  if (data.nothingToDo) return;
+  if (data.failed) to.error({ ...data.failed.error, message: `${stepInWords(data.failed)} failed: ${data.failed.error.message}` });
+  if (data.interrupted) to.warn('interrupted');
+  if (data.aborted) to.notice('the transaction was aborted: nothing was changed on the device');
+  const total = data.applied.length + data.notApplied.length + (data.failed?.table ? 1 : 0);
+  to.notice(`applied ${data.applied.length} of ${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}`);
 }

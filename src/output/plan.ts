@@ -43,3 +43,8 @@ export function formatPlan(plan: PlanView, color: boolean): string {
   for (const entry of plan.delete) lines.push(paint('red', `- ${subject(entry)}`));
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
+
+/** `update firewall/address a (vdom root)`, or the transaction of a VDOM: a step in an error or a warning. */
+export function stepInWords(step: { action: string; vdom: string; table: string | null; key: unknown }): string {
+  return step.table === null ? `the transaction of vdom ${step.vdom}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`} (vdom ${step.vdom})`;
+}

@@ -14,6 +14,8 @@ export interface PrintSettings {
   format(): OutputFormat;
   /** -o or CMDB_OUTPUT, when either names a format. */
   explicitFormat?(): OutputFormat | undefined;
+  /** The command's own format when the run names none (export: yaml), else undefined. */
+  ownFormat?(): OutputFormat | undefined;
   readonly raw: boolean;
   readonly noColor: boolean;
 }
@@ -69,8 +71,9 @@ export class Printer {
    * which `to.emit` prints, and messages on stderr.
    */
   async print(data: Printable, view: View, to: PrintHooks): Promise<void> {
-    const format = view.format ?? this.settings.format();
-    const { tableFields, ...options } = view;
+    const own = view.format ?? this.settings.ownFormat?.();
+    const format = own ?? this.settings.format();
+    const { tableFields, ...options } = own ? { ...view, format: own } : view;
     if (tableFields && format === 'table' && !options.fields) options.fields = tableFields;
     switch (data.kind) {
       case 'done':
@@ -83,6 +86,10 @@ export class Printer {
         if (format !== 'table') return to.emit(data.data, options);
         if (data.none && data.table.kind === 'list' && !data.table.rows.length) return to.notice(data.none);
         return to.emit(data.table, { ...options, ...data.tableView });
+      case 'plan':
+        return (await import('./outcomes.js')).printPlan(data, this.run(format), options, to);
+      case 'applied':
+        return (await import('./outcomes.js')).printApplied(data, this.run(format), options, to);
       case 'started':
         return this.started(data, to);
       case 'requests':
@@ -106,7 +113,13 @@ export class Printer {
   }
 
   private run(format = this.settings.format()): Run {
-    return { format, raw: this.settings.raw };
+    return { format, raw: this.settings.raw, color: this.terminal().color };
+  }
+
+  /** The text of a document for a file (export --dir), in the command's format, and the file's extension. */
+  async document(data: Shaped): Promise<{ text: string; extension: string }> {
+    const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
+    return { text: await render(data, { format, terminal: { isTTY: false, columns: 80, color: false } }), extension: format };
   }
 
   /** The items of a bulk write, printed as they come. */

@@ -1,4 +1,5 @@
 import type { ErrorReport } from './errors.js';
+import type { PlanView } from './plan.js';
 import type { PlannedRequest } from './requests.js';
 
 export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
@@ -100,8 +101,40 @@ export interface Requests {
   requests: PlannedRequest[];
 }
 
+/** A step of a plan as printed (secrets hidden); with `table` null, the transaction of a VDOM. */
+export interface PlanStep {
+  action: string;
+  vdom: string;
+  table: string | null;
+  key: unknown;
+  outcome?: string;
+}
+
+/** What `diff` found, or what `apply` will do: `+ ~ -` lines and a summary for people, the plan object for scripts. */
+export interface Planned {
+  kind: 'plan';
+  plan: PlanView;
+  /** Shown before the plan is applied: for people only (scripts read the report). */
+  preview?: boolean;
+  /** A dry run: the requests the plan makes. */
+  requests?: PlannedRequest[];
+}
+
+/** What `apply` (or `--atomic`) did: a line per change made, the failure and a summary for people; CLI.md's report for scripts. */
+export interface Applied {
+  kind: 'applied';
+  applied: PlanStep[];
+  failed: (PlanStep & { error: ErrorReport }) | null;
+  notApplied: PlanStep[];
+  /** --atomic: the transactions were aborted, so nothing was changed. */
+  aborted: boolean;
+  interrupted: boolean;
+  /** The plan was empty: people were told with the plan, scripts get an empty report. */
+  nothingToDo?: boolean;
+}
+
 /** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
-export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests;
+export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests | Planned | Applied;
 
 export type Shaped =
   | { kind: 'list'; rows: Row[] }

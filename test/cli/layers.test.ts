@@ -46,3 +46,12 @@ test('the output layer is the only writer of stdout and stderr', () => {
   const writers = compiled.filter((f) => !f.path.startsWith('output/') && !exempt.has(f.path) && /(stdout|stderr)\.write\(/.test(f.text)).map((f) => f.path);
   assert.deepEqual(writers, []);
 });
+
+test('no command decides how its output looks: none reads the output format or --raw', () => {
+  // Commands hand the printer what happened (src/output/types.ts); the format, --raw and what each
+  // format shows are the output layer's. `query.format` (the --fields of a request) is not the format.
+  const commands = compiled.filter((f) => f.path.startsWith('commands/'));
+  assert.ok(commands.length > 10, 'the commands are found');
+  const deciding = commands.filter((f) => /\bctx\.(format|explicitFormat|machineErrors)\b|\b(options|settings)\.raw\b/.test(f.text)).map((f) => f.path);
+  assert.deepEqual(deciding, []);
+});
