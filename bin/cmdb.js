@@ -1,8 +1,63 @@
 #!/usr/bin/env node
-import { answerQuickly } from '../dist/src/cli/quick.js';
+// CommonJS (bin/package.json): a CommonJS entry starts faster than an ES module, whose loader Node
+// would set up first. The program is the bundle scripts/bundle.js writes at build time:
+// dist/src/bundle/quick.cjs answers --version and --help, dist/src/bundle/cli.cjs the rest.
+'use strict';
 
-const argv = process.argv.slice(2);
-if (!answerQuickly(argv)) {
-  const { main } = await import('../dist/src/cli/main.js');
-  process.exitCode = await main(argv);
+if (require.main === module) {
+  const { answerQuickly } = require('../dist/src/bundle/quick.cjs');
+  const argv = process.argv.slice(2);
+  if (!answerQuickly(argv)) {
+    loadBundle(require.resolve('../dist/src/bundle/cli.cjs'))
+      .main(argv)
+      .then((code) => {
+        process.exitCode = code;
+      });
+  }
 }
+
+/** The bundle as a function of CommonJS's parameters and an import() (the build compiles the same text). */
+function wrap(source) {
+  return `(function (exports, require, module, __filename, __dirname, __cmdbImport) {${source}\n})`;
+}
+
+/** A 32-bit checksum of the cache's data (FNV-1a over 32-bit words), as 8 hex digits. */
+function checksum(data) {
+  const bytes = new Uint8Array((data.length + 3) & ~3);
+  bytes.set(data);
+  const words = new Int32Array(bytes.buffer);
+  let hash = 0x811c9dc5 | 0;
+  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i], 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Runs the bundle as Node runs a CommonJS module, with the V8 code cache the build wrote beside it, so
+ * that V8 does not parse it again. The cache file is the bundle's first line (which names its build),
+ * the checksum of the data, then V8's data: it is given to V8 only when both match, as V8 itself checks
+ * only the source's length, its own version and flags (a cache of other flags is rejected and the
+ * source compiled as if there were none) and would crash on damaged data. globalThis.cmdbCodeCache
+ * says what happened (for tests): used, rejected (by V8), none (no usable cache).
+ */
+function loadBundle(file) {
+  const { readFileSync } = require('node:fs');
+  const { Script } = require('node:vm');
+  const source = readFileSync(file, 'utf8');
+  let cachedData;
+  try {
+    const cache = readFileSync(`${file}.cache`);
+    const header = source.slice(0, source.indexOf('\n') + 1);
+    const start = header.length + 9;
+    const data = cache.subarray(start);
+    if (header.startsWith('// cmdb ') && cache.toString('latin1', 0, start) === `${header}${checksum(data)}\n`) cachedData = data;
+  } catch {
+    // no cache: compiled from the source
+  }
+  const script = new Script(wrap(source), { filename: file, cachedData });
+  globalThis.cmdbCodeCache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, require('node:module').createRequire(file), module, file, require('node:path').dirname(file), (specifier) => import(specifier));
+  return module.exports;
+}
+
+module.exports = { wrap, checksum };

@@ -1,7 +1,8 @@
 // Answers that need neither the registry nor commander, given before either is loaded (bin/cmdb.js):
 // `--version`, and `--help` of the program or of one command, as commander renders it, from the text
 // rendered at build time (scripts/render-help.js writes help.json beside this module). Anything else,
-// or a terminal whose width would wrap the help otherwise, goes to main().
+// or a terminal whose width would wrap the help otherwise, goes to main(). Files are named from
+// dist/src/cli/ as from the bundle in dist/src/bundle/ (scripts/bundle.js): the same depth.
 import { readFileSync } from 'node:fs';
 
 /** Help of each command path ('' for the program, 'list', 'device list'): at width 80, and unwrapped. */
@@ -16,7 +17,7 @@ export function version(): string {
 
 function renderedHelp(): RenderedHelp | null {
   try {
-    return JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as RenderedHelp;
+    return JSON.parse(readFileSync(new URL('../cli/help.json', import.meta.url), 'utf8')) as RenderedHelp;
   } catch {
     return null;
   }

@@ -72,7 +72,8 @@ function explain(reason: string, env: NodeJS.ProcessEnv): string {
   return reason;
 }
 
-const HELPER = fileURLToPath(new URL('./keychain-helper.js', import.meta.url));
+// Named from dist/src/config/ as from the bundle in dist/src/bundle/ (scripts/bundle.js).
+const HELPER = fileURLToPath(new URL('../config/keychain-helper.js', import.meta.url));
 
 /**
  * The platform's own lookup tool, when it has one this store can read with: on Linux libsecret's
