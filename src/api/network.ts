@@ -1,4 +1,4 @@
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
 import { undici } from './undici.js';
 import { ConnectionError, TlsVerificationError, type ConnectionFailure, type PeerCertificate } from './errors.js';
@@ -48,9 +48,11 @@ export type { PeerCertificate };
 export { TlsVerificationError };
 
 /** Fetches the certificate a server presents without trusting it, to show what failed verification. */
-export function probeCertificate(baseUrl: string, timeoutMs = 5000): Promise<PeerCertificate | null> {
+export async function probeCertificate(baseUrl: string, timeoutMs = 5000): Promise<PeerCertificate | null> {
   const url = new URL(baseUrl);
-  if (url.protocol !== 'https:') return Promise.resolve(null);
+  if (url.protocol !== 'https:') return null;
+  // Loaded here, not with this module: a plain-HTTP run never needs node:tls (~10 ms to load).
+  const { connect: tlsConnect } = await import('node:tls');
   return new Promise((resolve) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // Only reads the certificate to show it to the user; nothing is ever sent over this socket.

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keychainTimeoutMs, lockTimeoutMs } from '../cli/options.js';
@@ -72,6 +72,14 @@ function explain(reason: string, env: NodeJS.ProcessEnv): string {
   return reason;
 }
 
+/**
+ * node:child_process, loaded at the first keychain call: connect() loads this module for every device,
+ * most of which get their secret elsewhere (CMDB_TOKEN, credentials.yaml), and it costs ~10 ms.
+ */
+function childProcess(): typeof import('node:child_process') {
+  return createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+}
+
 // Named from dist/src/config/ as from the bundle in dist/src/bundle/ (scripts/bundle.js).
 const HELPER = fileURLToPath(new URL('../config/keychain-helper.js', import.meta.url));
 
@@ -108,7 +116,7 @@ export class KeychainStore implements SecretStore {
 
   private call(request: KeychainRequest): Promise<string | boolean | null | Record<string, string | null>> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [HELPER], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = childProcess().spawn(process.execPath, [HELPER], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       const timer = setTimeout(() => {
@@ -146,7 +154,7 @@ export class KeychainStore implements SecretStore {
     const tool = lookupTool(process.platform, account);
     if (!tool) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
-      const child = spawn(tool[0], tool[1], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = childProcess().spawn(tool[0], tool[1], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       let err = '';
       const timer = setTimeout(() => {
