@@ -4,24 +4,15 @@
 // dist/src/bundle/quick.cjs answers --version and --help, dist/src/bundle/cli.cjs the rest.
 'use strict';
 
-if (require.main === module) {
-  const { answerQuickly } = require('../dist/src/bundle/quick.cjs');
-  const argv = process.argv.slice(2);
-  if (!answerQuickly(argv)) {
-    loadBundle(require.resolve('../dist/src/bundle/cli.cjs'))
-      .main(argv)
-      .then((code) => {
-        process.exitCode = code;
-      });
-  }
-}
-
-/** The bundle as a function of CommonJS's parameters and an import() (the build compiles the same text). */
+/**
+ * A file of the bundle as a function of CommonJS's parameters, an import() and this loader (the build
+ * compiles the same text for the cache).
+ */
 function wrap(source) {
-  return `(function (exports, require, module, __filename, __dirname, __cmdbImport) {${source}\n})`;
+  return `(function (exports, require, module, __filename, __dirname, __cmdbImport, __cmdbLoad) {${source}\n})`;
 }
 
-/** A 32-bit checksum of the cache's data (FNV-1a over 32-bit words), as 8 hex digits. */
+/** A 32-bit checksum of a cache's data (FNV-1a over 32-bit words), as 8 hex digits. */
 function checksum(data) {
   const bytes = new Uint8Array((data.length + 3) & ~3);
   bytes.set(data);
@@ -31,17 +22,22 @@ function checksum(data) {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
+const loaded = new Map();
+
 /**
- * Runs the bundle as Node runs a CommonJS module, with the V8 code cache the build wrote beside it, so
- * that V8 does not parse it again. The cache file is the bundle's first line (which names its build),
- * the checksum of the data, then V8's data: it is given to V8 only when both match, as V8 itself checks
- * only the source's length, its own version and flags (a cache of other flags is rejected and the
- * source compiled as if there were none) and would crash on damaged data. globalThis.cmdbCodeCache
- * says what happened (for tests): used, rejected (by V8), none (no usable cache).
+ * Runs a file of dist/src/bundle/ once, as Node runs a CommonJS module, with the V8 code cache the
+ * build wrote beside it, so that V8 does not parse it again. The cache file is the bundle file's first
+ * line (which names its build), the checksum of the data, then V8's data: it is given to V8 only when
+ * both match, as V8 itself checks only the source's length, its own version and flags (a cache of
+ * other flags is rejected and the source compiled as if there were none) and would crash on damaged
+ * data. globalThis.cmdbCodeCache says, by file, what happened (for tests): used, rejected (by V8),
+ * none (no usable cache).
  */
-function loadBundle(file) {
+function loadBundle(name) {
+  if (loaded.has(name)) return loaded.get(name);
   const { readFileSync } = require('node:fs');
   const { Script } = require('node:vm');
+  const file = require.resolve(`../dist/src/bundle/${name}`);
   const source = readFileSync(file, 'utf8');
   let cachedData;
   try {
@@ -54,10 +50,24 @@ function loadBundle(file) {
     // no cache: compiled from the source
   }
   const script = new Script(wrap(source), { filename: file, cachedData });
-  globalThis.cmdbCodeCache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  globalThis.cmdbCodeCache = { ...globalThis.cmdbCodeCache, [name]: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' };
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, require('node:module').createRequire(file), module, file, require('node:path').dirname(file), (specifier) => import(specifier));
+  const fileRequire = require('node:module').createRequire(file);
+  script.runInThisContext()(module.exports, fileRequire, module, file, require('node:path').dirname(file), (specifier) => import(specifier), loadBundle);
+  loaded.set(name, module.exports);
   return module.exports;
+}
+
+if (require.main === module) {
+  const { answerQuickly } = require('../dist/src/bundle/quick.cjs');
+  const argv = process.argv.slice(2);
+  if (!answerQuickly(argv)) {
+    loadBundle('cli.cjs')
+      .main(argv)
+      .then((code) => {
+        process.exitCode = code;
+      });
+  }
 }
 
 module.exports = { wrap, checksum };

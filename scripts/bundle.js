@@ -1,31 +1,34 @@
 #!/usr/bin/env node
-// Build step (after tsc): the command-line program as two CommonJS files, so that a run reads, compiles
-// and links two files instead of some 30 ES modules one by one through Node's ESM loader (the measured
-// floor of every start, README "Performance"):
-//   dist/src/bundle/quick.cjs  --version and --help from the pre-rendered text (src/cli/quick.ts);
-//   dist/src/bundle/cli.cjs    everything else, from src/cli/main.ts.
-// bin/cmdb.js loads cli.cjs with the V8 code cache written here (cli.cjs.cache), so that V8 does not
-// parse the bundle again on every run. The library export (dist/src/index.js) is not bundled.
+// Build step (after tsc): the command-line program as three CommonJS files, so that a run reads and
+// compiles a few files instead of linking some 30 ES modules and 25 of undici's one by one (the
+// measured floor of every start, README "Performance"):
+//   dist/src/bundle/quick.cjs   --version and --help from the pre-rendered text (src/cli/quick.ts);
+//   dist/src/bundle/cli.cjs     everything else, from src/cli/main.ts;
+//   dist/src/bundle/undici.cjs  the parts of undici the client uses, without its HTTP/2 client
+//                               (src/api/undici.ts loads it in the bundled program only).
+// bin/cmdb.js runs cli.cjs and undici.cjs with the V8 code cache written here beside each (.cache),
+// so that V8 does not parse them again on every run. The library export (dist/src/index.js) is not
+// bundled.
 //
 // What stays lazy: esbuild wraps each module that the sources import with import() in a function run
 // at the first import() (commands, formatters, the emulator, the HTTP stack...), and the packages and
 // Node built-ins such a module imports are require()d inside that function, so they load only when it
-// runs. The packages stay outside the bundle (commander, undici, yaml, chalk, @napi-rs/keyring) and
-// load from node_modules as before. An import() of a package left in the output (chalk is an ES
-// module, which require() cannot load before Node 20.19) becomes a call of the loader's import
-// function, as a script compiled with a code cache cannot import() by itself in Node 20.
+// runs. The packages stay outside cli.cjs (commander, undici, yaml, chalk, @napi-rs/keyring) and load
+// from node_modules, or undici from undici.cjs, as before. An import() of a package left in the output
+// (chalk is an ES module, which require() cannot load before Node 20.19) becomes a call of the
+// loader's import function, as a script compiled with a code cache cannot import() by itself in Node 20.
 //
 // import.meta.url is the bundle's own URL: every module that locates a file by it (the catalogue,
 // package.json, help.json, the keychain helper) names it from dist/src/<folder>/, the depth of
 // dist/src/bundle/, so the same relative URL works from the bundle and from the compiled tree.
 //
-// dist/src/bundle/meta.json lists the source modules of each bundle file, for the tests that trace
-// which modules a run loads.
+// dist/src/bundle/meta.json lists the modules in each bundle file, for the tests that trace which
+// modules a run loads.
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
 
@@ -39,18 +42,15 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   metafile: true,
   write: false,
   logLevel: 'warning',
-  define: { 'import.meta.url': '__cmdbModuleUrl' },
-  banner: { js: "var __cmdbModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
 const meta = {};
 
-async function bundle(entry, name) {
-  const result = await build({ ...common, entryPoints: [join(root, entry)], outfile: join(outdir, name) });
+async function bundle(name, options) {
+  const result = await build({ ...common, ...options, outfile: join(outdir, name) });
   const [output] = result.outputFiles;
   const [info] = Object.values(result.metafile.outputs);
   let text = output.text;
@@ -69,17 +69,48 @@ function write(name, data) {
   renameSync(`${file}.tmp`, file);
 }
 
-write('quick.cjs', await bundle('dist/src/cli/quick.js', 'quick.cjs'));
+/**
+ * Writes a file bin/cmdb.js runs with a code cache. Its first line names its build; the cache is that
+ * line, the checksum of V8's data, then the data (bin/cmdb.js uses it only when both match: V8 itself
+ * would check only the source's length).
+ */
+function writeWithCache(name, body, { run = false } = {}) {
+  const id = createHash('sha256').update(body).digest('hex').slice(0, 16);
+  const source = `// cmdb ${id}\n${body}`;
+  write(name, source);
+  const file = join(outdir, name);
+  const { wrap, checksum } = createRequire(import.meta.url)('../bin/cmdb.js');
+  const script = new Script(wrap(source), { filename: file });
+  // Run (for a file whose loading has no effect but defining things): the cache then holds the
+  // compiled modules, not only the outer function.
+  if (run) script.runInThisContext()({}, createRequire(file), { exports: {} }, file, outdir);
+  const data = script.createCachedData();
+  write(`${name}.cache`, Buffer.concat([Buffer.from(`// cmdb ${id}\n${checksum(data)}\n`), data]));
+}
 
-// The bundle's first line names its build. Its cache: that line, the checksum of V8's data, the data
-// (bin/cmdb.js uses it only when both match: V8 itself would check only the source's length).
-const body = await bundle('dist/src/cli/main.js', 'cli.cjs');
-const id = createHash('sha256').update(body).digest('hex').slice(0, 16);
-const source = `// cmdb ${id}\n${body}`;
-write('cli.cjs', source);
-const { wrap, checksum } = createRequire(import.meta.url)('../bin/cmdb.js');
-const data = new Script(wrap(source), { filename: join(outdir, 'cli.cjs') }).createCachedData();
-write('cli.cjs.cache', Buffer.concat([Buffer.from(`// cmdb ${id}\n${checksum(data)}\n`), data]));
+const program = {
+  packages: 'external',
+  // import.meta.url: the bundle file's URL. CMDB_LOAD_BUNDLE: bin/cmdb.js's loader (src/api/undici.ts).
+  define: { 'import.meta.url': '__cmdbModuleUrl', CMDB_LOAD_BUNDLE: '__cmdbLoad' },
+  banner: { js: "var __cmdbModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+write('quick.cjs', await bundle('quick.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/quick.js')] }));
+writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')] }));
+
+// The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads
+// node:http2) replaced as undici.ts replaces it: the program never asks undici for HTTP/2.
+const withoutHttp2 = {
+  name: 'without-http2',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, () => ({ path: 'client-h2', namespace: 'without-http2' }));
+    b.onLoad({ filter: /.*/, namespace: 'without-http2' }, () => ({
+      contents: "module.exports = function connectH2() { throw new Error('HTTP/2 is not used by this client'); };",
+      loader: 'js',
+    }));
+  },
+};
+const parts = "module.exports = { Agent: require('undici/lib/dispatcher/agent.js'), buildConnector: require('undici/lib/core/connect.js'), request: require('undici/lib/api/api-request.js') };";
+writeWithCache('undici.cjs', await bundle('undici.cjs', { stdin: { contents: parts, resolveDir: join(root, 'dist/src/api'), loader: 'js' }, plugins: [withoutHttp2] }), { run: true });
 
 write('meta.json', JSON.stringify(meta, null, 1));
-process.stdout.write(`bundled ${Object.values(meta).flat().length} modules into ${relative(root, outdir)}/ (${Math.round(source.length / 1024)} KB)\n`);
+process.stdout.write(`bundled ${Object.values(meta).flat().length} modules into ${relative(root, outdir)}/\n`);

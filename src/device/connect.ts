@@ -52,10 +52,12 @@ function baselineWasmOnly(): void {
 
 /** The CLI's HTTP stack: undici without its HTTP/2 client, which no CLI request uses. */
 async function loadHttpStack(): Promise<void> {
-  baselineWasmOnly();
   const { undici, withoutHttp2 } = await import('../api/undici.js');
   withoutHttp2();
   undici();
+  // After undici is loaded: V8 rejects a code cache compiled under other flags (the bundled program's
+  // undici.cjs, bin/cmdb.js); before the first connection compiles llhttp.
+  baselineWasmOnly();
 }
 
 /** Every client the CLI makes (commands, login, completion, --demo) is made here. */

@@ -3,18 +3,24 @@
 // the time (bin/cmdb.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmulator } from '../../src/emulator/index.js';
 import { ROOT, isolatedEnv } from '../helpers/cli.js';
 
 // Prints, at exit, what bin/cmdb.js did with the code cache.
-const REPORT = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\ncode cache: ' + globalThis.cmdbCodeCache + '\\n'))")}`;
+const REPORT = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\ncode cache: ' + JSON.stringify(globalThis.cmdbCodeCache ?? {}) + '\\n'))")}`;
+
+/** What bin/cmdb.js did with each file's code cache: used, rejected (by V8), none. */
+function cacheReport(stderr: string): Record<string, string> {
+  return JSON.parse(/code cache: (.*)/.exec(stderr)?.[1] ?? 'null') as Record<string, string>;
+}
 
 function run(root: string, args: string[], nodeArgs: string[] = []) {
   const result = spawnSync(process.execPath, ['--import', REPORT, ...nodeArgs, join(root, 'bin/cmdb.js'), ...args], { env: isolatedEnv(), encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, cache: /code cache: (\w+)/.exec(result.stderr)?.[1] };
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, cache: cacheReport(result.stderr)['cli.cjs'] };
 }
 
 /** The files a run of the program reads, copied into a folder of their own (node_modules linked). */
@@ -74,9 +80,36 @@ test('a cache of another build, a damaged cache or none: the same output, the ca
   }
 });
 
-test('the bundle keeps every package outside it, so the startup tests see each one load', () => {
+test('the bundle: the program without any package, undici apart with only what the client uses', () => {
   const meta = JSON.parse(readFileSync(join(ROOT, 'dist/src/bundle/meta.json'), 'utf8')) as Record<string, string[]>;
-  assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'quick.cjs']);
+  assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'quick.cjs', 'undici.cjs']);
   assert.ok(meta['cli.cjs']!.includes('dist/src/cli/main.js'));
-  assert.deepEqual(Object.values(meta).flat().filter((input) => !input.startsWith('dist/src/')), []);
+  // Every package outside cli.cjs: the startup tests see each one load (commander, yaml, chalk...).
+  assert.deepEqual([...meta['cli.cjs']!, ...meta['quick.cjs']!].filter((input) => !input.startsWith('dist/src/')), []);
+  const undici = meta['undici.cjs']!;
+  for (const part of ['dispatcher/agent.js', 'core/connect.js', 'api/api-request.js']) assert.ok(undici.includes(`node_modules/undici/lib/${part}`), part);
+  assert.deepEqual(undici.filter((input) => !input.startsWith('node_modules/undici/lib/') && input !== '<stdin>' && !input.startsWith('without-http2:')), []);
+  // Not its package entry (fetch, WebSocket, caches, mocks), its HTTP/2 client or the request API's other verbs.
+  assert.deepEqual(undici.filter((input) => /undici\/index\.js$|client-h2\.js$|api-(stream|pipeline|upgrade|connect)\.js$/.test(input)), []);
+});
+
+test('a request loads undici from the bundle, with its code cache', async () => {
+  const emulator = await startEmulator({ port: 0, seed: 'demo' });
+  try {
+    // Asynchronous: the emulator answers from this process.
+    const child = spawn(process.execPath, ['--import', REPORT, join(ROOT, 'bin/cmdb.js'), 'get', 'log.disk/setting'], {
+      env: isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const result = { status, stdout, stderr };
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).status, 'enable');
+    assert.deepEqual(cacheReport(result.stderr), { 'cli.cjs': 'used', 'undici.cjs': 'used' });
+  } finally {
+    await emulator.close();
+  }
 });
