@@ -13,26 +13,24 @@ export const EXIT = {
   DIFFERENT: 10,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-/** What each exit code means, for help and the man page (CLI.md's table). */
-const EXIT_MEANINGS: Record<ExitCode, string> = {
-  0: 'success (an empty list is success)',
-  1: 'unexpected internal error',
-  2: 'usage error or invalid input (unknown option, missing argument, bad value); nothing was sent',
-  3: 'cannot reach the device: DNS, refused, timeout, TLS verification, pinned certificate mismatch',
-  4: 'not authenticated: 401, no credential, login refused, no keychain; auth status when the credential does not work',
-  5: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
-  6: 'not found: 404',
-  7: 'request rejected: 400, 405, 413, 424 (duplicate, missing or invalid attribute)',
-  8: 'temporarily blocked after failed logins: 429',
-  9: "device error: 500 and other 5xx, and answers that are not the device's JSON",
-  10: 'diff (and apply --dry-run): the device differs from the desired configuration',
+/** What each exit code means, by its name in EXIT, for help and the man page (CLI.md's table). */
+const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
+  OK: 'success (an empty list is success)',
+  INTERNAL: 'unexpected internal error',
+  USAGE: 'usage error or invalid input (unknown option, missing argument, bad value); nothing was sent',
+  UNREACHABLE: 'cannot reach the device: DNS, refused, timeout, TLS verification, pinned certificate mismatch',
+  AUTH: 'not authenticated: 401, no credential, login refused, no keychain; auth status when the credential does not work',
+  FORBIDDEN: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
+  NOT_FOUND: 'not found: 404',
+  REJECTED: 'request rejected: 400, 405, 413, 424 (duplicate, missing or invalid attribute)',
+  BLOCKED: 'temporarily blocked after failed logins: 429',
+  DEVICE: "device error: 500 and other 5xx, and answers that are not the device's JSON",
+  DIFFERENT: 'diff (and apply --dry-run): the device differs from the desired configuration',
 };
 
 /** The exit codes in order, with their meaning. */
 export const EXIT_CODES: readonly (readonly [number, string])[] = Object.entries(EXIT_MEANINGS)
-  .map(([code, meaning]) => [Number(code), meaning] as const)
+  .map(([name, meaning]) => [EXIT[name as keyof typeof EXIT], meaning] as const)
   .sort((a, b) => a[0] - b[0]);
 
 /**
