@@ -175,6 +175,28 @@ function create(call: CmdbCall): Operation {
   };
 }
 
+/**
+ * A write to the entry `key` of a keyed table, which must exist: `change` edits the rows and says
+ * whether anything changed, and the key the answer names (the entry's after a rename, or its copy's).
+ */
+function entryWrite(table: TableDef, key: string | number, change: (rows: KeyedTable, entry: Obj) => { changed: boolean; mkey: unknown }): Operation {
+  return {
+    write: true,
+    run: ({ view, vdom }) => {
+      let mkey: unknown = key;
+      view.write(vdom, table.path, (state) => {
+        const rows = asKeyed(state);
+        const entry = rows.get(key);
+        if (!entry) throw notFound(table, key);
+        const done = change(rows, entry);
+        mkey = done.mkey;
+        return done.changed;
+      });
+      return { mkey };
+    },
+  };
+}
+
 /** A PUT changes only the fields it carries; carrying another key renames the entry. */
 function update(call: CmdbCall, key: string | number): Operation {
   const { table } = call;
@@ -182,40 +204,21 @@ function update(call: CmdbCall, key: string | number): Operation {
   const patch = validateObject(table.fields, parseBody(call));
   checkKey(keyField, patch, false);
   const changes = materialize(table.fields, patch, false);
-  return {
-    write: true,
-    run: ({ view, vdom }) => {
-      let mkey: unknown = key;
-      view.write(vdom, table.path, (state) => {
-        const rows = asKeyed(state);
-        const old = rows.get(key);
-        if (!old) throw notFound(table, key);
-        const next = { ...old, ...changes };
-        mkey = next[keyField];
-        if (keyId(mkey) !== keyId(key) && rows.has(mkey)) throw fail.duplicate(keyField, mkey);
-        if (unchanged(old, next)) return false;
-        rows.replace(key, next);
-        return true;
-      });
-      return { mkey };
-    },
-  };
+  return entryWrite(table, key, (rows, old) => {
+    const next = { ...old, ...changes };
+    const mkey = next[keyField];
+    if (keyId(mkey) !== keyId(key) && rows.has(mkey)) throw fail.duplicate(keyField, mkey);
+    if (unchanged(old, next)) return { changed: false, mkey };
+    rows.replace(key, next);
+    return { changed: true, mkey };
+  });
 }
 
 function remove(call: CmdbCall, key: string | number): Operation {
-  const { table } = call;
-  return {
-    write: true,
-    run: ({ view, vdom }) => {
-      view.write(vdom, table.path, (state) => {
-        const rows = asKeyed(state);
-        if (!rows.has(key)) throw notFound(table, key);
-        rows.remove(key);
-        return true;
-      });
-      return { mkey: key };
-    },
-  };
+  return entryWrite(call.table, key, (rows) => {
+    rows.remove(key);
+    return { changed: true, mkey: key };
+  });
 }
 
 /** `POST <item>?action=clone&nkey=<new>`: a copy of the entry under a new key, appended. */
@@ -225,20 +228,11 @@ function clone(call: CmdbCall, key: string | number): Operation {
   const nkeyText = call.params.get('nkey');
   if (nkeyText === null || nkeyText === '') throw fail.mustBeSet('nkey');
   const nkey = validateValue('nkey', table.fields[keyField] ?? { type: 'string' }, nkeyText);
-  return {
-    write: true,
-    run: ({ view, vdom }) => {
-      view.write(vdom, table.path, (state) => {
-        const rows = asKeyed(state);
-        const source = rows.get(key);
-        if (!source) throw notFound(table, key);
-        if (rows.has(nkey)) throw fail.duplicate(keyField, nkey);
-        rows.insert({ ...source, [keyField]: nkey });
-        return true;
-      });
-      return { mkey: nkey };
-    },
-  };
+  return entryWrite(table, key, (rows, source) => {
+    if (rows.has(nkey)) throw fail.duplicate(keyField, nkey);
+    rows.insert({ ...source, [keyField]: nkey });
+    return { changed: true, mkey: nkey };
+  });
 }
 
 /** `PUT <item>?action=move&before=<k>` (or `after`); a missing or doubled anchor is a missing parameter (424). */
@@ -251,18 +245,10 @@ function move(call: CmdbCall, key: string | number): Operation {
   }
   const where = before !== null ? 'before' : 'after';
   const target = parseItemKey(table, (before ?? after)!);
-  return {
-    write: true,
-    run: ({ view, vdom }) => {
-      view.write(vdom, table.path, (state) => {
-        const rows = asKeyed(state);
-        if (!rows.has(key)) throw notFound(table, key);
-        if (!rows.has(target)) throw fail.notFound(`${where} entry ${JSON.stringify(target)} not found in ${table.path}`);
-        return rows.move(key, target, where);
-      });
-      return { mkey: key };
-    },
-  };
+  return entryWrite(table, key, (rows) => {
+    if (!rows.has(target)) throw fail.notFound(`${where} entry ${JSON.stringify(target)} not found in ${table.path}`);
+    return { changed: rows.move(key, target, where), mkey: key };
+  });
 }
 
 function getSingleton(call: CmdbCall): Operation {
@@ -292,20 +278,27 @@ function updateSingleton(call: CmdbCall): Operation {
   };
 }
 
+/** A path with one read (GET, or one of the table's actions) and one write without an action. */
+interface PathPlan {
+  read: { codes: OperationCode[]; run: (call: CmdbCall) => Operation };
+  write: { method: string; code: OperationCode; run: (call: CmdbCall) => Operation };
+}
+
+function planPath(call: CmdbCall, action: string | null, { read, write }: PathPlan): Operation {
+  if (call.method === 'GET') {
+    if (action !== null) return tableAction(call, action, COLLECTION_ACTIONS);
+    requireOperation(call, ...read.codes);
+    return read.run(call);
+  }
+  if (call.method !== write.method) return unsupportedMethod(call);
+  requireOperation(call, write.code);
+  rejectAction(call, action);
+  return write.run(call);
+}
+
 function planSingleton(call: CmdbCall, action: string | null): Operation {
   if (call.itemKey !== null) throw fail.notFound(`${call.table.path} has a single settings object and no item path`);
-  switch (call.method) {
-    case 'GET':
-      if (action !== null) return tableAction(call, action, COLLECTION_ACTIONS);
-      requireOperation(call, 'G', 'L');
-      return getSingleton(call);
-    case 'PUT':
-      requireOperation(call, 'P');
-      rejectAction(call, action);
-      return updateSingleton(call);
-    default:
-      return unsupportedMethod(call);
-  }
+  return planPath(call, action, { read: { codes: ['G', 'L'], run: getSingleton }, write: { method: 'PUT', code: 'P', run: updateSingleton } });
 }
 
 function unsupportedMethod(call: CmdbCall): never {
@@ -313,18 +306,7 @@ function unsupportedMethod(call: CmdbCall): never {
 }
 
 function planCollection(call: CmdbCall, action: string | null): Operation {
-  switch (call.method) {
-    case 'GET':
-      if (action !== null) return tableAction(call, action, COLLECTION_ACTIONS);
-      requireOperation(call, 'L');
-      return list(call);
-    case 'POST':
-      requireOperation(call, 'C');
-      rejectAction(call, action);
-      return create(call);
-    default:
-      return unsupportedMethod(call);
-  }
+  return planPath(call, action, { read: { codes: ['L'], run: list }, write: { method: 'POST', code: 'C', run: create } });
 }
 
 function planItem(call: CmdbCall, action: string | null, key: string | number): Operation {

@@ -19,20 +19,12 @@ const ONE_CHAR: readonly Operator[] = ['<', '>'];
  * literal comma and `\\` a backslash (a backslash before anything else stays).
  */
 function splitAlternatives(expression: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  for (let i = 0; i < expression.length; i++) {
-    const char = expression[i];
-    const next = expression[i + 1];
-    if (char === '\\' && (next === ',' || next === '\\')) {
-      current += next;
-      i++;
-    } else if (char === ',') {
-      parts.push(current);
-      current = '';
-    } else current += char;
+  const parts = [''];
+  // An escape (`\,` or `\\`), a separating comma, or a run of anything else.
+  for (const [token, escaped] of expression.matchAll(/\\([,\\])|,|[^,\\]+|\\/g)) {
+    if (token === ',') parts.push('');
+    else parts[parts.length - 1] += escaped ?? token;
   }
-  parts.push(current);
   return parts;
 }
 
