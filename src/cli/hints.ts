@@ -2,12 +2,12 @@
 // The api layer's errors carry data only (src/api/errors.ts); the words and the advice are here.
 import { ApiError, CmdbApiError, ConnectionError, LoginError, MalformedAnswerError, RequestError, TlsVerificationError, type RequestSubject } from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
-import { CmdbError, EXIT } from '../errors.js';
+import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
-export type Shown = Required<Omit<ErrorReport, 'device' | 'counts'>>;
+export type Shown = Required<Omit<ErrorReport, 'device' | 'counts' | 'outcome'>> & Pick<ErrorReport, 'outcome'>;
 
 /** Meanings of the device's `error` codes (PROTOCOL.md), for when it sends no `cli_error`. */
 const ERROR_CODES: Record<number, string> = {
@@ -242,7 +242,8 @@ export function describeError(err: unknown): Shown {
   if (err instanceof CmdbError) {
     // A device error the command put in its own words keeps the device's status, code and text.
     const device = err.cause instanceof ApiError ? { status: err.cause.status, code: err.cause.code, cliError: err.cause.cliError } : none;
-    return { exit: err.exitCode, ...none, ...device, message: err.message, hint: err.hint };
+    const outcome = err instanceof WriteOutcomeError ? { outcome: err.outcome } : {};
+    return { exit: err.exitCode, ...none, ...device, message: err.message, hint: err.hint, ...outcome };
   }
   if (err instanceof CmdbApiError) return { exit: EXIT.INTERNAL, ...none, message: err.message, hint: null };
   const message = err instanceof Error ? err.message : String(err);

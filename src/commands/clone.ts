@@ -1,7 +1,8 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send, type WriteOptions } from './shared.js';
+import { printWrite, type WriteOptions } from './shared.js';
+import { sendWrite } from './verify.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }, _opts: WriteOptions): Promise<number> {
@@ -10,7 +11,7 @@ export async function run(ctx: Context, { table: tableInput, key, newKey }: { ta
   requireOperation(ctx, table, 'C');
   const mkey = parseMkey(table, key);
   const nkey = parseMkey(table, newKey, 'new key');
-  const result = await send(ctx, table, { method: 'POST', mkey, eachVdom: true, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } }).catch((err: unknown) => {
+  const result = await sendWrite(ctx, table, { method: 'POST', mkey, eachVdom: true, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } }, { mkey: nkey, cloneOf: mkey }).catch((err: unknown) => {
     // The device names the object in the path (the original); what already exists is the new key.
     throw err instanceof ApiError && err.duplicate ? err.about({ mkey: nkey }) : err;
   });

@@ -3,6 +3,7 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { printWrite, send, type WriteOptions } from './shared.js';
+import { sendWrite } from './verify.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
@@ -41,7 +42,7 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
   } else {
     other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
   }
-  const result = await send(ctx, table, { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } }).catch(async (err: unknown) => {
+  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } }, { mkey, moved: where, other }).catch(async (err: unknown) => {
     if (!(err instanceof ApiError && err.notFound)) throw err;
     // The device says "not found" for either object: when the moved one is there, the target is not.
     const moved = await send(ctx, table, { method: 'GET', mkey, query: { ...query, format: [table.key!] } }).then(() => true, () => false);

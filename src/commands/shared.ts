@@ -62,16 +62,22 @@ export function shapeRead(result: ApiResult, single: boolean): ReadData {
   return { kind: 'list', rows: asRows(results) };
 }
 
-/** The VDOMs that refused a request to several, each as the user sees its error. */
-function refusals(ctx: Context, result: ApiResult): Refusal[] {
-  return (result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: ctx.describe(err) }));
+/**
+ * The VDOMs that refused a request to several, each as the user sees its error; and those in which a
+ * write whose answer was lost was read back and not found applied (`lost`), with that outcome.
+ */
+function refusals(ctx: Context, result: ApiResult & { lost?: { vdom: string | null; error: WriteOutcomeError }[] }): Refusal[] {
+  return [
+    ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: ctx.describe(err) })),
+    ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: ctx.describe(l.error), outcome: l.error.outcome })),
+  ];
 }
 
 /**
  * Prints what a write did (one result, or one per VDOM with an error for each that refused); the
  * exit code is the most severe.
  */
-export async function printWrite(ctx: Context, result: ApiResult, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
+export async function printWrite(ctx: Context, result: ApiResult & { lost?: { vdom: string | null; error: WriteOutcomeError }[] }, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
   // A dry run prints the requests it kept instead (cli/main.ts).
   if (ctx.dryRun) return 0;
   const refused = refusals(ctx, result);

@@ -15,6 +15,8 @@ export interface ErrorReport {
   device?: string | null;
   /** A bulk run's summary: how many items failed, of how many. */
   counts?: { failed: number; total: number };
+  /** A write whose answer was lost, read back: `not applied`, or `unknown` when it could not be read. */
+  outcome?: string | null;
 }
 
 function present(text: string | null | undefined): text is string {
@@ -29,7 +31,8 @@ function indentRest(text: string, indent: string): string {
 /**
  * An error for stderr. json: exactly one line
  * `{"error":{"exit":6,"status":404,"code":-3,"message":"...","hint":"..."}}` (hint null when
- * there is none, cli_error only when the device sent one, `device` first when the run worked on several). Otherwise `cmdb: <message>`, then
+ * there is none, cli_error only when the device sent one, `outcome` only for a write whose answer was
+ * lost and read back, `device` first when the run worked on several). Otherwise `cmdb: <message>`, then
  * `  device said: ...` and `  hint: ...` lines.
  */
 export function formatError(err: ErrorReport, opts: { json: boolean; color: boolean }): string {
@@ -43,6 +46,7 @@ export function formatError(err: ErrorReport, opts: { json: boolean; color: bool
       hint: present(err.hint) ? err.hint : null,
     };
     if (present(err.cliError)) error.cli_error = err.cliError;
+    if (present(err.outcome)) error.outcome = err.outcome;
     if (err.counts) Object.assign(error, err.counts);
     return escapeJsonControls(JSON.stringify({ error })) + '\n';
   }

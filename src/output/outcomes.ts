@@ -43,7 +43,7 @@ export async function printWritten(data: Written, run: Run, options: ShapeOption
   }
   const rows: Row[] = [
     ...data.results.map((r) => writeResultObject(r)),
-    ...data.refusals.map((f) => ({ status: 'error', mkey: data.mkey ?? null, vdom: f.vdom, error: errorObject(f.report) })),
+    ...data.refusals.map((f) => ({ status: 'error', mkey: data.mkey ?? null, vdom: f.vdom, ...(f.outcome ? { outcome: f.outcome } : {}), error: errorObject(f.report) })),
   ];
   // In the device's order of VDOMs.
   const order = (Array.isArray(data.body) ? data.body : []).map((e) => (e as { vdom?: string }).vdom);

@@ -27,6 +27,8 @@ export interface Done {
 export interface Refusal {
   vdom: string | null;
   report: ErrorReport;
+  /** A write whose answer was lost, read back: `not applied`, or `unknown` when it could not be read. */
+  outcome?: string;
 }
 
 /** What a write to one or several VDOMs did: a line each for people, the result (keyed by VDOM when several) for scripts. */

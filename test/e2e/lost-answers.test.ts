@@ -1,0 +1,155 @@
+// A write whose connection is reset after the device committed (the answer is lost) or before the
+// request reached it (nothing happened) is read back, for every kind of write: move, clone, a singleton's
+// update, and writes to several VDOMs, where each VDOM is read back and reported on its own.
+import { after, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
+
+const ACL = 'router/access-list';
+const DISK = 'log.disk/setting';
+type Obj = Record<string, unknown>;
+
+let emu: RunningEmulator;
+let proxy: FaultProxy;
+let env: NodeJS.ProcessEnv;
+let choose: (line: string) => Fault = () => 'pass';
+let hits = 0;
+
+/** The next request whose request line matches `pattern` has its connection reset `when`. */
+function lose(pattern: RegExp, when: 'before' | 'after'): void {
+  hits = 0;
+  choose = (line) => (hits === 0 && pattern.test(line) && ++hits ? when : 'pass');
+}
+
+async function run(...args: string[]): Promise<Run> {
+  const r = await cmdb(args, { env, timeoutMs: 60_000 });
+  assert.equal(hits, 1, `the write was cut off: ${r.stderr}`);
+  return r;
+}
+
+function names(vdom: string): string[] {
+  return (emu.objects(ACL, vdom) as Obj[]).map((o) => String(o.name));
+}
+
+/** The JSON error line on stderr (`-o json`). */
+function errorLine(r: Run): { exit: number; message: string; hint: string; outcome?: string } {
+  return (JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { exit: number; message: string; hint: string; outcome?: string } }).error;
+}
+
+beforeEach(async () => {
+  await proxy?.close();
+  await emu?.close();
+  emu = await startEmulator({ port: 0 });
+  proxy = await startFaultProxy({ target: emu.url, seed: 1, choose: (head) => choose(head.split('\r\n')[0]) });
+  env = isolatedEnv({ CMDB_HOST: proxy.url, CMDB_TOKEN: emu.token });
+  choose = () => 'pass';
+});
+after(async () => {
+  await proxy?.close();
+  await emu?.close();
+});
+
+describe('a lost answer read back, in one VDOM', () => {
+  test('move: applied when the device moved it, not applied when the request never arrived', async () => {
+    lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'after');
+    const moved = await run('move', ACL, 'deny-all', '--before', '10.0.0.0/8', '--vdom', 'root', '-o', 'json');
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.deepEqual(JSON.parse(moved.stdout), { status: 'success', mkey: 'deny-all', revision: null, vdom: 'root', outcome: 'applied' });
+    assert.deepEqual(names('root'), ['deny-all', '10.0.0.0/8', 'mgmt nets']);
+
+    lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'before');
+    const lost = await run('move', ACL, 'deny-all', '--after', 'mgmt nets', '--vdom', 'root');
+    assert.equal(lost.code, 3, lost.stderr);
+    assert.match(lost.stderr, /^cmdb: the connection was lost or timed out after the move of router\/access-list "deny-all" after "mgmt nets" was sent; reading it back shows it was not applied$/m);
+    assert.deepEqual(names('root'), ['deny-all', '10.0.0.0/8', 'mgmt nets']);
+  });
+
+  test('clone: the copy is there (applied) or not (not applied)', async () => {
+    lose(/^POST \S*router\/access-list\/deny-all\?.*action=clone/, 'after');
+    const cloned = await run('clone', ACL, 'deny-all', 'deny-copy', '--vdom', 'root', '-o', 'json');
+    assert.equal(cloned.code, 0, cloned.stderr);
+    assert.deepEqual(JSON.parse(cloned.stdout), { status: 'success', mkey: 'deny-copy', revision: null, vdom: 'root', outcome: 'applied' });
+    assert.ok(names('root').includes('deny-copy'));
+
+    lose(/^POST \S*router\/access-list\/deny-all\?.*action=clone/, 'before');
+    const lost = await run('clone', ACL, 'deny-all', 'deny-copy-2', '--vdom', 'root', '-o', 'json');
+    assert.equal(lost.code, 3, lost.stderr);
+    assert.match(errorLine(lost).message, /after the clone of router\/access-list "deny-all" to "deny-copy-2" was sent; reading it back shows it was not applied/);
+    assert.equal(errorLine(lost).outcome, 'not applied');
+    assert.equal(errorLine(lost).exit, 3);
+    assert.ok(!names('root').includes('deny-copy-2'));
+  });
+
+  test('update of a singleton: its fields read back', async () => {
+    lose(/^PUT \S*log\.disk\/setting[ ?]/, 'after');
+    const applied = await run('update', DISK, '--set', 'max-log-file-size=33', '-o', 'json');
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.equal((JSON.parse(applied.stdout) as Obj).outcome, 'applied');
+    assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 33);
+
+    lose(/^PUT \S*log\.disk\/setting[ ?]/, 'before');
+    const lost = await run('update', DISK, '--set', 'max-log-file-size=44');
+    assert.equal(lost.code, 3, lost.stderr);
+    assert.match(lost.stderr, /^cmdb: the connection was lost or timed out after the write of log\.disk\/setting was sent; reading it back shows it was not applied$/m);
+    assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 33);
+  });
+});
+
+describe('a lost answer to a write in several VDOMs: each VDOM read back', () => {
+  test('create --vdom root,dmz: applied in root, not applied in dmz (which held another object under the key), exit 3', async () => {
+    emu.populate(ACL, 'dmz', [{ name: 'edge', comments: 'already here' }]);
+    lose(/^POST \S*router\/access-list\?/, 'after');
+    const r = await run('create', ACL, '--vdom', 'root,dmz', '--data', '{"name":"edge","comments":"new"}', '-o', 'json');
+    assert.equal(r.code, 3, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, Obj & { error?: { exit: number; message: string } }>;
+    assert.deepEqual(Object.keys(out), ['root', 'dmz']);
+    assert.deepEqual(out.root, { status: 'success', mkey: 'edge', revision: null, vdom: 'root', outcome: 'applied' });
+    assert.equal(out.dmz.status, 'error');
+    assert.equal(out.dmz.vdom, 'dmz');
+    assert.equal(out.dmz.mkey, 'edge');
+    assert.equal(out.dmz.outcome, 'not applied');
+    assert.equal(out.dmz.error?.exit, 3);
+    assert.match(out.dmz.error!.message, /after the write of router\/access-list "edge" in vdom dmz was sent; reading it back shows it was not applied/);
+    assert.equal((emu.objects(ACL, 'root') as Obj[]).find((o) => o.name === 'edge')?.comments, 'new');
+    assert.equal((emu.objects(ACL, 'dmz') as Obj[]).find((o) => o.name === 'edge')?.comments, 'already here');
+  });
+
+  test('create --vdom root,dmz cut off before it arrived: not applied in each, one line each in a table', async () => {
+    lose(/^POST \S*router\/access-list\?/, 'before');
+    const r = await run('create', ACL, '--vdom', 'root,dmz', '--data', '{"name":"edge"}', '-o', 'table');
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.stdout, '');
+    for (const vdom of ['root', 'dmz']) {
+      assert.match(r.stderr, new RegExp(`^cmdb: the connection was lost or timed out after the write of router/access-list "edge" in vdom ${vdom} was sent; reading it back shows it was not applied$`, 'm'));
+      assert.ok(!names(vdom).includes('edge'));
+    }
+  });
+
+  test("delete --vdom '*' and update --vdom root,dmz: applied in each, one ndjson row each", async () => {
+    lose(/^DELETE \S*router\/access-list\/deny-all\?/, 'after');
+    const deleted = await run('delete', ACL, 'deny-all', '--vdom', '*', '-o', 'ndjson');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const rows = deleted.stdout.trim().split('\n').map((l) => JSON.parse(l) as Obj);
+    assert.deepEqual(rows.map((row) => [row.vdom, row.mkey, row.status, row.outcome]), [['root', 'deny-all', 'success', 'applied'], ['dmz', 'deny-all', 'success', 'applied']]);
+    assert.ok(!names('root').includes('deny-all') && !names('dmz').includes('deny-all'));
+
+    lose(/^PUT \S*router\/access-list\/10\.0\.0\.0%2F8\?/, 'after');
+    const updated = await run('update', ACL, '10.0.0.0/8', '--set', 'comments=private', '--vdom', 'root,dmz', '-o', 'table');
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.equal(
+      updated.stdout,
+      'updated router/access-list 10.0.0.0/8 in vdom root (the answer was lost; reading it back shows it applied)\nupdated router/access-list 10.0.0.0/8 in vdom dmz (the answer was lost; reading it back shows it applied)\n',
+    );
+  });
+
+  test('move --vdom root,dmz: applied where it stands right before its anchor', async () => {
+    lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'after');
+    const r = await run('move', ACL, 'deny-all', '--before', '10.0.0.0/8', '--vdom', 'root,dmz', '-o', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, Obj>;
+    assert.deepEqual(Object.fromEntries(Object.entries(out).map(([vdom, o]) => [vdom, o.outcome])), { root: 'applied', dmz: 'applied' });
+    assert.deepEqual(names('dmz'), ['deny-all', '10.0.0.0/8', 'dmz servers']);
+  });
+});
