@@ -4,7 +4,7 @@ import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { bulkPrinter, confirmSeveralVdoms, printWrite, steadyHeap, type WriteOptions } from './shared.js';
-import { expectFields, sendWrite } from './verify.js';
+import { expectFields, sendWrite, severalVdoms } from './verify.js';
 
 export interface CreateOptions extends BodyOptions, WriteOptions {
   concurrency?: string;
@@ -28,11 +28,15 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
     return (await import('./atomic.js')).runAtomically(ctx, table, all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })));
   }
   const query = vdomQuery(ctx);
-  // The device names no key when it refuses a duplicate: the key is the body's.
+  // The device names no key when it refuses a duplicate (in one VDOM of several, too): the key is the body's.
+  const named = (body: Record<string, unknown>) => (err: ApiError) => (err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err);
   const create = (body: Record<string, unknown>, eachVdom = false) =>
-    sendWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).catch((err: unknown) => {
-      throw err instanceof ApiError && err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;
-    });
+    sendWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).then(
+      (result) => (result.failed ? { ...result, failed: result.failed.map(named(body)) } : result),
+      (err: unknown) => {
+        throw err instanceof ApiError ? named(body)(err) : err;
+      },
+    );
   if (!many && Array.isArray(bodies)) {
     const result = await create(bodies[0], true);
     return printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
@@ -41,6 +45,8 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   await confirmSeveralVdoms(ctx, `create objects in ${table.path}`, query);
   await steadyHeap();
   const printer = bulkPrinter(ctx, table, 'created');
-  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => create(body)), (o) => printer.add(o));
+  // Several VDOMs: one result per item and VDOM.
+  const several = severalVdoms(query);
+  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => create(body, several), several), (o) => printer.add(o));
   return printer.end();
 }

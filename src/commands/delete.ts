@@ -3,7 +3,7 @@ import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.j
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { bulkPrinter, printWrite, type WriteOptions } from './shared.js';
-import { sendWrite } from './verify.js';
+import { sendWrite, severalVdoms } from './verify.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean } & WriteOptions): Promise<number> {
@@ -22,6 +22,8 @@ export async function run(ctx: Context, { table: tableInput, keys = [] }: { tabl
     return printWrite(ctx, result, 'deleted', table, mkeys[0]);
   }
   const printer = bulkPrinter(ctx, table, 'deleted');
-  await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => sendWrite(ctx, table, { method: 'DELETE', mkey, query }, { mkey, gone: true })), (o) => printer.add(o));
+  // Several VDOMs: one result per key and VDOM.
+  const several = severalVdoms(query);
+  await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => sendWrite(ctx, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }), several), (o) => printer.add(o));
   return printer.end();
 }

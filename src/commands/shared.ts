@@ -109,21 +109,24 @@ export async function printRead(ctx: Context, table: TableDef, result: ApiResult
 }
 
 /**
- * Prints each outcome of a bulk write as it comes (in input order); end() prints what is left and
- * returns the most severe exit code (CLI.md: bulk commands).
+ * Prints each outcome of a bulk write as it comes (in input order; one per VDOM when the run writes
+ * to several); end() prints what is left and returns the most severe exit code (CLI.md: bulk commands).
  */
-export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(outcome: BulkOutcome): Promise<void>; end(): Promise<number> } {
+export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(outcomes: BulkOutcome[]): Promise<void>; end(): Promise<number> } {
   const exits = new Set<number>([EXIT.OK]);
   let sink: Promise<BulkSink> | undefined;
   const out = () => (sink ??= ctx.bulkSink({ tablePath: table.path, verb }));
   return {
-    async add(o) {
+    /** An item's outcome, or one per VDOM when the run writes to several. */
+    async add(outcomes) {
       // A dry run prints the requests it kept instead (cli/main.ts).
       if (ctx.dryRun) return;
-      const error = o.error === undefined ? undefined : ctx.describe(o.error);
-      if (error) exits.add(error.exit);
-      const outcome = o.error instanceof WriteOutcomeError ? o.error.outcome : undefined;
-      await (await out()).add({ mkey: o.mkey, result: o.result, error, outcome });
+      for (const o of outcomes) {
+        const error = o.error === undefined ? undefined : ctx.describe(o.error);
+        if (error) exits.add(error.exit);
+        const outcome = o.error instanceof WriteOutcomeError ? o.error.outcome : undefined;
+        await (await out()).add({ mkey: o.mkey, result: o.result, error, outcome, ...(o.vdom !== undefined ? { vdom: o.vdom } : {}) });
+      }
     },
     async end() {
       if (ctx.dryRun) return EXIT.OK;

@@ -192,8 +192,9 @@ function perVdom(table: TableDef, expected: Expectation, err: unknown, judged: J
  * already holds the same content is `unchanged` (exit 0), so running the same bulk create again converges.
  */
 export async function sendWrite(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, expected: Expectation | null): Promise<WriteAnswer> {
+  let result: ApiResult;
   try {
-    return await send(ctx, table, req);
+    result = await send(ctx, table, req);
   } catch (err) {
     if (!expected) throw err;
     const query = req.query ?? {};
@@ -212,6 +213,26 @@ export async function sendWrite(ctx: Context, table: TableDef, req: Omit<ApiRequ
     if (outcome === 'applied') return readBackResult(req, expected.mkey, 'applied');
     throw notShownApplied(table, expected, err, outcome, null);
   }
+  return expected && result.failed?.length ? alreadyThere(ctx, table, req, expected, result) : result;
+}
+
+/**
+ * A create in several VDOMs refused as a duplicate in some: each of those whose object already holds
+ * the same content is `unchanged` (a success), as for one VDOM.
+ */
+async function alreadyThere(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, expected: Expectation, result: ApiResult): Promise<ApiResult> {
+  const vdomOf = (err: ApiError) => (err.subject.vdoms?.length === 1 ? err.subject.vdoms[0] : null);
+  const duplicates = (result.failed ?? []).filter((err) => err.duplicate && vdomOf(err) !== null);
+  if (!('fields' in expected) || req.method !== 'POST' || req.query?.action !== undefined || !duplicates.length) return result;
+  const judged = await judge(ctx, table, expected, { ...req.query, vdom: duplicates.map((err) => vdomOf(err)!) });
+  const same = new Set((judged ?? []).filter((j) => j.outcome === 'applied').map((j) => j.vdom));
+  const unchanged = duplicates.filter((err) => same.has(vdomOf(err)));
+  if (!unchanged.length) return result;
+  return {
+    ...result,
+    envelopes: [...result.envelopes, ...unchanged.map((err) => ({ status: 'success', mkey: expected.mkey, vdom: vdomOf(err)!, outcome: 'unchanged' }))],
+    failed: result.failed!.filter((err) => !unchanged.includes(err)),
+  };
 }
 
 /**

@@ -82,6 +82,8 @@ export async function printRead(data: Read, run: Run, options: ShapeOptions, to:
 /** One item of a bulk write, as it turned out. */
 export interface BulkItem {
   mkey: string | number | null;
+  /** The VDOM of this result, when the run writes to several (null: the request failed as a whole). */
+  vdom?: string | null;
   result?: WriteResult;
   error?: ErrorReport;
   /** How a write whose answer was lost turned out (`not applied`, `unknown`). */
@@ -94,10 +96,12 @@ export interface BulkSink {
   end(exit: number): Promise<void>;
 }
 
-/** A failed bulk item's error names the item by its key, whatever the message says. */
-function namedByKey(report: ErrorReport, tablePath: string, mkey: string | number | null): ErrorReport {
+/** A failed bulk item's error names the item by its key, and its VDOM when the run writes to several, whatever the message says. */
+function namedByKey(report: ErrorReport, tablePath: string, mkey: string | number | null, vdom: string | null | undefined): ErrorReport {
   const key = mkey === null || mkey === undefined ? null : String(mkey);
-  return key !== null && !report.message.includes(key) ? { ...report, message: `${tablePath} ${JSON.stringify(key)}: ${report.message}` } : report;
+  const where = vdom && !report.message.includes(`vdom ${vdom}`) ? ` in vdom ${vdom}` : '';
+  if (key !== null && !report.message.includes(key)) return { ...report, message: `${tablePath} ${JSON.stringify(key)}${where}: ${report.message}` };
+  return where ? { ...report, message: `${report.message} (${where.trim()})` } : report;
 }
 
 /**
@@ -113,13 +117,17 @@ export function bulkSink(what: { tablePath: string; verb: string }, run: Run, to
   return {
     async add(item) {
       total++;
-      const report = item.error && namedByKey(item.error, what.tablePath, item.mkey);
+      const report = item.error && namedByKey(item.error, what.tablePath, item.mkey, item.vdom);
       if (report) failed.push(report);
       if (run.format !== 'table') {
         const outcome = item.outcome ? { outcome: item.outcome } : {};
-        const row = report ? { status: 'error', mkey: item.mkey, ...outcome, error: errorObject(report) } : { ...item.result };
+        const vdom = item.vdom !== undefined ? { vdom: item.vdom } : {};
+        const row = report ? { status: 'error', mkey: item.mkey, ...vdom, ...outcome, error: errorObject(report) } : { ...item.result };
         await (await rows()).write([row as Row]);
-      } else if (!report) await to.emit({ kind: 'write', result: item.result!, message: `${what.verb} ${what.tablePath} ${item.mkey ?? ''}`.trimEnd() + outcomeNote(item.result!) }, {});
+      } else if (!report) {
+        const where = item.vdom ? ` in vdom ${item.vdom}` : '';
+        await to.emit({ kind: 'write', result: item.result!, message: `${what.verb} ${what.tablePath} ${item.mkey ?? ''}`.trimEnd() + where + outcomeNote(item.result!) }, {});
+      }
     },
     async end(exit) {
       if (run.format !== 'table') await (await rows()).end();

@@ -23,12 +23,17 @@ export function parseConcurrency(raw: string | undefined): number {
   return n;
 }
 
-/** One item of a bulk write: its result, or its error. */
+/** One item of a bulk write (in one VDOM, when the run writes to several): its result, or its error. */
 export interface BulkOutcome {
   mkey: string | number | null;
+  /** The VDOM this result is for, when the run writes to several (null: the request as a whole failed). */
+  vdom?: string | null;
   result?: WriteResult;
   error?: unknown;
 }
+
+/** A write's answer: the VDOMs that succeeded, those that refused (`failed`) and those whose lost answer was not shown applied (`lost`). */
+type ItemAnswer = ApiResult & { lost?: { vdom: string | null; error: unknown }[] };
 
 /** What the device said of one write, with the key the command knew when the device did not say it. */
 export function writeResult(e: Envelope, fallbackMkey?: string | number): WriteResult {
@@ -36,13 +41,32 @@ export function writeResult(e: Envelope, fallbackMkey?: string | number): WriteR
   return { status: e.status ?? 'success', mkey: e.mkey ?? fallbackMkey ?? null, revision: e.revision ?? null, vdom: e.vdom ?? null, ...outcome };
 }
 
-/** Runs one item of a bulk write and keeps its error instead of stopping. */
-export async function bulkItem(mkey: string | number | null, work: () => Promise<ApiResult>): Promise<BulkOutcome> {
+/**
+ * Runs one item of a bulk write and keeps its errors instead of stopping: one outcome, or with
+ * `severalVdoms` (a run that writes to several) one per VDOM, in the device's order of VDOMs. A request that
+ * failed as a whole is one error, for no VDOM in particular (`vdom: null`).
+ */
+export async function bulkItem(mkey: string | number | null, work: () => Promise<ItemAnswer>, severalVdoms = false): Promise<BulkOutcome[]> {
+  let answer: ItemAnswer;
   try {
-    const result = await work();
-    const r = writeResult(result.envelopes[0] ?? {}, mkey ?? undefined);
-    return { mkey: r.mkey ?? mkey, result: r };
+    answer = await work();
   } catch (error) {
-    return { mkey, error };
+    // Refused as a whole (a 403 for one VDOM refuses them all, as devices do), or no answer: one error.
+    return [{ mkey, ...(severalVdoms ? { vdom: null } : {}), error }];
   }
+  if (!severalVdoms) {
+    const r = writeResult(answer.envelopes[0] ?? {}, mkey ?? undefined);
+    return [{ mkey: r.mkey ?? mkey, result: r }];
+  }
+  const outcomes: BulkOutcome[] = [
+    ...answer.envelopes.map((e) => ({ mkey, vdom: e.vdom ?? null, result: writeResult(e, mkey ?? undefined) })),
+    ...(answer.failed ?? []).map((error) => ({ mkey, vdom: error.subject.vdoms?.[0] ?? null, error })),
+    ...(answer.lost ?? []).map((l) => ({ mkey, vdom: l.vdom, error: l.error })),
+  ];
+  const order = (Array.isArray(answer.body) ? answer.body : []).map((e) => (e && typeof e === 'object' ? (e as { vdom?: unknown }).vdom : undefined));
+  const at = (o: BulkOutcome) => {
+    const i = order.indexOf(o.vdom ?? undefined);
+    return i < 0 ? order.length : i;
+  };
+  return outcomes.sort((a, b) => at(a) - at(b));
 }

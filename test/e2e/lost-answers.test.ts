@@ -1,8 +1,13 @@
 // A write whose connection is reset after the device committed (the answer is lost) or before the
 // request reached it (nothing happened) is read back, for every kind of write: move, clone, a singleton's
-// update, and writes to several VDOMs, where each VDOM is read back and reported on its own.
+// update, and writes to several VDOMs, where each VDOM is read back and reported on its own. Bulk writes
+// to several VDOMs give one result per item and VDOM, in every format, and exit with the most severe.
 import { after, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
@@ -27,6 +32,12 @@ async function run(...args: string[]): Promise<Run> {
   const r = await cmdb(args, { env, timeoutMs: 60_000 });
   assert.equal(hits, 1, `the write was cut off: ${r.stderr}`);
   return r;
+}
+
+/** A run with nothing cut off. */
+function plain(...args: string[]): Promise<Run> {
+  choose = () => 'pass';
+  return cmdb(args, { env, timeoutMs: 60_000 });
 }
 
 function names(vdom: string): string[] {
@@ -151,5 +162,95 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
     const out = JSON.parse(r.stdout) as Record<string, Obj>;
     assert.deepEqual(Object.fromEntries(Object.entries(out).map(([vdom, o]) => [vdom, o.outcome])), { root: 'applied', dmz: 'applied' });
     assert.deepEqual(names('dmz'), ['deny-all', '10.0.0.0/8', 'dmz servers']);
+  });
+});
+
+describe('bulk writes to several VDOMs: one result per item and VDOM', () => {
+  const IPMAC = 'firewall.ipmacbinding/table';
+  const items = [601, 602].map((n) => ({ 'seq-num': n, ip: `10.60.0.${n - 600}`, mac: `00:09:0f:60:00:0${n - 600}` }));
+  let file: string;
+  const write = () => {
+    file = join(mkdtempSync(join(tmpdir(), 'cmdb-bulk-vdoms-')), 'items.ndjson');
+    writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+  };
+  type ResultRow = { status: string; mkey: number | string; vdom: string | null; outcome?: string; error?: { exit: number; message: string } | string };
+  const summary = (rows: ResultRow[]) => rows.map((r) => [Number(r.mkey), r.vdom, r.status, r.outcome ?? null, typeof r.error === 'string' ? (JSON.parse(r.error) as { exit: number }).exit : (r.error?.exit ?? null)]);
+
+  test('create -f --vdom root,dmz: every item in every VDOM, by key and VDOM in every format; a re-run converges but for the real duplicate', async () => {
+    write();
+    emu.populate(IPMAC, 'dmz', [{ ...items[1], ip: '10.60.9.9' }]);
+    const first = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'json');
+    assert.equal(first.code, 7, first.stderr);
+    assert.deepEqual(summary(JSON.parse(first.stdout) as ResultRow[]), [
+      [601, 'root', 'success', null, null],
+      [601, 'dmz', 'success', null, null],
+      [602, 'root', 'success', null, null],
+      [602, 'dmz', 'error', null, 7],
+    ]);
+    assert.match(first.stderr, /"message":"1 of 4 failed"/);
+
+    const again = [
+      [601, 'root', 'success', 'unchanged', null],
+      [601, 'dmz', 'success', 'unchanged', null],
+      [602, 'root', 'success', 'unchanged', null],
+      [602, 'dmz', 'error', null, 7],
+    ];
+    const json = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'json');
+    assert.equal(json.code, 7, json.stderr);
+    const rows = JSON.parse(json.stdout) as ResultRow[];
+    assert.deepEqual(summary(rows), again);
+    assert.match((rows[3].error as { message: string }).message, /firewall\.ipmacbinding\/table "602" already exists in vdom dmz/);
+    const yaml = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'yaml');
+    assert.equal(yaml.code, 7, yaml.stderr);
+    assert.deepEqual(summary(parseYaml(yaml.stdout) as ResultRow[]), again);
+    const ndjson = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'ndjson');
+    assert.equal(ndjson.code, 7, ndjson.stderr);
+    assert.deepEqual(summary(ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l) as ResultRow)), again);
+    const csv = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'csv');
+    assert.equal(csv.code, 7, csv.stderr);
+    const [header, ...lines] = csv.stdout.trim().split('\n');
+    const columns = header.split(',');
+    assert.ok(columns.includes('mkey') && columns.includes('vdom'), header);
+    assert.deepEqual(lines.map((l) => [l.split(',')[columns.indexOf('mkey')], l.split(',')[columns.indexOf('vdom')]]), [['601', 'root'], ['601', 'dmz'], ['602', 'root'], ['602', 'dmz']]);
+    const table = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'table');
+    assert.equal(table.code, 7, table.stderr);
+    assert.equal(
+      table.stdout,
+      [601, 601, 602].map((n, i) => `created ${IPMAC} ${n} in vdom ${i === 1 ? 'dmz' : 'root'} (already there with the same content: unchanged)\n`).join(''),
+    );
+    assert.match(table.stderr, /^cmdb: firewall\.ipmacbinding\/table "602" already exists in vdom dmz$/m);
+    assert.match(table.stderr, /^cmdb: 1 of 4 failed$/m);
+  });
+
+  test("delete --vdom '*' of keys one VDOM lacks: a result per key and VDOM, exit 6", async () => {
+    emu.populate(IPMAC, 'root', items);
+    emu.populate(IPMAC, 'dmz', [items[0]]);
+    const r = await plain('delete', IPMAC, '601', '602', '--vdom', '*', '-o', 'ndjson');
+    assert.equal(r.code, 6, r.stderr);
+    assert.deepEqual(summary(r.stdout.trim().split('\n').map((l) => JSON.parse(l) as ResultRow)), [
+      [601, 'root', 'success', null, null],
+      [601, 'dmz', 'success', null, null],
+      [602, 'root', 'success', null, null],
+      [602, 'dmz', 'error', null, 6],
+    ]);
+    emu.populate(IPMAC, 'root', items);
+    const table = await plain('delete', IPMAC, '601', '602', '--vdom', '*', '-o', 'table');
+    assert.equal(table.code, 6, table.stderr);
+    assert.equal(table.stdout, `deleted ${IPMAC} 601 in vdom root\ndeleted ${IPMAC} 602 in vdom root\n`);
+    for (const [key, vdom] of [[601, 'dmz'], [602, 'dmz']]) assert.match(table.stderr, new RegExp(`^cmdb: firewall\\.ipmacbinding/table "${key}" not found in vdom ${vdom}$`, 'm'));
+  });
+
+  test('the exit is the most severe, not the highest: an item not applied in either VDOM (3) outranks a duplicate (7)', async () => {
+    write();
+    emu.populate(IPMAC, 'dmz', [{ ...items[1], ip: '10.60.9.9' }]);
+    lose(/^POST \S*firewall\.ipmacbinding\/table\?/, 'before');
+    const r = await run('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '--concurrency', '1', '-o', 'json');
+    assert.equal(r.code, 3, r.stderr);
+    assert.deepEqual(summary(JSON.parse(r.stdout) as ResultRow[]), [
+      [601, 'root', 'error', 'not applied', 3],
+      [601, 'dmz', 'error', 'not applied', 3],
+      [602, 'root', 'success', null, null],
+      [602, 'dmz', 'error', null, 7],
+    ]);
   });
 });
