@@ -31,13 +31,16 @@ interface Arrival {
  * The rate-limiting proxy. When PARALLEL requests are first in flight at once (the run is at full
  * speed) it refuses the one that arrived last, with `Retry-After: 1`; then, once 2 × PARALLEL writes
  * have passed, every seventh write, alternately without `Retry-After` (exponential backoff) and with it.
- * A refused request is refused once only. Passed requests are answered after a short pause, so that
- * the client's requests overlap.
+ * A refused request is refused once only. Passed requests are answered after a short pause (at the
+ * start, once the run is at full speed), so that the client's requests overlap.
  */
 class RateLimiter {
   arrivals: Arrival[] = [];
   private inFlight = 0;
   private fullSpeed = false;
+  /** Resolved once the run first has PARALLEL requests in flight. */
+  private reachedFullSpeed!: Promise<void>;
+  private atFullSpeed = () => {};
   private passed = 0;
   private lastRefusal = -1;
   private refusals = 0;
@@ -67,6 +70,7 @@ class RateLimiter {
   reset(): void {
     this.arrivals = [];
     this.fullSpeed = false;
+    this.reachedFullSpeed = new Promise((resolve) => (this.atFullSpeed = resolve));
     this.passed = 0;
     this.lastRefusal = -1;
     this.refusals = 0;
@@ -77,6 +81,7 @@ class RateLimiter {
     if (!/^(POST|DELETE) /.test(request) || this.refusedOnce.has(request)) return false;
     if (!this.fullSpeed) {
       this.fullSpeed = this.inFlight >= PARALLEL;
+      if (this.fullSpeed) this.atFullSpeed();
       return this.fullSpeed;
     }
     return this.passed >= 2 * PARALLEL && this.passed % 7 === 0 && this.passed !== this.lastRefusal;
@@ -106,6 +111,9 @@ class RateLimiter {
       out.on('error', reject);
       out.end(body);
     });
+    // Until the run is at full speed, answers wait for it (however slowly the client sends), so
+    // that the first refusal surely meets PARALLEL requests in flight.
+    await Promise.race([this.reachedFullSpeed, sleep(10_000)]);
     await sleep(40);
     this.inFlight--;
     const { 'transfer-encoding': _chunked, connection: _connection, ...rest } = upstream.headers;
