@@ -5,7 +5,8 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { checkBody } from '../request/body.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './readback.js';
-import { printWrite, send, type WriteOptions } from './shared.js';
+import { printWrite, type WriteOptions } from './shared.js';
+import { expectFields, sendWrite } from './verify.js';
 
 type Obj = Record<string, unknown>;
 
@@ -94,7 +95,6 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     return 0;
   }
   await requireUnchanged(ctx, table, mkey, query, read, ctx.force, '--force sends your changes anyway');
-  const result = await send(ctx, table, { method: 'PUT', mkey, query, body: changes! });
-  await printWrite(ctx, result, 'updated', table, mkey);
-  return 0;
+  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query, body: changes! }, expectFields(table, mkey, changes!));
+  return printWrite(ctx, result, 'updated', table, mkey);
 }

@@ -108,6 +108,24 @@ describe('a lost answer read back, in one VDOM', () => {
   });
 });
 
+test('edit: the fields saved in the editor read back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cmdb-lost-edit-'));
+  const script = join(dir, 'editor.mjs');
+  writeFileSync(script, `import { readFileSync, writeFileSync } from 'node:fs';\nconst f = process.argv[2];\nwriteFileSync(f, readFileSync(f, 'utf8').replace(/^comments: .*$/m, 'comments: ' + process.env.COMMENT));\n`);
+  const edit = (comment: string) => cmdb(['edit', ACL, 'deny-all', '--vdom', 'root', '-o', 'json'], { env: { ...env, EDITOR: `${process.execPath} ${script}`, COMMENT: comment }, timeoutMs: 60_000 });
+  lose(/^PUT \S*router\/access-list\/deny-all\?/, 'after');
+  const applied = await edit('kept');
+  assert.equal(hits, 1);
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.equal((JSON.parse(applied.stdout) as Obj).outcome, 'applied');
+  lose(/^PUT \S*router\/access-list\/deny-all\?/, 'before');
+  const lost = await edit('lost');
+  assert.equal(hits, 1);
+  assert.equal(lost.code, 3, lost.stderr);
+  assert.equal(errorLine(lost).outcome, 'not applied');
+  assert.equal((emu.objects(ACL, 'root') as Obj[]).find((o) => o.name === 'deny-all')?.comments, 'kept');
+});
+
 describe('a lost answer to a write in several VDOMs: each VDOM read back', () => {
   test('create --vdom root,dmz: applied in root, not applied in dmz (which held another object under the key), exit 3', async () => {
     emu.populate(ACL, 'dmz', [{ name: 'edge', comments: 'already here' }]);
