@@ -74,7 +74,7 @@ function write(name, data) {
  * line, the checksum of V8's data, then the data (bin/cmdb.js uses it only when both match: V8 itself
  * would check only the source's length).
  */
-function writeWithCache(name, body, { run = false } = {}) {
+async function writeWithCache(name, body, { run = false } = {}) {
   const id = createHash('sha256').update(body).digest('hex').slice(0, 16);
   const source = `// cmdb ${id}\n${body}`;
   write(name, source);
@@ -90,12 +90,15 @@ function writeWithCache(name, body, { run = false } = {}) {
 
 const program = {
   packages: 'external',
+  // A class's name is part of what it does (errors take new.target.name): kept where esbuild renames
+  // it (`var ApiError = class _ApiError`, in a module run at its first import()).
+  keepNames: true,
   // import.meta.url: the bundle file's URL. CMDB_LOAD_BUNDLE: bin/cmdb.js's loader (src/api/undici.ts).
   define: { 'import.meta.url': '__cmdbModuleUrl', CMDB_LOAD_BUNDLE: '__cmdbLoad' },
   banner: { js: "var __cmdbModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 write('quick.cjs', await bundle('quick.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/quick.js')] }));
-writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')] }));
+await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')] }), {});
 
 // The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads
 // node:http2) replaced as undici.ts replaces it: the program never asks undici for HTTP/2.
@@ -110,7 +113,7 @@ const withoutHttp2 = {
   },
 };
 const parts = "module.exports = { Agent: require('undici/lib/dispatcher/agent.js'), buildConnector: require('undici/lib/core/connect.js'), request: require('undici/lib/api/api-request.js') };";
-writeWithCache('undici.cjs', await bundle('undici.cjs', { stdin: { contents: parts, resolveDir: join(root, 'dist/src/api'), loader: 'js' }, plugins: [withoutHttp2] }), { run: true });
+await writeWithCache('undici.cjs', await bundle('undici.cjs', { stdin: { contents: parts, resolveDir: join(root, 'dist/src/api'), loader: 'js' }, plugins: [withoutHttp2] }), { run: true });
 
 write('meta.json', JSON.stringify(meta, null, 1));
 process.stdout.write(`bundled ${Object.values(meta).flat().length} modules into ${relative(root, outdir)}/\n`);
