@@ -16,8 +16,13 @@ function value(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
+/** ` (vdom root)`; nothing for a run without --vdom (the device's own VDOM, which it does not name). */
+function inVdom(vdom: string): string {
+  return vdom ? ` (vdom ${vdom})` : '';
+}
+
 function subject(entry: { vdom: string; table: string; key: unknown }): string {
-  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${value(entry.key)}`} (vdom ${entry.vdom})`;
+  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${value(entry.key)}`}${inVdom(entry.vdom)}`;
 }
 
 /**
@@ -46,5 +51,5 @@ export function formatPlan(plan: PlanView, color: boolean): string {
 
 /** `update firewall/address a (vdom root)`, or the transaction of a VDOM: a step in an error or a warning. */
 export function stepInWords(step: { action: string; vdom: string; table: string | null; key: unknown }): string {
-  return step.table === null ? `the transaction of vdom ${step.vdom}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`} (vdom ${step.vdom})`;
+  return step.table === null ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`}${inVdom(step.vdom)}`;
 }

@@ -287,6 +287,9 @@ describe('diff and apply', () => {
     const created = await run('create', ACL, '-f', bodies, '--atomic');
     expectCode(created, 7);
     assert.match(created.stderr, /nothing was changed/);
+    // Without --vdom the writes go to the device's own VDOM, which it does not name: no "(vdom )".
+    assert.match(created.stderr, /^cmdb: create router\/access-list deny-all failed: /m);
+    assert.doesNotMatch(created.stderr, /\(vdom \)/);
     let sent = writes(since(mark));
     assert.ok(sent.some((q) => q.query.includes('transaction-abort')) && !sent.some((q) => q.query.includes('transaction-commit')));
     assert.ok(sent.filter((q) => q.path !== '/api/v2/cmdb').every((q) => q.headers['x-transaction-id']));
