@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json): a CommonJS entry starts faster than an ES module, whose loader Node
 // would set up first. The program is the bundle scripts/bundle.js writes at build time:
-// dist/src/bundle/quick.cjs answers --version and --help, dist/src/bundle/cli.cjs the rest.
+// dist/src/bundle/quick.cjs answers --version and --help, complete.cjs most Tab presses (`__complete`),
+// dist/src/bundle/cli.cjs the rest.
 'use strict';
 
 /**
@@ -58,16 +59,19 @@ function loadBundle(name) {
   return module.exports;
 }
 
+function runProgram(argv) {
+  loadBundle('cli.cjs')
+    .main(argv)
+    .then((code) => {
+      process.exitCode = code;
+    });
+}
+
 if (require.main === module) {
-  const { answerQuickly } = require('../dist/src/bundle/quick.cjs');
   const argv = process.argv.slice(2);
-  if (!answerQuickly(argv)) {
-    loadBundle('cli.cjs')
-      .main(argv)
-      .then((code) => {
-        process.exitCode = code;
-      });
-  }
+  // Tab: complete.cjs answers what needs no device (a warm key cache too), else the program does.
+  if (argv[0] === '__complete') require('../dist/src/bundle/complete.cjs').completeQuickly(argv.slice(1)).then((done) => done || runProgram(argv));
+  else if (!require('../dist/src/bundle/quick.cjs').answerQuickly(argv)) runProgram(argv);
 }
 
 module.exports = { wrap, checksum };

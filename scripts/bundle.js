@@ -3,6 +3,8 @@
 // compiles a few files instead of linking some 30 ES modules and 25 of undici's one by one (the
 // measured floor of every start, README "Performance"):
 //   dist/src/bundle/quick.cjs   --version and --help from the pre-rendered text (src/cli/quick.ts);
+//   dist/src/bundle/complete.cjs  Tab completion (`cmdb __complete`) when it needs neither a device nor
+//                               the profile file (src/completion/quick.ts), else cli.cjs answers;
 //   dist/src/bundle/cli.cjs     everything else, from src/cli/main.ts;
 //   dist/src/bundle/undici.cjs  the parts of undici the client uses, without its HTTP/2 client
 //                               (src/api/undici.ts loads it in the bundled program only).
@@ -98,6 +100,19 @@ const program = {
   banner: { js: "var __cmdbModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 write('quick.cjs', await bundle('quick.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/quick.js')] }));
+// What completion reads on every Tab: the engine, the catalogue, the command registry and the key cache.
+// The registry's commands (load() imports each one's module) and the formatters are never run there:
+// each import() becomes a module that throws, so none of them is in the file.
+const noImports = {
+  name: 'no-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'not-in-complete' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'not-in-complete' }, () => ({ contents: "throw new Error('not in complete.cjs');", loader: 'js' }));
+  },
+};
+// Required as it is, like quick.cjs: at its size (~60 KB) a code cache costs more to load (node:vm,
+// node:module) than V8's lazy compile of the functions a Tab runs.
+write('complete.cjs', await bundle('complete.cjs', { ...program, entryPoints: [join(root, 'dist/src/completion/quick.js')], plugins: [noImports] }));
 await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')] }), {});
 
 // The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads

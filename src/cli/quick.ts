@@ -3,8 +3,9 @@
 // rendered at build time (scripts/render-help.js writes help.json beside this module). Anything else,
 // or a terminal whose width would wrap the help otherwise, goes to main(). Files are named from
 // dist/src/cli/ as from the bundle in dist/src/bundle/ (scripts/bundle.js): the same depth.
-import { readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { writeStdout } from '../output/stdout.js';
 
 /** Help of each command path ('' for the program, 'list', 'device list'): at width 80, and unwrapped. */
 export interface RenderedHelp {
@@ -46,20 +47,6 @@ export function answerQuickly(argv: readonly string[]): boolean {
   // `cmdb --version` piped to a script.
   const text = quickAnswer(argv, isatty(1) ? process.stdout.columns : undefined);
   if (text === null) return false;
-  const bytes = Buffer.from(text);
-  let written = 0;
-  try {
-    while (written < bytes.length) written += writeSync(1, bytes, written);
-  } catch (err) {
-    // As processIO(): a reader that stops early (`cmdb --help | head -1`) ends the run quietly.
-    if ((err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
-    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-    // A non-blocking stdout that is full: the rest through the stream, which waits for it.
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(0);
-      throw e;
-    });
-    process.stdout.write(bytes.subarray(written));
-  }
+  writeStdout(text);
   return true;
 }

@@ -7,25 +7,7 @@ import { formatCompletion } from './format.js';
 import { SHELLS, type Shell } from './kinds.js';
 import { PROGRAM } from './program.js';
 import { deviceSources } from './sources.js';
-import { splitLine, type CurrentWord, type SplitLine } from './words.js';
-
-/** bash's default, for a script that does not pass its own. */
-const BASH_WORDBREAKS = `"'><=;|&(:`;
-
-/**
- * The words of the request. bash passes the line up to the cursor (`-- "$line"`), since its
- * COMP_WORDS are split at `=` and `:`; zsh and fish pass the words after `cmdb`, unquoted, the
- * last one being the word under the cursor.
- */
-function readRequest(shell: Shell, rest: string[], env: NodeJS.ProcessEnv): SplitLine | undefined {
-  if (shell === 'bash') {
-    const line = splitLine(rest[0] ?? '', env.COMP_WORDBREAKS ?? BASH_WORDBREAKS);
-    // No finished word yet: the cursor is on the program name itself.
-    return line.words.length ? { words: line.words.slice(1), current: line.current } : undefined;
-  }
-  const current: CurrentWord = { value: rest[rest.length - 1] ?? '', quote: null, kept: 0 };
-  return { words: rest.slice(0, -1), current };
-}
+import { readRequest } from './words.js';
 
 /**
  * `cmdb __complete <shell> -- <words>`: prints candidates (format.ts) and exits 0. Whatever goes

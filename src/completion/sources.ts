@@ -1,27 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { TableDef } from '../catalogue/index.js';
 import { Context, type IO } from '../cli/context.js';
 import { completionTimeout } from '../cli/options.js';
 import { writePrivateFile } from '../config/files.js';
-import { cacheDir } from '../config/paths.js';
-import { profilesPath, readProfiles } from '../config/profiles.js';
+import { readProfiles } from '../config/profiles.js';
+import { cacheFile, deviceIdentity, readCache, type CacheEntry } from './cache.js';
 import type { LineOptions, Sources } from './engine.js';
-
-/** Keys read from a device stay fresh this long; a failure is remembered for less, so Tab stays quick. */
-const FRESH_MS = 60_000;
-const FAILURE_MS = 10_000;
-
-interface CacheEntry {
-  fetchedAt: number;
-  /** null: the device could not be asked. */
-  keys: string[] | null;
-  device: string;
-  vdom: string;
-  table: string;
-}
 
 const discard = { write: () => true };
 /** Completion must print nothing but candidates: warnings, --verbose exchanges and errors go nowhere. */
@@ -30,43 +14,6 @@ const SILENT: IO = { stdout: discard, stderr: discard, stdin: Readable.from([]) 
 /** Options that would not suit completion are dropped: verbose output, a long timeout. */
 function completionContext(env: NodeJS.ProcessEnv, line: LineOptions): Context {
   return new Context(SILENT, env, { ...line, timeout: completionTimeout(env), verbose: false });
-}
-
-function mtime(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Which device keys come from, without connecting: the demo, a host, or a profile. The profile file's
- * modification time is part of it, so `cmdb device use` or a new login never serves stale keys.
- */
-function deviceIdentity(ctx: Context): string {
-  return JSON.stringify([
-    ctx.demo,
-    ctx.settings.host ?? '',
-    ctx.settings.device ?? '',
-    mtime(profilesPath(ctx.env)),
-  ]);
-}
-
-function cacheFile(env: NodeJS.ProcessEnv, device: string, vdom: string, table: string): string {
-  const name = createHash('sha256').update(`${device}\0${vdom}\0${table}`).digest('hex').slice(0, 32);
-  return join(cacheDir(env), 'keys', `${name}.json`);
-}
-
-function readCache(file: string, now: number): string[] | null | undefined {
-  try {
-    const entry = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
-    const age = now - entry.fetchedAt;
-    if (age >= 0 && age < (entry.keys ? FRESH_MS : FAILURE_MS)) return entry.keys;
-  } catch {
-    /* missing or unreadable: ask the device */
-  }
-  return undefined;
 }
 
 /** Written to a temporary file and renamed, so a concurrent Tab never reads half a file. */
@@ -117,9 +64,9 @@ async function lineContext(env: NodeJS.ProcessEnv, line: LineOptions): Promise<C
 async function deviceKeys(ctx: Context, request: KeyRequest): Promise<string[]> {
   const now = Date.now();
   const vdom = request.global ? '' : (ctx.settings.vdomText ?? '');
-  const device = deviceIdentity(ctx);
+  const device = deviceIdentity(ctx.settings, ctx.env);
   const file = cacheFile(ctx.env, device, vdom, request.tablePath);
-  const cached = readCache(file, now);
+  const cached = readCache(file, now, device, vdom, request.tablePath);
   if (cached !== undefined) return cached ?? [];
   let keys: string[] | null = null;
   try {

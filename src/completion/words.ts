@@ -1,3 +1,5 @@
+import type { Shell } from './kinds.js';
+
 /** The word under the cursor, as the shell's line editor sees it. */
 export interface CurrentWord {
   /** The word typed so far, quotes and escapes removed. */
@@ -57,4 +59,22 @@ export function splitLine(line: string, wordbreaks = ''): SplitLine {
     }
   }
   return { words, current: { value, quote, kept: quote ? quoteAt : kept } };
+}
+
+/** bash's default, for a script that does not pass its own. */
+const BASH_WORDBREAKS = `"'><=;|&(:`;
+
+/**
+ * The words of a `cmdb __complete` request. bash passes the line up to the cursor (`-- "$line"`), since
+ * its COMP_WORDS are split at `=` and `:`; zsh and fish pass the words after `cmdb`, unquoted, the
+ * last one being the word under the cursor.
+ */
+export function readRequest(shell: Shell, rest: string[], env: NodeJS.ProcessEnv): SplitLine | undefined {
+  if (shell === 'bash') {
+    const line = splitLine(rest[0] ?? '', env.COMP_WORDBREAKS ?? BASH_WORDBREAKS);
+    // No finished word yet: the cursor is on the program name itself.
+    return line.words.length ? { words: line.words.slice(1), current: line.current } : undefined;
+  }
+  const current: CurrentWord = { value: rest[rest.length - 1] ?? '', quote: null, kept: 0 };
+  return { words: rest.slice(0, -1), current };
 }

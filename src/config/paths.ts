@@ -13,6 +13,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return variable(env, 'configDir') || xdg(env, 'xdgConfig', '.config');
 }
 
+/** The profile file (config.yaml) in the configuration folder. */
+export function profilesPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'config.yaml');
+}
+
 /** State that survives runs but is not configuration: the --demo device. */
 export function stateDir(env: NodeJS.ProcessEnv): string {
   return xdg(env, 'xdgState', join('.local', 'state'));

@@ -6,7 +6,9 @@ import { UsageError } from '../errors.js';
 import { fileError, readYamlTree, writePrivateFile, yaml } from './files.js';
 import { isMapping, type PlainEntry } from './plain-yaml.js';
 import { lockFileFor, withLock } from './lock.js';
-import { configDir } from './paths.js';
+import { configDir, profilesPath } from './paths.js';
+
+export { profilesPath };
 
 export type AuthKind = 'token' | 'session';
 /** Where a device's secrets live: the OS keychain, or credentials.yaml with --insecure-storage. */
@@ -96,9 +98,6 @@ export function withSetting(profile: DeviceProfile, key: Settable, text: string)
   return changed as unknown as DeviceProfile;
 }
 
-export function profilesPath(env: NodeJS.ProcessEnv): string {
-  return join(configDir(env), 'config.yaml');
-}
 
 export function isValidProfileName(name: string): boolean {
   return NAME.test(name);

@@ -82,10 +82,15 @@ test('a cache of another build, a damaged cache or none: the same output, the ca
 
 test('the bundle: the program without any package, undici apart with only what the client uses', () => {
   const meta = JSON.parse(readFileSync(join(ROOT, 'dist/src/bundle/meta.json'), 'utf8')) as Record<string, string[]>;
-  assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'quick.cjs', 'undici.cjs']);
+  assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'complete.cjs', 'quick.cjs', 'undici.cjs']);
   assert.ok(meta['cli.cjs']!.includes('dist/src/cli/main.js'));
   // Every package outside cli.cjs: the startup tests see each one load (commander, yaml, chalk...).
   assert.deepEqual([...meta['cli.cjs']!, ...meta['quick.cjs']!].filter((input) => !input.startsWith('dist/src/')), []);
+  // Tab's file: no package, and none of the commands or formatters (each import() there is a stub that throws).
+  const complete = meta['complete.cjs']!;
+  assert.deepEqual(complete.filter((input) => !input.startsWith('dist/src/') && !input.startsWith('not-in-complete:')), []);
+  assert.deepEqual(complete.filter((input) => /dist\/src\/(commands\/(?!registry|spec)|output\/(?!index|stdout)|api\/client|device\/)/.test(input)), []);
+  assert.ok(complete.includes('dist/src/completion/engine.js') && complete.includes('dist/src/completion/cache.js'));
   const undici = meta['undici.cjs']!;
   for (const part of ['dispatcher/agent.js', 'core/connect.js', 'api/api-request.js']) assert.ok(undici.includes(`node_modules/undici/lib/${part}`), part);
   assert.deepEqual(undici.filter((input) => !input.startsWith('node_modules/undici/lib/') && input !== '<stdin>' && !input.startsWith('without-http2:')), []);

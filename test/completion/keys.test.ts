@@ -71,6 +71,11 @@ describe('keys from the device', () => {
     writeFileSync(file, JSON.stringify({ ...entry, fetchedAt: Date.now() - 61_000 }));
     await sources.keys(ACL, {});
     assert.equal(requestsTo(ACL.path).length, asked + 1, 'a stale entry is read again');
+    // The file's name is a plain hash of device, VDOM and table: an entry for another one is not served.
+    const fresh = JSON.parse(readFileSync(file, 'utf8')) as { table: string };
+    writeFileSync(file, JSON.stringify({ ...fresh, table: 'report/chart', keys: ['not this table'] }));
+    assert.ok(!(await sources.keys(ACL, {})).includes('not this table'));
+    assert.equal(requestsTo(ACL.path).length, asked + 2, 'an entry of another table is read again');
   });
 
   it('keeps one cache entry per device, VDOM and table', async () => {

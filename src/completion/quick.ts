@@ -1,0 +1,52 @@
+// `cmdb __complete` before the program loads (bin/cmdb.js runs this from dist/src/bundle/complete.cjs,
+// scripts/bundle.js): every answer that needs no device and no profile file (commands, options, tables,
+// fields, values), and keys from a fresh cache entry, written with one write to file descriptor 1.
+// Whatever it cannot answer so (keys not cached, device names, VDOMs), it leaves to the program
+// (complete.ts), which answers the same request as if this had not run: nothing is written before.
+import { completionTimeout, processEnv, Settings } from '../cli/options.js';
+import { writeStdout } from '../output/stdout.js';
+import { cacheFile, deviceIdentity, readCache } from './cache.js';
+import { complete, type Sources } from './engine.js';
+import { formatCompletion } from './format.js';
+import { SHELLS, type Shell } from './kinds.js';
+import { PROGRAM } from './program.js';
+import { readRequest } from './words.js';
+
+/** Thrown by a source that needs the program: the request goes to complete.ts. */
+class NeedsProgram extends Error {}
+
+const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
+  // As sources.ts's deviceKeys() reads the cache, from the same settings.
+  keys: async (table, line) => {
+    completionTimeout(env);
+    const settings = new Settings({ ...line }, env);
+    const vdom = settings.vdomText ?? '';
+    const device = deviceIdentity(settings, env);
+    const keys = readCache(cacheFile(env, device, vdom, table.path), Date.now(), device, vdom, table.path);
+    if (keys === undefined) throw new NeedsProgram();
+    return keys ?? [];
+  },
+  devices: () => Promise.reject(new NeedsProgram()),
+  vdoms: () => Promise.reject(new NeedsProgram()),
+});
+
+/**
+ * Answers `cmdb __complete <shell> -- <words>` (args after `__complete`) if it can without the
+ * program; false when the program must. Prints exactly what completeCommand() would.
+ */
+export async function completeQuickly(args: string[], env: NodeJS.ProcessEnv = processEnv()): Promise<boolean> {
+  const shell = args[0] as Shell;
+  const separator = args.indexOf('--');
+  if (!SHELLS.includes(shell) || separator < 0) return true;
+  let text: string;
+  try {
+    const request = readRequest(shell, args.slice(separator + 1), env);
+    if (!request) return true;
+    text = formatCompletion(shell, await complete(PROGRAM, request.words, request.current.value, cachedOnly(env)), request.current);
+  } catch {
+    // Not only NeedsProgram: whatever went wrong here, the program decides (it prints nothing).
+    return false;
+  }
+  if (text) writeStdout(text);
+  return true;
+}
