@@ -112,7 +112,19 @@ const noImports = {
 };
 // Required as it is, like quick.cjs: at its size (~60 KB) a code cache costs more to load (node:vm,
 // node:module) than V8's lazy compile of the functions a Tab runs.
-write('complete.cjs', await bundle('complete.cjs', { ...program, entryPoints: [join(root, 'dist/src/completion/quick.js')], plugins: [noImports] }));
+// The program model (src/completion/program.ts) generated here from the registry, as data: neither the
+// registry nor the code that turns it into the model runs on a Tab.
+const { completionModel } = await import(join(root, 'dist/src/completion/model.js'));
+const modelAsData = {
+  name: 'model-as-data',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]completion[\\/]program\.js$/ }, () => ({
+      contents: `export const PROGRAM = JSON.parse(${JSON.stringify(JSON.stringify(completionModel()))});`,
+      loader: 'js',
+    }));
+  },
+};
+write('complete.cjs', await bundle('complete.cjs', { ...program, entryPoints: [join(root, 'dist/src/completion/quick.js')], plugins: [noImports, modelAsData] }));
 await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')] }), {});
 
 // The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads
