@@ -113,7 +113,7 @@ const noImports = {
 // Required as it is, like quick.cjs: at its size (~60 KB) a code cache costs more to load (node:vm,
 // node:module) than V8's lazy compile of the functions a Tab runs.
 // The program model (src/completion/program.ts) generated here from the registry, as data: neither the
-// registry nor the code that turns it into the model runs on a Tab.
+// registry nor the code that turns it into the model runs on a Tab (in complete.cjs and cli.cjs).
 const { completionModel } = await import(join(root, 'dist/src/completion/model.js'));
 const modelAsData = {
   name: 'model-as-data',
@@ -125,7 +125,8 @@ const modelAsData = {
   },
 };
 write('complete.cjs', await bundle('complete.cjs', { ...program, entryPoints: [join(root, 'dist/src/completion/quick.js')], plugins: [noImports, modelAsData] }));
-await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')] }), {});
+// The model as data there too: a Tab that falls through to the program (keys not cached) builds nothing.
+await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')], plugins: [modelAsData] }), {});
 
 // The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads
 // node:http2) replaced as undici.ts replaces it: the program never asks undici for HTTP/2.
