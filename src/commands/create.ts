@@ -17,6 +17,10 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   requireOperation(ctx, table, 'C');
   const concurrency = parseConcurrency(opts.concurrency);
   const bodyOptions = withInlineBody(opts, inlineBody);
+  // A file may hold many thousands of objects, all read once to check them before the first is sent:
+  // the heap is kept steady from that first read, or the young generation has grown by the time the
+  // writes start.
+  if (bodyOptions.file !== undefined) await steadyHeap();
   // An NDJSON file streams through; anything else is read whole.
   const stream = await streamNdjsonBodies(table, bodyOptions);
   const { bodies, many } = stream ? { bodies: stream.bodies(), many: true } : await readBodies(ctx, table, bodyOptions, true);
