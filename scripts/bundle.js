@@ -61,6 +61,9 @@ async function bundle(name, options) {
   let replaced = 0;
   text = text.replace(/\bimport\((?=")/g, () => (replaced++, '__cmdbImport('));
   if (replaced !== external) throw new Error(`${name}: ${replaced} import() calls replaced, ${external} expected`);
+  // ASCII only (esbuild escapes strings, not the comments it keeps): V8 holds the source of a run's
+  // script for as long as it runs, two bytes a character if a single one is not Latin-1.
+  text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   meta[name] = Object.keys(info.inputs).map((p) => relative(root, join(root, p)));
   return text;
 }
