@@ -2,6 +2,9 @@
 // capped at 64 MB. Every page held at once would need several times that; the run only finishes
 // when the output keeps at most a page (json, ndjson, csv) or the cells' text in bounded memory (table).
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -95,5 +98,32 @@ describe(`list --all of ${N.toLocaleString('en')} objects with the heap capped a
     assert.equal(r.lines, N + 1);
     assert.match(r.head, /^seq-num +ip +mac +name +status\n1 +10\.0\.0\.0 /);
     assert.match(r.tail, /host-200000 +disable\n$/);
+  });
+});
+
+// `create -f` of a large NDJSON file reads it once to check every object, then again to send them:
+// the young generation must stay at its start size from the first read (it grew to 8-16 MB when
+// only the writes were covered, a third of the peak). Its size is read at exit, in the CLI's process.
+describe('create -f of a 20,000-object NDJSON file', { timeout: 240_000 }, () => {
+  test('keeps the young generation at its start size', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-bulk-'));
+    const file = join(dir, 'bulk.ndjson');
+    writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => `{"id":${i + 1},"name":"bulk-${i + 1}"}\n`).join(''));
+    const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; import { getHeapSpaceStatistics } from 'node:v8'; process.on('exit', () => writeSync(2, 'NEW_SPACE ' + getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'));")}`;
+    // Asynchronous: the emulator answers from this process.
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', hook, BIN, 'create', 'dlp/filepattern', '-f', file, '-o', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).filter((o: { status: string }) => o.status === 'success').length, 20_000);
+    const size = Number(/NEW_SPACE (\d+)/.exec(r.stderr)?.[1]);
+    // Two semi-spaces of 1 MB at the start, each growth doubling them: at most one growth (start-up's).
+    assert.ok(size > 0 && size <= 4 << 20, `new space ${size} bytes at exit: ${r.stderr.slice(-500)}`);
   });
 });
