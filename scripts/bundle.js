@@ -16,9 +16,11 @@
 // at the first import() (commands, formatters, the emulator, the HTTP stack...), and the packages and
 // Node built-ins such a module imports are require()d inside that function, so they load only when it
 // runs. The packages stay outside cli.cjs (commander, undici, yaml, chalk, @napi-rs/keyring) and load
-// from node_modules, or undici from undici.cjs, as before. An import() of a package left in the output
-// (chalk is an ES module, which require() cannot load before Node 20.19) becomes a call of the
-// loader's import function, as a script compiled with a code cache cannot import() by itself in Node 20.
+// from node_modules, or undici from undici.cjs, as before. An import() left in the output of a built-in
+// or of yaml (CommonJS under Node) becomes a require() there, so that no run starts Node's ES module
+// loader for it; the one of chalk (an ES module, which require() cannot load before Node 20.19) becomes
+// a call of the loader's import function, as a script compiled with a code cache cannot import() by
+// itself in Node 20.
 //
 // import.meta.url is the bundle's own URL: every module that locates a file by it (the catalogue,
 // package.json, help.json, the keychain helper) names it from dist/src/<folder>/, the depth of
@@ -56,9 +58,13 @@ async function bundle(name, options) {
   const [output] = result.outputFiles;
   const [info] = Object.values(result.metafile.outputs);
   let text = output.text;
-  // Every import() left is of a package or built-in outside the bundle: the loader's import instead.
+  // Every import() left is of a package or built-in outside the bundle. A built-in, or a package
+  // that Node loads as CommonJS (yaml), is required where the import() was, so a run that needs one
+  // does not start Node's ES module loader; any other (chalk, an ES module only) is the loader's
+  // import().
   const external = info.imports.filter((i) => i.kind === 'dynamic-import' && i.external).length;
   let replaced = 0;
+  text = text.replace(/\bimport\(("(?:node:[^"]+|yaml)")\)/g, (_, specifier) => (replaced++, `Promise.resolve().then(() => require(${specifier}))`));
   text = text.replace(/\bimport\((?=")/g, () => (replaced++, '__cmdbImport('));
   if (replaced !== external) throw new Error(`${name}: ${replaced} import() calls replaced, ${external} expected`);
   // ASCII only (esbuild escapes strings, not the comments it keeps): V8 holds the source of a run's
