@@ -58,7 +58,7 @@ export function csvRows(opts: RenderOptions): RowFormatter {
           if (i === undefined) index.set(name, (i = names.push(name) - 1));
           cells[i] = field(row[name], visible);
         }
-        spool.push(JSON.stringify(cells));
+        spool.pushCells(cells);
       }
       return '';
     },
@@ -69,8 +69,7 @@ export function csvRows(opts: RenderOptions): RowFormatter {
         const order = [...(keyAt === undefined ? [] : [keyAt]), ...names.map((_, i) => i).filter((i) => i !== keyAt)];
         let text = opts.headers === false ? '' : line(order.map((i) => names[i]));
         let n = 0;
-        for (const record of spool.records()) {
-          const cells = JSON.parse(record) as (string | null)[];
+        for (const cells of spool.cellRecords()) {
           text += order.map((i) => cells[i] ?? '').join(',') + EOL;
           if (++n % CHUNK === 0) {
             yield text;

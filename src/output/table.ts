@@ -158,7 +158,7 @@ export class ListTable implements RowFormatter {
         const width = displayWidth(cell);
         if (!(this.natural[i]! >= width)) this.natural[i] = width;
       }
-      this.spool.push(JSON.stringify(cells));
+      this.spool.pushCells(cells);
       this.rows++;
     }
     return '';
@@ -192,8 +192,7 @@ export class ListTable implements RowFormatter {
       }
       if (terminal.color) header = header.map((text) => paint('bold', text));
       let lines: string[] = this.opts.headers === false ? [] : [lineOf(header, widths)];
-      for (const record of this.spool.records()) {
-        const cells = JSON.parse(record) as string[];
+      for (const cells of this.spool.cellRecords()) {
         const texts = widths.map((width, c) => (cut ? truncate(cells[order[c]!] ?? '', width) : (cells[order[c]!] ?? '')));
         lines.push(lineOf(texts, widths));
         if (lines.length >= CHUNK) {

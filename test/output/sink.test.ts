@@ -158,4 +158,24 @@ describe('Spool', () => {
     assert.deepEqual([...spool.records()], records, 'twice');
     spool.close();
   });
+
+  it('gives back rows of cells as pushed, whatever characters the cells hold, in memory and spilled', () => {
+    const odd = ['', 'a,b', '"q"', 'line\nbreak', 'unit\x1fsep', 'rec\x1esep', '\x1en', '\x1e', '\x1f', '\n', '\\n', 'é漢\u2028', '[1,"x"]', 'null'];
+    const rows = Array.from({ length: 3000 }, (_, i) => [String(i), odd[i % odd.length]!, odd[(i * 7) % odd.length]! + odd[(i * 3) % odd.length]!]);
+    for (const limit of [100, 1 << 20]) {
+      const spool = new Spool(limit);
+      for (const row of rows) spool.pushCells(row);
+      assert.deepEqual([...spool.cellRecords()], rows);
+      spool.close();
+    }
+  });
+
+  it('reads a missing cell back as empty text', () => {
+    const spool = new Spool();
+    spool.pushCells(['a', undefined, 'c']);
+    spool.pushCells([]);
+    spool.pushCells([undefined]);
+    assert.deepEqual([...spool.cellRecords()], [['a', '', 'c'], [''], ['']]);
+    spool.close();
+  });
 });
