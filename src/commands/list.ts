@@ -37,7 +37,8 @@ function filtered(query: QueryParams): boolean {
 
 /**
  * --all: pages of `--page-size` from `--start`, until a short page or `--count` objects. With several
- * VDOMs each page asks only the VDOMs that still have more. Each page goes to the output as it arrives.
+ * VDOMs each page asks only the VDOMs that still have more. Each page goes to the output as it arrives,
+ * the next one already asked for: the device prepares it while this one is formatted.
  */
 async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSize: number, view: ReadView): Promise<void> {
   const limit = base.count;
@@ -51,12 +52,19 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
   // What each VDOM's last page held: a device that ignores `start` sends the same page forever.
   const lastPage = new Map<string, string>();
   const pageOf = (rows: Row[]) => JSON.stringify(table.key ? rows.map((r) => r[table.key!]) : rows);
-  for (;;) {
-    const count = limit === undefined ? pageSize : Math.min(pageSize, limit - total);
-    if (count <= 0) break;
-    const result: ApiResult = await send(ctx, table, { method: 'GET', query: { ...base, vdom: vdoms, start, count } });
+  const countAt = () => (limit === undefined ? pageSize : Math.min(pageSize, limit - total));
+  const ask = (count: number): Promise<ApiResult> => {
+    const asked = send(ctx, table, { method: 'GET', query: { ...base, vdom: vdoms, start, count } });
+    // Handled where it is awaited; a run that fails before then leaves it unawaited, not unhandled.
+    asked.catch(() => undefined);
+    return asked;
+  };
+  let count = countAt();
+  let next = count > 0 ? ask(count) : undefined;
+  while (next) {
+    const result = await next;
     multi ||= result.multiVdom;
-    out.page(result.body, multi);
+    const pages: [string, Row[]][] = [];
     const more: string[] = [];
     let pageRows = 0;
     for (const envelope of result.envelopes) {
@@ -68,15 +76,21 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
         throw new MalformedAnswerError('no-progress', result.status, { method: 'GET', tablePath: table.path, vdoms: [name] });
       }
       lastPage.set(name, page);
-      await out.rows(name, rows);
+      pages.push([name, rows]);
       pageRows = Math.max(pageRows, rows.length);
       if (rows.length === count) more.push(name);
     }
     total += pageRows;
+    next = undefined;
+    if (more.length) {
+      start += count;
+      if (multi) vdoms = more;
+      count = countAt();
+      if (count > 0) next = ask(count);
+    }
+    out.page(result.body, multi);
+    for (const [name, rows] of pages) await out.rows(name, rows);
     bar.update(total);
-    if (!more.length) break;
-    start += count;
-    if (multi) vdoms = more;
   }
   bar.done();
   await out.end();

@@ -89,6 +89,11 @@ export class Spool {
     this.push(record);
   }
 
+  /** Adds one row of cells that hold no newline, U+001E or U+001F (sanitised text: a table's cells). */
+  pushPlainCells(cells: readonly string[]): void {
+    this.push(cells.join(SEPARATOR));
+  }
+
   /** Every row of cells, in the order pushed. */
   *cellRecords(): Generator<string[]> {
     for (const record of this.records()) {

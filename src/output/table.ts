@@ -1,7 +1,7 @@
 import { cellText, valueLines } from './cells.js';
 import { paint } from './color.js';
 import { chooseColumns, isMetaField } from './columns.js';
-import { displayWidth, sanitizeInline, truncate, wrap } from './text.js';
+import { displayWidth, isPrintableAscii, sanitizeInline, truncate, wrap } from './text.js';
 import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
 import { Spool } from './spool.js';
 
@@ -19,6 +19,19 @@ const MIN_COLUMN = 12;
 const HEADER_KEEP = 16;
 /** In `field  value` views a value column keeps at least this much room. */
 const MIN_VALUE = 20;
+
+const SPACES: string[] = [];
+
+/** `n` spaces (kept: a table pads with the same few widths on every line). */
+function spaces(n: number): string {
+  return (SPACES[n] ??= ' '.repeat(n));
+}
+
+/** Whether text ends in a character trimEnd() keeps: printable ASCII other than a space. */
+function printableEnd(text: string): boolean {
+  const c = text.charCodeAt(text.length - 1);
+  return c > 0x20 && c < 0x7f;
+}
 
 /** One line of single-line cells padded to `widths` and joined by GAP spaces, no trailing blanks. */
 function lineOf(texts: readonly string[], widths: readonly number[]): string {
@@ -124,6 +137,8 @@ export class ListTable implements RowFormatter {
   private readonly names: string[] = [];
   private readonly index = new Map<string, number>();
   private readonly natural: number[] = [];
+  /** Each field seen: its column, or -1 when not shown. */
+  private readonly slots = new Map<string, number>();
   private readonly spool = new Spool();
   private readonly fixed: boolean;
   private rows = 0;
@@ -142,23 +157,47 @@ export class ListTable implements RowFormatter {
     return i;
   }
 
+  /** The column of a field, or -1 for a meta field the table does not show. */
+  private slot(name: string): number {
+    let i = this.slots.get(name);
+    if (i === undefined) {
+      const key = this.opts.keyField;
+      i = isMetaField(name) && name !== key && !this.opts.showMeta?.includes(name) ? -1 : this.column(name);
+      this.slots.set(name, i);
+    }
+    return i;
+  }
+
+  /** A value's cell text, its width counted into column `i`. */
+  private cell(value: unknown, i: number): string {
+    let text: string;
+    let width: number;
+    // Plain strings and numbers (nearly every cell) need no sanitising and are as wide as they are long.
+    if (typeof value === 'string' && isPrintableAscii(value)) width = (text = value).length;
+    else if (typeof value === 'number') width = (text = String(value)).length;
+    else width = displayWidth((text = cellText(value)));
+    if (!(this.natural[i]! >= width)) this.natural[i] = width;
+    return text;
+  }
+
   add(rows: readonly Row[]): string {
-    const key = this.opts.keyField;
+    const names = this.names;
     for (const row of rows) {
       const cells: string[] = [];
-      if (this.fixed) this.names.forEach((name, i) => (cells[i] = cellText(row[name])));
+      if (this.fixed) for (let i = 0; i < names.length; i++) cells[i] = this.cell(row[names[i]!], i);
       else {
         for (const name of Object.keys(row)) {
-          if (isMetaField(name) && name !== key && !this.opts.showMeta?.includes(name)) continue;
-          cells[this.column(name)] = cellText(row[name]);
+          const i = this.slot(name);
+          if (i >= 0) cells[i] = this.cell(row[name], i);
         }
       }
+      // A column this row lacks (seen in an earlier row): an empty cell.
       for (let i = 0; i < cells.length; i++) {
-        const cell = (cells[i] ??= '');
-        const width = displayWidth(cell);
-        if (!(this.natural[i]! >= width)) this.natural[i] = width;
+        if (cells[i] !== undefined) continue;
+        cells[i] = '';
+        if (!(this.natural[i]! >= 0)) this.natural[i] = 0;
       }
-      this.spool.pushCells(cells);
+      this.spool.pushPlainCells(cells);
       this.rows++;
     }
     return '';
@@ -191,16 +230,27 @@ export class ListTable implements RowFormatter {
         header = widths.map((width, c) => truncate(header[c]!, width));
       }
       if (terminal.color) header = header.map((text) => paint('bold', text));
-      let lines: string[] = this.opts.headers === false ? [] : [lineOf(header, widths)];
+      // Each line as pieces (a cell, its padding) joined once a chunk: no intermediate strings.
+      let pieces: string[] = this.opts.headers === false ? [] : [lineOf(header, widths), '\n'];
+      let lines = 0;
+      const last = widths.length - 1;
+      const texts: string[] = [];
       for (const cells of this.spool.cellRecords()) {
-        const texts = widths.map((width, c) => (cut ? truncate(cells[order[c]!] ?? '', width) : (cells[order[c]!] ?? '')));
-        lines.push(lineOf(texts, widths));
-        if (lines.length >= CHUNK) {
-          yield lines.join('\n') + '\n';
-          lines = [];
+        for (let c = 0; c <= last; c++) texts[c] = cut ? truncate(cells[order[c]!] ?? '', widths[c]!) : (cells[order[c]!] ?? '');
+        const end = texts[last]!;
+        if (end === '' || !printableEnd(end)) pieces.push(lineOf(texts, widths), '\n');
+        else {
+          // Nothing to trim at the end of the line.
+          for (let c = 0; c < last; c++) pieces.push(texts[c]!, spaces(Math.max(0, widths[c]! - displayWidth(texts[c]!)) + GAP));
+          pieces.push(end, '\n');
+        }
+        if (++lines >= CHUNK) {
+          yield pieces.join('');
+          pieces = [];
+          lines = 0;
         }
       }
-      yield (lines.length ? lines.join('\n') + '\n' : '') + note;
+      yield pieces.join('') + note;
     } finally {
       this.spool.close();
     }

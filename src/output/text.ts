@@ -70,15 +70,19 @@ function isZeroWidth(cp: number): boolean {
   );
 }
 
+/** Whether every character is printable ASCII: such text is its own sanitised form, one column a character. */
+export function isPrintableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f) return false;
+  }
+  return true;
+}
+
 /** Columns a string takes on a terminal (ANSI colour codes excluded, East Asian wide characters count 2). */
 export function displayWidth(text: string): number {
   // Printable ASCII (nearly every cell): one column per character.
-  let ascii = true;
-  for (let i = 0; i < text.length && ascii; i++) {
-    const c = text.charCodeAt(i);
-    ascii = c >= 0x20 && c < 0x7f;
-  }
-  if (ascii) return text.length;
+  if (isPrintableAscii(text)) return text.length;
   let width = 0;
   for (const ch of stripAnsi(text)) {
     const cp = ch.codePointAt(0)!;

@@ -2,6 +2,7 @@
 // login, asserted on what the user sees (stdout, stderr, exit code) and what the device received.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { readProfiles } from '../../src/config/profiles.js';
 import { mockDevice, runCommand, type Sent } from '../helpers/device.js';
 
@@ -73,4 +74,30 @@ test('login --token-stdin checks the token against the device, then saves the pr
   assert.equal(profile?.host, 'https://fw.example');
   assert.match(io.err(), /plain text/);
   assert.doesNotMatch(io.out() + io.err(), /lab-token/);
+});
+
+test('list --all asks for the next page before it writes the current one, and waits for a full stdout', async () => {
+  const { ctx, io, sent } = mockDevice(page, { globals: { output: 'ndjson' } });
+  // A stdout that is full after every write: the run waits for 'drain', which comes on the next turn.
+  const stdout = Object.assign(new EventEmitter(), { isTTY: false, columns: 80 });
+  let text = '';
+  const atDrain: number[] = [];
+  let waiting = false;
+  const write = (s: string) => {
+    assert.ok(!waiting, 'written again before stdout drained');
+    text += s;
+    waiting = true;
+    setImmediate(() => {
+      atDrain.push(sent.length);
+      waiting = false;
+      stdout.emit('drain');
+    });
+    return false;
+  };
+  (io as { stdout: unknown }).stdout = Object.assign(stdout, { write });
+  const code = await runCommand(ctx, 'list', { table: 'firewall.ipmacbinding/table' }, { all: true, pageSize: '2', headers: true });
+  assert.equal(code, 0, io.err());
+  assert.deepEqual(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { 'seq-num': number })['seq-num']), [1, 2, 3, 4, 5]);
+  // Pages 1 and 2 were still being written when the device had the request for the page after them.
+  assert.deepEqual(atDrain, [2, 3, 3]);
 });

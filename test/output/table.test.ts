@@ -55,6 +55,48 @@ describe('table: list', () => {
     assert.deepEqual(sparse, ['name  comments', 'a     x', 'bb']);
   });
 
+  it('lays out awkward cells exactly: blanks and missing cells at the end trimmed, wide, escaped, nested', async () => {
+    const rows: Row[] = [
+      { id: 1, q_origin_key: 1, name: 'plain', comments: 'ends in a space ', status: 'enable ' },
+      { id: 2, name: 'wide 漢字', comments: 'nbsp at the end\u00a0', status: 'disable\u00a0' },
+      { id: 3, name: 'ctrl\u001b[31m', comments: 'tab\tin', status: true },
+      { id: 4, name: 'no last', comments: 'x' },
+      { id: 5, name: '', comments: null, status: '' },
+      { id: 6, name: 'nested', comments: [{ name: 'a' }, { name: 'b' }], status: { k: 'v' } },
+      { id: -1.5e21, name: 'ideographic space\u3000', status: 'done\u3000' },
+      { id: 8, name: 'é', status: 'déjà' },
+      { id: 9, name: 'last', status: 'x' },
+      { id: 10, name: 'tab', status: 'x\t' },
+    ];
+    assert.deepEqual(linesOf(await table({ kind: 'list', rows }, pipe(), { keyField: 'id' })), [
+      "id        name                 comments          status",
+      "1         plain                ends in a space   enable",
+      "2         wide 漢字            nbsp at the end   disable",
+      "3         ctrl\\x1b[31m         tab\\tin           true",
+      "4         no last              x",
+      "5",
+      "6         nested               a,b               k=v",
+      "-1.5e+21  ideographic space　                    done",
+      "8         é                                      déjà",
+      "9         last                                   x",
+      "10        tab                                    x\\t",
+    ]);
+    assert.deepEqual(linesOf(await table({ kind: 'list', rows }, tty(40), { keyField: 'id' })), [
+      "id        name            comments",
+      "1         plain           ends in a spa…",
+      "2         wide 漢字       nbsp at the e…",
+      "3         ctrl\\x1b[31m    tab\\tin",
+      "4         no last         x",
+      "5",
+      "6         nested          a,b",
+      "-1.5e+21  ideographic s…",
+      "8         é",
+      "9         last",
+      "10        tab",
+      "(1 more column: use --fields or -o yaml)",
+    ]);
+  });
+
   it('shows nested tables compactly', async () => {
     const rows: Row[] = [
       {
