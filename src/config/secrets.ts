@@ -84,23 +84,81 @@ function childProcess(): typeof import('node:child_process') {
 const HELPER = fileURLToPath(new URL('../config/keychain-helper.js', import.meta.url));
 
 /**
- * The platform's own lookup tool, when it has one this store can read with: on Linux libsecret's
+ * The platform's own keychain tool, when it has one this store can read with: on Linux libsecret's
  * `secret-tool`, which finds what @napi-rs/keyring files under the Secret Service (attributes
- * `service` and `username`). A native program starts in a fraction of the time of a Node helper.
+ * `service` and `username`, label `keyring:<account>@<service>`). A native program starts in a
+ * fraction of the time of a Node helper.
  */
-function lookupTool(platform: NodeJS.Platform, account: string): [string, string[]] | null {
-  return platform === 'linux' ? ['secret-tool', ['lookup', 'service', KEYCHAIN_SERVICE, 'username', account]] : null;
+function nativeTool(platform: NodeJS.Platform): string | null {
+  return platform === 'linux' ? 'secret-tool' : null;
 }
 
-/** What the lookup tool said: the secret, none (null), or undefined when it could not tell. */
+/** What the native tool said: the secret, none (null), or undefined when it could not tell. */
 type Lookup = string | null | undefined;
+
+/** How a keychain child process ended: its exit code and what it printed. */
+interface ToolRun {
+  code: number | null;
+  out: Buffer;
+  err: string;
+}
+
+/** UTF-8 text, or undefined for bytes that are not (left to the helper, which reports them). */
+function utf8(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One item of `secret-tool search` on stdout: its id, label, secret, dates and maybe its schema, each
+ * on one line in this order. A secret with a line break, or an item without a secret (locked), does
+ * not match, nor does anything between two items.
+ */
+const SEARCH_ITEM = /\[\/[^\]\n]*\]\nlabel = (.*)\nsecret = (.*)\ncreated = .*\nmodified = .*\n(?:schema = .*\n)?/y;
+
+/**
+ * The secrets `secret-tool search --all service cmdb` printed, by account, or undefined at the least
+ * doubt. The tool prints each item's attributes to stderr, in the order of its items on stdout but in
+ * no set order within an item, so the nth `username` attribute is the nth item's; that pairing holds
+ * only if every item printed exactly one `service` and one `username` attribute and a label that is
+ * the binding's for that account, and each account occurs once.
+ */
+function parseSearch(out: string, err: string): Map<string, string> | undefined {
+  const items: { label: string; secret: string }[] = [];
+  SEARCH_ITEM.lastIndex = 0;
+  while (SEARCH_ITEM.lastIndex < out.length) {
+    const m = SEARCH_ITEM.exec(out);
+    if (!m) return undefined;
+    items.push({ label: m[1]!, secret: m[2]! });
+  }
+  const lines = err.split('\n');
+  if (lines.pop() !== '') return undefined;
+  const users: string[] = [];
+  let services = 0;
+  for (const line of lines) {
+    if (!line.startsWith('attribute.')) return undefined;
+    if (line === `attribute.service = ${KEYCHAIN_SERVICE}`) services++;
+    else if (line.startsWith('attribute.username = ')) users.push(line.slice('attribute.username = '.length));
+  }
+  if (services !== items.length || users.length !== items.length) return undefined;
+  const found = new Map<string, string>();
+  for (const [i, { label, secret }] of items.entries()) {
+    const account = users[i]!;
+    if (label !== `keyring:${account}@${KEYCHAIN_SERVICE}` || found.has(account)) return undefined;
+    found.set(account, secret);
+  }
+  return found;
+}
 
 /**
  * The OS keychain through @napi-rs/keyring, service `cmdb`, one account per device and one for its
  * session. Each call runs in a short-lived child process killed after the timeout (see keychain-helper.ts),
  * which also keeps the native binding out of every command that needs no secret. A read first asks the
- * platform's lookup tool (a killable child too) and falls back to the helper when that tool is missing
- * or fails in any way but "not found": the helper's errors are the ones the user sees.
+ * platform's native tool (a killable child too) and falls back to the helper when that tool is missing,
+ * fails in any way but "not found" or answers with any doubt: the helper's errors are the ones the user sees.
  */
 export class KeychainStore implements SecretStore {
   readonly kind = 'keychain' as const;
@@ -114,34 +172,46 @@ export class KeychainStore implements SecretStore {
     return new KeychainError(keychainName(process.platform), explain(reason, this.env), this.env);
   }
 
-  private call(request: KeychainRequest): Promise<string | boolean | null | Record<string, string | null>> {
+  private async call(request: KeychainRequest): Promise<string | boolean | null | Record<string, string | null>> {
+    const run = await this.run(process.execPath, [HELPER], JSON.stringify(request));
+    if (run instanceof Error) throw this.fail(run.message);
+    let answer: KeychainAnswer;
+    try {
+      answer = JSON.parse(run.out.toString('utf8')) as KeychainAnswer;
+    } catch {
+      throw this.fail(run.err.trim().split('\n').pop() || 'the keychain helper failed');
+    }
+    if (answer.ok) return answer.value;
+    throw this.fail(answer.error);
+  }
+
+  /**
+   * A child process, killed at the timeout (a KeychainError); `input` goes to its stdin (a secret
+   * never goes in argv). The error when it cannot be started.
+   */
+  private run(command: string, args: string[], input?: string): Promise<ToolRun | Error> {
     return new Promise((resolve, reject) => {
-      const child = childProcess().spawn(process.execPath, [HELPER], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
+      const child = childProcess().spawn(command, args, { env: this.env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
       let err = '';
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(this.timedOut());
       }, this.timeoutMs);
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      child.stdout!.on('data', (d: Buffer) => out.push(d));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
       child.on('error', (e) => {
         clearTimeout(timer);
-        reject(this.fail(e.message));
+        resolve(e);
       });
-      child.on('close', () => {
+      child.on('close', (code) => {
         clearTimeout(timer);
-        let answer: KeychainAnswer;
-        try {
-          answer = JSON.parse(out) as KeychainAnswer;
-        } catch {
-          return reject(this.fail(err.trim().split('\n').pop() || 'the keychain helper failed'));
-        }
-        if (answer.ok) resolve(answer.value);
-        else reject(this.fail(answer.error));
+        resolve({ code, out: Buffer.concat(out), err });
       });
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(JSON.stringify(request));
+      if (child.stdin) {
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(input);
+      }
     });
   }
 
@@ -149,38 +219,26 @@ export class KeychainStore implements SecretStore {
     return this.fail(`it did not answer within ${this.timeoutMs / 1000} s (raise CMDB_KEYCHAIN_TIMEOUT if it is just slow)`);
   }
 
-  /** One read by the platform's lookup tool: it prints the secret and exits 0, or exits 1 silently when there is none. */
-  private lookup(account: string): Promise<Lookup> {
-    const tool = lookupTool(process.platform, account);
-    if (!tool) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-      const child = childProcess().spawn(tool[0], tool[1], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      let err = '';
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(this.timedOut());
-      }, this.timeoutMs);
-      child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      child.on('error', () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        if (code === 0) {
-          const secret = Buffer.concat(out);
-          // A secret that is not UTF-8 text is left to the helper, which reports it.
-          const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-          try {
-            resolve(text.decode(secret));
-          } catch {
-            resolve(undefined);
-          }
-        } else resolve(code === 1 && err.trim() === '' && out.length === 0 ? null : undefined);
-      });
-    });
+  /** The native tool run with these arguments; undefined when there is no such tool here or it cannot be started. */
+  private async tool(args: string[]): Promise<ToolRun | undefined> {
+    const tool = nativeTool(process.platform);
+    const run = tool ? await this.run(tool, args) : undefined;
+    return run instanceof Error ? undefined : run;
+  }
+
+  /** One read by the native tool: it prints the secret and exits 0, or exits 1 silently when there is none. */
+  private async lookup(account: string): Promise<Lookup> {
+    const run = await this.tool(['lookup', 'service', KEYCHAIN_SERVICE, 'username', account]);
+    if (!run) return undefined;
+    if (run.code === 0) return utf8(run.out);
+    return run.code === 1 && run.err.trim() === '' && run.out.length === 0 ? null : undefined;
+  }
+
+  /** Every secret of the service by the native tool in one search, or undefined when its answer leaves any doubt. */
+  private async search(): Promise<Map<string, string> | undefined> {
+    const run = await this.tool(['search', '--all', 'service', KEYCHAIN_SERVICE]);
+    const out = run?.code === 0 ? utf8(run.out) : undefined;
+    return out === undefined ? undefined : parseSearch(out, run!.err);
   }
 
   async get(account: string): Promise<string | null> {
@@ -190,9 +248,15 @@ export class KeychainStore implements SecretStore {
     return typeof value === 'string' ? value : null;
   }
 
-  /** Many reads in one helper process: a run on a hundred devices does not start a hundred. */
+  /**
+   * Many reads at once: a run on a hundred devices does not start a hundred processes. One search by
+   * the native tool answers for every account (one absent from an unambiguous answer has no secret),
+   * else one helper process reads them all.
+   */
   async getMany(accounts: string[]): Promise<Map<string, string | null>> {
     if (!accounts.length) return new Map();
+    const all = await this.search();
+    if (all) return new Map(accounts.map((a) => [a, all.get(a) ?? null]));
     const value = await this.call({ op: 'getMany', service: KEYCHAIN_SERVICE, account: '', accounts });
     const found = value && typeof value === 'object' ? value : {};
     return new Map(accounts.map((a) => [a, typeof found[a] === 'string' ? found[a] : null]));

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { KeychainStore, sessionAccount } from '../../src/config/secrets.js';
+import { KeychainError, KeychainStore, sessionAccount } from '../../src/config/secrets.js';
 import { parseSession } from '../../src/api/session.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 import { keychainlessUser } from '../helpers/expect.js';
@@ -22,6 +22,19 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
   /** The environment of one user of the CLI: the private bus, a config folder of its own. */
   const user = () => ({ ...keyring.env, CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-kc-config-')) });
   const loginchecks = () => emu.requests.filter((r) => r.path === '/logincheck').length;
+  /** A `secret-tool` first on PATH running this shell script (each call's arguments logged); its log file. */
+  const fakeTool = (script: string, env: NodeJS.ProcessEnv = keyring.env) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-'));
+    const log = join(dir, 'calls');
+    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\n${script}\n`, { mode: 0o755 });
+    return { env: { ...env, PATH: `${dir}:${env.PATH}` }, calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : '') };
+  };
+  /** The real secret-tool's path, or '' where it is not installed (CI installs it: .ci/run). */
+  const realTool = () => {
+    const tool = spawnSync('sh', ['-c', 'command -v secret-tool'], { encoding: 'utf8' }).stdout.trim();
+    assert.ok(tool || !process.env.CI, 'secret-tool is installed');
+    return tool;
+  };
 
   before(async () => {
     keyring = await startKeyring();
@@ -55,20 +68,103 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
   });
 
   test('reads go through secret-tool when it is installed, and find what the helper stored', async () => {
-    const tool = spawnSync('sh', ['-c', 'command -v secret-tool'], { encoding: 'utf8' }).stdout.trim();
-    if (!tool && !process.env.CI) return; // CI installs libsecret-tools (.ci/run)
-    assert.ok(tool, 'secret-tool is installed');
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-log-'));
-    const log = join(dir, 'calls');
-    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${tool}' "$@"\n`, { mode: 0o755 });
-    const traced = new KeychainStore({ ...keyring.env, PATH: `${dir}:${keyring.env.PATH}` });
+    const tool = realTool();
+    if (!tool) return;
+    const { env, calls } = fakeTool(`exec '${tool}' "$@"`);
+    const traced = new KeychainStore(env);
     await store.set('kc-native', 'nätive token\n');
     assert.equal(await traced.get('kc-native'), 'nätive token\n');
     assert.equal(await traced.get('kc-native-none'), null);
-    assert.equal(readFileSync(log, 'utf8'), 'lookup service cmdb username kc-native\nlookup service cmdb username kc-native-none\n');
+    assert.equal(calls(), 'lookup service cmdb username kc-native\nlookup service cmdb username kc-native-none\n');
     const helperOnly = new KeychainStore({ ...keyring.env, PATH: '/nonexistent' });
     assert.equal(await helperOnly.get('kc-native'), 'nätive token\n', 'the helper reads the same');
     await store.delete('kc-native');
+  });
+
+  test('getMany: one secret-tool search reads every account; an account it does not list has no secret', async () => {
+    const tool = realTool();
+    if (!tool) return;
+    const accounts = Array.from({ length: 12 }, (_, i) => `kc-batch-${i}`);
+    for (const [i, account] of accounts.entries()) await store.set(account, i % 3 ? `token ${i} ✓` : `{"v":1,"cookies":{"APSCOOKIE_1":"${i}"}}`);
+    await store.set(sessionAccount('kc-batch-0'), 'session = 0');
+    // The search reaches the keyring; the helper, on a bus that does not exist, could not.
+    const { env, calls } = fakeTool(`DBUS_SESSION_BUS_ADDRESS='${keyring.env.DBUS_SESSION_BUS_ADDRESS}' exec '${tool}' "$@"`, { ...keyring.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+    const wanted = [...accounts, sessionAccount('kc-batch-0'), 'kc-batch-none', sessionAccount('kc-batch-1')];
+    const found = await new KeychainStore(env).getMany(wanted);
+    assert.deepEqual(
+      [...found],
+      wanted.map((a, i) => [a, i < 12 ? (i % 3 ? `token ${i} ✓` : `{"v":1,"cookies":{"APSCOOKIE_1":"${i}"}}`) : i === 12 ? 'session = 0' : null]),
+    );
+    assert.equal(calls(), 'search --all service cmdb\n');
+    assert.deepEqual([...(await new KeychainStore({ ...keyring.env, PATH: '/nonexistent' }).getMany(wanted))], [...found], 'the helper reads the same');
+    for (const account of [...accounts, sessionAccount('kc-batch-0')]) await store.delete(account);
+  });
+
+  test('getMany: what a search cannot tell for sure is read by the helper (a secret with line breaks, other items under the service)', async () => {
+    const tool = realTool();
+    if (!tool) return;
+    const { env, calls } = fakeTool(`exec '${tool}' "$@"`);
+    const traced = new KeychainStore(env);
+    const wanted = ['kc-odd-1', 'kc-odd-lines', 'kc-odd-foreign', 'kc-odd-none'];
+    const expect = async (values: (string | null)[]) => assert.deepEqual([...(await traced.getMany(wanted))], wanted.map((a, i) => [a, values[i]]));
+    await store.set('kc-odd-1', 'one');
+    await store.set('kc-odd-lines', 'first\nsecond\n');
+    await expect(['one', 'first\nsecond\n', null, null]);
+    await store.delete('kc-odd-lines');
+    const stored = (args: string[], secret: string) => assert.equal(spawnSync(tool, ['store', ...args], { env: keyring.env, input: secret }).status, 0);
+    stored(['--label=Stored by hand', 'service', 'cmdb', 'username', 'kc-odd-foreign', 'note', 'by hand'], 'foreign');
+    await expect(['one', null, 'foreign', null]);
+    stored(['--label=No account', 'service', 'cmdb', 'note', 'no account'], 'none');
+    await expect(['one', null, 'foreign', null]);
+    assert.equal(calls(), 'search --all service cmdb\n'.repeat(3));
+    for (const attributes of [['username', 'kc-odd-foreign'], ['note', 'no account']]) spawnSync(tool, ['clear', 'service', 'cmdb', ...attributes], { env: keyring.env });
+    await store.delete('kc-odd-1');
+  });
+
+  test('getMany: a secret-tool that fails, prints what cannot be trusted or hangs: the helper reads, or the timeout', async () => {
+    await store.set('kc-fake-1', 'right one');
+    await store.set('kc-fake-2', 'right two');
+    const wanted = ['kc-fake-1', 'kc-fake-2', 'kc-fake-none'];
+    const item = (id: number, label: string, secret: string) => `[/${id}]\nlabel = ${label}\nsecret = ${secret}\ncreated = 2026-01-01 00:00:00\nmodified = 2026-01-01 00:00:00\n`;
+    const attrs = (account: string) => `attribute.username = ${account}\nattribute.service = cmdb\n`;
+    const prints = (out: string, err: string, code = 0) => {
+      const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-out-'));
+      writeFileSync(join(dir, 'out'), out);
+      writeFileSync(join(dir, 'err'), err);
+      return `cat '${join(dir, 'out')}'; cat '${join(dir, 'err')}' >&2; exit ${code}`;
+    };
+    const read = (script: string) => new KeychainStore(fakeTool(script).env).getMany(wanted);
+    const truth = [['kc-fake-1', 'right one'], ['kc-fake-2', 'right two'], ['kc-fake-none', null]];
+
+    // The shape trusted: an item of another account, with a schema line; every account it lacks has no secret.
+    const trusted = item(1, 'keyring:kc-fake-1@cmdb', 'fake one') + 'schema = org.freedesktop.Secret.Generic\n';
+    assert.deepEqual([...(await read(prints(trusted, attrs('kc-fake-1'))))], [['kc-fake-1', 'fake one'], ['kc-fake-2', null], ['kc-fake-none', null]]);
+
+    const doubtful: [string, string][] = [
+      ['garbage', prints('garbage\n', '')],
+      ['a non-zero exit', prints(trusted, attrs('kc-fake-1'), 1)],
+      ['no such command', 'exit 127'],
+      ['a label that is not the account\'s', prints(item(1, 'keyring:kc-fake-2@cmdb', 'fake'), attrs('kc-fake-1'))],
+      ['another label', prints(item(1, 'by hand', 'fake'), attrs('kc-fake-1'))],
+      ['an account twice', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake') + item(2, 'keyring:kc-fake-1@cmdb', 'fake'), attrs('kc-fake-1').repeat(2))],
+      ['an item without a username', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake') + item(2, 'No account', 'x'), attrs('kc-fake-1') + 'attribute.service = cmdb\n')],
+      ['more usernames than items', prints(trusted, `${attrs('kc-fake-1')}attribute.username = kc-fake-2\n`)],
+      ['an item without a service', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake'), 'attribute.username = kc-fake-1\n')],
+      ['a secret with a line break', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake\nmore'), attrs('kc-fake-1'))],
+      ['a locked item (no secret), with its error', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake').replace(/secret = .*\n/, ''), `secret-tool: Cannot get secret of a locked object\n${attrs('kc-fake-1')}`)],
+      ['a warning on stderr', prints(trusted, `${attrs('kc-fake-1')}(secret-tool:1): GLib-WARNING **: something\n`)],
+      ['a secret that is not UTF-8', `printf '${item(1, 'keyring:kc-fake-1@cmdb', '\\377').replace(/\n/g, '\\n')}'; printf '${attrs('kc-fake-1').replace(/\n/g, '\\n')}' >&2`],
+      ['output cut short', prints(trusted.slice(0, -1), attrs('kc-fake-1'))],
+      ['stderr cut short', prints(trusted, `${attrs('kc-fake-1')}(secret-tool:1): GLib`)],
+    ];
+    const trustedWrongly: string[] = [];
+    for (const [what, script] of doubtful) if (JSON.stringify([...(await read(script))]) !== JSON.stringify(truth)) trustedWrongly.push(what);
+    assert.deepEqual(trustedWrongly, []);
+
+    const hung = new KeychainStore(fakeTool('exec sleep 30').env, 1000);
+    await assert.rejects(hung.getMany(wanted), (err: Error) => err instanceof KeychainError && /did not answer within 1 s/.test(err.message));
+    await store.delete('kc-fake-1');
+    await store.delete('kc-fake-2');
   });
 
   test('login --token-stdin keeps the token in the keychain only; a new login replaces it; logout --forget deletes it', async () => {
@@ -107,18 +203,27 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     }
     const session = await cmdb(['login', '--host', emu.url, '-d', 'kc-many-3', '--username', emu.username, '--password-stdin'], { env, stdin: emu.password });
     assert.equal(session.code, 0, session.stderr);
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-log-'));
-    const log = join(dir, 'calls');
-    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\nexit 2\n`, { mode: 0o755 });
-    const checks = loginchecks();
-    const first = emu.requests.length;
-    const r = await cmdb([...LIST, '-d', 'kc-many-*'], { env: { ...env, PATH: `${dir}:${keyring.env.PATH}` } });
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(Object.keys(json<Record<string, unknown>>(r)), ['kc-many-1', 'kc-many-2', 'kc-many-3']);
-    assert.equal(existsSync(log), false, 'no per-device lookup');
-    const auth = emu.requests.slice(first).map((q) => q.headers.authorization ?? 'cookie').sort();
-    assert.deepEqual(auth, ['Bearer tokenaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer tokenbbbbbbbbbbbbbbbbbbbbbbbbb', 'cookie']);
-    assert.equal(loginchecks(), checks, 'the saved session was used');
+    const tool = realTool();
+    const tools: [string, string, NodeJS.ProcessEnv][] = [['a secret-tool that fails: the helper reads them', 'exit 2', env]];
+    // Only the search reaches the keyring: the helper, on a bus that does not exist, could not.
+    if (tool) tools.push(['secret-tool reads them', `DBUS_SESSION_BUS_ADDRESS='${keyring.env.DBUS_SESSION_BUS_ADDRESS}' exec '${tool}' "$@"`, { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' }]);
+    for (const [what, script, base] of tools) {
+      const traced = fakeTool(script, base);
+      const checks = loginchecks();
+      const first = emu.requests.length;
+      const r = await cmdb([...LIST, '-d', 'kc-many-*'], { env: traced.env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(Object.keys(json<Record<string, unknown>>(r)), ['kc-many-1', 'kc-many-2', 'kc-many-3']);
+      assert.equal(traced.calls(), 'search --all service cmdb\n', `${what}: one search, no per-device lookup`);
+      const auth = emu.requests.slice(first).map((q) => q.headers.authorization ?? 'cookie').sort();
+      assert.deepEqual(auth, ['Bearer tokenaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer tokenbbbbbbbbbbbbbbbbbbbbbbbbb', 'cookie']);
+      assert.equal(loginchecks(), checks, `${what}: the saved session was used`);
+    }
+    const sent = emu.requests.length;
+    const hung = await cmdb([...LIST, '-d', 'kc-many-*'], { env: { ...fakeTool('exec sleep 30', env).env, CMDB_KEYCHAIN_TIMEOUT: '1' } });
+    assert.equal(hung.code, 4, hung.stderr);
+    assert.match(hung.stderr, /did not answer within 1 s/);
+    assert.equal(emu.requests.length, sent);
   });
 
   test('session login keeps the password and the session in the keychain, reused across runs: one /logincheck', async () => {
