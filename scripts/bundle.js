@@ -111,11 +111,14 @@ const program = {
 write('quick.cjs', await bundle('quick.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/quick.js')] }));
 // What completion reads on every Tab: the engine, the catalogue, the command registry and the key cache.
 // The registry's commands (load() imports each one's module) and the formatters are never run there:
-// each import() becomes a module that throws, so none of them is in the file.
+// each import() becomes a module that throws, so none of them is in the file. One import() is kept: on
+// a key cache miss, the start of the credential's keychain read (src/device/early.ts, with the profile
+// file's reader), run before the program loads; it is not run on a Tab the cache answers.
 const noImports = {
   name: 'no-imports',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'not-in-complete' } : undefined));
+    const kept = /^\.\.\/device\/early\.js$/;
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' && !kept.test(args.path) ? { path: args.path, namespace: 'not-in-complete' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'not-in-complete' }, () => ({ contents: "throw new Error('not in complete.cjs');", loader: 'js' }));
   },
 };

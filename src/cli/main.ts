@@ -4,6 +4,7 @@ import { CmdbApiError } from '../api/errors.js';
 import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { CommandDef, Run } from '../commands/spec.js';
+import { readKeychainEarly } from '../device/early.js';
 import { namesSeveral } from '../device/select.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
@@ -128,6 +129,9 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     ctx = new Context(io, env, globals as GlobalOptions, undefined, def.output);
     ctx.validateGlobals();
+    const several = def.devices && namesSeveral(ctx.settings.device);
+    // One device: its keychain read starts now, while the command loads.
+    if (def.devices && !several) readKeychainEarly(ctx.settings, env);
     await ctx.prepareColor();
     const action = async (c: Context) => {
       const code = await ((await def.load()) as Run<object, object>)(c, args, options);
@@ -135,7 +139,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
       if (c.dryRun) await c.printPlanned();
       return code;
     };
-    if (def.devices && namesSeveral(ctx.settings.device)) {
+    if (several) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
       const opts = options as { dryRun?: boolean; yes?: boolean };
       const command = { name, devices: def.devices, writes: !!def.writes && !opts.dryRun, yes: !!opts.yes };

@@ -4,7 +4,7 @@
 import { isUsableToken } from '../api/auth.js';
 import { AddressError, normalizeBaseUrl, prefixProblem } from '../api/url.js';
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/index.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/types.js';
 
 /** Global options after commander parsing. */
 export interface GlobalOptions {

@@ -1,7 +1,7 @@
 import { allTables, areaOf, describeOperations, findTable, type TableDef } from '../catalogue/index.js';
 import type { GlobalOptions } from '../cli/context.js';
 import { FILTER_TERM } from '../request/filter.js';
-import { OUTPUT_FORMATS } from '../output/index.js';
+import { OUTPUT_FORMATS } from '../output/types.js';
 import { SHELLS, type TableRule, type ValueKind } from './kinds.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
 

@@ -23,7 +23,11 @@ const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
     const vdom = settings.vdomText ?? '';
     const device = deviceIdentity(settings, env);
     const keys = readCache(cacheFile(env, device, vdom, table.path), Date.now(), device, vdom, table.path);
-    if (keys === undefined) throw new NeedsProgram();
+    if (keys === undefined) {
+      // The program asks the device: its credential's keychain read starts now, before the program loads.
+      (await import('../device/early.js')).readKeychainEarly(settings, env);
+      throw new NeedsProgram();
+    }
     return keys ?? [];
   },
   devices: () => Promise.reject(new NeedsProgram()),

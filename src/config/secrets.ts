@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keychainTimeoutMs, lockTimeoutMs } from '../cli/options.js';
@@ -6,23 +5,12 @@ import { AuthError } from '../errors.js';
 import { fileError, readYamlFile, writePrivateFile, yaml } from './files.js';
 import { lockFileFor, withLock } from './lock.js';
 import type { KeychainAnswer, KeychainRequest } from './keychain-helper.js';
+import { KEYCHAIN_SERVICE, lookupArgs, nativeTool, runChild, TIMED_OUT, type ToolRun } from './lookup.js';
 import { configDir } from './paths.js';
 import type { SecretsKind } from './profiles.js';
 
 export { keychainTimeoutMs };
-
-/** The keychain service every cmdb secret is filed under. */
-export const KEYCHAIN_SERVICE = 'cmdb';
-
-/** The account of a device's credential (API token or password) in the store. */
-export function credentialAccount(device: string): string {
-  return device;
-}
-
-/** The account of a device's login session (cookies and CSRF token); `/` never occurs in device names. */
-export function sessionAccount(device: string): string {
-  return `${device}/session`;
-}
+export { credentialAccount, KEYCHAIN_SERVICE, sessionAccount } from './lookup.js';
 
 /**
  * The lock file that lets one cmdb process at a time log in to a device (the others wait, then use
@@ -72,36 +60,11 @@ function explain(reason: string, env: NodeJS.ProcessEnv): string {
   return reason;
 }
 
-/**
- * node:child_process, loaded at the first keychain call: connect() loads this module for every device,
- * most of which get their secret elsewhere (CMDB_TOKEN, credentials.yaml), and it costs ~10 ms.
- */
-function childProcess(): typeof import('node:child_process') {
-  return createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-}
-
 // Named from dist/src/config/ as from the bundle in dist/src/bundle/ (scripts/bundle.js).
 const HELPER = fileURLToPath(new URL('../config/keychain-helper.js', import.meta.url));
 
-/**
- * The platform's own keychain tool, when it has one this store can read with: on Linux libsecret's
- * `secret-tool`, which finds what @napi-rs/keyring files under the Secret Service (attributes
- * `service` and `username`, label `keyring:<account>@<service>`). A native program starts in a
- * fraction of the time of a Node helper.
- */
-function nativeTool(platform: NodeJS.Platform): string | null {
-  return platform === 'linux' ? 'secret-tool' : null;
-}
-
 /** What the native tool said: the secret, none (null), or undefined when it could not tell. */
 type Lookup = string | null | undefined;
-
-/** How a keychain child process ended: its exit code and what it printed. */
-interface ToolRun {
-  code: number | null;
-  out: Buffer;
-  err: string;
-}
 
 /** UTF-8 text, or undefined for bytes that are not (left to the helper, which reports them). */
 function utf8(bytes: Buffer): string | undefined {
@@ -189,30 +152,10 @@ export class KeychainStore implements SecretStore {
    * A child process, killed at the timeout (a KeychainError); `input` goes to its stdin (a secret
    * never goes in argv). The error when it cannot be started.
    */
-  private run(command: string, args: string[], input?: string): Promise<ToolRun | Error> {
-    return new Promise((resolve, reject) => {
-      const child = childProcess().spawn(command, args, { env: this.env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      let err = '';
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(this.timedOut());
-      }, this.timeoutMs);
-      child.stdout!.on('data', (d: Buffer) => out.push(d));
-      child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-      child.on('error', (e) => {
-        clearTimeout(timer);
-        resolve(e);
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out: Buffer.concat(out), err });
-      });
-      if (child.stdin) {
-        child.stdin.on('error', () => undefined);
-        child.stdin.end(input);
-      }
-    });
+  private async run(command: string, args: string[], input?: string): Promise<ToolRun | Error> {
+    const ended = await runChild(command, args, this.env, this.timeoutMs, input);
+    if (ended === TIMED_OUT) throw this.timedOut();
+    return ended;
   }
 
   private timedOut(): KeychainError {
@@ -228,7 +171,7 @@ export class KeychainStore implements SecretStore {
 
   /** One read by the native tool: it prints the secret and exits 0, or exits 1 silently when there is none. */
   private async lookup(account: string): Promise<Lookup> {
-    const run = await this.tool(['lookup', 'service', KEYCHAIN_SERVICE, 'username', account]);
+    const run = await this.tool(lookupArgs(account));
     if (!run) return undefined;
     if (run.code === 0) return utf8(run.out);
     return run.code === 1 && run.err.trim() === '' && run.out.length === 0 ? null : undefined;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { normalizeBaseUrl } from '../api/url.js';
 import type { Context } from '../cli/context.js';
 import { stateDir } from '../config/paths.js';
-import { defaultProfile, getProfile, readProfiles, type DeviceProfile } from '../config/profiles.js';
+import { defaultProfile, getProfile, readProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
 import { AuthError, UsageError } from '../errors.js';
 
 /** Where the credential of this run comes from: the environment wins over the profile. */
@@ -40,6 +40,16 @@ export function sameHost(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** The profile of the device named (-d/CMDB_DEVICE), else of the host (--host/CMDB_HOST), else the default. */
+export function profileFor(set: ProfileSet, name: string | undefined, host: string | undefined): DeviceProfile | null {
+  if (!name) return host ? (set.devices.find((d) => sameHost(host, d.host)) ?? null) : defaultProfile(set);
+  const profile = getProfile(set, name);
+  if (host && !sameHost(host, profile.host)) {
+    throw new UsageError(`device '${name}' is ${profile.host}, but --host/CMDB_HOST names ${host}`, "a saved credential is only sent to its own device: drop --host (or CMDB_HOST), or -d (or CMDB_DEVICE)");
+  }
+  return profile;
+}
+
 const selections = new WeakMap<Context, DeviceProfile | null>();
 
 /**
@@ -49,19 +59,7 @@ const selections = new WeakMap<Context, DeviceProfile | null>();
  */
 export function selectedProfile(ctx: Context): DeviceProfile | null {
   if (!selections.has(ctx)) {
-    const set = readProfiles(ctx.env);
-    const name = ctx.settings.device;
-    const host = ctx.settings.host;
-    let profile: DeviceProfile | null;
-    if (name) {
-      profile = getProfile(set, name);
-      if (host && !sameHost(host, profile.host)) {
-        throw new UsageError(`device '${name}' is ${profile.host}, but --host/CMDB_HOST names ${host}`, "a saved credential is only sent to its own device: drop --host (or CMDB_HOST), or -d (or CMDB_DEVICE)");
-      }
-    } else {
-      profile = host ? (set.devices.find((d) => sameHost(host, d.host)) ?? null) : defaultProfile(set);
-    }
-    selections.set(ctx, profile);
+    selections.set(ctx, profileFor(readProfiles(ctx.env), ctx.settings.device, ctx.settings.host));
   }
   return selections.get(ctx) ?? null;
 }

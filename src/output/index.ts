@@ -10,7 +10,8 @@ export { formatError, formatNotice, formatWarning } from './errors.js';
 export { stepInWords, type PlanView } from './plan.js';
 export type { ErrorReport } from './errors.js';
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze(['table', 'json', 'yaml', 'ndjson', 'csv'] as const);
+import { OUTPUT_FORMATS } from './types.js';
+export { OUTPUT_FORMATS };
 
 export function isOutputFormat(value: string): value is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(value);

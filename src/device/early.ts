@@ -1,0 +1,25 @@
+// The keychain read of a run's saved credential, started as soon as the run knows its device: the lookup
+// tool's child (config/lookup.ts, ~15-40 ms) then runs while the rest of the program and the HTTP stack
+// load, and the read the device layer makes later takes it over. Tab (completion/quick.ts) starts it on a
+// key cache miss, before the program is loaded; main() once the command line is read.
+import { keychainTimeoutMs, type Settings } from '../cli/options.js';
+import { credentialAccount, sessionAccount, startEarlyLookup } from '../config/lookup.js';
+import { readProfiles } from '../config/profiles.js';
+import { profileFor } from './select.js';
+
+/**
+ * Starts reading the keychain for the device these settings select, as resolveTarget() selects it, when
+ * that is where its credential comes from: a token profile's token, a session profile's saved session
+ * (read first; the password only if the session has ended). Never throws: whatever is wrong (no such
+ * device, a broken profile file) is the run's to report, in its turn.
+ */
+export function readKeychainEarly(settings: Settings, env: NodeJS.ProcessEnv): void {
+  try {
+    if (settings.demo || settings.environmentCredential) return;
+    const profile = profileFor(readProfiles(env), settings.device, settings.host);
+    if (profile?.secrets !== 'keychain') return;
+    startEarlyLookup(profile.auth === 'token' ? credentialAccount(profile.name) : sessionAccount(profile.name), env, keychainTimeoutMs(env));
+  } catch {
+    // reported by the run
+  }
+}
