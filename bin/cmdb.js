@@ -13,14 +13,12 @@ function wrap(source) {
   return `(function (exports, require, module, __filename, __dirname, __cmdbImport, __cmdbLoad) {${source}\n})`;
 }
 
-/** A 32-bit checksum of a cache's data (FNV-1a over 32-bit words), as 8 hex digits. */
+/**
+ * The CRC-32 of a cache's data, as 8 hex digits: zlib's, native (node:zlib loads in under 1 ms, where
+ * the same check in JavaScript took ~2.5 ms for cli.cjs's 150 KB cache, and node:crypto takes ~5 ms).
+ */
 function checksum(data) {
-  const bytes = new Uint8Array((data.length + 3) & ~3);
-  bytes.set(data);
-  const words = new Int32Array(bytes.buffer);
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i], 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return require('node:zlib').crc32(data).toString(16).padStart(8, '0');
 }
 
 const loaded = new Map();

@@ -115,7 +115,15 @@ export function processIO(): IO {
       throw err;
     });
   }
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+  // stdin is made on first use: setting up the stream (a socket, or for a file fs streams and
+  // fs/promises) costs a command that reads nothing from it.
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+  };
 }
 
 /** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */
