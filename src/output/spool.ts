@@ -6,13 +6,20 @@ import { StringDecoder } from 'node:string_decoder';
 // Rows of cells as records: cells apart by U+001F (the unit separator), and a newline, U+001F or
 // U+001E in a cell as U+001E and a letter. Not JSON: JSON.parse interns every short string value in
 // V8's string table, which lives outside the heap and grew by 10-15 MB over a 200,000-row second pass.
-const SEPARATOR = '\x1f';
+export const SEPARATOR = '\x1f';
 const ESCAPE = '\x1e';
 const SPECIAL = /[\n\x1e\x1f]/;
 const SPECIALS = /[\n\x1e\x1f]/g;
 const UNESCAPE = /\x1e(.)/g;
 const ESCAPED: Record<string, string> = { '\n': 'n', '\x1e': 'e', '\x1f': 's' };
 const UNESCAPED: Record<string, string> = { n: '\n', e: '\x1e', s: '\x1f' };
+
+/** The cells of one record (a row pushed as cells). */
+export function cellsOf(record: string): string[] {
+  const cells = record.split(SEPARATOR);
+  if (record.includes(ESCAPE)) for (let i = 0; i < cells.length; i++) cells[i] = cells[i]!.replace(UNESCAPE, (_, c: string) => UNESCAPED[c]!);
+  return cells;
+}
 
 /**
  * Records (one-line strings) kept for a second pass, in bounded memory: the first `limit` characters
@@ -54,8 +61,11 @@ export class Spool {
     this.buffered = 0;
   }
 
-  /** Every record, in the order pushed. */
-  *records(): Generator<string> {
+  /**
+   * Every record, in the order pushed, as blocks of whole records joined by "\n" (a block of one
+   * empty record is ""): a reader that can work on many records at once need not split them.
+   */
+  *blocks(): Generator<string> {
     if (this.spilled && this.fd !== null) {
       const chunk = Buffer.alloc(1 << 16);
       const decoder = new StringDecoder('utf8');
@@ -73,10 +83,15 @@ export class Spool {
           continue;
         }
         rest = text.slice(end + 1);
-        yield* text.slice(0, end).split('\n');
+        yield text.slice(0, end);
       }
     }
-    yield* this.buffer;
+    if (this.buffer.length) yield this.buffer.join('\n');
+  }
+
+  /** Every record, in the order pushed. */
+  *records(): Generator<string> {
+    for (const block of this.blocks()) yield* block.split('\n');
   }
 
   /** Adds one row of cells (text of any characters; a missing cell reads back as ""). */
@@ -89,18 +104,20 @@ export class Spool {
     this.push(record);
   }
 
-  /** Adds one row of cells that hold no newline, U+001E or U+001F (sanitised text: a table's cells). */
-  pushPlainCells(cells: readonly string[]): void {
+  /**
+   * Adds one row of cells that hold no newline, U+001E or U+001F (sanitised text: a table's cells).
+   * Empty cells at the end are left out (they read back as missing): a record then ends in text.
+   */
+  pushPlainCells(cells: string[]): void {
+    let n = cells.length;
+    while (n > 0 && cells[n - 1] === '') n--;
+    if (n < cells.length) cells.length = n;
     this.push(cells.join(SEPARATOR));
   }
 
   /** Every row of cells, in the order pushed. */
   *cellRecords(): Generator<string[]> {
-    for (const record of this.records()) {
-      const cells = record.split(SEPARATOR);
-      if (record.includes(ESCAPE)) for (let i = 0; i < cells.length; i++) cells[i] = cells[i]!.replace(UNESCAPE, (_, c: string) => UNESCAPED[c]!);
-      yield cells;
-    }
+    for (const record of this.records()) yield cellsOf(record);
   }
 
   close(): void {

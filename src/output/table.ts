@@ -3,7 +3,7 @@ import { paint } from './color.js';
 import { chooseColumns, isMetaField } from './columns.js';
 import { displayWidth, isPrintableAscii, sanitizeInline, truncate, wrap } from './text.js';
 import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
-import { Spool } from './spool.js';
+import { cellsOf, SEPARATOR, Spool } from './spool.js';
 
 // Tables as kubectl and gh print them: no borders, columns two spaces apart, header in bold
 // when colour is on. Headers keep the device's field names (not upper-cased) so they can be
@@ -27,11 +27,13 @@ function spaces(n: number): string {
   return (SPACES[n] ??= ' '.repeat(n));
 }
 
-/** Whether text ends in a character trimEnd() keeps: printable ASCII other than a space. */
-function printableEnd(text: string): boolean {
-  const c = text.charCodeAt(text.length - 1);
-  return c > 0x20 && c < 0x7f;
-}
+/** Separators of cells and of records in a Spool's block. */
+const BREAKS = new RegExp(`[${SEPARATOR}\n]`, 'g');
+/**
+ * A block some record of which is not plain printable ASCII, or ends in a blank or an empty cell
+ * (which the line must not end in): laid out record by record instead.
+ */
+const AWKWARD = new RegExp(`[^\\x20-\\x7e${SEPARATOR}\n]|[${SEPARATOR} ](?:\n|$)`);
 
 /** One line of single-line cells padded to `widths` and joined by GAP spaces, no trailing blanks. */
 function lineOf(texts: readonly string[], widths: readonly number[]): string {
@@ -123,9 +125,6 @@ function listTable(rows: Row[], opts: RenderOptions): string {
   table.add(rows);
   return [...table.end()].join('');
 }
-
-/** Lines per chunk of text handed to the writer. */
-const CHUNK = 512;
 
 /**
  * A list table built from rows that arrive page by page (`list --all`). Widths need every row, so
@@ -230,27 +229,41 @@ export class ListTable implements RowFormatter {
         header = widths.map((width, c) => truncate(header[c]!, width));
       }
       if (terminal.color) header = header.map((text) => paint('bold', text));
-      // Each line as pieces (a cell, its padding) joined once a chunk: no intermediate strings.
-      let pieces: string[] = this.opts.headers === false ? [] : [lineOf(header, widths), '\n'];
-      let lines = 0;
+      if (this.opts.headers !== false) yield lineOf(header, widths) + '\n';
       const last = widths.length - 1;
       const texts: string[] = [];
-      for (const cells of this.spool.cellRecords()) {
+      const lineOfRecord = (record: string): string => {
+        const cells = cellsOf(record);
         for (let c = 0; c <= last; c++) texts[c] = cut ? truncate(cells[order[c]!] ?? '', widths[c]!) : (cells[order[c]!] ?? '');
-        const end = texts[last]!;
-        if (end === '' || !printableEnd(end)) pieces.push(lineOf(texts, widths), '\n');
-        else {
-          // Nothing to trim at the end of the line.
-          for (let c = 0; c < last; c++) pieces.push(texts[c]!, spaces(Math.max(0, widths[c]! - displayWidth(texts[c]!)) + GAP));
-          pieces.push(end, '\n');
+        return lineOf(texts, widths);
+      };
+      // Cells in their own order, uncut: a block of plain records is laid out by one replace, each
+      // separator becoming the padding after its cell (a cell of printable ASCII is as wide as long).
+      const inPlace = !cut && order.every((i, c) => i === c);
+      let column = 0;
+      let from = 0;
+      const pad = (separator: string, at: number): string => {
+        if (separator === '\n') {
+          column = 0;
+          from = at + 1;
+          return separator;
         }
-        if (++lines >= CHUNK) {
-          yield pieces.join('');
-          pieces = [];
-          lines = 0;
+        const padding = spaces(Math.max(0, widths[column++]! - (at - from)) + GAP);
+        from = at + 1;
+        return padding;
+      };
+      for (const block of this.spool.blocks()) {
+        if (inPlace && !AWKWARD.test(block)) {
+          column = 0;
+          from = 0;
+          yield block.replace(BREAKS, pad) + '\n';
+        } else {
+          const lines = block.split('\n');
+          for (let i = 0; i < lines.length; i++) lines[i] = lineOfRecord(lines[i]!);
+          yield lines.join('\n') + '\n';
         }
       }
-      yield pieces.join('') + note;
+      if (note) yield note;
     } finally {
       this.spool.close();
     }

@@ -149,6 +149,26 @@ describe('createRowSink prints what render() prints for all the rows', () => {
   });
 });
 
+describe('a long piped table', () => {
+  it('is laid out as a plain reading of the rule: columns as wide as their widest cell, two spaces apart, no blanks at the end', async () => {
+    // Plain rows, with now and then a row that ends in an empty or blank cell, lacks fields, or has none.
+    const rows: Row[] = Array.from({ length: 30_000 }, (_, i) => ({ id: i, name: `h${i}`, ip: `10.0.${i >> 8}.${i & 255}`, comment: i % 7 ? 'x'.repeat(i % 23) : '' }));
+    for (let i = 500; i < rows.length; i += 3001) {
+      rows[i] = { ...rows[i], comment: 'blank at the end ' };
+      rows[i + 1] = { id: rows[i + 1]!.id, name: '' };
+      rows[i + 2] = {};
+      rows[i + 3] = { ...rows[i + 3], name: '  spaced  ', comment: ' ' };
+    }
+    const columns = ['id', 'name', 'ip', 'comment'];
+    const text = (row: Row, c: string) => (row[c] === undefined ? '' : String(row[c]));
+    const widths = columns.map((c) => Math.max(c.length, ...rows.map((row) => text(row, c).length)));
+    const line = (cells: string[]) => cells.map((cell, c) => (c < cells.length - 1 ? cell.padEnd(widths[c]! + 2) : cell)).join('').trimEnd() + '\n';
+    const expected = line(columns) + rows.map((row) => line(columns.map((c) => text(row, c)))).join('');
+    const pages = Array.from({ length: 30 }, (_, p) => rows.slice(p * 1000, p * 1000 + 1000));
+    assert.equal(await paged('table', { keyField: 'id' }, pages), expected);
+  });
+});
+
 describe('Spool', () => {
   it('gives back every record in order, in memory and spilled, multi-byte text cut anywhere', () => {
     const spool = new Spool(100);
