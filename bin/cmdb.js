@@ -72,4 +72,4 @@ if (require.main === module) {
   else if (!require('../dist/src/bundle/quick.cjs').answerQuickly(argv)) runProgram(argv);
 }
 
-module.exports = { wrap, checksum };
+module.exports = { wrap, checksum, loadBundle };
