@@ -80,7 +80,9 @@ export function connection(client: CmdbClient, end: Auth['end']): Connection {
     client,
     close: async () => {
       if (end) await end(client).catch(() => undefined);
-      await client.close();
+      // Not waited for: by now every request has its answer (and an ephemeral session its logout);
+      // what is left is the sockets closing, which the process's exit need not wait for (bin/cmdb.js).
+      void client.close().catch(() => undefined);
     },
   };
 }
