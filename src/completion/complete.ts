@@ -26,8 +26,7 @@ export async function completeCommand(args: string[], io: IO, env: NodeJS.Proces
   } catch {
     /* no candidates */
   }
-  // The shell waits for this process to end: once the answer is out, nothing may hold it (a request
-  // left behind at the deadline, or undici compiling its HTTP parser, which takes ~80 ms).
-  if (io.stdout === process.stdout) out.whenWritten(() => process.exit(0));
+  // The shell waits for this process to end: once the answer is out, nothing holds it (a request left
+  // behind at the deadline, a connection closing): bin/cmdb.js exits as soon as the output is written.
   return 0;
 }

@@ -149,15 +149,6 @@ export class Printer {
     this.io.stdout.write(text);
   }
 
-  /**
-   * Once stdout has taken everything written, `then` runs: Tab completion exits there, since the shell
-   * waits for the process and nothing may hold it (a request left at the deadline, undici's compiler).
-   */
-  whenWritten(then: () => void): void {
-    const stdout = this.io.stdout as { write(chunk: string, done?: () => void): boolean };
-    stdout.write('', then);
-  }
-
   /** A line for people on stderr, as is (the emulator's "serving until Ctrl-C"). */
   status(text: string): void {
     this.io.stderr.write(text);

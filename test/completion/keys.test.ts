@@ -35,7 +35,10 @@ after(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-const deviceEnv = () => isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token });
+// A device that answers: the completion deadline (1.5 s) is not what these tests are about, and a loaded
+// machine (the whole suite in parallel, a keyring starting) can take that long for the first request of
+// a process that loads its HTTP stack from source; the tests of a device that never answers keep it.
+const deviceEnv = () => isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token, CMDB_COMPLETION_TIMEOUT: '30' });
 const requestsTo = (path: string) => emulator.requests.filter((r) => r.path === `/api/v2/cmdb/${path}`);
 const cacheFiles = (env: NodeJS.ProcessEnv) => readdirSync(join(env.XDG_CACHE_HOME!, 'cmdb', 'keys')).map((f) => join(env.XDG_CACHE_HOME!, 'cmdb', 'keys', f));
 

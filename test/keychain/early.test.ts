@@ -21,7 +21,8 @@ describe('the early keychain read', { skip: keyringSkip() }, () => {
 
   /** A user with a saved profile, and `secret-tool` wrapped: each call logged, then `then` (the real one by default). */
   const user = async (name: string, login: string[], stdin: string, then?: string) => {
-    const env = { ...keyring.env, CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-early-config-')), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cmdb-early-cache-')) };
+    // The completion deadline (1.5 s) is not under test: a loaded machine may take that long.
+    const env = { ...keyring.env, CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-early-config-')), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cmdb-early-cache-')), CMDB_COMPLETION_TIMEOUT: '30' };
     const saved = await cmdb(['login', '--host', emu.url, '-d', name, ...login], { env, stdin });
     assert.equal(saved.code, 0, saved.stderr);
     const dir = mkdtempSync(join(tmpdir(), 'cmdb-early-tool-'));
