@@ -170,12 +170,12 @@ async function someCommands({ main }) {
     ];
     for (const argv of commands) await main(argv, io(), env);
   } finally {
+    // connect() set V8's --liftoff-only, as in every run that talks to a device, but after the program
+    // and undici have loaded: their caches must be made under V8's defaults (the flag and what it implies).
+    (await import('node:v8')).setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
     await emu.close();
     rmSync(home, { recursive: true, force: true });
   }
-  // connect() set V8's --liftoff-only, as in every run that talks to a device, but after the program
-  // and undici have loaded: their caches must be made under V8's defaults (the flag and what it implies).
-  (await import('node:v8')).setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
 }
 await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')], plugins: [modelAsData] }), { run: true, train: someCommands });
 
