@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// Writes completions/cmdb.{bash,zsh,fish} from the compiled completion module: the scripts the package
+// ships and what `cmdb completion <shell>` prints share one source (src/completion/scripts.ts). Run by
+// `npm run build`, like scripts/man.js.
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+const { completionScript } = await import('../dist/src/completion/scripts.js');
+const { SHELLS } = await import('../dist/src/completion/kinds.js');
+mkdirSync(new URL('../completions/', import.meta.url), { recursive: true });
+for (const shell of SHELLS) writeFileSync(new URL(`../completions/cmdb.${shell}`, import.meta.url), completionScript(shell));
