@@ -47,23 +47,24 @@ interface Spawned {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
-/** Asynchronous on purpose: an emulator in this process must keep answering while the shell runs. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<Spawned> {
+/**
+ * Asynchronous on purpose: an emulator in this process must keep answering while the shell runs.
+ * A shell still running after `watchdogMs` is killed: its driver then fails (a hang, never a figure).
+ */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, watchdogMs = 20_000): Promise<Spawned> {
   return new Promise((resolve, reject) => {
-    const started = performance.now();
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), watchdogMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -75,14 +76,13 @@ export interface Completed {
   candidates: string[];
   /** What the completion function printed on stderr (bash: its compopt calls). */
   stderr: string;
-  ms: number;
 }
 
 /** bash: calls _cmdb as programmable completion does and returns COMPREPLY. */
-export async function bashComplete(line: string, env: NodeJS.ProcessEnv): Promise<Completed> {
-  const r = await run('bash', ['--norc', '--noprofile', join(DRIVERS, 'bash-function.bash'), SCRIPT('bash'), line], env);
+export async function bashComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed> {
+  const r = await run('bash', ['--norc', '--noprofile', join(DRIVERS, 'bash-function.bash'), SCRIPT('bash'), line], env, watchdogMs);
   if (r.code !== 0) throw new Error(`bash driver failed (${r.code}): ${r.stderr}`);
-  return { candidates: lines(r.stdout), stderr: r.stderr, ms: r.ms };
+  return { candidates: lines(r.stdout), stderr: r.stderr };
 }
 
 /** bash with real readline (an interactive bash on a pty, driven by zsh's zpty): the line after one Tab. */
@@ -94,22 +94,21 @@ export async function bashReadline(line: string, env: NodeJS.ProcessEnv): Promis
 }
 
 /** zsh with real zle and compsys: the matches compadd accepted, and the line after one Tab. */
-export async function zshComplete(line: string, env: NodeJS.ProcessEnv): Promise<Completed & { line: string }> {
+export async function zshComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed & { line: string }> {
   const out = mkdtempSync(join(tmpdir(), 'cmdb-zsh-'));
   mkdirSync(out, { recursive: true });
-  const r = await run('zsh', ['-f', join(DRIVERS, 'zsh.zsh'), SCRIPT('zsh'), out, line], env);
+  const r = await run('zsh', ['-f', join(DRIVERS, 'zsh.zsh'), SCRIPT('zsh'), out, line], env, watchdogMs);
   if (r.code !== 0) throw new Error(`zsh driver failed (${r.code}): ${r.stderr}`);
   return {
     candidates: lines(readFileSync(join(out, 'candidates'), 'utf8')),
     line: readFileSync(join(out, 'buffer'), 'utf8').replace(/\n$/, ''),
     stderr: r.stderr,
-    ms: r.ms,
   };
 }
 
 /** fish: `complete -C`, the candidates without their descriptions. */
-export async function fishComplete(line: string, env: NodeJS.ProcessEnv): Promise<Completed> {
-  const r = await run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', SCRIPT('fish'), line], env);
+export async function fishComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed> {
+  const r = await run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', SCRIPT('fish'), line], env, watchdogMs);
   if (r.code !== 0) throw new Error(`fish failed (${r.code}): ${r.stderr}`);
-  return { candidates: lines(r.stdout).map((l) => l.split('\t')[0]), stderr: r.stderr, ms: r.ms };
+  return { candidates: lines(r.stdout).map((l) => l.split('\t')[0]), stderr: r.stderr };
 }

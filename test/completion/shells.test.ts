@@ -62,16 +62,18 @@ function bodyFolder(): string {
   return dir;
 }
 
-/** Well under the time a person would take for a frozen shell; the request timeout is 1.5 s. */
-const QUICK_MS = 5000;
+/**
+ * A Tab still running after this is a frozen shell: the driver kills it and fails. Well above the
+ * completion's own deadline (1.5 s) plus a start on a loaded machine; a watchdog, not a measurement.
+ */
+const FROZEN_MS = 5000;
 
-/** No candidate, nothing on stderr, and soon, for a refused connection and for a device that never answers. */
-async function assertQuietWhenUnreachable(complete: (line: string, env: NodeJS.ProcessEnv) => Promise<Completed>): Promise<void> {
+/** No candidate, nothing on stderr, and no frozen shell, for a refused connection and for a device that never answers. */
+async function assertQuietWhenUnreachable(complete: (line: string, env: NodeJS.ProcessEnv, watchdogMs?: number) => Promise<Completed>): Promise<void> {
   for (const { name, env } of unreachable()) {
-    const r = await complete(`cmdb get ${TABLE} `, shellEnv(env));
+    const r = await complete(`cmdb get ${TABLE} `, shellEnv(env), FROZEN_MS);
     assert.deepEqual(r.candidates, [], name);
     assert.equal(r.stderr, '', name);
-    assert.ok(r.ms < QUICK_MS, `${name}: ${r.ms} ms`);
   }
 }
 

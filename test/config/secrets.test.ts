@@ -119,8 +119,7 @@ test('secret-tool failing otherwise leaves the read to the helper, whose error i
 });
 
 test('a secret-tool that never answers is killed at the timeout', { skip: linux }, async () => {
+  // The error names the timeout: only the timer gives it (the hung tool would end after 60 s, then the helper).
   const store = new KeychainStore(noBus(fakeLookupTool('exec sleep 60')), 500);
-  const started = Date.now();
   await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /did not answer within 0.5 s/.test(e.message));
-  assert.ok(Date.now() - started < 30_000, 'not the 60 s of the hung tool');
 });
