@@ -19,7 +19,8 @@ function completionContext(env: NodeJS.ProcessEnv, line: LineOptions): Context {
 /** Written to a temporary file and renamed, so a concurrent Tab never reads half a file. */
 function writeCache(file: string, entry: CacheEntry): void {
   try {
-    writePrivateFile(file, JSON.stringify(entry));
+    // A cache: not flushed to disk (a lost or unreadable entry is a miss).
+    writePrivateFile(file, JSON.stringify(entry), { durable: false });
   } catch {
     /* a cache that cannot be written only costs speed */
   }
