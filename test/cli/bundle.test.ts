@@ -82,16 +82,16 @@ test('a cache of another build, a damaged cache or none: the same output, the ca
 
 test('the bundle: the program without any package, undici apart with only what the client uses', () => {
   const meta = JSON.parse(readFileSync(join(ROOT, 'dist/src/bundle/meta.json'), 'utf8')) as Record<string, string[]>;
-  assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'complete.cjs', 'quick.cjs', 'undici.cjs']);
+  assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'complete.cjs', 'early.cjs', 'quick.cjs', 'undici.cjs']);
   assert.ok(meta['cli.cjs']!.includes('dist/src/cli/main.js'));
   // Every package outside cli.cjs: the startup tests see each one load (commander, yaml, chalk...).
   assert.deepEqual([...meta['cli.cjs']!, ...meta['quick.cjs']!].filter((input) => !input.startsWith('dist/src/')), []);
-  // Tab's file: no package, and none of the commands or formatters (each import() there is a stub that throws);
-  // of the device layer only the early keychain read a cache miss starts (device/early.ts, select.ts).
+  // Tab's file: no package, none of the commands or formatters (each import() there is a stub that throws),
+  // nothing of the device layer: the early keychain read a cache miss starts is a file of its own.
   const complete = meta['complete.cjs']!;
   assert.deepEqual(complete.filter((input) => !input.startsWith('dist/src/') && !input.startsWith('not-in-complete:')), []);
-  assert.deepEqual(complete.filter((input) => /dist\/src\/(commands\/(?!registry|spec)|output\/(?!index|stdout|types)|api\/client|device\/(?!early|select))/.test(input)), []);
-  assert.ok(complete.includes('dist/src/device/early.js'));
+  assert.deepEqual(complete.filter((input) => /dist\/src\/(commands\/(?!registry|spec)|output\/(?!index|stdout|types)|api\/client|device\/|config\/(?!paths))/.test(input)), []);
+  assert.ok(meta['early.cjs']!.includes('dist/src/device/early.js') && !meta['early.cjs']!.some((input) => /completion\/|commands\//.test(input)));
   assert.ok(complete.includes('dist/src/completion/engine.js') && complete.includes('dist/src/completion/cache.js'));
   const undici = meta['undici.cjs']!;
   for (const part of ['dispatcher/agent.js', 'core/connect.js', 'api/api-request.js']) assert.ok(undici.includes(`node_modules/undici/lib/${part}`), part);
