@@ -5,7 +5,7 @@ import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { CommandDef, Run } from '../commands/spec.js';
 import { readKeychainEarly } from '../device/early.js';
-import { namesSeveral } from '../device/select.js';
+import { namesSeveral, selectedProfile } from '../device/select.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
@@ -139,7 +139,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     ctx.validateGlobals();
     const several = def.devices && namesSeveral(ctx.settings.device);
     // One device: its keychain read starts now, while the command loads.
-    if (def.devices && !several) readKeychainEarly(ctx.settings, env);
+    if (def.devices && !several) readKeychainEarly(ctx.settings, env, () => selectedProfile(ctx!));
     await ctx.prepareColor();
     const action = async (c: Context) => {
       const code = await ((await def.load()) as Run<object, object>)(c, args, options);

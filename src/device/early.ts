@@ -4,7 +4,7 @@
 // key cache miss, before the program is loaded; main() once the command line is read.
 import { keychainTimeoutMs, type Settings } from '../cli/options.js';
 import { credentialAccount, sessionAccount, startEarlyLookup } from '../config/lookup.js';
-import { readProfiles } from '../config/profiles.js';
+import { readProfiles, type DeviceProfile } from '../config/profiles.js';
 import { profileFor } from './select.js';
 
 /**
@@ -13,10 +13,16 @@ import { profileFor } from './select.js';
  * (read first; the password only if the session has ended). Never throws: whatever is wrong (no such
  * device, a broken profile file) is the run's to report, in its turn.
  */
-export function readKeychainEarly(settings: Settings, env: NodeJS.ProcessEnv): void {
+export function readKeychainEarly(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  // How the run selects its profile: main() passes the Context's, which the command then reuses
+  // (the profile file is read once).
+  select: () => DeviceProfile | null = () => profileFor(readProfiles(env), settings.device, settings.host),
+): void {
   try {
     if (settings.demo || settings.environmentCredential) return;
-    const profile = profileFor(readProfiles(env), settings.device, settings.host);
+    const profile = select();
     if (profile?.secrets !== 'keychain') return;
     startEarlyLookup(profile.auth === 'token' ? credentialAccount(profile.name) : sessionAccount(profile.name), env, keychainTimeoutMs(env));
   } catch {
