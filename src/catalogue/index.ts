@@ -1,36 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { deviceNameOf, normalizeTablePath, specNameOf, tableFileName } from './names.js';
+import type { FieldSchema, OperationCode, TableDef, TableSummary } from './types.js';
 
-/** Operation codes of SPEC.md: L list, C create, R read, U update, D delete, G get singleton, P put singleton. */
-export type OperationCode = 'L' | 'C' | 'R' | 'U' | 'D' | 'G' | 'P';
-export type KeyType = 'string' | 'integer';
-
-export interface FieldSchema {
-  type: 'string' | 'integer' | 'array';
-  format?: string;
-  enum?: string[];
-  minimum?: number;
-  maximum?: number;
-  maxLength?: number;
-  /** A multi-value option field: one string of space-separated values from `enum` (order not kept by the device). */
-  multiple?: boolean;
-  items?: Record<string, FieldSchema>;
-}
-
-export interface TableDef {
-  /** Path without the leading slash, as users write it: `firewall.ipmacbinding/table`. */
-  path: string;
-  group: string;
-  operations: OperationCode[];
-  singleton: boolean;
-  /** The key field the device uses in item paths (also where SPEC.md is silent); null for singletons. */
-  key: string | null;
-  keyType: KeyType | null;
-  fields: Record<string, FieldSchema>;
-  /** False for a well-formed path outside the catalogue, sent as a keyed table with a string key. */
-  known: boolean;
-  /** For a vendor name of a catalogued table (`vpn.ipsec/forticlient`): the catalogue's path it stands for. */
-  aliasOf?: string;
-}
+export type { FieldSchema, KeyType, OperationCode, TableDef, TableSummary } from './types.js';
+export { areaOf, deviceNameOf, isWellFormedTablePath, normalizeTablePath, specNameOf } from './names.js';
 
 export const OPERATION_NAMES: Record<OperationCode, string> = {
   L: 'list',
@@ -42,90 +15,66 @@ export const OPERATION_NAMES: Record<OperationCode, string> = {
   P: 'update',
 };
 
-interface RawTable {
-  path: string;
-  group: string;
-  operations: OperationCode[];
-  key: { name: string; type: KeyType } | null;
-  singleton: boolean;
-  deviceKey: string | null;
-  fields: Record<string, FieldSchema>;
-}
-
-let tables: TableDef[] | undefined;
-let byPath: Map<string, TableDef> | undefined;
-
-/**
- * The vendor's own names of catalogued areas and tables, which devices and scripts use: an area
- * prefix (`log.fortianalyzer2/` stands for every `log.vendoranalyzer2/` table) or a whole path.
- */
-const ALIASES: Record<string, string> = {
-  'log.fortianalyzer2/': 'log.vendoranalyzer2/',
-  'log.fortianalyzer-cloud/': 'log.vendoranalyzer-cloud/',
-  'vpn.ipsec/forticlient': 'vpn.ipsec/vendorclient',
-};
-
-/** The catalogue's path an alias stands for, or undefined when `path` is no alias. */
-function aliasTarget(path: string): string | undefined {
-  for (const [alias, target] of Object.entries(ALIASES)) {
-    if (alias.endsWith('/') ? path.startsWith(alias) : path === alias) return target + path.slice(alias.length);
-  }
-  return undefined;
-}
-
 export const RELEASE = '6.4.14';
 
-/** Every table of the catalogue, read once. */
+/** The compiled catalogue (scripts/catalogue.js), beside this module in the tree and the bundle alike. */
+const DATA = new URL('../catalogue/data/', import.meta.url);
+
+function readData<T>(name: string): T {
+  return JSON.parse(readFileSync(new URL(name, DATA), 'utf8')) as T;
+}
+
+let summaries: TableSummary[] | undefined;
+let tables: TableDef[] | undefined;
+const byPath = new Map<string, TableDef | null>();
+
+/** Every table's summary (no fields): what listing tables and suggesting names need. */
+export function tableSummaries(): TableSummary[] {
+  summaries ??= readData<{ tables: TableSummary[] }>('index.json').tables;
+  return summaries;
+}
+
+/** Every table whole, read once (a full export, the emulator's backup). */
 export function allTables(): TableDef[] {
   if (!tables) {
-    const file = new URL('../../../src/catalogue/tables-6.4.14.json', import.meta.url);
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as { tables: RawTable[] };
-    tables = raw.tables.map((t) => {
-      const key = t.key?.name ?? t.deviceKey;
-      const keyField = key ? t.fields[key] : undefined;
-      return {
-        path: t.path.replace(/^\//, ''),
-        group: t.group,
-        operations: t.operations,
-        singleton: t.singleton,
-        key,
-        keyType: key ? (t.key?.type ?? (keyField?.type === 'integer' ? 'integer' : 'string')) : null,
-        fields: t.fields,
-        known: true,
-      };
-    });
-    byPath = new Map(tables.map((t) => [t.path, t]));
+    tables = readData<{ tables: TableDef[] }>('all.json').tables.map((t) => ({ ...t, known: true }));
+    for (const t of tables) byPath.set(t.path, t);
   }
   return tables;
 }
 
-const TABLE_PATH = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*\/[a-z0-9][a-z0-9-]*$/;
-
-/** `area` of a table path: what stands before the first `.` or `/`. */
-export function areaOf(path: string): string {
-  return path.split(/[./]/, 1)[0];
-}
-
-export function normalizeTablePath(input: string): string {
-  return input.replace(/^\/+/, '').replace(/\/+$/, '');
-}
-
-export function isWellFormedTablePath(path: string): boolean {
-  return TABLE_PATH.test(path);
+/** One catalogued table, reading only its own file; null when the catalogue has no such path. */
+function catalogued(path: string): TableDef | null {
+  let table = byPath.get(path);
+  if (table === undefined) {
+    try {
+      table = { ...readData<TableDef>(`t/${tableFileName(path)}`), known: true };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      table = null;
+    }
+    byPath.set(path, table);
+  }
+  return table;
 }
 
 /**
- * The catalogue entry for a path, or undefined when it is not catalogued. An alias gets its
- * table's definition under the path as written (requests use the name the user typed).
+ * The catalogue entry for a path, or undefined when it is not catalogued. The device's name of a table
+ * SPEC.md renamed gets that table's definition under the path as written (requests use the name typed).
  */
 export function findTable(path: string): TableDef | undefined {
-  allTables();
   const normalized = normalizeTablePath(path);
-  const table = byPath!.get(normalized);
+  const table = catalogued(normalized);
   if (table) return table;
-  const target = aliasTarget(normalized);
-  const aliased = target === undefined ? undefined : byPath!.get(target);
-  return aliased && { ...aliased, path: normalized, aliasOf: aliased.path };
+  const target = specNameOf(normalized);
+  const aliased = target === undefined ? null : catalogued(target);
+  return aliased ? { ...aliased, path: normalized, aliasOf: aliased.path } : undefined;
+}
+
+/** The names a table may be asked under on a device: the catalogue's, then the device's where SPEC.md renamed it. */
+export function namesOf(table: TableSummary): string[] {
+  const device = deviceNameOf(table.path);
+  return device ? [table.path, device] : [table.path];
 }
 
 /** A stand-in definition for a well-formed path outside the catalogue. */
@@ -159,7 +108,7 @@ function editDistance(a: string, b: string): number {
 /** Catalogued paths close to `path`, closest first, plus same-named tables of other areas (for "did you mean"). */
 export function suggestTables(path: string, max = 3): string[] {
   const p = normalizeTablePath(path);
-  const paths = allTables().map((t) => t.path);
+  const paths = tableSummaries().map((t) => t.path);
   const name = p.split('/').pop() ?? p;
   const sameName = name.length >= 3 ? paths.filter((c) => c.endsWith(`/${name}`) && c !== p) : [];
   return [...new Set([...nearestNames(p, paths, max), ...sameName])].slice(0, max);
@@ -177,12 +126,12 @@ export function nearestNames(name: string, candidates: string[], max = 1): strin
 }
 
 /** Whether the catalogue lists an operation for the table (uncatalogued tables allow everything). */
-export function allows(table: TableDef, op: OperationCode): boolean {
+export function allows(table: TableSummary, op: OperationCode): boolean {
   return table.operations.includes(op);
 }
 
 /** Human names of a table's operations, for error messages: `list, create, read`. */
-export function describeOperations(table: TableDef): string {
+export function describeOperations(table: TableSummary): string {
   return table.operations.map((op) => OPERATION_NAMES[op]).join(', ');
 }
 
@@ -208,6 +157,6 @@ export function entryOrderMatters(items: Record<string, FieldSchema>): boolean {
  * order, as numbered list entries are (entryOrderMatters), and `move` is an update (E4), so the table
  * must allow one. Named objects are a set to the device; their order is never compared.
  */
-export function keepsOrder(table: TableDef): boolean {
+export function keepsOrder(table: TableSummary): boolean {
   return !table.singleton && table.key !== null && table.keyType === 'integer' && table.operations.includes('U');
 }

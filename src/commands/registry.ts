@@ -42,13 +42,14 @@ const readAction = (name: 'schema' | 'defaults' | 'meta' | 'revision' | 'transac
 export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'tables',
-    description: 'print the catalogue of tables (sends nothing)',
+    description: 'print every table of the device catalogue (sends nothing)',
     group: 'metadata',
     options: [
       { flags: '--group <group>', description: 'only tables of this access group', kind: 'group' },
       { flags: '--area <area>', description: 'only tables of this area (log, firewall, ...)', kind: 'area' },
+      { flags: '--spec', description: 'only the 42 core tables of the API specification, with its operations' },
     ],
-    examples: ['cmdb tables --area firewall', 'cmdb tables --group fwgrp -o json'],
+    examples: ['cmdb tables --area firewall', 'cmdb tables --spec --group fwgrp -o json'],
     load: async () => (await import('./tables.js')).run,
   }),
   defineCommand({

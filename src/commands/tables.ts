@@ -1,4 +1,4 @@
-import { allTables, areaOf } from '../catalogue/index.js';
+import { areaOf, tableSummaries } from '../catalogue/index.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
@@ -6,11 +6,12 @@ import type { Row } from '../output/index.js';
 export interface TablesOptions {
   group?: string;
   area?: string;
+  spec?: boolean;
 }
 
-/** `cmdb tables`: the catalogue, sends nothing. */
+/** `cmdb tables`: the catalogue (every table of the device, or `--spec` SPEC.md's 42), sends nothing. */
 export async function run(ctx: Context, _args: object, opts: TablesOptions): Promise<number> {
-  const tables = allTables();
+  const tables = opts.spec ? tableSummaries().filter((t) => t.spec) : tableSummaries();
   if (opts.group && !tables.some((t) => t.group === opts.group)) {
     throw new UsageError(`unknown access group '${opts.group}'`, `groups: ${[...new Set(tables.map((t) => t.group))].join(', ')}`);
   }
@@ -24,8 +25,9 @@ export async function run(ctx: Context, _args: object, opts: TablesOptions): Pro
       kind: t.singleton ? 'singleton' : 'keyed',
       key: t.key,
       keyType: t.keyType,
-      operations: t.operations,
+      operations: opts.spec ? t.specOperations! : t.operations,
       group: t.group,
+      spec: t.spec === true,
     }));
   await ctx.print({ kind: 'list', rows }, { keyField: 'path' });
   return 0;

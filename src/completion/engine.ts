@@ -1,4 +1,4 @@
-import { allTables, areaOf, describeOperations, findTable, type TableDef } from '../catalogue/index.js';
+import { areaOf, describeOperations, findTable, tableSummaries, type TableDef, type TableSummary } from '../catalogue/index.js';
 import type { GlobalOptions } from '../cli/context.js';
 import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/types.js';
@@ -129,11 +129,11 @@ function commaList(cur: string, items: Candidate[]): Candidate[] {
   return matching(cur, items.filter((c) => !listed.has(c.value)).map((c) => ({ ...c, value: head + c.value })));
 }
 
-function tableDescription(t: TableDef): string {
+function tableDescription(t: TableSummary): string {
   return `${t.singleton ? 'singleton' : `keyed by ${t.key}`}: ${describeOperations(t)}`;
 }
 
-function offersTable(rule: TableRule | undefined, t: TableDef, force: boolean): boolean {
+function offersTable(rule: TableRule | undefined, t: TableSummary, force: boolean): boolean {
   if (!rule || force) return true;
   return (t.singleton ? rule.singleton : rule.keyed).some((op) => t.operations.includes(op));
 }
@@ -145,7 +145,7 @@ function offersTable(rule: TableRule | undefined, t: TableDef, force: boolean): 
  */
 function tableCandidates(cur: string, rule: TableRule | undefined, force: boolean): Candidate[] {
   const lead = cur.startsWith('/') ? '/' : '';
-  const tables = allTables().filter((t) => offersTable(rule, t, force));
+  const tables = tableSummaries().filter((t) => offersTable(rule, t, force));
   let prefix = cur.slice(lead.length);
   for (;;) {
     const steps = new Map<string, Candidate>();
@@ -219,9 +219,9 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
     case 'shell':
       return { candidates: matching(cur, candidatesOf(SHELLS)) };
     case 'group':
-      return { candidates: matching(cur, candidatesOf(allTables().map((t) => t.group))) };
+      return { candidates: matching(cur, candidatesOf(tableSummaries().map((t) => t.group))) };
     case 'area':
-      return { candidates: matching(cur, candidatesOf(allTables().map((t) => areaOf(t.path)))) };
+      return { candidates: matching(cur, candidatesOf(tableSummaries().map((t) => areaOf(t.path)))) };
     case 'device':
       // -d takes a comma list of profiles (several devices in one run).
       return { candidates: commaList(cur, candidatesOf(await sources.devices())) };

@@ -74,6 +74,8 @@ function tableLines(table: TableDef, db: Database, vdom: string): string[] {
  */
 export function configBackup(db: Database, vdoms: readonly string[], scope: 'global' | 'vdom', user: string): string {
   const tables = allTables();
+  const body = vdoms.flatMap((vdom) => [`edit ${vdom}`, ...tables.flatMap((table) => tableLines(table, db, vdom)), 'next']);
+  // After the body, which made every table it shows: the sum moves with every change of any of them.
   const version = [...db.entries()].reduce((sum, [, , state]) => sum + state.revision, 0);
   const lines = [
     `#config-version=${DEVICE.platform}-${DEVICE.version.slice(1)}-FW-build${DEVICE.build}-${DEVICE.buildDate}:opmode=0:vdom=1:user=${user}`,
@@ -82,8 +84,6 @@ export function configBackup(db: Database, vdoms: readonly string[], scope: 'glo
     `#global_vdom=${scope === 'global' ? 1 : 0}`,
   ];
   if (scope === 'global') lines.push('config vdom', ...db.vdoms.flatMap((vdom) => [`edit ${vdom}`, 'next']), 'end');
-  lines.push('config vdom');
-  for (const vdom of vdoms) lines.push(`edit ${vdom}`, ...tables.flatMap((table) => tableLines(table, db, vdom)), 'next');
-  lines.push('end');
+  lines.push('config vdom', ...body, 'end');
   return `${lines.join('\n')}\n`;
 }

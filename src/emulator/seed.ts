@@ -311,8 +311,9 @@ const SINGLETON_SEEDS: Record<string, SingletonSeed> = {
 };
 
 /** A table the seed does not know (a newer catalogue) still gets one plausible object. */
+/** SPEC.md's tables hold at least one object in the demo; the device's other tables are empty unless seeded. */
 function fallbackSeed(table: TableDef): Obj[] {
-  return [{ [table.key!]: table.keyType === 'integer' ? 1 : 'example' }];
+  return table.spec ? [{ [table.key!]: table.keyType === 'integer' ? 1 : 'example' }] : [];
 }
 
 /** The demo objects of a keyed table (or the settings of a singleton) for the VDOM at `vdomIndex`, before defaults are filled in. */

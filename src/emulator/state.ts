@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { allTables, type TableDef } from '../catalogue/index.js';
+import { findTable, type TableDef } from '../catalogue/index.js';
 import type { CertificatePair } from './cert.js';
 import type { Obj } from './schema.js';
 import { seedTable } from './seed.js';
@@ -88,11 +88,14 @@ export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 
 
 /** Tables come from the saved state where it has them, else from the seed (a new VDOM, a newer catalogue). */
 export function buildDatabase(vdoms: readonly string[], seed: 'demo' | 'empty', saved?: SavedState): Database {
-  const db = new Database(vdoms);
-  vdoms.forEach((vdom, index) => {
-    for (const table of allTables()) {
-      db.install(vdom, table.path, restoreTable(table, saved?.vdoms[vdom]?.[table.path]) ?? seedTable(table, index, seed));
-    }
+  const db = new Database(vdoms, (vdom, tablePath) => {
+    const table = findTable(tablePath);
+    if (!table) throw new Error(`no table ${tablePath}`);
+    return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), seed);
   });
+  // Saved tables the seed would not make again are made now, so that a snapshot keeps them.
+  for (const [vdom, tables] of Object.entries(saved?.vdoms ?? {})) {
+    if (db.hasVdom(vdom)) for (const tablePath of Object.keys(tables)) if (findTable(tablePath)) db.table(vdom, tablePath);
+  }
   return db;
 }

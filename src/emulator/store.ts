@@ -115,10 +115,17 @@ export function revisionText(vdom: string, tablePath: string, revision: number):
 }
 
 /** Every table of every VDOM. */
+/**
+ * Every VDOM's tables, each made the first time it is asked for (`create`: from the saved state or
+ * the seed), so that a start reads none of the catalogue's 472 tables that its requests do not touch.
+ */
 export class Database {
   private readonly tables = new Map<string, Map<string, TableState>>();
 
-  constructor(readonly vdoms: readonly string[]) {
+  constructor(
+    readonly vdoms: readonly string[],
+    private readonly create: (vdom: string, tablePath: string) => TableState,
+  ) {
     for (const vdom of vdoms) this.tables.set(vdom, new Map());
   }
 
@@ -127,8 +134,10 @@ export class Database {
   }
 
   table(vdom: string, tablePath: string): TableState {
-    const state = this.tables.get(vdom)?.get(tablePath);
-    if (!state) throw new Error(`no table ${tablePath} in VDOM ${vdom}`);
+    const tables = this.tables.get(vdom);
+    if (!tables) throw new Error(`no VDOM ${vdom}`);
+    let state = tables.get(tablePath);
+    if (!state) tables.set(tablePath, (state = this.create(vdom, tablePath)));
     return state;
   }
 
@@ -138,6 +147,7 @@ export class Database {
     tables.set(tablePath, state);
   }
 
+  /** The tables made so far (the others are still as the saved state or the seed has them). */
   *entries(): Generator<[vdom: string, tablePath: string, state: TableState]> {
     for (const [vdom, tables] of this.tables) {
       for (const [tablePath, state] of tables) yield [vdom, tablePath, state];

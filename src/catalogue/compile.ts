@@ -1,0 +1,56 @@
+// Build time only (scripts/catalogue.js): SPEC.md's 42 tables and the 6.4.14 device's 472 as one
+// catalogue, written as files a run reads one table at a time (README "The catalogue").
+import { specNameOf } from './names.js';
+import type { FieldSchema, KeyType, OperationCode, TableSummary } from './types.js';
+
+export interface SourceTable {
+  path: string;
+  group: string;
+  operations: OperationCode[];
+  key: { name: string; type: KeyType } | null;
+  singleton: boolean;
+  deviceKey?: string | null;
+  fields: Record<string, FieldSchema>;
+}
+
+/** A table as the catalogue files hold it: its summary and its fields. */
+export interface CompiledTable extends TableSummary {
+  fields: Record<string, FieldSchema>;
+}
+
+const ORDER: OperationCode[] = ['L', 'C', 'R', 'U', 'D', 'G', 'P'];
+
+/**
+ * Merges the two sources: every device table, under SPEC.md's name where SPEC.md renamed it, with the
+ * operations the device documents (SPEC.md's list, a subset, kept as `specOperations`). Throws when
+ * the sources disagree on a SPEC.md table's key, kind or fields.
+ */
+export function compileCatalogue(device: SourceTable[], spec: SourceTable[]): CompiledTable[] {
+  const specByPath = new Map(spec.map((t) => [t.path.replace(/^\//, ''), t]));
+  const tables = device.map((d): CompiledTable => {
+    const devicePath = d.path.replace(/^\//, '');
+    const path = specNameOf(devicePath) ?? devicePath;
+    const s = specByPath.get(path);
+    specByPath.delete(path);
+    const key = d.key?.name ?? null;
+    if (s) {
+      if ((s.deviceKey ?? null) !== key) throw new Error(`${path}: SPEC.md's key ${s.deviceKey} is not the device's ${key}`);
+      if (s.singleton !== d.singleton) throw new Error(`${path}: SPEC.md and the device disagree on its kind`);
+      if (JSON.stringify(s.fields) !== JSON.stringify(d.fields)) throw new Error(`${path}: SPEC.md's fields are not the device's`);
+    }
+    const operations = ORDER.filter((op) => d.operations.includes(op) || s?.operations.includes(op));
+    return {
+      path,
+      group: d.group,
+      operations,
+      singleton: d.singleton,
+      key,
+      keyType: d.key?.type ?? null,
+      ...(s ? { spec: true, specOperations: s.operations } : {}),
+      ...(path !== devicePath ? { deviceName: devicePath } : {}),
+      fields: d.fields,
+    };
+  });
+  if (specByPath.size) throw new Error(`SPEC.md tables the device does not have: ${[...specByPath.keys()].join(', ')}`);
+  return tables.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
