@@ -26,7 +26,7 @@ function run(root: string, args: string[], nodeArgs: string[] = []) {
 /** The files a run of the program reads, copied into a folder of their own (node_modules linked). */
 function copyOfProgram(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cmdb-bundle-'));
-  for (const path of ['bin', 'dist/src/bundle', 'dist/src/cli/help.json', 'src/catalogue/tables-6.4.14.json', 'package.json']) {
+  for (const path of ['bin', 'dist/src/bundle', 'dist/src/cli/help.json', 'dist/src/catalogue/data', 'package.json']) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     cpSync(join(ROOT, path), join(dir, path), { recursive: true });
   }
