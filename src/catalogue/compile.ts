@@ -52,5 +52,5 @@ export function compileCatalogue(device: SourceTable[], spec: SourceTable[]): Co
     };
   });
   if (specByPath.size) throw new Error(`SPEC.md tables the device does not have: ${[...specByPath.keys()].join(', ')}`);
-  return tables.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return tables;
 }

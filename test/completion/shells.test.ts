@@ -85,9 +85,9 @@ describe('bash', () => {
 
   it('completes a table prefix, one area step at a time without a space after a step', async (t) => {
     if (!needShells(t, 'bash')) return;
-    assert.deepEqual((await bashComplete('cmdb get fire', shellEnv())).candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
+    assert.deepEqual((await bashComplete('cmdb get firewall.ipm', shellEnv())).candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
     const steps = await bashComplete('cmdb delete w', shellEnv());
-    assert.deepEqual(steps.candidates, ['wanopt/', 'web-proxy/', 'webfilter/', 'wireless-controller.']);
+    assert.deepEqual(steps.candidates, ['waf/', 'wanopt/', 'web-proxy/', 'webfilter/', 'wireless-controller.', 'wireless-controller/']);
     assert.match(steps.stderr, /compopt -o nospace/);
   });
 
@@ -129,7 +129,8 @@ describe('bash', () => {
     assert.equal(await bashReadline(`cmdb get ${TABLE} lab/`, env), `cmdb get ${TABLE} lab/core `);
     assert.equal(await bashReadline(`cmdb get ${TABLE} edge`, env), `cmdb get ${TABLE} edge:a=b `);
     assert.equal(await bashReadline('cmdb update log.disk/setting --set roll-day=mo', env), 'cmdb update log.disk/setting --set roll-day=monday ');
-    assert.equal(await bashReadline('cmdb get wire', env), 'cmdb get wireless-controller.hotspot20/anqp-3gpp-cellular ');
+    assert.equal(await bashReadline('cmdb get wireless-controller.h', env), 'cmdb get wireless-controller.hotspot20/');
+    assert.equal(await bashReadline('cmdb get wireless-controller.hotspot20/anqp-3', env), 'cmdb get wireless-controller.hotspot20/anqp-3gpp-cellular ');
   });
 });
 
@@ -143,7 +144,7 @@ describe('zsh', () => {
 
   it('completes a table prefix', async (t) => {
     if (!needShells(t, 'zsh')) return;
-    const r = await zshComplete('cmdb get fire', shellEnv());
+    const r = await zshComplete('cmdb get firewall.ipm', shellEnv());
     assert.deepEqual(r.candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
     assert.equal(r.line, 'cmdb get firewall.ipmacbinding/');
   });
@@ -191,7 +192,7 @@ describe('fish', () => {
 
   it('completes a table prefix', async (t) => {
     if (!needShells(t, 'fish')) return;
-    assert.deepEqual((await fishComplete('cmdb get fire', shellEnv())).candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
+    assert.deepEqual((await fishComplete('cmdb get firewall.ipm', shellEnv())).candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
   });
 
   it('completes keys from the device, typed plain, escaped or quoted', async (t) => {

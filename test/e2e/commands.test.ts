@@ -253,7 +253,7 @@ describe('errors reach the user with the right exit code', () => {
   });
 
   test('405 for an operation sent with --force that the table does not have: exit 7', async () => {
-    const r = await run('--force', 'update', BINDINGS, '101', '--set', 'name=x', '--vdom', 'dmz');
+    const r = await run('--force', 'update', 'certificate/ca', 'Device_CA', '--set', 'range=global');
     assert.equal(r.code, 7, r.stderr);
     assert.match(r.stderr, /--force/);
     assert.equal(emu.requests.at(-1)!.method, 'PUT');
