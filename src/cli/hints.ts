@@ -77,6 +77,10 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
     const change = supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
     return say(`${what} already exists${where}`, `choose another key${change}`);
   }
+  if ((code === -3 || status === 404) && subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '')) {
+    // A raw request (cmdb api): a path of any API tree.
+    return say(`${what} not found${where}`, 'the device has nothing at this path (check its spelling and the release), or the VDOM does not exist');
+  }
   if (code === -3 || status === 404) {
     return say(`${what} not found${where}`, subject.mkey === undefined
       ? 'the device does not have this table (check the path with cmdb tables), or the VDOM does not exist'
@@ -223,6 +227,7 @@ function malformedWords(err: MalformedAnswerError): { message: string; hint: str
 
 function requestWords(err: RequestError): { message: string; hint: string | null } {
   if (err.reason === 'invalid-address') return { message: `invalid device address '${err.target}'`, hint: 'use https://host[:port], for example https://fw.example:8443' };
+  if (err.reason === 'invalid-path') return { message: `'${err.target}' is not a path under /api/v2/`, hint: 'give a path such as monitor/system/status or /api/v2/cmdb/firewall/address; the device comes from -d or --host' };
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
 }
 
