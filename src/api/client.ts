@@ -425,7 +425,7 @@ export class CmdbClient {
     const root = this.prefix.replace(/\/+$/, '').replace(/\/cmdb$/, '');
     const path = `${root}/${checked.path}${req.query ?? ''}`;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const subject: RequestSubject = { method: req.method, tablePath: req.path };
+    const subject: RequestSubject = { method: req.method, tablePath: checked.path };
     const outgoing: Outgoing = { method: req.method, binary: true, signal: req.signal };
     for (let tries = 1; ; tries++) {
       const res = await this.sendLimited(path, outgoing, body, tries);
@@ -449,7 +449,9 @@ export class CmdbClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new MalformedAnswerError('not-json', res.status, subject);
+      // Text that only looks like JSON: an answer of its own, kept as it came (an error status was thrown above).
+      if (res.status >= 300) this.unwrap(res, subject, tries);
+      return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
     }
     const envelopes = (Array.isArray(body) ? body : [body]).filter(isObject) as Envelope[];
     const failed = envelopes.find((e) => e.status === 'error');

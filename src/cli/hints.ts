@@ -77,7 +77,9 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
     const change = supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
     return say(`${what} already exists${where}`, `choose another key${change}`);
   }
-  if ((code === -3 || status === 404) && subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '')) {
+  const rawPath = subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '');
+  if (rawPath && status === 405) return say(`the device does not allow ${subject.method} on ${what}`, 'this endpoint takes another method (-X GET, POST, PUT or DELETE): see the API reference of its release');
+  if ((code === -3 || status === 404) && rawPath) {
     // A raw request (cmdb api): a path of any API tree.
     return say(`${what} not found${where}`, 'the device has nothing at this path (check its spelling and the release), or the VDOM does not exist');
   }
