@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { COMMANDS } from '../../src/commands/registry.js';
 
 type Obj = Record<string, unknown>;
 const ok = (r: Run) => assert.equal(r.code, 0, r.stderr);
@@ -21,6 +22,26 @@ function home(extra: NodeJS.ProcessEnv = {}): { env: NodeJS.ProcessEnv; dir: str
 }
 
 describe('over --demo', () => {
+  test('the help examples of api, backup and status run against --demo', async () => {
+    const h = home();
+    try {
+      const examples = COMMANDS.filter((c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0])).flatMap((c) => c.examples ?? []);
+      assert.equal(examples.length, 8);
+      for (const example of examples) {
+        // Each as the shell runs it (quotes, a redirection), with `cmdb` the built CLI on the demo device.
+        const child = spawn('bash', ['-c', `cmdb() { "${process.execPath}" "${BIN}" --demo "$@"; }; ${example}`], { cwd: h.dir, env: h.env, stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        assert.equal(code, 0, `${example}: ${stderr}`);
+      }
+      assert.match(readFileSync(join(h.dir, 'fw1.conf'), 'utf8'), /^#config-version=/);
+      assert.match(readFileSync(join(h.dir, 'backups', 'demo.conf'), 'utf8'), /^#config-version=/);
+    } finally {
+      h.done();
+    }
+  });
+
   test('cmdb --demo api monitor/system/status -o json prints the status', async () => {
     const h = home();
     try {
