@@ -73,11 +73,11 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   const detail = code === null ? null : (ERROR_CODES[code] ?? null);
   const say = (message: string, hint: string | null) => ({ message, hint });
 
+  const rawPath = subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '');
   if (code === -5 || code === -15) {
-    const change = supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
+    const change = !rawPath && supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
     return say(`${what} already exists${where}`, `choose another key${change}`);
   }
-  const rawPath = subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '');
   if (rawPath && status === 405) return say(`the device does not allow ${subject.method} on ${what}`, 'this endpoint takes another method (-X GET, POST, PUT or DELETE): see the API reference of its release');
   if ((code === -3 || status === 404) && rawPath) {
     // A raw request (cmdb api): a path of any API tree.

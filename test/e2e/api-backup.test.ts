@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { BIN, cmdb, isolatedEnv, json, ROOT, type Run } from '../helpers/cli.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 
 type Obj = Record<string, unknown>;
@@ -21,22 +21,36 @@ function home(extra: NodeJS.ProcessEnv = {}): { env: NodeJS.ProcessEnv; dir: str
   return { env, dir: env.HOME!, done: () => rmSync(env.HOME!, { recursive: true, force: true }) };
 }
 
+/** Runs a command line as the shell does (quotes, a redirection) in `cwd`, `cmdb` being the built CLI on the demo device. */
+async function runsOnDemo(cwd: string, env: NodeJS.ProcessEnv, line: string): Promise<void> {
+  const child = spawn('bash', ['-c', `cmdb() { "${process.execPath}" "${BIN}" --demo "$@"; }; ${line}`], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, `${line}: ${stderr}`);
+}
+
 describe('over --demo', () => {
-  test('the help examples of api, backup and status run against --demo', async () => {
+  test('the help and README examples of api, backup and status run against --demo', async () => {
     const h = home();
     try {
-      const examples = COMMANDS.filter((c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0])).flatMap((c) => c.examples ?? []);
-      assert.equal(examples.length, 8);
-      for (const example of examples) {
-        // Each as the shell runs it (quotes, a redirection), with `cmdb` the built CLI on the demo device.
-        const child = spawn('bash', ['-c', `cmdb() { "${process.execPath}" "${BIN}" --demo "$@"; }; ${example}`], { cwd: h.dir, env: h.env, stdio: ['ignore', 'ignore', 'pipe'] });
-        let stderr = '';
-        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-        assert.equal(code, 0, `${example}: ${stderr}`);
-      }
+      const help = COMMANDS.filter((c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0])).flatMap((c) => c.examples ?? []);
+      assert.equal(help.length, 8);
+      // And the command lines of their README sections.
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const sections = readme.slice(readme.indexOf('### `cmdb api <path>`'), readme.indexOf('### `cmdb completion bash'));
+      const lines = [...sections.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).filter((l) => /^(\$ )?cmdb /.test(l)).map((l) => l.replace(/^\$ /, '').replace(/\s+#.*$/, ''));
+      assert.equal(lines.length, 8);
+      // Each set in a demo device of its own (both create the same object).
+      for (const example of help) await runsOnDemo(h.dir, h.env, example);
       assert.match(readFileSync(join(h.dir, 'fw1.conf'), 'utf8'), /^#config-version=/);
       assert.match(readFileSync(join(h.dir, 'backups', 'demo.conf'), 'utf8'), /^#config-version=/);
+      const other = home();
+      try {
+        for (const line of lines) await runsOnDemo(other.dir, other.env, line);
+      } finally {
+        other.done();
+      }
     } finally {
       h.done();
     }
