@@ -96,7 +96,13 @@ export class FleetOutput {
     const stdout = this.parent.io.stdout;
     let partial = '';
     const terminal = this.parent.terminal;
-    const write = (chunk: string): boolean => {
+    const write = (data: string | Uint8Array): boolean => {
+      const chunk = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+      // Text a device wrote as it is (an answer that is not JSON): its value in the document keyed by device.
+      if (!this.streamsLines && this.parent.format !== 'table') {
+        part.prints.push({ data: { kind: 'text', text: chunk }, options: {} });
+        return true;
+      }
       if (!this.streamsLines) {
         part.text += chunk;
         return true;

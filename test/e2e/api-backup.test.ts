@@ -235,6 +235,11 @@ describe('over an emulator', () => {
       ok(api);
       const firmware = json<Record<string, { current: { major: number; minor: number } }>>(api);
       assert.deepEqual([firmware.old.current.minor, firmware.new.current.major], [4, 7]);
+      // An answer that is not JSON is each device's value as text (the 7.6 device refuses the GET: exit 7).
+      const text = await cmdb(['-d', 'old,new', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'], { env: h.env });
+      assert.equal(text.code, 7, text.stderr);
+      assert.deepEqual(Object.keys(json<Obj>(text)), ['old']);
+      assert.match(json<Record<string, string>>(text).old, /^#config-version=FGVM64-6\.4\.14-/);
       const table = await cmdb(['-d', 'old,new', 'status', '-o', 'table'], { env: h.env });
       ok(table);
       const lines = table.stdout.trimEnd().split('\n');
