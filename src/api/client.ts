@@ -3,7 +3,7 @@ import { ApiError, MalformedAnswerError, RequestError, type Malformation, type R
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent } from './network.js';
 import { undici } from './undici.js';
-import { apiPath, buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
+import { apiPath, buildPath, buildQuery, DEFAULT_PREFIX, joinQuery, normalizeBaseUrl, type QueryParams } from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -43,10 +43,10 @@ export interface RawResponse {
 /** A request on any path under the API root (the monitor and log APIs, a backup, later releases' endpoints). */
 export interface CallRequest {
   method: HttpMethod;
-  /** Under the API root, as apiPath() gives it: `monitor/system/status`, `cmdb/firewall/address`. */
+  /** Under the API root, relative or from it (`monitor/system/status`, `/api/v2/cmdb/firewall/address`), with any query written into it. */
   path: string;
-  /** The query string with its `?`, encoded ('' or absent: none). */
-  query?: string;
+  /** Query parameters added after those of the path, as name, value pairs (encoded here). */
+  query?: readonly (readonly [string, string])[];
   /** Sent as JSON. */
   body?: unknown;
   /** Ends the request early (an interrupted download); the error is then a ConnectionError. */
@@ -421,9 +421,9 @@ export class CmdbClient {
   async call(req: CallRequest): Promise<CallResult> {
     const checked = apiPath(req.path);
     // Only a path under the API root goes out with the device's credentials.
-    if ('problem' in checked || checked.query) throw new RequestError('invalid-path', req.path);
+    if ('problem' in checked) throw new RequestError('invalid-path', req.path);
     const root = this.prefix.replace(/\/+$/, '').replace(/\/cmdb$/, '');
-    const path = `${root}/${checked.path}${req.query ?? ''}`;
+    const path = `${root}/${checked.path}${joinQuery(checked.query, req.query ?? [])}`;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const subject: RequestSubject = { method: req.method, tablePath: checked.path };
     const outgoing: Outgoing = { method: req.method, binary: true, signal: req.signal };

@@ -1,5 +1,5 @@
 import type { CallResult, CmdbClient, Envelope, HttpMethod } from '../api/client.js';
-import { apiPath, joinQuery } from '../api/url.js';
+import { apiPath } from '../api/url.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import type { Answer, Row, Shaped } from '../output/index.js';
@@ -93,29 +93,29 @@ export async function run(ctx: Context, { path: input }: { path: string }, opts:
   if (vdoms && !named('vdom')) pairs.push(['vdom', vdoms.join(',')]);
   const client = await ctx.client();
   if (!opts.all) {
-    await ctx.print(answerOf(await client.call({ method, path: target.path, query: joinQuery(target.query, pairs), body })));
+    await ctx.print(answerOf(await client.call({ method, path: input, query: pairs, body })));
     return 0;
   }
   if (named('start') || named('count')) throw new UsageError('--all sets start and count of each page', 'leave them out of the path and --query');
-  await readAll(ctx, client, target, pairs, parseCount(opts.pageSize, '--page-size', 1) ?? 1000);
+  await readAll(ctx, client, input, target.path, pairs, parseCount(opts.pageSize, '--page-size', 1) ?? 1000);
   return 0;
 }
 
 /** --all: pages of `size` from 0 until a short one; an answer that is not a list is printed as it is. */
-async function readAll(ctx: Context, client: CmdbClient, target: { path: string; query: string }, pairs: [string, string][], size: number): Promise<void> {
+async function readAll(ctx: Context, client: CmdbClient, input: string, tablePath: string, pairs: [string, string][], size: number): Promise<void> {
   let start = 0;
   const lastPage = new Map<string, string>();
   let sink: Awaited<ReturnType<Context['pageSink']>> | undefined;
   for (;;) {
-    const res = await client.call({ method: 'GET', path: target.path, query: joinQuery(target.query, [...pairs, ['start', String(start)], ['count', String(size)]]) });
+    const res = await client.call({ method: 'GET', path: input, query: [...pairs, ['start', String(start)], ['count', String(size)]] });
     const envelopes: Envelope[] = res.json?.envelopes ?? [];
     const listShaped = envelopes.length > 0 && envelopes.every((e) => Array.isArray(e.results));
     if (!sink && !listShaped) return ctx.print(answerOf(res));
     if (!listShaped) {
       const { MalformedAnswerError } = await import('../api/errors.js');
-      throw new MalformedAnswerError('bad-results', res.status, { method: 'GET', tablePath: target.path });
+      throw new MalformedAnswerError('bad-results', res.status, { method: 'GET', tablePath });
     }
-    sink ??= await ctx.pageSink({ tablePath: target.path, keyField: null }, {});
+    sink ??= await ctx.pageSink({ tablePath, keyField: null }, {});
     sink.page(res.json!.body, res.json!.multiVdom);
     let more = false;
     for (const envelope of envelopes) {
@@ -124,7 +124,7 @@ async function readAll(ctx: Context, client: CmdbClient, target: { path: string;
       const page = JSON.stringify(rows);
       if (rows.length && lastPage.get(vdom) === page) {
         const { MalformedAnswerError } = await import('../api/errors.js');
-        throw new MalformedAnswerError('no-progress', res.status, { method: 'GET', tablePath: target.path, vdoms: [vdom] });
+        throw new MalformedAnswerError('no-progress', res.status, { method: 'GET', tablePath, vdoms: [vdom] });
       }
       lastPage.set(vdom, page);
       await sink.rows(vdom, rows);

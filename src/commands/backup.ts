@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import type { CallResult, CmdbClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { joinQuery } from '../api/url.js';
 import type { Context } from '../cli/context.js';
 import { fileProblem, writePrivateFile } from '../config/files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
@@ -32,8 +31,9 @@ async function release(client: CmdbClient, signal: AbortSignal | undefined): Pro
 
 /** The configuration text: GET, or POST where the release takes it so; the other form after a 405. */
 async function download(client: CmdbClient, scope: 'global' | 'vdom', vdom: string | undefined, signal: AbortSignal | undefined): Promise<CallResult> {
-  const byGet = () => client.call({ method: 'GET', path: BACKUP_PATH, query: joinQuery('', [['scope', scope], ...(vdom ? [['vdom', vdom] as [string, string]] : [])]), signal });
-  const byPost = () => client.call({ method: 'POST', path: BACKUP_PATH, query: joinQuery('', vdom ? [['vdom', vdom]] : []), body: { destination: 'file', scope, ...(vdom ? { vdom } : {}) }, signal });
+  const inVdom: [string, string][] = vdom ? [['vdom', vdom]] : [];
+  const byGet = () => client.call({ method: 'GET', path: BACKUP_PATH, query: [['scope', scope], ...inVdom], signal });
+  const byPost = () => client.call({ method: 'POST', path: BACKUP_PATH, query: inVdom, body: { destination: 'file', scope, ...(vdom ? { vdom } : {}) }, signal });
   const post = backupByPost(await release(client, signal));
   try {
     return await (post ? byPost() : byGet());
