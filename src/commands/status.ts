@@ -21,7 +21,8 @@ export function deviceStatus(res: CallResult): Row {
 
 /** `cmdb status`: the device at a glance; one row per device in a table. */
 export async function run(ctx: Context): Promise<number> {
-  const status = deviceStatus(await (await ctx.client()).call({ method: 'GET', path: 'monitor/system/status' }));
-  await ctx.print({ kind: 'forPeople', data: { kind: 'object', object: status }, table: { kind: 'list', rows: [status] }, tableView: { rowPerDevice: true } });
+  const answer = await (await ctx.client()).call({ method: 'GET', path: 'monitor/system/status' });
+  const status = deviceStatus(answer);
+  await ctx.print({ kind: 'forPeople', data: { kind: 'object', object: status }, table: { kind: 'list', rows: [status] }, tableView: { rowPerDevice: true }, body: answer.json?.body });
   return 0;
 }

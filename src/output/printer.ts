@@ -83,6 +83,7 @@ export class Printer {
       case 'read':
         return (await import('./outcomes.js')).printRead(data, this.run(format), options, to);
       case 'forPeople':
+        if (this.settings.raw && data.body !== undefined) return to.emit({ kind: 'raw', body: data.body }, options);
         if (format !== 'table') return to.emit(data.data, options);
         if (data.none && data.table.kind === 'list' && !data.table.rows.length) return to.notice(data.none);
         return to.emit(data.table, { ...options, ...data.tableView });

@@ -86,6 +86,8 @@ export interface ForPeople {
   tableView?: Pick<RenderOptions, 'fields' | 'whole' | 'rowPerDevice'>;
   /** A table of nothing is this line on stderr instead. */
   none?: string;
+  /** The device's answer as it came, which --raw prints instead, when the data is read from one. */
+  body?: unknown;
 }
 
 /** A service that started (the emulator): one JSON line for scripts with -o json, else its settings for people. */

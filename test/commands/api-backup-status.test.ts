@@ -83,7 +83,7 @@ test('api: the device errors keep their exit codes (404 → 6, 405 → 7)', asyn
   for (const m of [missing, wrong]) rmSync(m.env.CMDB_CONFIG_DIR!, { recursive: true, force: true });
 });
 
-test('status: hostname, serial, version, build and model; one row in a table', async () => {
+test('status: hostname, serial, version, build and model; one row in a table; --raw the device answer', async () => {
   const json = mockDevice(() => ({ status: 200, body: STATUS }), { globals: { output: 'json' } });
   assert.equal(await runCommand(json.ctx, 'status'), 0, json.io.err());
   assert.deepEqual(JSON.parse(json.io.out()), { hostname: 'fw1', serial: 'FGVM01', version: 'v6.4.14', build: 2093, model: 'FGVM64' });
@@ -94,7 +94,10 @@ test('status: hostname, serial, version, build and model; one row in a table', a
   assert.equal(lines.length, 2, table.io.out());
   assert.match(lines[0], /hostname\s+serial\s+version\s+build\s+model\s+uptime/);
   assert.match(lines[1], /fw1\s+FGVM01\s+v6\.4\.14\s+2093\s+FortiGate VM64\s+3600/);
-  for (const m of [json, table]) rmSync(m.env.CMDB_CONFIG_DIR!, { recursive: true, force: true });
+  const raw = mockDevice(() => ({ status: 200, body: STATUS }), { globals: { output: 'table', raw: true } });
+  assert.equal(await runCommand(raw.ctx, 'status'), 0, raw.io.err());
+  assert.deepEqual(JSON.parse(raw.io.out()), STATUS);
+  for (const m of [json, table, raw]) rmSync(m.env.CMDB_CONFIG_DIR!, { recursive: true, force: true });
 });
 
 /** A device of release `version` whose backup answers `backup(method)`. */
