@@ -48,7 +48,12 @@ test('api: --all pages a list with start and count until a short page', async ()
   assert.equal(await runCommand(ctx, 'api', { path: 'monitor/user/device/query' }, { all: true, pageSize: '2' }), 0, io.err());
   assert.deepEqual(sent.map((r) => r.path.replace(/^.*\?/, '')), ['start=0&count=2', 'start=2&count=2', 'start=4&count=2']);
   assert.deepEqual(io.out().trim().split('\n').map((l) => JSON.parse(l).id), [0, 1, 2, 3, 4]);
-  rmSync(env.CMDB_CONFIG_DIR!, { recursive: true, force: true });
+  // An answer that is not a list is printed as it is, after its one request.
+  const single = mockDevice(() => ({ status: 200, body: STATUS }), { globals: { output: 'json' } });
+  assert.equal(await runCommand(single.ctx, 'api', { path: 'monitor/system/status' }, { all: true }), 0, single.io.err());
+  assert.equal(single.sent.length, 1);
+  assert.equal(JSON.parse(single.io.out()).hostname, 'fw1');
+  for (const dir of [env.CMDB_CONFIG_DIR!, single.env.CMDB_CONFIG_DIR!]) rmSync(dir, { recursive: true, force: true });
 });
 
 test('api: paths outside /api/v2/, with a scheme and host, or with dot segments are usage errors; nothing is sent', async () => {
