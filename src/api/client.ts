@@ -3,7 +3,7 @@ import { ApiError, MalformedAnswerError, RequestError, type Malformation, type R
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent } from './network.js';
 import { undici } from './undici.js';
-import { buildPath, buildQuery, DEFAULT_PREFIX, normalizeBaseUrl, type QueryParams } from './url.js';
+import { apiPath, buildPath, buildQuery, DEFAULT_PREFIX, joinQuery, normalizeBaseUrl, type QueryParams } from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -26,12 +26,42 @@ export interface RawRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Keep the answer's bytes as they came (`bytes`), besides its text. */
+  binary?: boolean;
+  /** Ends the request early besides the timeout (an interrupted download). */
+  signal?: AbortSignal;
 }
 
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body exactly as it came, when the request asked for it (`binary`). */
+  bytes?: Buffer;
+}
+
+/** A request on any path under the API root (the monitor and log APIs, a backup, later releases' endpoints). */
+export interface CallRequest {
+  method: HttpMethod;
+  /** Under the API root, relative or from it (`monitor/system/status`, `/api/v2/cmdb/firewall/address`), with any query written into it. */
+  path: string;
+  /** Query parameters added after those of the path, as name, value pairs (encoded here). */
+  query?: readonly (readonly [string, string])[];
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Ends the request early (an interrupted download); the error is then a ConnectionError. */
+  signal?: AbortSignal;
+}
+
+/** What the device answered a CallRequest with (a success: errors are thrown as for request()). */
+export interface CallResult {
+  status: number;
+  /** The answer's Content-Type ('' when it sent none). */
+  contentType: string;
+  /** The body exactly as it came. */
+  bytes: Buffer;
+  /** A JSON answer, parsed, with its envelopes; null for any other answer (a configuration backup's text). */
+  json: ApiResult | null;
 }
 
 /** Supplies credentials per request (token or session); see auth.ts. */
@@ -106,6 +136,14 @@ export interface DescribedRequest {
   path: string;
   query: string;
   body: unknown;
+}
+
+/** What one try sends besides its path and body. */
+interface Outgoing {
+  method: HttpMethod;
+  headers?: Record<string, string>;
+  binary?: boolean;
+  signal?: AbortSignal;
 }
 
 /** Takes the writes of a dry run instead of the device. */
@@ -284,17 +322,21 @@ export class CmdbClient {
         body: req.body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
       });
       let body: string;
+      let bytes: Buffer | undefined;
       try {
-        body = await res.body.text();
+        if (req.binary) {
+          bytes = Buffer.from(await res.body.arrayBuffer());
+          body = bytes.toString('utf8');
+        } else body = await res.body.text();
       } catch (err) {
         // The device answered, then the connection closed before the whole body came.
         log({ status: res.statusCode, error: (err as Error).message });
         throw new MalformedAnswerError('truncated', res.statusCode, { method: req.method, tablePath: req.path.split('?')[0] });
       }
-      const out: RawResponse = { status: res.statusCode, headers: res.headers, body };
+      const out: RawResponse = { status: res.statusCode, headers: res.headers, body, ...(bytes ? { bytes } : {}) };
       log({ status: out.status, responseHeaders: redactHeaders(out.headers), responseBody: body });
       return out;
     } catch (err) {
@@ -345,7 +387,7 @@ export class CmdbClient {
    * (`Retry-After` at most MAX_RETRY_AFTER_S, fewer than RATE_LIMIT_TRIES tries): the request was not
    * executed, so it is sent again once everyone has waited.
    */
-  private async sendLimited(path: string, req: ApiRequest, body: string | undefined, tries: number): Promise<RawResponse | null> {
+  private async sendLimited(path: string, req: Outgoing, body: string | undefined, tries: number): Promise<RawResponse | null> {
     await this.gate.enter();
     try {
       let res = await this.sendAuthenticated(path, req, body);
@@ -365,10 +407,57 @@ export class CmdbClient {
     }
   }
 
-  private async sendAuthenticated(path: string, req: ApiRequest, body: string | undefined): Promise<RawResponse> {
+  private async sendAuthenticated(path: string, req: Outgoing, body: string | undefined): Promise<RawResponse> {
     const headers: Record<string, string> = { ...(await this.auth?.headers(this)), ...req.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return this.send({ method: req.method, path, headers, body });
+    return this.send({ method: req.method, path, headers, body, binary: req.binary, signal: req.signal });
+  }
+
+  /**
+   * One request on any path under the API root (`monitor/system/status`; the prefix's `/cmdb` taken
+   * off), with the same credentials, session, rate limit and retries as request(). A JSON answer comes
+   * back parsed (its results whatever their shape); any other success is kept as its bytes.
+   */
+  async call(req: CallRequest): Promise<CallResult> {
+    const checked = apiPath(req.path);
+    // Only a path under the API root goes out with the device's credentials.
+    if ('problem' in checked) throw new RequestError('invalid-path', req.path);
+    const root = this.prefix.replace(/\/+$/, '').replace(/\/cmdb$/, '');
+    const path = `${root}/${checked.path}${joinQuery(checked.query, req.query ?? [])}`;
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const subject: RequestSubject = { method: req.method, tablePath: checked.path };
+    const outgoing: Outgoing = { method: req.method, binary: true, signal: req.signal };
+    for (let tries = 1; ; tries++) {
+      const res = await this.sendLimited(path, outgoing, body, tries);
+      if (res) return this.answer(res, subject, tries);
+    }
+  }
+
+  /** A call's answer: an error as request() throws it, JSON parsed, anything else as bytes. */
+  private answer(res: RawResponse, subject: RequestSubject, tries: number): CallResult {
+    const header = res.headers['content-type'];
+    const contentType = (Array.isArray(header) ? header[0] : header) ?? '';
+    const text = res.body.trim();
+    const looksJson = contentType.includes('json') || text.startsWith('{') || text.startsWith('[');
+    if (res.status >= 400 || !looksJson || !text) {
+      if (res.status >= 200 && res.status < 300 && res.status !== 204) return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
+      // The statuses request() refuses the same way (an error envelope, a redirect, no body).
+      this.unwrap(res, subject, tries);
+    }
+    if (nestsDeeper(text, MAX_DEPTH)) throw new MalformedAnswerError('too-deep', res.status, subject);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Text that only looks like JSON: an answer of its own, kept as it came (an error status was thrown above).
+      if (res.status >= 300) this.unwrap(res, subject, tries);
+      return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
+    }
+    const envelopes = (Array.isArray(body) ? body : [body]).filter(isObject) as Envelope[];
+    const failed = envelopes.find((e) => e.status === 'error');
+    if (failed) throw apiError(failed.http_status ?? res.status, failed, failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject, this.auth?.kind ?? 'none', null, tries);
+    if (res.status >= 300) this.unwrap(res, subject, tries);
+    return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: { status: res.status, body, envelopes, multiVdom: Array.isArray(body) } };
   }
 
   private unwrap(res: RawResponse, subject: RequestSubject, tries = 1, eachVdom = false): ApiResult {

@@ -157,11 +157,11 @@ export class LoginError extends CmdbApiError {
 /** A request the client refuses to send. */
 export class RequestError extends CmdbApiError {
   constructor(
-    readonly reason: 'delete-without-key' | 'invalid-address',
-    /** The table path, or the address that does not parse. */
+    readonly reason: 'delete-without-key' | 'invalid-address' | 'invalid-path',
+    /** The table path, the address that does not parse, or the path that is not under the API root. */
     readonly target: string,
   ) {
-    super(reason === 'delete-without-key' ? `refusing to send DELETE without a key to ${target}` : `invalid device address '${target}'`);
+    super(reason === 'delete-without-key' ? `refusing to send DELETE without a key to ${target}` : reason === 'invalid-path' ? `refusing to send a request to '${target}': not a path under /api/v2/` : `invalid device address '${target}'`);
   }
 }
 

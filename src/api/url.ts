@@ -108,3 +108,41 @@ export function prefixProblem(prefix: string): 'not-a-path' | 'characters' | 'qu
   if (!prefix.startsWith('/')) return 'not-a-path';
   return null;
 }
+
+/** Why a path cannot be asked with a raw request (`cmdb api`), or null. */
+export type ApiPathProblem = 'empty' | 'absolute-url' | 'outside' | 'dot-segment' | 'characters' | 'fragment';
+
+/**
+ * A path under the API root as the device takes it: `monitor/system/status` or
+ * `/api/v2/monitor/system/status` → `monitor/system/status` (no leading slash, characters a path may
+ * not hold percent-encoded, `%XX` kept), with the query that came with it. Refuses a scheme and host,
+ * anything outside `/api/v2/`, `.` and `..` segments, and control characters: such a path is never sent.
+ */
+export function apiPath(input: string): { path: string; query: string } | { problem: ApiPathProblem } {
+  const text = input.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//') || text.startsWith('\\')) return { problem: 'absolute-url' };
+  if (/[\x00-\x1f\x7f\\]/.test(text)) return { problem: 'characters' };
+  if (text.includes('#')) return { problem: 'fragment' };
+  const q = text.indexOf('?');
+  let path = q < 0 ? text : text.slice(0, q);
+  const query = q < 0 ? '' : text.slice(q + 1).replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%/?]/gi, (c) => encodeURIComponent(c));
+  if (path.startsWith('/') || path.startsWith('api/')) {
+    const rooted = path.startsWith('/') ? path : `/${path}`;
+    if (!rooted.startsWith('/api/v2/')) return { problem: 'outside' };
+    path = rooted.slice('/api/v2/'.length);
+  }
+  const segments = path.split('/');
+  if (segments.some((s) => /^(\.|%2e){1,2}$/i.test(s))) return { problem: 'dot-segment' };
+  path = segments
+    .map((s) => s.replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gi, (c) => encodeURIComponent(c)))
+    .join('/')
+    .replace(/^\/+/, '');
+  if (!path.replace(/\/+/g, '')) return { problem: 'empty' };
+  return { path, query };
+}
+
+/** `name=value` pairs as a query string (each part percent-encoded), after any query already given. */
+export function joinQuery(given: string, pairs: readonly (readonly [string, string])[]): string {
+  const parts = [...(given ? [given] : []), ...pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)];
+  return parts.length ? `?${parts.join('&')}` : '';
+}

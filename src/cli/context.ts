@@ -110,6 +110,11 @@ export class Context {
     return this.settings.vdoms(this.settings.vdomText === undefined && !this.demo ? selectedProfile(this)?.vdom : undefined);
   }
 
+  /** Whether this Context is one device of a run on several (-d a,b): what one device would print to stdout, each must put elsewhere. */
+  get severalDevices(): boolean {
+    return false;
+  }
+
   /** Whether a person can answer a question: stdin is a terminal. */
   get interactive(): boolean {
     return !!this.io.stdin.isTTY;

@@ -39,6 +39,10 @@ class DeviceContext extends Context {
     useSecretStores(this, run.stores);
   }
 
+  override get severalDevices(): boolean {
+    return true;
+  }
+
   /** --verbose: each line starts with the device. */
   override logExchange(ex: Exchange): void {
     this.out.exchange(ex, `[${this.device.name}] `);

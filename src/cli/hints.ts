@@ -73,9 +73,15 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   const detail = code === null ? null : (ERROR_CODES[code] ?? null);
   const say = (message: string, hint: string | null) => ({ message, hint });
 
+  const rawPath = subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '');
   if (code === -5 || code === -15) {
-    const change = supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
+    const change = !rawPath && supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
     return say(`${what} already exists${where}`, `choose another key${change}`);
+  }
+  if (rawPath && status === 405) return say(`the device does not allow ${subject.method} on ${what}`, 'this endpoint takes another method (-X GET, POST, PUT or DELETE): see the API reference of its release');
+  if ((code === -3 || status === 404) && rawPath) {
+    // A raw request (cmdb api): a path of any API tree.
+    return say(`${what} not found${where}`, 'the device has nothing at this path (check its spelling and the release), or the VDOM does not exist');
   }
   if (code === -3 || status === 404) {
     return say(`${what} not found${where}`, subject.mkey === undefined
@@ -223,6 +229,7 @@ function malformedWords(err: MalformedAnswerError): { message: string; hint: str
 
 function requestWords(err: RequestError): { message: string; hint: string | null } {
   if (err.reason === 'invalid-address') return { message: `invalid device address '${err.target}'`, hint: 'use https://host[:port], for example https://fw.example:8443' };
+  if (err.reason === 'invalid-path') return { message: `'${err.target}' is not a path under /api/v2/`, hint: 'give a path such as monitor/system/status or /api/v2/cmdb/firewall/address; the device comes from -d or --host' };
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
 }
 

@@ -30,6 +30,7 @@ const CONFIG_KEYS: Record<string, keyof EmulatorOptions> = {
   'max-body-bytes': 'maxBodyBytes',
   disclaimer: 'disclaimer',
   hostname: 'hostname',
+  release: 'release',
 };
 const ADMIN_KEYS = ['username', 'password', 'groups', 'vdoms', 'two-factor-code', 'must-change-password', 'locked-out'];
 const TOKEN_KEYS = ['token', 'groups', 'vdoms'];
@@ -58,7 +59,7 @@ async function readConfig(file: string): Promise<Partial<EmulatorOptions>> {
     if (!name) throw new UsageError(`${file}: unknown setting '${key}'`, `settings: ${Object.keys(CONFIG_KEYS).join(', ')}`);
     if (key === 'admins') options[name] = entries(file, key, value, ADMIN_KEYS, 'username');
     else if (key === 'tokens') options[name] = entries(file, key, value, TOKEN_KEYS, 'token');
-    else if (key === 'disclaimer' ? typeof value !== 'boolean' : key === 'hostname' ? typeof value !== 'string' : !(Number.isInteger(value) && (value as number) > 0)) {
+    else if (key === 'disclaimer' ? typeof value !== 'boolean' : key === 'hostname' || key === 'release' ? typeof value !== 'string' : !(Number.isInteger(value) && (value as number) > 0)) {
       throw new UsageError(`${file}: invalid value for '${key}': ${JSON.stringify(value)}`);
     } else options[name] = value;
   }

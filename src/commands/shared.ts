@@ -3,7 +3,8 @@ import type { QueryParams } from '../api/url.js';
 import type { TableDef } from '../catalogue/index.js';
 import { redactSecrets } from '../catalogue/secrets.js';
 import type { Context } from '../cli/context.js';
-import { EXIT, WriteOutcomeError } from '../errors.js';
+import { selectedProfile } from '../device/select.js';
+import { EXIT, UsageError, WriteOutcomeError } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../output/index.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
@@ -148,4 +149,12 @@ export async function steadyHeap(): Promise<void> {
   setFlagsFromString('--semi-space-growth-factor=1');
   // And the old generation collected when it has grown by a fifth, not when it has doubled.
   setFlagsFromString('--heap-growing-percent=20');
+}
+
+/** `DIR/<device>.<extension>` (export --dir, backup --dir): the profile's name, or the host of --host/CMDB_HOST. */
+export function deviceFileName(ctx: Context, extension: string): string {
+  const host = ctx.settings.host;
+  const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host : selectedProfile(ctx)?.name;
+  if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
+  return `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }

@@ -23,7 +23,8 @@ export type ValueKind =
   | 'field' // one field name of the table
   | 'fields' // comma-separated field names of the table
   | 'filter' // field<op>value, with enum values after the operator
-  | 'set'; // field=value, with enum values after `=`
+  | 'set' // field=value, with enum values after `=`
+  | 'apipath'; // a path under /api/v2/: cmdb/<table> and common monitor paths
 
 /** Which tables a command accepts: those listing one of these operations (SPEC.md codes). */
 export interface TableRule {

@@ -252,9 +252,37 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
       const t = table();
       return { candidates: t ? setCandidates(cur, t) : [] };
     }
+    case 'apipath':
+      return { candidates: apiPathCandidates(cur) };
     case 'none':
       return NONE;
   }
+}
+
+/** Common monitor endpoints of 6.4, offered beside the CMDB tables by `cmdb api`. */
+const MONITOR_PATHS = [
+  'monitor/system/status',
+  'monitor/system/firmware',
+  'monitor/system/config/backup',
+  'monitor/system/resource/usage',
+  'monitor/system/interface',
+  'monitor/system/ha-checksums',
+  'monitor/system/ha-peer',
+  'monitor/firewall/policy',
+  'monitor/router/ipv4',
+  'monitor/vpn/ipsec',
+  'monitor/license/status',
+  'monitor/log/current-disk-usage',
+];
+
+/** `cmdb api <path>`: `cmdb/` then the catalogue's tables, or a monitor path; `/api/v2/` kept when typed. */
+function apiPathCandidates(cur: string): Candidate[] {
+  const lead = '/api/v2/'.startsWith(cur) && cur.startsWith('/') ? '' : cur.startsWith('/api/v2/') ? '/api/v2/' : '';
+  if (cur.startsWith('/') && !lead) return matching(cur, [{ value: '/api/v2/', noSpace: true }]);
+  const rest = cur.slice(lead.length);
+  if (rest.startsWith('cmdb/')) return tableCandidates(rest.slice('cmdb/'.length), undefined, true).map((c) => ({ ...c, value: `${lead}cmdb/${c.value}` }));
+  const tops: Candidate[] = [{ value: 'cmdb/', noSpace: true, description: 'a CMDB table' }, ...candidatesOf(MONITOR_PATHS)];
+  return matching(rest, tops).map((c) => ({ ...c, value: lead + c.value }));
 }
 
 function optionKind(o: OptionModel): ValueKind {

@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import { UsageError } from '../errors.js';
 import { plainYaml, type PlainNode } from './plain-yaml.js';
@@ -23,21 +23,40 @@ export function yaml(): YamlLib {
  * `durable: false` skips the flush, for a file that is only a cache (a crash may lose it, and its
  * reader takes anything unreadable for a miss): a flush took ~1 ms, and tens under disk load.
  */
-export function writePrivateFile(path: string, text: string, { durable = true } = {}): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+export function writePrivateFile(path: string, text: string | Uint8Array, { durable = true } = {}): void {
+  makePrivateDir(dirname(path));
   const tmp = `${path}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, text);
+    // 0600 whatever the umask (which can only take bits away from the mode asked at creation).
+    fchmodSync(fd, 0o600);
+    if (typeof text === 'string') writeSync(fd, text);
+    else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
     if (durable) fsyncSync(fd);
-  } finally {
+  } catch (err) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
   }
+  closeSync(fd);
   try {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+/** Creates a folder and the missing ones above it, each 0700 whatever the umask; one that exists is left as it is. */
+export function makePrivateDir(dir: string): void {
+  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (first === undefined) return;
+  const target = resolve(dir);
+  let current = resolve(first);
+  chmodSync(current, 0o700);
+  for (const part of relative(current, target).split(sep).filter(Boolean)) {
+    current = resolve(current, part);
+    chmodSync(current, 0o700);
   }
 }
 

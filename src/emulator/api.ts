@@ -36,6 +36,14 @@ export interface ApiDeps {
   committed: View;
   transactions: TransactionManager;
   hostname: string;
+  /** The release it emulates, when not 6.4.14 (`v7.6.0`): envelopes, status and firmware say it, and 7.6 takes the backup as a POST. */
+  release?: { version: string; build: number };
+}
+
+/** Whether a release takes the configuration backup as a POST and refuses the GET (7.6 on; PROTOCOL.md). */
+export function backupByPost(version: string): boolean {
+  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
+  return major > 7 || (major === 7 && minor >= 6);
 }
 
 interface VdomSelection {
@@ -128,6 +136,19 @@ export class Api {
   constructor(private readonly deps: ApiDeps) {}
 
   handle(request: ApiRequest): ApiResponse {
+    const answer = this.route(request);
+    const release = this.deps.release;
+    if (!release || answer.text !== undefined) return answer;
+    // Every envelope says the release emulated.
+    const stamp = (envelope: unknown) => (envelope && typeof envelope === 'object' && 'version' in envelope ? { ...envelope, version: release.version, build: release.build } : envelope);
+    return { ...answer, body: Array.isArray(answer.body) ? answer.body.map(stamp) : stamp(answer.body) };
+  }
+
+  private get release(): { version: string; build: number } {
+    return this.deps.release ?? { version: DEVICE.version, build: DEVICE.build };
+  }
+
+  private route(request: ApiRequest): ApiResponse {
     const context: EnvelopeContext = { http_method: request.method };
     try {
       if (request.path === STATUS_PATH) return this.status(request);
@@ -152,21 +173,35 @@ export class Api {
   /** What clients ask first to learn the release: `results.current` with major, minor, patch and build. */
   private firmware(request: ApiRequest): ApiResponse {
     requireMethod(request, 'GET');
-    const [major, minor, patch] = DEVICE.version.slice(1).split('.').map(Number);
-    const current = { id: `${DEVICE.platform}-${DEVICE.version}-build${DEVICE.build}`, version: DEVICE.version, major, minor, patch, build: DEVICE.build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
+    const { version, build } = this.release;
+    const [major, minor, patch] = version.slice(1).split('.').map(Number);
+    const current = { id: `${DEVICE.platform}-${version}-build${build}`, version, major, minor, patch, build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
     const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'firmware' }, { results: { current, available: [] } });
     return { status: 200, body: { ...envelope, action: '' } };
   }
 
-  /** `?scope=global` (every VDOM) or `scope=vdom&vdom=X`: the configuration as the device's CLI text. */
+  /**
+   * `?scope=global` (every VDOM) or `scope=vdom&vdom=X`: the configuration as the device's CLI text.
+   * 7.6 takes it as a POST whose JSON body carries them (`{"destination":"file","scope":"global"}`)
+   * and refuses the GET.
+   */
   private backup(request: ApiRequest): ApiResponse {
-    requireMethod(request, 'GET');
-    const scope = request.params.get('scope');
+    const byPost = backupByPost(this.release.version);
+    requireMethod(request, byPost ? 'POST' : 'GET');
+    const params = new URLSearchParams(request.params);
+    if (byPost) {
+      const body = validateObject({ destination: { type: 'string' }, scope: { type: 'string' }, vdom: { type: 'string' } }, parseJsonBody(request.body, request.contentType));
+      if (body.destination !== 'file') throw fail.invalidRequest(`invalid value for 'destination': ${JSON.stringify(body.destination ?? '')} (file)`);
+      params.delete('scope');
+      if (body.scope !== undefined) params.set('scope', String(body.scope));
+      if (body.vdom !== undefined) params.set('vdom', String(body.vdom));
+    }
+    const scope = params.get('scope');
     if (scope !== 'global' && scope !== 'vdom') throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope ?? '')} (global|vdom)`);
     const principal = request.principal;
     if (scope === 'global' && principal.vdoms !== '*') throw fail.noVdom('global');
-    const vdoms = scope === 'global' ? [...this.deps.db.vdoms] : selectVdoms(this.deps.db, principal, request.params).vdoms;
-    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name) };
+    const vdoms = scope === 'global' ? [...this.deps.db.vdoms] : selectVdoms(this.deps.db, principal, params).vdoms;
+    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name, this.release) };
   }
 
   private transactionRequest(request: ApiRequest): ApiResponse {

@@ -69,6 +69,8 @@ export interface EmulatorOptions {
   disclaimer?: boolean;
   /** Default 'cmdb-emulator'. */
   hostname?: string;
+  /** The release emulated, default `6.4.14`; from `7.6` on the configuration backup is a POST (PROTOCOL.md). */
+  release?: string;
   /** Default true: keep every request in `requests` (a long-running emulator turns this off). */
   recordRequests?: boolean;
 }
@@ -164,6 +166,14 @@ function sameExtras(saved: SavedState, extras: Pick<SavedState, 'credentials' | 
   return kept(saved) === kept(extras);
 }
 
+/** `7.6.0` → `{version: 'v7.6.0', build}`; undefined (6.4.14, the envelope's own) when not given. */
+function releaseOf(release: string | undefined): { version: string; build: number } | undefined {
+  if (release === undefined) return undefined;
+  const version = `v${release.replace(/^v/, '')}`;
+  if (!/^v\d+\.\d+\.\d+$/.test(version)) throw new Error(`invalid release '${release}': give major.minor.patch, such as 7.6.0`);
+  return { version, build: version === 'v6.4.14' ? 2093 : 3401 };
+}
+
 /** Starts the emulated device and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const saved = options.stateFile ? loadState(options.stateFile) : undefined;
@@ -196,7 +206,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     secure: !!certificate,
   });
   const transactions = new TransactionManager(db, persist);
-  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator' });
+  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator', release: releaseOf(options.release) });
   const requests: ReceivedRequest[] = [];
   server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
   // A run that changes nothing leaves the file as it was (a read-only --demo command, a restart).

@@ -66,6 +66,11 @@ function rowsOf(data: Shaped): Row[] {
   }
 }
 
+/** Every row the devices printed, each with its device first (a table of one row per device). */
+export function rowsByDevice(parts: DevicePart[]): Row[] {
+  return parts.flatMap((part) => part.prints.flatMap((p) => rowsOf(p.data).map((row) => withDevice(part.device, row))));
+}
+
 /** json, yaml or csv of several devices, once every device is done. */
 export async function renderByDevice(parts: DevicePart[], format: OutputFormat, terminal: Terminal): Promise<string> {
   if (format === 'csv' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw'))) {

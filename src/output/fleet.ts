@@ -1,6 +1,6 @@
 // The output of a run over several devices (CLI.md, "Many devices"): the progress line, and each
 // device's share of stdout put together keyed by device (src/output/devices.ts renders it).
-import { deviceHeading, ndjsonLineWithDevice, renderByDevice, type DevicePart } from './devices.js';
+import { deviceHeading, ndjsonLineWithDevice, renderByDevice, rowsByDevice, type DevicePart } from './devices.js';
 import { render } from './index.js';
 import type { IO, OutputFormat, OutStream, RenderOptions, Shaped, Terminal } from './types.js';
 
@@ -81,6 +81,7 @@ export interface DeviceSink {
 export class FleetOutput {
   private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean })[];
   private nextSection = 0;
+  private sections = 0;
 
   constructor(private readonly parent: FleetRun, devices: string[]) {
     this.parts = devices.map((device) => ({ device, prints: [], text: '', finished: false, failed: false }));
@@ -95,7 +96,13 @@ export class FleetOutput {
     const stdout = this.parent.io.stdout;
     let partial = '';
     const terminal = this.parent.terminal;
-    const write = (chunk: string): boolean => {
+    const write = (data: string | Uint8Array): boolean => {
+      const chunk = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+      // Text a device wrote as it is (an answer that is not JSON): its value in the document keyed by device.
+      if (!this.streamsLines && this.parent.format !== 'table') {
+        part.prints.push({ data: { kind: 'text', text: chunk }, options: {} });
+        return true;
+      }
       if (!this.streamsLines) {
         part.text += chunk;
         return true;
@@ -112,7 +119,9 @@ export class FleetOutput {
       stream: { write, isTTY: stdout.isTTY, columns: stdout.columns },
       keepsData: !this.streamsLines && this.parent.format !== 'table',
       print: async (data, options) => {
-        if (this.streamsLines || this.parent.format === 'table') {
+        // One row of a table of every device, printed once they are all done.
+        if (this.parent.format === 'table' && !this.parent.raw && options.rowPerDevice) part.prints.push({ data, options });
+        else if (this.streamsLines || this.parent.format === 'table') {
           if (data.kind === 'raw' && this.streamsLines) write(JSON.stringify(data.body) + '\n');
           else write(await render(data, { format: this.parent.format, terminal, ...options }));
         } else part.prints.push({ data, options });
@@ -127,18 +136,31 @@ export class FleetOutput {
     let text = '';
     while (this.nextSection < this.parts.length && this.parts[this.nextSection].finished) {
       const part = this.parts[this.nextSection++];
-      if (!part.failed) text += (text || this.nextSection > 1 ? '\n' : '') + deviceHeading(part.device) + part.text;
+      // A device that printed only rows of the table of every device has no section.
+      if (part.failed || (part.prints.length && !part.text)) continue;
+      text += (this.sections++ ? '\n' : '') + deviceHeading(part.device) + part.text;
     }
     if (text) this.parent.io.stdout.write(text);
   }
 
   async end(): Promise<void> {
-    if (this.parent.format === 'table' || this.streamsLines) return;
+    if (this.parent.format === 'table' && !this.streamsLines) return this.tableOfDevices();
+    if (this.streamsLines) return;
     const parts = this.parts.filter((p) => !p.failed);
     // Nothing on stdout when no device answered, as with one device that fails, or none printed (export --dir).
     if (!parts.some((p) => p.prints.length)) return;
     const own = parts.flatMap((p) => p.prints).find((p) => p.options.format)?.options.format;
     const text = await renderByDevice(parts, this.parent.raw ? 'json' : (own ?? this.parent.format), this.parent.terminal);
     if (text) this.parent.io.stdout.write(text);
+  }
+
+  /** The rows printed as one row per device (`cmdb status`): one table, `device` first, after the sections. */
+  private async tableOfDevices(): Promise<void> {
+    const parts = this.parts.filter((p) => !p.failed && p.prints.length);
+    const rows = rowsByDevice(parts);
+    if (!rows.length) return;
+    const { rowPerDevice: _, ...options } = parts[0].prints[0].options;
+    const text = await render({ kind: 'list', rows }, { ...options, format: 'table', terminal: this.parent.terminal, keyField: 'device' });
+    if (text) this.parent.io.stdout.write((this.sections ? '\n' : '') + text);
   }
 }

@@ -83,6 +83,7 @@ export class Printer {
       case 'read':
         return (await import('./outcomes.js')).printRead(data, this.run(format), options, to);
       case 'forPeople':
+        if (this.settings.raw && data.body !== undefined) return to.emit({ kind: 'raw', body: data.body }, options);
         if (format !== 'table') return to.emit(data.data, options);
         if (data.none && data.table.kind === 'list' && !data.table.rows.length) return to.notice(data.none);
         return to.emit(data.table, { ...options, ...data.tableView });
@@ -92,6 +93,14 @@ export class Printer {
         return (await import('./outcomes.js')).printApplied(data, this.run(format), options, to);
       case 'started':
         return this.started(data, to);
+      case 'answer':
+        if (data.bytes) {
+          // Not JSON (a configuration backup): exactly as the device sent it, whatever the format.
+          this.io.stdout.write(data.bytes);
+          return;
+        }
+        if (this.settings.raw) return to.emit({ kind: 'raw', body: data.body }, options);
+        return data.data ? to.emit(data.data, options) : undefined;
       case 'requests':
         if (format !== 'table') return to.emit({ kind: 'list', rows: data.requests as unknown as Row[] }, options);
         await to.emit({ kind: 'text', text: (await import('./requests.js')).formatRequestLines(data.requests) }, options);

@@ -83,9 +83,11 @@ export interface ForPeople {
   data: Shaped;
   /** What a table prints instead, with these columns. */
   table: Shaped;
-  tableView?: Pick<RenderOptions, 'fields' | 'whole'>;
+  tableView?: Pick<RenderOptions, 'fields' | 'whole' | 'rowPerDevice'>;
   /** A table of nothing is this line on stderr instead. */
   none?: string;
+  /** The device's answer as it came, which --raw prints instead, when the data is read from one. */
+  body?: unknown;
 }
 
 /** A service that started (the emulator): one JSON line for scripts with -o json, else its settings for people. */
@@ -98,6 +100,17 @@ export interface Started {
   settings: [string, string][];
   use: { how: string; commands: string[] };
   status: string;
+}
+
+/** The answer to a request on any path (`cmdb api`): its results in the run's format, the whole answer with --raw, an answer that is not JSON as it came. */
+export interface Answer {
+  kind: 'answer';
+  /** The results, shaped; null for an answer that is not JSON. */
+  data: Shaped | null;
+  /** The JSON answer as it came (--raw). */
+  body: unknown;
+  /** An answer that is not JSON (a configuration backup): written to stdout byte for byte, whatever the format. */
+  bytes?: Uint8Array;
 }
 
 /** The writes of a dry run, as they would be sent. */
@@ -139,7 +152,7 @@ export interface Applied {
 }
 
 /** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
-export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests | Planned | Applied;
+export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests | Planned | Applied | Answer;
 
 export type Shaped =
   | { kind: 'list'; rows: Row[] }
@@ -151,7 +164,8 @@ export type Shaped =
   | { kind: 'text'; text: string };
 
 export interface OutStream {
-  write(chunk: string): boolean;
+  /** Text; or bytes, written as they are (an answer that is not JSON). */
+  write(chunk: string | Uint8Array): boolean;
   isTTY?: boolean;
   columns?: number;
 }
@@ -183,6 +197,8 @@ export interface RenderOptions {
   whole?: string[];
   /** Meta fields a table shows although it hides `q_*` (`q_ref` with --with-meta). */
   showMeta?: readonly string[];
+  /** With several devices in table format: a row of one table keyed by device (`cmdb status`), not a section of its own. */
+  rowPerDevice?: boolean;
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

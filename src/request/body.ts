@@ -220,3 +220,20 @@ export async function readBodies(ctx: Context, table: TableDef, opts: BodyOption
   bodies.forEach((b, i) => checkBody(table, b, many ? `element ${i + 1}` : 'the body'));
   return { bodies, many };
 }
+
+/**
+ * The body of a request on any path (`cmdb api`): -f (JSON or YAML; `-` for stdin) and --data (JSON
+ * or YAML), either one as it is, or both merged field by field (-f, then --data) when both are
+ * objects. No table schema applies; undefined when neither is given.
+ */
+export async function readRawBody(ctx: Context, opts: { file?: string; data?: string }): Promise<unknown> {
+  const parts: unknown[] = [];
+  if (opts.file !== undefined) {
+    const { text, source } = await readSource(ctx.io.stdin, opts.file);
+    parts.push(await parseDocument(text, source));
+  }
+  if (opts.data !== undefined) parts.push(await parseDocument(opts.data, '--data'));
+  if (parts.length < 2) return parts[0];
+  if (!parts.every(isObject)) throw new UsageError('-f and --data together must each hold an object (they are merged field by field)', 'give the whole body with one of them');
+  return { ...(parts[0] as Obj), ...(parts[1] as Obj) };
+}
