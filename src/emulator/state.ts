@@ -24,6 +24,8 @@ export interface SavedState {
   tls?: CertificatePair;
   /** The port it listened on, reused so that saved profiles keep their address. */
   port?: number;
+  /** The seed of the tables a run has not asked for yet (each is made from it on first use). */
+  seed?: 'demo' | 'empty';
   vdoms: Record<string, Record<string, SavedTable>>;
 }
 
@@ -80,14 +82,16 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
   return Array.isArray(saved.objects) ? new KeyedTable(table.key!, saved.objects, saved.revision) : undefined;
 }
 
-export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): SavedState {
-  const vdoms: SavedState['vdoms'] = {};
-  for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
+export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'>): SavedState {
+  // Every VDOM, also one whose tables were never asked for (they are made on first use).
+  const vdoms: SavedState['vdoms'] = Object.fromEntries(db.vdoms.map((vdom) => [vdom, {}]));
+  for (const [vdom, tablePath, state] of db.entries()) vdoms[vdom][tablePath] = saveTable(state);
   return { format: FORMAT, version: 1, ...extras, vdoms };
 }
 
 /** Tables come from the saved state where it has them, else from the seed (a new VDOM, a newer catalogue). */
-export function buildDatabase(vdoms: readonly string[], seed: 'demo' | 'empty', saved?: SavedState): Database {
+export function buildDatabase(vdoms: readonly string[], requested: 'demo' | 'empty', saved?: SavedState): Database {
+  const seed = saved?.seed ?? requested;
   const db = new Database(vdoms, (vdom, tablePath) => {
     const table = findTable(tablePath);
     if (!table) throw new Error(`no table ${tablePath}`);

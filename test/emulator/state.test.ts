@@ -49,6 +49,19 @@ describe('state file', () => {
     }
   });
 
+  it('keeps every VDOM across a restart, also one none of whose tables was ever asked for', async () => {
+    const file = join(dir, 'untouched.json');
+    const first = await startEmulator({ stateFile: file });
+    await call(first, 'POST', `${CMDB}/router/access-list`, { body: { name: 'root-only' }, token: first.token });
+    await first.close();
+    const second = await startEmulator({ stateFile: file });
+    try {
+      assert.equal((await call(second, 'GET', `${CMDB}/router/access-list?vdom=dmz`, { token: second.token })).status, 200);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('writes the file at every committed change, not only at close', async () => {
     const file = join(dir, 'live.json');
     const emu = await startEmulator({ stateFile: file, seed: 'empty' });
