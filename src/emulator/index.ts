@@ -176,8 +176,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   const server = certificate ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }) : createHttpServer();
   const port = await listen(server, options.port ?? (keepAddress ? saved?.port : undefined) ?? 0, host);
-  const extras: Pick<SavedState, 'credentials' | 'tls' | 'port'> = {
+  const extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'> = {
     credentials,
+    seed: saved?.seed ?? options.seed ?? 'demo',
     ...(options.tls === true && certificate ? { tls: certificate } : {}),
     ...(keepAddress ? { port } : saved?.port !== undefined ? { port: saved.port } : {}),
   };

@@ -24,6 +24,8 @@ export interface SavedState {
   tls?: CertificatePair;
   /** The port it listened on, reused so that saved profiles keep their address. */
   port?: number;
+  /** The seed of the tables the file does not hold (made from it on first use, as at the first start). */
+  seed?: 'demo' | 'empty';
   vdoms: Record<string, Record<string, SavedTable>>;
 }
 
@@ -80,14 +82,19 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
   return Array.isArray(saved.objects) ? new KeyedTable(table.key!, saved.objects, saved.revision) : undefined;
 }
 
-export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): SavedState {
-  const vdoms: SavedState['vdoms'] = {};
+export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'>): SavedState {
+  // Every VDOM, also one whose tables were not made yet: the file keeps the device's VDOMs.
+  const vdoms: SavedState['vdoms'] = Object.fromEntries(db.vdoms.map((vdom) => [vdom, {}]));
   for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
   return { format: FORMAT, version: 1, ...extras, vdoms };
 }
 
-/** Tables come from the saved state where it has them, else from the seed (a new VDOM, a newer catalogue). */
-export function buildDatabase(vdoms: readonly string[], seed: 'demo' | 'empty', saved?: SavedState): Database {
+/**
+ * Tables come from the saved state where it has them, else from the seed (a table not used yet, a new
+ * VDOM, a newer catalogue): the one the file was started with, else `seed`.
+ */
+export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty', saved?: SavedState): Database {
+  const seed = saved?.seed ?? option;
   const db = new Database(vdoms, (vdom, tablePath) => {
     const table = findTable(tablePath);
     if (!table) throw new Error(`no table ${tablePath}`);
