@@ -98,7 +98,7 @@ export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty'
   const db = new Database(vdoms, (vdom, tablePath) => {
     const table = findTable(tablePath);
     if (!table) throw new Error(`no table ${tablePath}`);
-    return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), seed);
+    return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), vdom, seed);
   });
   // Saved tables the seed would not make again are made now, so that a snapshot keeps them.
   for (const [vdom, tables] of Object.entries(saved?.vdoms ?? {})) {
