@@ -1,7 +1,9 @@
 // The tables administrators manage every day, over `--demo` (the built bin/cmdb.js in a throwaway HOME).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 
 type Obj = Record<string, unknown>;
@@ -57,4 +59,35 @@ test('the demo state persists: the second VDOM is still there after a change, an
   assert.deepEqual(json<Obj[]>(dmz).map((port) => port.vdom), ['dmz', 'dmz']);
   assert.equal((await cmdb(['demo', 'reset'], { env })).code, 0);
   assert.equal((await demo('get', 'firewall/address', 'lan2')).code, 6);
+});
+
+test('--demo get log.disk/setting reads the catalogue file of that table, not the whole catalogue', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cmdb-reads-'));
+  try {
+    const preload = join(dir, 'watch.cjs');
+    const log = join(dir, 'reads.txt');
+    // Every catalogue file the run reads, written when it exits.
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs');
+const read = fs.readFileSync;
+const seen = [];
+fs.readFileSync = function (file, ...rest) {
+  const name = String(file instanceof URL ? file.pathname : file);
+  const at = name.indexOf('/catalogue/data/');
+  if (at >= 0) seen.push(name.slice(at + '/catalogue/data/'.length));
+  return read.call(this, file, ...rest);
+};
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, seen.join('\\n')));
+`,
+    );
+    const r = await cmdb(['--demo', 'get', 'log.disk/setting', '-o', 'json'], { env, nodeArgs: ['--require', preload] });
+    assert.equal(r.code, 0, r.stderr);
+    const reads = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    assert.ok(reads.includes('t/log.disk_2fsetting.json'), reads.join());
+    assert.ok(!reads.includes('all.json'), reads.join());
+    assert.ok(reads.filter((name) => name.startsWith('t/')).length <= 2, reads.join());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
