@@ -7,7 +7,7 @@ import { DeviceError } from '../../src/emulator/envelope.js';
 import { holdsSubnet, parseIpv4, prefixToMask } from '../../src/emulator/ipv4.js';
 import { parseLenientJson } from '../../src/emulator/lenient-json.js';
 import { validateObject } from '../../src/emulator/validate.js';
-import { call, CMDB, get, item, start, type Json } from './helpers.js';
+import { call, CMDB, get, item, PASSWORD, start, type Json } from './helpers.js';
 
 describe('the tolerant JSON parser', () => {
   it('takes strict JSON as it is', () => {
@@ -92,6 +92,12 @@ describe('bodies over HTTP', () => {
     const reply = await call(emu, 'POST', `${CMDB}/firewall/address`, { rawBody: body, headers: { 'Content-Type': 'application/json' } });
     assert.equal(reply.status, 200, reply.text);
     assert.equal((await get(emu, item('firewall/address', 'Test'))).json.results[0].subnet, '192.168.0.0 255.255.255.0');
+  });
+
+  it('the JSON login of /api/v2/authentication takes single quotes too', async () => {
+    const body = `{'username': 'admin', 'secretkey': '${PASSWORD}', 'ack_pre_disclaimer': true}`;
+    const reply = await call(emu, 'POST', '/api/v2/authentication', { rawBody: body, token: null, headers: { 'Content-Type': 'application/json' } });
+    assert.equal(reply.json.status_code, 5, reply.text);
   });
 
   it('a form body and malformed JSON are still refused with 424', async () => {
