@@ -9,11 +9,6 @@ const INTEGER_TEXT = /^-?\d+$/;
 const MAC = /^[0-9a-f]{2}([:-][0-9a-f]{2}){5}$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Where a value is checked: the table (its path names the fields that hold an IPv4 subnet). */
-interface Where {
-  table: string;
-}
-
 function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
@@ -28,10 +23,13 @@ function subject(name: string, value: unknown): string {
   return `${name} ${typeof value === 'string' ? value : show(value)}`;
 }
 
-/** A value in the field's format, as the device stores it: a subnet in the mask form, a MAC address lowercase with colons. */
-function checkFormat(name: string, field: FieldSchema, text: string, where: Where): string {
+/**
+ * A value in the field's format, as the device stores it: a subnet in the mask form, a MAC address
+ * lowercase with colons. `table` (the table's path) tells the IPv4 fields that hold a subnet.
+ */
+function checkFormat(name: string, field: FieldSchema, text: string, table: string): string {
   if (field.format === 'ipv4') {
-    const stored = parseIpv4(text, holdsSubnet(where.table, name));
+    const stored = parseIpv4(text, holdsSubnet(table, name));
     if (stored === undefined) throw fail.invalidIp(`invalid IP address for '${name}': ${show(text)}`, subject(name, text));
     return stored;
   }
@@ -46,11 +44,11 @@ function checkFormat(name: string, field: FieldSchema, text: string, where: Wher
 }
 
 /** One value of an option or text field: from the enum, within the length, in the address format. */
-function checkText(name: string, field: FieldSchema, text: string, where: Where): string {
+function checkText(name: string, field: FieldSchema, text: string, table: string): string {
   if (field.enum && !field.enum.includes(text)) {
     throw fail.invalidValue(`value parse error before '${text}': '${name}' takes ${field.enum.join('|')}`, subject(name, text));
   }
-  return field.format === 'password' ? text : checkFormat(name, field, text, where);
+  return field.format === 'password' ? text : checkFormat(name, field, text, table);
 }
 
 /**
@@ -58,21 +56,21 @@ function checkText(name: string, field: FieldSchema, text: string, where: Where)
  * them is taken too), each checked; stored once each, in the device's own
  * order (the enum's) where the field has one.
  */
-function checkMultiple(name: string, field: FieldSchema, value: unknown, where: Where): string {
+function checkMultiple(name: string, field: FieldSchema, value: unknown, table: string): string {
   const values = Array.isArray(value) ? value.map(String) : String(value).split(/\s+/);
-  const checked = [...new Set(values.filter((v) => v !== '').map((v) => checkText(name, field, v, where)))];
+  const checked = [...new Set(values.filter((v) => v !== '').map((v) => checkText(name, field, v, table)))];
   if (field.enum) checked.sort((a, b) => field.enum!.indexOf(a) - field.enum!.indexOf(b));
   return checked.join(' ');
 }
 
-function checkString(name: string, field: FieldSchema, value: unknown, where: Where): string {
-  if (field.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) return checkLength(name, field, checkMultiple(name, field, value, where));
+function checkString(name: string, field: FieldSchema, value: unknown, table: string): string {
+  if (field.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) return checkLength(name, field, checkMultiple(name, field, value, table));
   // The device turns JSON numbers into CLI text, so a number is fine for a string field.
   if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
     throw fail.invalidValue(`value parse error: '${name}' takes a string, not ${show(value)}`, subject(name, value));
   }
   const text = String(value);
-  return checkLength(name, field, field.multiple ? checkMultiple(name, field, text, where) : checkText(name, field, text, where));
+  return checkLength(name, field, field.multiple ? checkMultiple(name, field, text, table) : checkText(name, field, text, table));
 }
 
 function checkLength(name: string, field: FieldSchema, text: string): string {
@@ -91,15 +89,15 @@ function checkInteger(name: string, field: FieldSchema, value: unknown): number 
   return number;
 }
 
-function checkArray(name: string, field: FieldSchema, value: unknown, where: Where): Obj[] {
+function checkArray(name: string, field: FieldSchema, value: unknown, table: string): Obj[] {
   if (!Array.isArray(value)) throw fail.invalidValue(`value parse error: '${name}' takes a list of entries, not ${show(value)}`, subject(name, value));
-  return value.map((entry) => validateObject(field.items ?? {}, entry, `${name}.`, where.table));
+  return value.map((entry) => validateObject(field.items ?? {}, entry, `${name}.`, table));
 }
 
-function checkField(name: string, field: FieldSchema, value: unknown, where: Where): unknown {
-  if (field.type === 'array') return checkArray(name, field, value, where);
+function checkField(name: string, field: FieldSchema, value: unknown, table: string): unknown {
+  if (field.type === 'array') return checkArray(name, field, value, table);
   if (field.type === 'integer') return checkInteger(name, field, value);
-  return checkString(name, field, value, where);
+  return checkString(name, field, value, table);
 }
 
 /** Response annotations a client may send back unchanged after a read. */
@@ -124,7 +122,7 @@ export function validateObject(fields: Fields, input: unknown, prefix = '', tabl
     if (isAnnotation(name, fields)) continue;
     const field = fields[name];
     if (!field) throw fail.invalidValue(`Unknown attribute '${prefix}${name}'`, `${prefix}${name}`);
-    out[name] = checkField(`${prefix}${name}`, field, value, { table });
+    out[name] = checkField(`${prefix}${name}`, field, value, table);
   }
   return out;
 }
@@ -141,7 +139,7 @@ export function checkKey(keyField: string, object: Obj, required: boolean): void
 
 /** Parses and checks one value for a field, as the device does for `nkey`. */
 export function validateValue(name: string, field: FieldSchema, value: unknown, table = ''): unknown {
-  return checkField(name, field, value, { table });
+  return checkField(name, field, value, table);
 }
 
 /**
