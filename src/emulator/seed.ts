@@ -273,14 +273,15 @@ const interfaceSeed: KeyedSeed = (f) => {
   return [port(inside, `10.${20 + f.index}.0.1 255.255.255.0`, 'ping https', 'dmz-lan', 'lan'), port(outside, `198.51.100.${f.index} 255.255.255.0`, 'ping', 'dmz-wan', 'wan')];
 };
 
+/** The networks are `lan-net`..., so that README's `create firewall/address --set name=lan` works on the demo. */
 const addressSeed: KeyedSeed = (f) => {
   const subnet = (name: string, value: string, extra: Obj = {}) => ({ name, uuid: uuidOf(`${f.vdom}/address/${name}`), type: 'ipmask', subnet: value, ...extra });
   if (f.primary) {
     return [
       subnet('all', '0.0.0.0 0.0.0.0'),
-      subnet('lan', '192.168.1.0 255.255.255.0', { 'associated-interface': 'port1', comment: 'office LAN' }),
-      subnet('dmz', '172.16.10.0 255.255.255.0', { 'associated-interface': 'port3' }),
-      subnet('servers', '10.10.10.0 255.255.255.0', { 'associated-interface': 'port4', color: 13 }),
+      subnet('lan-net', '192.168.1.0 255.255.255.0', { 'associated-interface': 'port1', comment: 'office LAN' }),
+      subnet('dmz-net', '172.16.10.0 255.255.255.0', { 'associated-interface': 'port3' }),
+      subnet('servers-net', '10.10.10.0 255.255.255.0', { 'associated-interface': 'port4', color: 13 }),
       subnet('web-server', '172.16.10.10 255.255.255.255', { comment: 'published web server' }),
       { name: 'update.example.com', uuid: uuidOf(`${f.vdom}/address/update.example.com`), type: 'fqdn', fqdn: 'update.example.com' },
       { name: 'dhcp-pool', uuid: uuidOf(`${f.vdom}/address/dhcp-pool`), type: 'iprange', 'start-ip': '192.168.1.100', 'end-ip': '192.168.1.199' },
@@ -292,7 +293,7 @@ const addressSeed: KeyedSeed = (f) => {
 const addrgrpSeed: KeyedSeed = (f) =>
   f.primary
     ? [
-        { name: 'internal-nets', uuid: uuidOf(`${f.vdom}/addrgrp/internal-nets`), member: names('lan', 'servers'), comment: 'every internal network' },
+        { name: 'internal-nets', uuid: uuidOf(`${f.vdom}/addrgrp/internal-nets`), member: names('lan-net', 'servers-net'), comment: 'every internal network' },
         { name: 'published', uuid: uuidOf(`${f.vdom}/addrgrp/published`), member: names('web-server') },
       ]
     : [{ name: 'mail', uuid: uuidOf(`${f.vdom}/addrgrp/mail`), member: names('mail-server') }];
@@ -334,11 +335,11 @@ const policySeed: KeyedSeed = (f) => {
     return [policy(f, 2, 'mail-in', outside, inside, 'all', 'mail-server', 'mail', 'accept'), policy(f, 1, 'dmz-out', inside, outside, 'dmz-lan', 'all', 'ALL', 'accept', { nat: 'enable' })];
   }
   return [
-    policy(f, 1, 'lan-to-internet', 'port1', 'port2', 'lan', 'all', 'ALL', 'accept', { nat: 'enable', logtraffic: 'all' }),
-    policy(f, 3, 'no-ssh-to-dmz', 'port1', 'port3', 'lan', 'dmz', 'SSH', 'deny', { comments: 'added later, moved above 2' }),
+    policy(f, 1, 'lan-to-internet', 'port1', 'port2', 'lan-net', 'all', 'ALL', 'accept', { nat: 'enable', logtraffic: 'all' }),
+    policy(f, 3, 'no-ssh-to-dmz', 'port1', 'port3', 'lan-net', 'dmz-net', 'SSH', 'deny', { comments: 'added later, moved above 2' }),
     policy(f, 2, 'lan-to-web', 'port1', 'port3', 'internal-nets', 'published', 'Web Access', 'accept'),
     policy(f, 5, 'publish-web', 'port2', 'port3', 'all', 'web-server', 'HTTPS', 'accept', { logtraffic: 'all' }),
-    policy(f, 4, 'server-updates', 'port4', 'port2', 'servers', 'update.example.com', 'Web Access', 'accept', { nat: 'enable', status: 'disable' }),
+    policy(f, 4, 'server-updates', 'port4', 'port2', 'servers-net', 'update.example.com', 'Web Access', 'accept', { nat: 'enable', status: 'disable' }),
   ];
 };
 

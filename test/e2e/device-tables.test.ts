@@ -39,6 +39,10 @@ test('create firewall/address with a /24 subnet: a get answers the mask form, as
   const read = await demo('get', 'firewall/address', 'lan2', '-o', 'json');
   assert.equal(read.code, 0, read.stderr);
   assert.equal(json<Obj>(read).subnet, '10.0.0.0 255.255.255.0');
+  // The issue's example: the demo's own networks are named otherwise (lan-net...), so `lan` is free.
+  const lan = await demo('create', 'firewall/address', '--set', 'name=lan', '--set', 'subnet=10.0.0.0/24');
+  assert.equal(lan.code, 0, lan.stderr);
+  assert.equal(lan.stderr, '');
 });
 
 test('a value the device refuses (a malformed MAC address) is refused with HTTP 500 and -651, and the device text shown', async () => {

@@ -60,8 +60,8 @@ describe('the demo seed of the everyday tables', () => {
   it('addresses of every kind, groups, services, the schedule always', () => {
     const addresses = objects('firewall/address');
     assert.deepEqual(new Set(addresses.map((a) => a.type)), new Set(['ipmask', 'fqdn', 'iprange']));
-    for (const name of ['all', 'lan', 'dmz', 'servers']) assert.ok(namesOf(addresses).includes(name), name);
-    assert.equal(addresses.find((a) => a.name === 'lan')!.subnet, '192.168.1.0 255.255.255.0');
+    for (const name of ['all', 'lan-net', 'dmz-net', 'servers-net']) assert.ok(namesOf(addresses).includes(name), name);
+    assert.equal(addresses.find((a) => a.name === 'lan-net')!.subnet, '192.168.1.0 255.255.255.0');
     assert.ok(objects('firewall/addrgrp').every((group) => group.member.length > 0));
     assert.ok(namesOf(objects('firewall.schedule/recurring')).includes('always'));
     assert.ok(objects('firewall.service/group').every((group) => group.member.length > 0));
@@ -117,11 +117,11 @@ describe('the demo seed of the everyday tables', () => {
     };
     const policies = section('firewall policy');
     assert.deepEqual([...policies.matchAll(/^ {4}edit (\d+)$/gm)].map((m) => Number(m[1])), [1, 3, 2, 5, 4]);
-    assert.match(policies, /^ {4}edit 1\n {8}set name "lan-to-internet"\n[^]*? {8}set srcintf "port1"\n {8}set dstintf "port2"\n {8}set srcaddr "lan"\n {8}set dstaddr "all"\n/m);
+    assert.match(policies, /^ {4}edit 1\n {8}set name "lan-to-internet"\n[^]*? {8}set srcintf "port1"\n {8}set dstintf "port2"\n {8}set srcaddr "lan-net"\n {8}set dstaddr "all"\n/m);
     assert.match(policies, / {8}set service "Web Access"\n/);
     assert.match(section('system interface'), /edit "port1"\n[^]*? {8}set ip 192\.168\.1\.99 255\.255\.255\.0\n[^]*? {8}set allowaccess ping https ssh http fgfm\n/);
-    assert.match(section('firewall address'), /edit "lan"\n[^]*? {8}set subnet 192\.168\.1\.0 255\.255\.255\.0\n/);
-    assert.match(section('firewall addrgrp'), /edit "internal-nets"\n[^]*? {8}set member "lan" "servers"\n/);
+    assert.match(section('firewall address'), /edit "lan-net"\n[^]*? {8}set subnet 192\.168\.1\.0 255\.255\.255\.0\n/);
+    assert.match(section('firewall addrgrp'), /edit "internal-nets"\n[^]*? {8}set member "lan-net" "servers-net"\n/);
     assert.match(section('router static'), /edit 1\n[^]*? {8}set gateway 203\.0\.113\.1\n/);
     assert.match(section('user local'), /edit "alice"\n[^]*? {8}set passwd ENC \S+\n/);
   });
