@@ -1,9 +1,10 @@
-import { findTable, type TableDef } from '../catalogue/index.js';
+import { allTables, findTable, type TableDef } from '../catalogue/index.js';
 import type { Principal } from './auth.js';
 import { planOperation, type Operation } from './cmdb.js';
 import { DEVICE, DeviceError, errorEnvelope, fail, splitTablePath, successEnvelope, type EnvelopeContext } from './envelope.js';
 import { configBackup } from './backup.js';
 import { flag } from './query.js';
+import { schemaTree } from './schema.js';
 import { revisionText, type Database, type View } from './store.js';
 import type { TransactionManager } from './transactions.js';
 import { parseJsonBody, validateObject } from './validate.js';
@@ -212,6 +213,8 @@ export class Api {
       case 'transaction-list':
         requireMethod(request, 'GET');
         return answer(request, this.deps.transactions.list());
+      case 'schema':
+        return this.schemaTree(request);
       case 'transaction-start':
         return this.startTransaction(request);
       case 'transaction-commit':
@@ -220,6 +223,14 @@ export class Api {
       default:
         throw fail.invalidRequest(`invalid request: unknown action '${action}'`);
     }
+  }
+
+  /** `GET <prefix>/?action=schema`: the schema of every table the caller's access groups reach. */
+  private schemaTree(request: ApiRequest): ApiResponse {
+    requireMethod(request, 'GET');
+    const vdom = selectVdoms(this.deps.db, request.principal, request.params).vdoms[0];
+    const tables = allTables().filter((table) => hasGroup(request.principal, table.group));
+    return { status: 200, body: successEnvelope({ http_method: 'GET', vdom }, { results: schemaTree(tables) }) };
   }
 
   private startTransaction(request: ApiRequest): ApiResponse {

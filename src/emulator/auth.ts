@@ -28,7 +28,6 @@ export interface AuthConfig {
   blockSeconds: number;
   sessionTtlSeconds: number;
   disclaimer: boolean;
-  secure: boolean;
 }
 
 /** Answer of `/logincheck`: its first character is what clients read. */
@@ -67,17 +66,16 @@ export class Authenticator {
   private readonly sessions = new Map<string, Session>();
   private readonly failures = new Map<string, { count: number; blockedUntil: number }>();
   readonly sessionCookie: string;
-  readonly csrfCookie: string;
-  /** A session cookie of an earlier run of the device, which each login clears. */
-  private readonly staleCookie = `APSCOOKIE_${randomInt(1_000_000_000, 9_999_999_999)}`;
+  /** The CSRF token's cookies: one with the session cookie's number, one without (both carry the same token). */
+  readonly csrfCookies: readonly string[];
 
   constructor(
     private readonly config: AuthConfig,
     private readonly clock: () => number = Date.now,
   ) {
-    this.sessionCookie = `APSCOOKIE_${randomInt(1_000_000_000, 9_999_999_999)}`;
-    // Release 6.4 names it without the port suffix later firmware adds.
-    this.csrfCookie = 'ccsrftoken';
+    const suffix = randomInt(1_000_000_000, 9_999_999_999);
+    this.sessionCookie = `APSCOOKIE_${suffix}`;
+    this.csrfCookies = [`ccsrftoken_${suffix}`, 'ccsrftoken'];
   }
 
   /** Seconds the source is still blocked for (0: not blocked). */
@@ -97,16 +95,22 @@ export class Authenticator {
     this.failures.set(source, entry);
   }
 
+  /** A cookie as the device sets it: the value in double quotes, `path=/`. */
   private cookie(name: string, value: string, httpOnly: boolean): string {
-    return `${name}=${value}; Path=/${httpOnly ? '; HttpOnly' : ''}; SameSite=Strict${this.config.secure ? '; Secure' : ''}`;
+    return `${name}="${value}"; path=/${httpOnly ? '; HttpOnly' : ''}`;
   }
 
   private expiredCookie(name: string): string {
-    return `${name}="0%260"; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    return `${name}="0%260"; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
+  }
+
+  /** The session id a request carries: the session cookie's value, with or without its quotes. */
+  private sessionIdOf(cookies: Map<string, string>): string | undefined {
+    return cookies.get(this.sessionCookie)?.replace(/^"(.*)"$/, '$1');
   }
 
   private sessionOf(cookies: Map<string, string>): Session | undefined {
-    const id = cookies.get(this.sessionCookie);
+    const id = this.sessionIdOf(cookies);
     const session = id === undefined ? undefined : this.sessions.get(id);
     if (session && this.clock() - session.lastUsed > this.config.sessionTtlSeconds * 1000) {
       this.sessions.delete(session.id);
@@ -134,17 +138,16 @@ export class Authenticator {
   }
 
   /**
-   * What a device sets with a successful login: first the stale cookies it
-   * clears (expired), then the session cookie and the quoted CSRF token, so a
-   * client that reads every cookie, or keeps the last of each name, ends with
-   * the valid ones.
+   * What a 6.4 device sets with a successful login (PROTOCOL.md, a captured answer): the session
+   * cookie, the quoted CSRF token under `ccsrftoken_<n>` and `ccsrftoken`, and the expired `rl`
+   * cookie, which the vendor's Ansible plugin needs to see (a cookie that is neither of the others) to
+   * keep its cookie header.
    */
   private loginCookies(session: Session): string[] {
     return [
-      this.expiredCookie(this.csrfCookie),
-      this.expiredCookie(this.staleCookie),
       this.sessionCookieOf(session),
-      this.cookie(this.csrfCookie, `"${session.csrf}"`, false),
+      ...this.csrfCookies.map((name) => this.cookie(name, session.csrf, false)),
+      'rl=;expires=Thu, 01 Jan 1970 00:00:01 GMT;path=/',
     ];
   }
 
@@ -215,9 +218,9 @@ export class Authenticator {
   }
 
   logout(cookies: Map<string, string>): LoginAnswer {
-    const id = cookies.get(this.sessionCookie);
+    const id = this.sessionIdOf(cookies);
     if (id !== undefined) this.sessions.delete(id);
-    return { body: '<html><body>logged out</body></html>\n', cookies: [this.expiredCookie(this.sessionCookie), this.expiredCookie(this.csrfCookie)] };
+    return { body: '<html><body>logged out</body></html>\n', cookies: [this.sessionCookie, ...this.csrfCookies].map((name) => this.expiredCookie(name)) };
   }
 
   expireAll(): void {

@@ -156,7 +156,7 @@ function create(call: CmdbCall): Operation {
   const keyField = table.key!;
   const body = parseBody(call);
   const numbered = wantsNextKey(table, body);
-  const input = validateObject(table.fields, numbered ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== keyField)) : body);
+  const input = validateObject(table.fields, numbered ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== keyField)) : body, '', table.path);
   if (!numbered) checkKey(keyField, input, true);
   const row = materialize(table.fields, input, true);
   return {
@@ -201,7 +201,7 @@ function entryWrite(table: TableDef, key: string | number, change: (rows: KeyedT
 function update(call: CmdbCall, key: string | number): Operation {
   const { table } = call;
   const keyField = table.key!;
-  const patch = validateObject(table.fields, parseBody(call));
+  const patch = validateObject(table.fields, parseBody(call), '', table.path);
   checkKey(keyField, patch, false);
   const changes = materialize(table.fields, patch, false);
   return entryWrite(table, key, (rows, old) => {
@@ -262,7 +262,7 @@ function getSingleton(call: CmdbCall): Operation {
 
 function updateSingleton(call: CmdbCall): Operation {
   const { table } = call;
-  const changes = materialize(table.fields, validateObject(table.fields, parseBody(call)), false);
+  const changes = materialize(table.fields, validateObject(table.fields, parseBody(call), '', table.path), false);
   return {
     write: true,
     run: ({ view, vdom }) => {
@@ -425,7 +425,7 @@ function planChild(call: CmdbCall, action: string | null, parentKey: string | nu
     }
     case 'POST': {
       if (child.key !== null) return unsupportedMethod(call);
-      const input = validateObject(child.items, parseBody(call), `${child.field}.`);
+      const input = validateObject(child.items, parseBody(call), `${child.field}.`, table.path);
       return write((entries) => {
         // Completed as a create completes it: every field, and the next `id` when it has none.
         const added = (materialize({ list: { type: 'array', items: child.items } }, { list: [...entries, input] }, false).list as Obj[]).at(-1)!;
@@ -436,7 +436,7 @@ function planChild(call: CmdbCall, action: string | null, parentKey: string | nu
     }
     case 'PUT': {
       if (child.key === null) return unsupportedMethod(call);
-      const patch = validateObject(child.items, parseBody(call), `${child.field}.`);
+      const patch = validateObject(child.items, parseBody(call), `${child.field}.`, table.path);
       return write((entries) => {
         const index = find(entries);
         const next = { ...entries[index], ...patch };

@@ -204,7 +204,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     blockSeconds: options.blockSeconds ?? 60,
     sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
     disclaimer: options.disclaimer ?? false,
-    secure: !!certificate,
   });
   const transactions = new TransactionManager(db, persist);
   const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator', release: releaseOf(options.release) });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { entryKeyOf, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { splitTablePath } from './envelope.js';
+import { holdsSubnet } from './ipv4.js';
 
 export type Obj = Record<string, unknown>;
 export type Fields = Record<string, FieldSchema>;
@@ -55,37 +56,75 @@ export function materialize(fields: Fields, partial: Obj, fillTop: boolean): Obj
   return out;
 }
 
-function typeName(field: FieldSchema): string {
-  if (field.enum) return 'option';
-  if (field.type === 'integer') return 'integer';
-  const formats: Record<string, string> = { ipv4: 'ipv4-address', ipv6: 'ipv6-address', 'mac-address': 'mac-address', password: 'password' };
-  return (field.format && formats[field.format]) ?? 'string';
+/** The device's type of an address field: the catalogue's format, told apart by name where it cannot say. */
+function addressType(tablePath: string, fieldPath: string, field: FieldSchema): string | undefined {
+  const name = fieldPath.slice(fieldPath.lastIndexOf('.') + 1);
+  switch (field.format) {
+    case 'ipv4':
+      return holdsSubnet(tablePath, fieldPath) ? 'ipv4-classnet' : 'ipv4-address';
+    case 'ipv6':
+      return /prefix|subnet|net|trusthost/.test(name) ? 'ipv6-prefix' : 'ipv6-address';
+    case 'mac-address':
+    case 'password':
+    case 'uuid':
+      return field.format;
+    default:
+      return undefined;
+  }
 }
 
-function fieldSchema(name: string, field: FieldSchema): Obj {
-  if (field.type === 'array') {
-    const items = field.items ?? {};
-    const mkey = subKeyOf(items);
-    return { name, category: 'table', mkey, mkey_type: items[mkey]?.type ?? 'string', children: childrenSchema(items) };
+/** Strings longer than this are the device's `var-string` (comments, scripts, certificates). */
+const VAR_STRING_SIZE = 255;
+
+function unitarySchema(tablePath: string, fieldPath: string, name: string, field: FieldSchema): Obj {
+  const out: Obj = { name, category: 'unitary' };
+  if (field.enum) {
+    Object.assign(out, { type: 'option', options: field.enum.map((option) => ({ name: option })), multiple_values: !!field.multiple });
+  } else if (field.type === 'integer') {
+    out.type = 'integer';
+    if (field.minimum !== undefined) out['min-value'] = field.minimum;
+    if (field.maximum !== undefined) out['max-value'] = field.maximum;
+  } else {
+    out.type = addressType(tablePath, fieldPath, field) ?? (field.maxLength !== undefined && field.maxLength > VAR_STRING_SIZE ? 'var-string' : 'string');
+    if (field.maxLength !== undefined) out.size = field.maxLength;
+    if (field.multiple) out.multiple_values = true;
   }
-  const out: Obj = { name, category: 'unitary', type: typeName(field), default: defaultValue(field) };
-  if (field.maxLength !== undefined) out.size = field.maxLength;
-  if (field.minimum !== undefined) out['min-value'] = field.minimum;
-  if (field.maximum !== undefined) out['max-value'] = field.maximum;
-  if (field.enum) out.options = field.enum.map((option) => ({ name: option }));
+  out.default = defaultValue(field);
   return out;
 }
 
-function childrenSchema(fields: Fields): Obj {
-  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, fieldSchema(name, field)]));
+function fieldSchema(tablePath: string, fieldPath: string, name: string, field: FieldSchema): Obj {
+  if (field.type !== 'array') return unitarySchema(tablePath, fieldPath, name, field);
+  const items = field.items ?? {};
+  const mkey = subKeyOf(items);
+  const member = Object.keys(items).length === 1 && mkey === 'name';
+  return { name, category: 'table', ...(member ? { member_table: true } : {}), mkey, mkey_type: items[mkey]?.type ?? 'string', children: childrenSchema(tablePath, `${fieldPath}.`, items) };
 }
 
-/** `?action=schema`: the device's CLI schema shape, built from the catalogue's field data. */
+function childrenSchema(tablePath: string, prefix: string, fields: Fields): Obj {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, fieldSchema(tablePath, `${prefix}${name}`, name, field)]));
+}
+
+/**
+ * `?action=schema`: the table as the device describes itself (PROTOCOL.md "The device's own schema"),
+ * from the catalogue's field data, under the device's own name of the table. The key field is
+ * `required`; `help`, `datasource` and the device's exact address types are not in the catalogue.
+ */
 export function tableSchema(table: TableDef): Obj {
-  const { path, name } = splitTablePath(table.path);
-  const out: Obj = { name, path, category: table.singleton ? 'complex' : 'table' };
+  const { path, name } = splitTablePath(table.deviceName ?? table.path);
+  const out: Obj = { name, category: table.singleton ? 'complex' : 'table' };
   if (table.key) Object.assign(out, { mkey: table.key, mkey_type: table.keyType });
-  return { ...out, access_group: table.group, children: childrenSchema(table.fields) };
+  const children = childrenSchema(table.path, '', table.fields);
+  if (table.key && children[table.key]) children[table.key] = { ...(children[table.key] as Obj), required: true };
+  return { ...out, path, q_type: typeId(table), access_group: table.group, children };
+}
+
+/** `GET <prefix>/?action=schema`: every table's schema, as `{path, name, schema}` entries. */
+export function schemaTree(tables: readonly TableDef[]): Obj[] {
+  return tables.map((table) => {
+    const schema = tableSchema(table);
+    return { path: schema.path, name: schema.name, schema };
+  });
 }
 
 const typeIds = new Map<string, number>();

@@ -7,6 +7,7 @@ import { KeyedTable, SingletonTable, type TableState } from './store.js';
 interface Flavor {
   index: number;
   primary: boolean;
+  vdom: string;
 }
 type KeyedSeed = (flavor: Flavor) => Obj[];
 type SingletonSeed = (flavor: Flavor) => Obj;
@@ -240,7 +241,135 @@ const vendorClientSeed: KeyedSeed = () => [
   { realm: 'partners.example.net', usergroupname: 'partners', phase2name: 'partner-p2', status: 'disable' },
 ];
 
+/** A UUID derived from a name, so that the demo is the same on every start (devices give every address and policy one). */
+function uuidOf(name: string): string {
+  const hex = createHash('sha1').update(`cmdb-demo:${name}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const names = (...list: string[]) => list.map((name) => ({ name }));
+
+/*
+ * The tables administrators touch every day, consistent with each other: the policies name interfaces,
+ * addresses, services and the schedule that exist in the same VDOM. The management VDOM has port1..port4
+ * and five policies whose order on the device is not their id order (1, 3, 2, 5, 4); another VDOM a
+ * smaller set on ports of its own.
+ */
+
+/** The two ports of a VDOM other than the management one: port5/port6 for the second, port7/port8 for the third... */
+const ports = (f: Flavor) => [`port${3 + 2 * f.index}`, `port${4 + 2 * f.index}`];
+
+const interfaceSeed: KeyedSeed = (f) => {
+  const port = (name: string, ip: string, allowaccess: string, alias: string, role: string, extra: Obj = {}) => ({ name, vdom: f.vdom, mode: 'static', ip, allowaccess, type: 'physical', alias, role, ...extra });
+  if (f.primary) {
+    return [
+      port('port1', '192.168.1.99 255.255.255.0', 'ping https ssh http fgfm', 'lan', 'lan', { description: 'office LAN', 'device-identification': 'enable' }),
+      port('port2', '203.0.113.2 255.255.255.240', 'ping', 'wan', 'wan', { 'estimated-upstream-bandwidth': 100000 }),
+      port('port3', '172.16.10.1 255.255.255.0', 'ping https ssh', 'dmz', 'dmz'),
+      port('port4', '10.10.10.1 255.255.255.0', 'ping', 'servers', 'lan', { description: 'server farm' }),
+    ];
+  }
+  const [inside, outside] = ports(f);
+  return [port(inside, `10.${20 + f.index}.0.1 255.255.255.0`, 'ping https', 'dmz-lan', 'lan'), port(outside, `198.51.100.${f.index} 255.255.255.0`, 'ping', 'dmz-wan', 'wan')];
+};
+
+/** The networks are `lan-net`..., so that README's `create firewall/address --set name=lan` works on the demo. */
+const addressSeed: KeyedSeed = (f) => {
+  const subnet = (name: string, value: string, extra: Obj = {}) => ({ name, uuid: uuidOf(`${f.vdom}/address/${name}`), type: 'ipmask', subnet: value, ...extra });
+  if (f.primary) {
+    return [
+      subnet('all', '0.0.0.0 0.0.0.0'),
+      subnet('lan-net', '192.168.1.0 255.255.255.0', { 'associated-interface': 'port1', comment: 'office LAN' }),
+      subnet('dmz-net', '172.16.10.0 255.255.255.0', { 'associated-interface': 'port3' }),
+      subnet('servers-net', '10.10.10.0 255.255.255.0', { 'associated-interface': 'port4', color: 13 }),
+      subnet('web-server', '172.16.10.10 255.255.255.255', { comment: 'published web server' }),
+      { name: 'update.example.com', uuid: uuidOf(`${f.vdom}/address/update.example.com`), type: 'fqdn', fqdn: 'update.example.com' },
+      { name: 'dhcp-pool', uuid: uuidOf(`${f.vdom}/address/dhcp-pool`), type: 'iprange', 'start-ip': '192.168.1.100', 'end-ip': '192.168.1.199' },
+    ];
+  }
+  return [subnet('all', '0.0.0.0 0.0.0.0'), subnet('dmz-lan', `10.${20 + f.index}.0.0 255.255.255.0`), subnet('mail-server', `10.${20 + f.index}.0.25 255.255.255.255`)];
+};
+
+const addrgrpSeed: KeyedSeed = (f) =>
+  f.primary
+    ? [
+        { name: 'internal-nets', uuid: uuidOf(`${f.vdom}/addrgrp/internal-nets`), member: names('lan-net', 'servers-net'), comment: 'every internal network' },
+        { name: 'published', uuid: uuidOf(`${f.vdom}/addrgrp/published`), member: names('web-server') },
+      ]
+    : [{ name: 'mail', uuid: uuidOf(`${f.vdom}/addrgrp/mail`), member: names('mail-server') }];
+
+const serviceSeed: KeyedSeed = (f) => {
+  const tcp = (name: string, portrange: string, category: string, extra: Obj = {}) => ({ name, category, protocol: 'TCP/UDP/SCTP', 'tcp-portrange': portrange, ...extra });
+  const all = { name: 'ALL', category: 'General', protocol: 'IP', 'protocol-number': 0 };
+  if (!f.primary) return [all, tcp('HTTPS', '443', 'Web Access'), tcp('SMTP', '25', 'Email')];
+  return [
+    all,
+    tcp('HTTP', '80', 'Web Access'),
+    tcp('HTTPS', '443', 'Web Access'),
+    tcp('SSH', '22', 'Remote Access'),
+    tcp('DNS', '53', 'Network Services', { 'udp-portrange': '53' }),
+    { name: 'PING', category: 'Network Services', protocol: 'ICMP', icmptype: 8 },
+    tcp('app-8443', '8443', 'Web Access', { comment: 'line-of-business application' }),
+  ];
+};
+
+const serviceGroupSeed: KeyedSeed = (f) =>
+  f.primary ? [{ name: 'Web Access', member: names('HTTP', 'HTTPS') }, { name: 'admin', member: names('SSH', 'HTTPS', 'PING'), comment: 'management protocols' }] : [{ name: 'mail', member: names('SMTP', 'HTTPS') }];
+
+const recurringSeed: KeyedSeed = () => [
+  { name: 'always', day: 'sunday monday tuesday wednesday thursday friday saturday', start: '00:00', end: '00:00' },
+  { name: 'business-hours', day: 'monday tuesday wednesday thursday friday', start: '08:00', end: '18:00' },
+];
+
+function policy(f: Flavor, policyid: number, name: string, from: string, to: string, source: string, destination: string, service: string, action: 'accept' | 'deny', extra: Obj = {}): Obj {
+  return {
+    policyid, name, uuid: uuidOf(`${f.vdom}/policy/${policyid}`), srcintf: names(from), dstintf: names(to), srcaddr: names(source), dstaddr: names(destination),
+    action, schedule: 'always', service: names(service), nat: 'disable', logtraffic: action === 'deny' ? 'all' : 'utm', ...extra,
+  };
+}
+
+/** In the device's order, which is not the id order: policy 3 was added later and moved above 2, 4 below 5. */
+const policySeed: KeyedSeed = (f) => {
+  if (!f.primary) {
+    const [inside, outside] = ports(f);
+    return [policy(f, 2, 'mail-in', outside, inside, 'all', 'mail-server', 'mail', 'accept'), policy(f, 1, 'dmz-out', inside, outside, 'dmz-lan', 'all', 'ALL', 'accept', { nat: 'enable' })];
+  }
+  return [
+    policy(f, 1, 'lan-to-internet', 'port1', 'port2', 'lan-net', 'all', 'ALL', 'accept', { nat: 'enable', logtraffic: 'all' }),
+    policy(f, 3, 'no-ssh-to-dmz', 'port1', 'port3', 'lan-net', 'dmz-net', 'SSH', 'deny', { comments: 'added later, moved above 2' }),
+    policy(f, 2, 'lan-to-web', 'port1', 'port3', 'internal-nets', 'published', 'Web Access', 'accept'),
+    policy(f, 5, 'publish-web', 'port2', 'port3', 'all', 'web-server', 'HTTPS', 'accept', { logtraffic: 'all' }),
+    policy(f, 4, 'server-updates', 'port4', 'port2', 'servers-net', 'update.example.com', 'Web Access', 'accept', { nat: 'enable', status: 'disable' }),
+  ];
+};
+
+/** A gateway route as devices show it (the derived defaults would make it a blackhole, SD-WAN member...). */
+const route = (seq: number, dst: string, gateway: string, device: string, comment: string): Obj => ({
+  'seq-num': seq, dst, gateway, device, distance: 10, comment, blackhole: 'disable', 'dynamic-gateway': 'disable', sdwan: 'disable', 'link-monitor-exempt': 'disable', bfd: 'disable',
+});
+
+const staticRouteSeed: KeyedSeed = (f) => {
+  if (!f.primary) return [route(1, '0.0.0.0 0.0.0.0', `198.51.100.${f.index + 100}`, ports(f)[1], 'default route')];
+  return [
+    route(1, '0.0.0.0 0.0.0.0', '203.0.113.1', 'port2', 'default route'),
+    route(2, '10.50.0.0 255.255.0.0', '10.10.10.254', 'port4', 'branch offices'),
+    { ...route(3, '198.18.0.0 255.254.0.0', '0.0.0.0', '', 'benchmark networks go nowhere'), blackhole: 'enable', distance: 254 },
+  ];
+};
+
+const localUserSeed: KeyedSeed = (f) =>
+  f.primary ? [{ name: 'alice', id: 1, status: 'enable', type: 'password', passwd: 'demo-Passw0rd', 'email-to': 'alice@example.com' }] : [];
+
 const KEYED_SEEDS: Record<string, KeyedSeed> = {
+  'system/interface': interfaceSeed,
+  'firewall/address': addressSeed,
+  'firewall/addrgrp': addrgrpSeed,
+  'firewall.service/custom': serviceSeed,
+  'firewall.service/group': serviceGroupSeed,
+  'firewall.schedule/recurring': recurringSeed,
+  'firewall/policy': policySeed,
+  'router/static': staticRouteSeed,
+  'user/local': localUserSeed,
   'certificate/ca': caSeed,
   'certificate/crl': crlSeed,
   'certificate/local': localCertSeed,
@@ -316,16 +445,16 @@ function fallbackSeed(table: TableDef): Obj[] {
   return table.spec ? [{ [table.key!]: table.keyType === 'integer' ? 1 : 'example' }] : [];
 }
 
-/** The demo objects of a keyed table (or the settings of a singleton) for the VDOM at `vdomIndex`, before defaults are filled in. */
-export function seedObjects(table: TableDef, vdomIndex: number): Obj[] | Obj {
-  const flavor = { index: vdomIndex, primary: vdomIndex === 0 };
+/** The demo objects of a keyed table (or the settings of a singleton) for the VDOM `vdom` at `vdomIndex`, before defaults are filled in. */
+export function seedObjects(table: TableDef, vdomIndex: number, vdom: string): Obj[] | Obj {
+  const flavor = { index: vdomIndex, primary: vdomIndex === 0, vdom };
   if (table.singleton) return SINGLETON_SEEDS[table.path]?.(flavor) ?? {};
   return KEYED_SEEDS[table.path]?.(flavor) ?? fallbackSeed(table);
 }
 
 /** A table's starting state: demo data, or for `empty` no objects (singletons still hold their defaults). */
-export function seedTable(table: TableDef, vdomIndex: number, seed: 'demo' | 'empty'): TableState {
-  const objects = seed === 'demo' ? seedObjects(table, vdomIndex) : table.singleton ? {} : [];
+export function seedTable(table: TableDef, vdomIndex: number, vdom: string, seed: 'demo' | 'empty'): TableState {
+  const objects = seed === 'demo' ? seedObjects(table, vdomIndex, vdom) : table.singleton ? {} : [];
   if (Array.isArray(objects)) return new KeyedTable(table.key!, objects.map((o) => materialize(table.fields, o, true)));
   return new SingletonTable(materialize(table.fields, objects, true));
 }

@@ -4,6 +4,7 @@ import type { Authenticator, LoginAnswer } from './auth.js';
 import { errorEnvelope, fail, htmlErrorPage } from './envelope.js';
 import type { ReceivedRequest } from './index.js';
 import { flatHeaders, parseCookies, readBody, sendHtml, sendJson, sendText, splitTarget } from './http.js';
+import { parseLenientJson } from './lenient-json.js';
 
 const AUTHENTICATION_PATH = '/api/v2/authentication';
 
@@ -98,7 +99,7 @@ export class Device {
     if (x.method !== 'POST') return sendHtml(x.res, 405, htmlErrorPage(405, `${x.path} accepts POST, DELETE`));
     let body: unknown;
     try {
-      body = JSON.parse(x.body);
+      body = parseLenientJson(x.body);
     } catch {
       body = undefined;
     }

@@ -24,7 +24,7 @@ export interface SavedState {
   tls?: CertificatePair;
   /** The port it listened on, reused so that saved profiles keep their address. */
   port?: number;
-  /** The seed of the tables a run has not asked for yet (each is made from it on first use). */
+  /** The seed of the tables the file does not hold (made from it on first use, as at the first start). */
   seed?: 'demo' | 'empty';
   vdoms: Record<string, Record<string, SavedTable>>;
 }
@@ -83,19 +83,22 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
 }
 
 export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'>): SavedState {
-  // Every VDOM, also one whose tables were never asked for (they are made on first use).
+  // Every VDOM, also one whose tables were not made yet: the file keeps the device's VDOMs.
   const vdoms: SavedState['vdoms'] = Object.fromEntries(db.vdoms.map((vdom) => [vdom, {}]));
-  for (const [vdom, tablePath, state] of db.entries()) vdoms[vdom][tablePath] = saveTable(state);
+  for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
   return { format: FORMAT, version: 1, ...extras, vdoms };
 }
 
-/** Tables come from the saved state where it has them, else from the seed (a new VDOM, a newer catalogue). */
-export function buildDatabase(vdoms: readonly string[], requested: 'demo' | 'empty', saved?: SavedState): Database {
-  const seed = saved?.seed ?? requested;
+/**
+ * Tables come from the saved state where it has them, else from the seed (a table not used yet, a new
+ * VDOM, a newer catalogue): the one the file was started with, else `seed`.
+ */
+export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty', saved?: SavedState): Database {
+  const seed = saved?.seed ?? option;
   const db = new Database(vdoms, (vdom, tablePath) => {
     const table = findTable(tablePath);
     if (!table) throw new Error(`no table ${tablePath}`);
-    return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), seed);
+    return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), vdom, seed);
   });
   // Saved tables the seed would not make again are made now, so that a snapshot keeps them.
   for (const [vdom, tables] of Object.entries(saved?.vdoms ?? {})) {

@@ -65,6 +65,24 @@ test('logs in with a form post, then sends the cookies and the CSRF token withou
   assert.deepEqual(session.exportState(), { cookies: { APSCOOKIE_123: 'sess-id', ccsrftoken_443: '"c5rf"' } });
 });
 
+test("takes a 6.4 device's login cookies as captured: the last unexpired value of each name, the expired rl dropped", async () => {
+  const { reply, seen, client, session } = setup();
+  const n = '10593376298575695335';
+  const captured = [
+    `APSCOOKIE_${n}="Era%3D1%26Payload%3Dabc"; path=/; HttpOnly`,
+    `ccsrftoken_${n}="1FBF5FBBE218A66091248EFB8BEAC2"; path=/`,
+    'ccsrftoken="1FBF5FBBE218A66091248EFB8BEAC2"; path=/',
+    'rl=;expires=Thu, 01 Jan 1970 00:00:01 GMT;path=/',
+  ];
+  reply('POST', '/logincheck', 200, '1document.location="/ng/";', { headers: { 'content-type': 'text/html', 'set-cookie': captured } });
+  reply('POST', LIST, 200, { status: 'success', mkey: 1 }, json);
+  await client.request({ method: 'POST', tablePath: 'firewall.ipmacbinding/table', body: { 'seq-num': 1 } });
+  const write = seen[1];
+  assert.equal(write.headers.cookie, `APSCOOKIE_${n}="Era%3D1%26Payload%3Dabc"; ccsrftoken_${n}="1FBF5FBBE218A66091248EFB8BEAC2"; ccsrftoken="1FBF5FBBE218A66091248EFB8BEAC2"`);
+  assert.equal(write.headers['x-csrftoken'], '1FBF5FBBE218A66091248EFB8BEAC2');
+  assert.deepEqual(Object.keys(session.exportState()!.cookies), [`APSCOOKIE_${n}`, `ccsrftoken_${n}`, 'ccsrftoken']);
+});
+
 test('finds the CSRF cookie by prefix: ccsrf_token_<port>_<hash> of later firmware', async () => {
   const { reply, seen, client } = setup();
   reply('POST', '/logincheck', 200, '1', { headers: { 'set-cookie': ['APSCOOKIE_9="x"', 'ccsrf_token_8443_ab12="tok"'] } });

@@ -355,14 +355,15 @@ for (const scheme of ['http', 'https'] as const) {
     describe('session login', () => {
       const form = () => `username=${encodeURIComponent(device.username)}&secretkey=${encodeURIComponent(device.password)}&ajax=1`;
 
-      it('/logincheck sets more than the session cookie: expired stale ones, then APSCOOKIE and ccsrftoken', async () => {
+      it('/logincheck sets the cookies a 6.4 device sets: APSCOOKIE_<n>, ccsrftoken_<n>, ccsrftoken and the expired rl', async () => {
         const login = await call('POST', '/logincheck', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form() });
         assert.equal(login.status, 200);
         assert.equal(login.text[0], '1');
         const lines = setCookies(login);
         assert.ok(lines.length > 2, lines.join('\n'));
         const live = liveCookies(lines);
-        assert.deepEqual([...live.keys()].map((n) => n.replace(/\d+$/, '')).sort(), ['APSCOOKIE_', 'ccsrftoken']);
+        assert.deepEqual([...live.keys()].map((n) => n.replace(/\d+$/, '')).sort(), ['APSCOOKIE_', 'ccsrftoken', 'ccsrftoken_']);
+        assert.ok(lines.some((line) => line.startsWith('rl=;')), 'the expired rl cookie the Ansible plugin looks for');
         assert.match(live.get('ccsrftoken')!, /^"[0-9a-f]+"$/);
       });
 

@@ -59,23 +59,43 @@ class Session {
 const ACL = `${CMDB}/router/access-list`;
 
 describe('session login', () => {
-  it("answers '1' with an APSCOOKIE and a quoted ccsrftoken (6.4: no port suffix), after expired stale cookies, and the session reads", async () => {
+  it("answers '1' with the cookies a 6.4 device sets, and the session reads", async () => {
     const emu = await emulator();
     const session = new Session(emu);
     const answer = await session.login('admin', PASSWORD);
     assert.equal(answer.status, 200);
     assert.match(answer.type ?? '', /text\/html/);
     assert.equal(answer.text[0], '1');
-    const names = [...session.cookies.keys()];
-    assert.ok(names.some((name) => /^APSCOOKIE_\d+$/.test(name)), names.join());
-    assert.match(session.cookies.get('ccsrftoken') ?? '', /^"[0-9a-f]+"$/);
-    assert.ok(!names.some((name) => /^ccsrftoken_/.test(name)), names.join());
+    // PROTOCOL.md's captured answer: APSCOOKIE_<n>, ccsrftoken_<n>, ccsrftoken (quoted values), then the expired rl.
+    const [apscookie, numbered, plain, rl, ...rest] = answer.setCookies;
+    assert.deepEqual(rest, []);
+    const n = /^APSCOOKIE_(\d+)="[^"]+"; path=\/; HttpOnly$/.exec(apscookie)?.[1];
+    assert.ok(n, apscookie);
+    assert.match(numbered, new RegExp(`^ccsrftoken_${n}="[0-9a-f]+"; path=/$`));
+    assert.equal(plain, `ccsrftoken=${numbered.slice(numbered.indexOf('=') + 1)}`);
+    assert.equal(rl, 'rl=;expires=Thu, 01 Jan 1970 00:00:01 GMT;path=/');
+    assert.deepEqual([...session.cookies.keys()].sort(), [`APSCOOKIE_${n}`, 'ccsrftoken', `ccsrftoken_${n}`].sort());
     assert.equal((await session.api('GET', ACL)).status, 200);
-    const lines = answer.setCookies;
-    assert.ok(lines.length > 2, lines.join('\n'));
-    const valid = lines.filter((line) => !/expires=thu, 01 jan 1970/i.test(line));
-    assert.deepEqual(valid.map((line) => line.split('=')[0]).sort(), ['ccsrftoken', names.find((n) => n.startsWith('APSCOOKIE_'))].sort());
-    assert.ok(lines.indexOf(valid[0]) >= lines.length - 2, 'the valid cookies come last');
+  });
+
+  it('sets a cookie that is neither APSCOOKIE nor ccsrftoken (rl), which the Ansible plugin needs to keep its cookie header', async () => {
+    const emu = await emulator();
+    const answer = await new Session(emu).login('admin', PASSWORD);
+    const others = answer.setCookies.map((line) => line.slice(0, line.indexOf('='))).filter((name) => !/^APSCOOKIE_|^ccsrftoken/.test(name));
+    assert.deepEqual(others, ['rl']);
+  });
+
+  it('takes the session cookie with or without its quotes, and logout expires every cookie it set', async () => {
+    const emu = await emulator();
+    const session = new Session(emu);
+    const answer = await session.login('admin', PASSWORD);
+    const [name, value] = answer.setCookies[0].split(';')[0].split('=');
+    const bare = await call(emu, 'GET', ACL, { token: null, headers: { Cookie: `${name}=${value.replace(/"/g, '')}` } });
+    assert.equal(bare.status, 200);
+    const out = await session.form('/logout', {});
+    assert.deepEqual(out.setCookies.map((line) => line.slice(0, line.indexOf('='))).sort(), answer.setCookies.slice(0, 3).map((line) => line.slice(0, line.indexOf('='))).sort());
+    assert.ok(out.setCookies.every((line) => /expires=Thu, 01 Jan 1970/.test(line)));
+    assert.equal((await call(emu, 'GET', ACL, { token: null, headers: { Cookie: `${name}=${value}` } })).status, 401);
   });
 
   it('needs X-CSRFTOKEN for writes, not for reads', async () => {
