@@ -37,10 +37,8 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
     await printReport(ctx, planned.tables, { applied: [], failed: null, not_applied: [], aborted: false, interrupted: false }, [], true);
     return EXIT.OK;
   }
-  if (steps.length && !(await ctx.approved(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
-    ctx.notice('nothing was changed');
-    return EXIT.DIFFERENT;
-  }
+  // Declined: exit 2, as every question (CLI.md).
+  if (steps.length) await ctx.confirmChange(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`);
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {

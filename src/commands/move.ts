@@ -41,6 +41,7 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     where = opts.top ? 'before' : 'after';
   } else {
     other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
+    if (String(other) === String(mkey)) throw new UsageError(`cannot move ${table.path} ${JSON.stringify(String(mkey))} ${where} itself`, `give another object's ${table.key} with --${where}`);
   }
   const result = await sendWrite(ctx, table, { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } }, { mkey, moved: where, other }).catch(async (err: unknown) => {
     if (!(err instanceof ApiError && err.notFound)) throw err;
