@@ -229,7 +229,8 @@ export class CmdbClient {
   readonly baseUrl: string;
   readonly prefix: string;
   readonly auth: Authenticator | undefined;
-  private readonly timeoutMs: number;
+  /** Per-request timeout: how long an answer may take. */
+  readonly timeoutMs: number;
   private readonly tls: TlsOptions;
   private readonly onExchange?: (exchange: Exchange) => void;
   private dispatcher: Dispatcher | undefined;

@@ -247,6 +247,8 @@ export function describeError(err: unknown): Shown {
     return { exit: status === 429 ? EXIT.BLOCKED : EXIT.AUTH, ...none, status, ...loginWords(err) };
   }
   if (err instanceof RequestError) return { exit: EXIT.USAGE, ...none, ...requestWords(err) };
+  // A write that never reached the device: what stopped it, and that it was not applied.
+  if (err instanceof WriteOutcomeError && err.notSent) return { ...describeError(err.cause), outcome: err.outcome };
   if (err instanceof CmdbError) {
     // A device error the command put in its own words keeps the device's status, code and text.
     const device = err.cause instanceof ApiError ? { status: err.cause.status, code: err.cause.code, cliError: err.cause.cliError } : none;

@@ -3,8 +3,8 @@ import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmSeveralVdoms, printWrite, steadyHeap, type WriteOptions } from './shared.js';
-import { expectFields, sendWrite, severalVdoms } from './verify.js';
+import { bulkPrinter, confirmSeveralVdoms, printWrite, sendWrite, steadyHeap, type WriteOptions } from './shared.js';
+import { expectFields, severalVdoms } from '../outcome/index.js';
 
 export interface CreateOptions extends BodyOptions, WriteOptions {
   concurrency?: string;

@@ -103,5 +103,5 @@ export async function printPlan(ctx: Context, planned: PlannedTables, extra: Omi
 export async function printReport(ctx: Context, tables: Map<string, TableDef>, report: ApplyReport, skipped: Step[], nothingToDo = false): Promise<void> {
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
   const failed = report.failed && { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: ctx.describe(report.failed.error) };
-  await ctx.print({ kind: 'applied', applied: shown(report.applied), failed, notApplied: shown([...report.not_applied, ...skipped]), aborted: report.aborted, interrupted: report.interrupted, nothingToDo });
+  await ctx.print({ kind: 'applied', applied: shown(report.applied), failed, notApplied: shown([...report.not_applied, ...skipped]), unknown: shown(report.unknown), aborted: report.aborted, interrupted: report.interrupted, nothingToDo });
 }

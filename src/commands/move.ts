@@ -2,8 +2,7 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send, type WriteOptions } from './shared.js';
-import { sendWrite } from './verify.js';
+import { printWrite, send, sendWrite, type WriteOptions } from './shared.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
