@@ -161,7 +161,7 @@ describe('diff and apply', () => {
     mark = emu.requests.length;
     const again = await run('apply', '-f', exported);
     expectCode(again, 0);
-    assert.deepEqual(json(again), { applied: [], failed: null, not_applied: [] });
+    assert.deepEqual(json(again), { applied: [], failed: null, not_applied: [], unknown: [] });
     assert.deepEqual(writes(since(mark)), [], 'an in-sync apply sends no write');
   });
 

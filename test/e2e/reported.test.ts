@@ -172,3 +172,49 @@ describe('answers from a server that is not the device, or an error inside a 200
     }
   });
 });
+
+describe('#24.8 create -f into a table whose order matters', () => {
+  let server: Server;
+  let serverEnv: NodeJS.ProcessEnv;
+  /** The device's order of dlp/filepattern: objects land when their POST is answered. */
+  const stored: number[] = [];
+  let inFlight = 0;
+  let most = 0;
+  before(async () => {
+    // A device that works on requests in parallel: POSTs that arrive together are answered (and land)
+    // in the reverse of their arrival order, once no other arrives for a moment.
+    let held: { id: number; answer: () => void }[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"error","http_status":404,"error":-3}');
+        const id = (JSON.parse(body) as { id: number }).id;
+        most = Math.max(most, ++inFlight);
+        held.push({ id, answer: () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', http_status: 200, mkey: id })) });
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          for (const h of held.reverse()) {
+            stored.push(h.id);
+            inFlight--;
+            h.answer();
+          }
+          held = [];
+        }, 20);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    serverEnv = isolated({ CMDB_HOST: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMDB_TOKEN: 't' });
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('40 objects with the default concurrency land in file order, created one at a time', async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => 100 + i);
+    const file = doc('patterns.json', ids.map((id) => ({ id, name: `p${id}` })));
+    const r = await run(['create', FILEPATTERN, '-f', file, '-o', 'json'], serverEnv);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(stored, ids);
+    assert.equal(most, 1, 'one create at a time');
+  });
+});
