@@ -13,6 +13,7 @@ import type { TableDef } from '../catalogue/index.js';
 import { isMetaField } from '../catalogue/validate.js';
 import { WriteOutcomeError } from '../errors.js';
 import { changedFields } from '../plan/compare.js';
+import { shellWord, vdomFlag } from '../request/shell.js';
 
 type Obj = Record<string, unknown>;
 type Key = string | number;
@@ -205,11 +206,10 @@ export async function judgeLost(client: CmdbClient, table: TableDef, expected: E
 /** The write in words (`the move of t "3" before "1"`), and the command that shows its object. */
 function inWords(table: TableDef, expected: Expectation): { what: string; check: string } {
   const key = (k: Key) => JSON.stringify(String(k));
-  const word = (k: Key) => (/^[A-Za-z0-9_.,:/@%+=-]+$/.test(String(k)) ? String(k) : `"${String(k).replace(/["$`\\]/g, '\\$&')}"`);
   if ('moved' in expected) return { what: `the move of ${table.path} ${key(expected.mkey)} ${expected.moved} ${key(expected.other)}`, check: `cmdb list ${table.path}` };
-  if ('cloneOf' in expected) return { what: `the clone of ${table.path} ${key(expected.cloneOf)} to ${key(expected.mkey)}`, check: `cmdb get ${table.path} ${word(expected.mkey)}` };
+  if ('cloneOf' in expected) return { what: `the clone of ${table.path} ${key(expected.cloneOf)} to ${key(expected.mkey)}`, check: `cmdb get ${table.path} ${shellWord(expected.mkey)}` };
   if (expected.mkey === undefined) return { what: `the write of ${table.path}`, check: `cmdb get ${table.path}` };
-  return { what: `the write of ${table.path} ${key(expected.mkey)}`, check: `cmdb get ${table.path} ${word(expected.mkey)}` };
+  return { what: `the write of ${table.path} ${key(expected.mkey)}`, check: `cmdb get ${table.path} ${shellWord(expected.mkey)}` };
 }
 
 /** Where the user checks a write of unknown outcome: a command, or apply's own advice. */
@@ -247,15 +247,11 @@ function readBackResult(req: WriteRequest, mkey: Key | undefined, outcome: 'appl
   return { status: 200, body: envelope, envelopes: [envelope], multiVdom: false };
 }
 
-function vdomFlag(vdom: string | null): string {
-  return vdom ? ` --vdom ${/^[A-Za-z0-9_.,-]+$/.test(vdom) ? vdom : `"${vdom}"`}` : '';
-}
-
 /** One result per VDOM of a write to several whose answer was lost: applied, or an error that says unknown. */
 function perVdom(table: TableDef, expected: Expectation, err: unknown, judged: Judged[]): WriteAnswer {
   const { what, check } = inWords(table, expected);
   const envelopes = judged.filter((j) => j.outcome === 'applied').map((j) => ({ status: 'success', mkey: expected.mkey, vdom: j.vdom ?? undefined, outcome: 'applied' }));
-  const lost = judged.filter((j) => j.outcome !== 'applied').map((j) => ({ vdom: j.vdom, error: unknownOutcome(`${what}${j.vdom ? ` in vdom ${j.vdom}` : ''}`, err, { command: `${check}${vdomFlag(j.vdom)}` }, j.unreadable) }));
+  const lost = judged.filter((j) => j.outcome !== 'applied').map((j) => ({ vdom: j.vdom, error: unknownOutcome(`${what}${j.vdom ? ` in vdom ${j.vdom}` : ''}`, err, { command: `${check}${vdomFlag(j.vdom ? [j.vdom] : undefined)}` }, j.unreadable) }));
   const body = judged.map((j) => ({ vdom: j.vdom, status: j.outcome === 'applied' ? 'success' : 'error', mkey: expected.mkey, outcome: j.outcome }));
   return { status: 200, body, envelopes, multiVdom: true, lost };
 }
@@ -288,7 +284,7 @@ export async function sendWrite(client: CmdbClient, table: TableDef, req: WriteR
     if (several && judged?.length) return perVdom(table, expected, err, judged);
     if (judged?.length === 1 && judged[0].outcome === 'applied') return readBackResult(req, expected.mkey, 'applied');
     const { what, check } = inWords(table, expected);
-    throw unknownOutcome(what, err, { command: `${check}${vdomFlag(query.vdom?.length === 1 ? query.vdom[0] : null)}` }, judged?.length !== 1 || judged[0].unreadable);
+    throw unknownOutcome(what, err, { command: `${check}${vdomFlag(query.vdom?.length === 1 ? query.vdom : undefined)}` }, judged?.length !== 1 || judged[0].unreadable);
   }
   return expected && result.failed?.length ? alreadyThere(client, table, req, expected, result) : result;
 }
