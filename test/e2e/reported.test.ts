@@ -156,6 +156,13 @@ describe('answers from a server that is not the device, or an error inside a 200
     assert.match(r.err, /does not look like the device's API/);
   });
 
+  test('#24.12 a session login against it (/logincheck answers an HTML 404): exit 9 too', async () => {
+    const r = await run(['login', '--host', url, '--username', 'admin', '--password-stdin', '--insecure-storage'], isolated({}), captureIO({ stdin: 'secret\n' }));
+    assert.equal(r.code, 9, r.err);
+    assert.match(r.err, /does not look like the device's API/);
+    assert.ok(r.err.includes(`${url}/logincheck`), r.err);
+  });
+
   test('#24.13 HTTP 200 with "status":"error": the error code decides, another code 7, no code 9', async () => {
     const cases: [string, number, RegExp][] = [
       ['dup200', 7, /already exists/],
