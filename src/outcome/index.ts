@@ -193,10 +193,13 @@ export async function judgeLost(client: CmdbClient, table: TableDef, expected: E
   const pending = judged.filter((j) => j.outcome !== 'applied');
   if (!pending.length) return judged;
   await (options.pause ?? sleep)(settleMs(client, err));
+  // Several VDOMs: only those still pending are read again, each matched by name. One VDOM is the one
+  // answer, whatever it is called (a 404 names none, a found object's envelope names its VDOM).
+  const several = severalVdoms(query);
   const vdoms = pending.map((j) => j.vdom).filter((v): v is string => v !== null);
-  const again = await look(client, table, expected, vdoms.length === pending.length && vdoms.length ? { ...query, vdom: vdoms } : query);
+  const again = await look(client, table, expected, several && vdoms.length === pending.length ? { ...query, vdom: vdoms } : query);
   for (const j of pending) {
-    const seen = again?.find((s) => s.vdom === j.vdom);
+    const seen = several ? again?.find((s) => s.vdom === j.vdom) : again?.[0];
     if (seen?.shown) Object.assign(j, { outcome: 'applied', unreadable: false });
     else if (seen) j.unreadable = seen.unreadable;
   }

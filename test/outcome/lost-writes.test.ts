@@ -27,7 +27,8 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 192.0.2.1:44
 function device(initial: Obj[] = [], held: { object: Obj; landsOnRead: number }[] = []) {
   const store = new Map<string, Obj>(initial.map((o) => [String(o.id), o]));
   let reads = 0;
-  const ok = (body: Obj) => ({ status: 200, body: { http_method: 'GET', status: 'success', http_status: 200, ...body } });
+  // As a device does, each answer names its VDOM (a 404 does not).
+  const ok = (body: Obj) => ({ status: 200, body: { http_method: 'GET', status: 'success', http_status: 200, vdom: 'root', ...body } });
   const handler = (req: Sent) => {
     const url = new URL(req.path, 'https://x');
     const key = url.pathname.slice(PATH.length + 1);
