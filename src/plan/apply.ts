@@ -83,7 +83,8 @@ const CHECK = { advice: "'cmdb diff' with the same document shows where the devi
 /**
  * One write after another, stopping at the first failure or an interruption (after the write in
  * flight); what ran stays. A write whose answer is lost is read back: applied, the run goes on;
- * not applied (or no telling), it is the failure that stops the run.
+ * unknown (not there: the device may still apply it), it is the failure that stops the run, as is a
+ * write that never reached the device (not applied).
  */
 async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
   const report = emptyReport();
