@@ -17,7 +17,7 @@ export const EXIT = {
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success (an empty list is success)',
   INTERNAL: 'unexpected internal error',
-  USAGE: 'usage error or invalid input (unknown option, missing argument, bad value); nothing was sent',
+  USAGE: 'usage error or invalid input (unknown option, missing argument, bad value), or a question on the terminal answered no (apply included); nothing was sent',
   UNREACHABLE: 'cannot reach the device: DNS, refused, timeout, TLS verification, pinned certificate mismatch',
   AUTH: 'not authenticated: 401, no credential, login refused, no keychain; auth status when the credential does not work',
   FORBIDDEN: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
@@ -48,15 +48,28 @@ export class CmdbError extends Error {
   }
 }
 
-/** A write whose answer was lost, found by reading back not to have been applied (or whose outcome could not be read). */
+/**
+ * A write whose outcome is not what was asked: `unknown` (its answer was lost and reading back did not
+ * show it applied), or `not_applied` (it never reached the device, or a lost commit was aborted).
+ */
 export class WriteOutcomeError extends CmdbError {
+  /** Refused before it reached the device: shown as its cause is, with the outcome. */
+  notSent = false;
+
   constructor(
     message: string,
     hint: string,
-    readonly outcome: 'not applied' | 'unknown',
+    readonly outcome: 'not_applied' | 'unknown',
     options?: { cause?: unknown },
   ) {
     super(message, EXIT.UNREACHABLE, hint, options);
+  }
+
+  /** A write whose request provably never reached the device (refused, no connection made). */
+  static notSent(cause: unknown): WriteOutcomeError {
+    const err = new WriteOutcomeError(cause instanceof Error ? cause.message : String(cause), '', 'not_applied', { cause });
+    err.notSent = true;
+    return err;
   }
 }
 

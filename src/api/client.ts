@@ -267,7 +267,8 @@ export class CmdbClient {
   readonly baseUrl: string;
   readonly prefix: string;
   readonly auth: Authenticator | undefined;
-  private readonly timeoutMs: number;
+  /** Per-request timeout: how long an answer may take. */
+  readonly timeoutMs: number;
   private readonly tls: TlsOptions;
   private readonly onExchange?: (exchange: Exchange) => void;
   private dispatcher: Dispatcher | undefined;
@@ -378,7 +379,7 @@ export class CmdbClient {
     const subject: RequestSubject = { method: req.method, tablePath: req.tablePath, mkey: req.mkey, vdoms: req.query?.vdom, group: req.group };
     for (let tries = 1; ; tries++) {
       const res = await this.sendLimited(path, req, body, tries);
-      if (res) return this.unwrap(res, subject, tries, req.eachVdom);
+      if (res) return this.unwrap(res, subject, path, tries, req.eachVdom);
     }
   }
 
@@ -460,9 +461,11 @@ export class CmdbClient {
     return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: { status: res.status, body, envelopes, multiVdom: Array.isArray(body) } };
   }
 
-  private unwrap(res: RawResponse, subject: RequestSubject, tries = 1, eachVdom = false): ApiResult {
+  private unwrap(res: RawResponse, subject: RequestSubject, path: string, tries = 1, eachVdom = false): ApiResult {
     const authKind = this.auth?.kind ?? 'none';
     const { body, malformation } = parseBody(res.body);
+    // The device answers a path it does not have with its JSON: an HTML or empty 404 is someone else.
+    if (res.status === 404 && malformation) throw new MalformedAnswerError('not-the-api', 404, subject, this.baseUrl + path.split('?')[0]);
     // Several VDOMs that answered differently: the HTTP status is one VDOM's, each envelope speaks for its own.
     if (eachVdom && !malformation && Array.isArray(body) && body.length > 1 && (res.status < 300 || res.status >= 400)) {
       return this.eachVdom(res.status, body as Envelope[], subject, authKind);
@@ -504,7 +507,7 @@ export class CmdbClient {
     if (res.status === 401 && this.auth?.refresh && (await this.auth.refresh(this))) {
       res = await this.send({ method: 'GET', path: fullPath, headers: await this.auth?.headers(this) });
     }
-    return this.unwrap(res, subject);
+    return this.unwrap(res, subject, fullPath);
   }
 
   async close(): Promise<void> {

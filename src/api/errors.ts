@@ -77,7 +77,9 @@ export type Malformation =
   /** The connection closed before the whole body came. */
   | 'truncated'
   /** Paging that does not advance: the same page for every `start`. */
-  | 'no-progress';
+  | 'no-progress'
+  /** A 404 whose body is not the device's JSON: something else answers at this address. */
+  | 'not-the-api';
 
 /** The device (or something in front of it) answered, but not with the device's JSON: never taken as data. */
 export class MalformedAnswerError extends CmdbApiError {
@@ -85,10 +87,11 @@ export class MalformedAnswerError extends CmdbApiError {
     readonly malformation: Malformation,
     readonly status: number,
     readonly subject: RequestSubject,
+    /** The address asked, where it tells the reader more than the table (`not-the-api`). */
+    readonly url: string | null = null,
   ) {
-    super(`${subject.method} ${subject.tablePath || '/'}: HTTP ${status}: ${malformation}`);
+    super(`${subject.method} ${url ?? (subject.tablePath || '/')}: HTTP ${status}: ${malformation}`);
   }
-
 }
 
 /** Why the device could not be reached. */

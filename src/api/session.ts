@@ -1,5 +1,5 @@
 import { retryAfterSeconds, type Authenticator, type CmdbClient, type RawResponse } from './client.js';
-import { LoginError } from './errors.js';
+import { LoginError, MalformedAnswerError } from './errors.js';
 
 /** What a session is, to keep it between runs: the cookies as the device set them. */
 export interface SessionState {
@@ -163,6 +163,8 @@ export class SessionAuth implements Authenticator {
 
   private async logincheck(client: CmdbClient, form: Record<string, string>): Promise<LoginAnswer> {
     const res = await this.post(client, '/logincheck', { ...form, ajax: '1' });
+    // Every device has its login page: a 404 there is something else answering at this address.
+    if (res.status === 404) throw new MalformedAnswerError('not-the-api', 404, { method: 'POST', tablePath: '/logincheck' }, `${client.baseUrl}/logincheck`);
     if (res.status !== 200) {
       throw new LoginError('http-status', this.options.username, res.status);
     }

@@ -26,6 +26,16 @@ export function withoutMeta<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([k]) => !isMetaField(k)).map(([k, v]) => [k, withoutMeta(v)])) as T;
 }
 
+/**
+ * A value in its field's type: an integer written as a numeric string (`"seq-num": "2"`) is the number,
+ * a number on a string field (YAML reads `comments: 12345` as one) the string.
+ */
+export function asFieldType(schema: FieldSchema | undefined, value: unknown): unknown {
+  if (schema?.type === 'integer' && typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value);
+  if (schema?.type === 'string' && typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return value;
+}
+
 function checkValue(path: string, value: unknown, schema: FieldSchema, problems: Problem[]): void {
   if (value === null) return;
   if (schema.type === 'integer') {

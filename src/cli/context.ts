@@ -206,7 +206,7 @@ export class Context {
   }
 
   /** The question of confirmChange, answered: true to go ahead (also with --yes, --dry-run or no terminal). */
-  async approved(question: string, details: string[] = []): Promise<boolean> {
+  private async approved(question: string, details: string[] = []): Promise<boolean> {
     if (this.yes || this.dryRun || !this.interactive) return true;
     this.confirmation ??= (async () => {
       for (const line of details) this.out.status(`  ${sanitizeMultiline(line)}\n`);

@@ -61,7 +61,8 @@ function apiExit(status: number, code: number | null): number {
   if (status === 429) return EXIT.BLOCKED;
   if (status >= 500) return EXIT.DEVICE;
   if (status >= 400) return EXIT.REJECTED;
-  return EXIT.INTERNAL;
+  // An HTTP 200 whose envelope says "status":"error": the device refused; with no code, no telling why.
+  return code === null ? EXIT.DEVICE : EXIT.REJECTED;
 }
 
 /** A device answer in the user's terms: which table, which key, which VDOM, and what to do next. */
@@ -125,6 +126,11 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   }
   if (status === 400) {
     return say(`the device refused the request to ${verb} ${what}${where} as invalid${detail ? `: ${detail}` : ''}`, 'check the options: an action the operation does not support is refused');
+  }
+  if (status < 400) {
+    return say(`the device refused to ${verb} ${what}${where}${detail ? `: ${detail}` : code === null ? ', giving no error code' : ` (error ${code})`} (an error in an HTTP ${status} answer)`, code === null
+      ? 'the device answered with an error it did not explain: try again, and if it persists check the device\'s event log'
+      : `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);
   }
   // 6.4 sends a value its CLI layer refuses as HTTP 500; the request was wrong, not the device.
   if (status >= 500 && !isValueError(code)) {
@@ -222,6 +228,8 @@ function malformedWords(err: MalformedAnswerError): { message: string; hint: str
       return { message: `the device answered ${what} with data nested too deeply to be configuration`, hint: 'the answer cannot be the table\'s data; check what answers at this address' };
     case 'truncated':
       return { message: `the answer to ${what} broke off before its end`, hint: 'the connection was cut while the device answered: try again; if it persists check the network path' };
+    case 'not-the-api':
+      return { message: `this does not look like the device's API: ${err.url ?? what} answered HTTP 404 with a body that is not the device's JSON`, hint: 'check the address (scheme, host, port) and the API prefix of the device profile (default /api/v2/cmdb): something other than the device answers there' };
     case 'no-progress':
       return { message: `list --all stopped: the device answered the same page again for a later start, so paging would never end`, hint: 'the device ignores start; read it in one request without --all (use --count), or check its firmware' };
   }
@@ -246,6 +254,8 @@ export function describeError(err: unknown): Shown {
     return { exit: status === 429 ? EXIT.BLOCKED : EXIT.AUTH, ...none, status, ...loginWords(err) };
   }
   if (err instanceof RequestError) return { exit: EXIT.USAGE, ...none, ...requestWords(err) };
+  // A write that never reached the device: what stopped it, and that it was not applied.
+  if (err instanceof WriteOutcomeError && err.notSent) return { ...describeError(err.cause), outcome: err.outcome };
   if (err instanceof CmdbError) {
     // A device error the command put in its own words keeps the device's status, code and text.
     const device = err.cause instanceof ApiError ? { status: err.cause.status, code: err.cause.code, cliError: err.cause.cliError } : none;

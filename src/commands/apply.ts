@@ -1,6 +1,6 @@
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
-import { applySteps, type ApplyReport } from '../plan/apply.js';
+import { applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
 import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
 import { stepInWords } from '../output/index.js';
 import { printPlan, printReport, readCurrent, readDesired } from './desired.js';
@@ -34,13 +34,11 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   }
   await printPlan(ctx, planned, { preview: true });
   if (planIsEmpty(planned.plan)) {
-    await printReport(ctx, planned.tables, { applied: [], failed: null, not_applied: [], aborted: false, interrupted: false }, [], true);
+    await printReport(ctx, planned.tables, emptyReport(), [], true);
     return EXIT.OK;
   }
-  if (steps.length && !(await ctx.approved(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) {
-    ctx.notice('nothing was changed');
-    return EXIT.DIFFERENT;
-  }
+  // Declined: exit 2, as every question (CLI.md).
+  if (steps.length) await ctx.confirmChange(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`);
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {

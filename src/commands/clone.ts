@@ -1,8 +1,7 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, type WriteOptions } from './shared.js';
-import { sendWrite } from './verify.js';
+import { printWrite, sendWrite, type WriteOptions } from './shared.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }, _opts: WriteOptions): Promise<number> {

@@ -1,10 +1,11 @@
 import { ApiError } from '../api/errors.js';
+import { keepsOrder } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmSeveralVdoms, printWrite, steadyHeap, type WriteOptions } from './shared.js';
-import { expectFields, sendWrite, severalVdoms } from './verify.js';
+import { bulkPrinter, confirmSeveralVdoms, printWrite, sendWrite, steadyHeap, type WriteOptions } from './shared.js';
+import { expectFields, severalVdoms } from '../outcome/index.js';
 
 export interface CreateOptions extends BodyOptions, WriteOptions {
   concurrency?: string;
@@ -15,7 +16,13 @@ export interface CreateOptions extends BodyOptions, WriteOptions {
 export async function run(ctx: Context, { table: tableInput, body: inlineBody }: { table: string; body?: string }, opts: CreateOptions): Promise<number> {
   const table = resolveTable(ctx, tableInput);
   requireOperation(ctx, table, 'C');
-  const concurrency = parseConcurrency(opts.concurrency);
+  let concurrency = parseConcurrency(opts.concurrency);
+  // The device places objects in the order their creates land; where that order matters (the rule
+  // apply uses), they are sent one at a time, in the file's order.
+  if (keepsOrder(table)) {
+    if (opts.concurrency !== undefined && concurrency > 1) ctx.notice(`${table.path} keeps its objects in order: they are created one at a time, in the file's order (--concurrency is not used)`);
+    concurrency = 1;
+  }
   const bodyOptions = withInlineBody(opts, inlineBody);
   // A file may hold many thousands of objects, all read once to check them before the first is sent:
   // the heap is kept steady from that first read, or the young generation has grown by the time the

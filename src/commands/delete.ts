@@ -2,8 +2,8 @@ import type { Context } from '../cli/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite, type WriteOptions } from './shared.js';
-import { sendWrite, severalVdoms } from './verify.js';
+import { bulkPrinter, printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean } & WriteOptions): Promise<number> {

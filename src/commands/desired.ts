@@ -1,5 +1,5 @@
 import type { Context } from '../cli/context.js';
-import { allTables, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import { allTables, nearestNames, normalizeTablePath, type TableDef } from '../catalogue/index.js';
 import type { ApplyReport } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
 import type { Planned } from '../output/index.js';
@@ -24,8 +24,14 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   const value = await parseDocument(text, source);
   let tables = readDocument(value, source);
   if (tableInputs.length) {
-    const wanted = new Set(tableInputs.map((input) => resolveTable(ctx, normalizeTablePath(input)).path));
-    for (const path of wanted) if (!tables.some((t) => t.table.path === path)) ctx.notice(`${path} is not in ${source}`);
+    // A table the document does not hold is a typo or the wrong file: comparing nothing would pass.
+    const held = [...new Set(tables.map((t) => t.table.path))];
+    const wanted = new Set(tableInputs.map((input) => normalizeTablePath(input)));
+    for (const path of wanted) {
+      if (held.includes(path)) continue;
+      const near = nearestNames(path, held, 3);
+      throw new UsageError(`${path} is not in ${source}`, near.length ? `did you mean ${near.join(' or ')}?` : `${source} holds ${held.length ? held.join(', ') : 'no table'}`);
+    }
     tables = tables.filter((t) => wanted.has(t.table.path));
   }
   const vdoms = ctx.settings.vdomText !== undefined ? ctx.vdoms() : undefined;
@@ -41,15 +47,15 @@ export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Prom
   return results;
 }
 
-/** Whether a table can be read as a whole: a keyed table's list, or a singleton's object. */
-const readable = (table: TableDef) => table.operations.includes(table.singleton ? 'G' : 'L');
+/** Whether a table can be read as a whole: the collection GET (L), or a singleton's object (G). */
+const readable = (table: TableDef) => table.operations.includes('L') || (table.singleton && table.operations.includes('G'));
 
 export function chosenTables(ctx: Context, inputs: string[]): TableDef[] {
   if (!inputs.length) return allTables().filter(readable);
   const named = [...new Map(inputs.map((input) => resolveTable(ctx, input)).map((t) => [t.path, t])).values()];
   for (const table of named) {
     if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
-    requireOperation(ctx, table, table.singleton ? 'G' : 'L');
+    if (!readable(table)) requireOperation(ctx, table, table.singleton ? 'G' : 'L');
   }
   const order = new Map(allTables().map((t, i) => [t.path, i]));
   return named.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
@@ -97,5 +103,5 @@ export async function printPlan(ctx: Context, planned: PlannedTables, extra: Omi
 export async function printReport(ctx: Context, tables: Map<string, TableDef>, report: ApplyReport, skipped: Step[], nothingToDo = false): Promise<void> {
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
   const failed = report.failed && { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: ctx.describe(report.failed.error) };
-  await ctx.print({ kind: 'applied', applied: shown(report.applied), failed, notApplied: shown([...report.not_applied, ...skipped]), aborted: report.aborted, interrupted: report.interrupted, nothingToDo });
+  await ctx.print({ kind: 'applied', applied: shown(report.applied), failed, notApplied: shown([...report.not_applied, ...skipped]), unknown: shown(report.unknown), aborted: report.aborted, interrupted: report.interrupted, nothingToDo });
 }

@@ -5,8 +5,8 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { checkBody } from '../request/body.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './readback.js';
-import { printWrite, type WriteOptions } from './shared.js';
-import { expectFields, sendWrite } from './verify.js';
+import { printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { expectFields } from '../outcome/index.js';
 
 type Obj = Record<string, unknown>;
 

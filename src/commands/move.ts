@@ -2,8 +2,7 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send, type WriteOptions } from './shared.js';
-import { sendWrite } from './verify.js';
+import { printWrite, send, sendWrite, type WriteOptions } from './shared.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
@@ -41,6 +40,7 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     where = opts.top ? 'before' : 'after';
   } else {
     other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
+    if (String(other) === String(mkey)) throw new UsageError(`cannot move ${table.path} ${JSON.stringify(String(mkey))} ${where} itself`, `give another object's ${table.key} with --${where}`);
   }
   const result = await sendWrite(ctx, table, { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } }, { mkey, moved: where, other }).catch(async (err: unknown) => {
     if (!(err instanceof ApiError && err.notFound)) throw err;

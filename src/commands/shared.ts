@@ -8,6 +8,7 @@ import { EXIT, UsageError, WriteOutcomeError } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../output/index.js';
 import { writeResult, type BulkOutcome } from '../request/bulk.js';
+import { sendWrite as settleWrite, type Expectation, type WriteAnswer } from '../outcome/index.js';
 
 /** The options every write command takes; the Context acts on them (records writes, or asks nothing). */
 export interface WriteOptions {
@@ -40,6 +41,16 @@ export async function send(ctx: Context, table: TableDef, req: Omit<ApiRequest, 
   return client.request({ ...req, tablePath: table.path, group: table.group });
 }
 
+/**
+ * Sends a write, confirmed first when it goes to several VDOMs, and settles its outcome when its
+ * answer is lost (src/outcome: applied, not_applied or unknown).
+ */
+export async function sendWrite(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, expected: Expectation | null): Promise<WriteAnswer> {
+  const body = req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
+  await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
+  return settleWrite(await ctx.client(), table, req, expected);
+}
+
 function asRows(results: unknown): Row[] {
   if (Array.isArray(results)) return results as Row[];
   if (results && typeof results === 'object') return [results as Row];
@@ -67,7 +78,7 @@ export function shapeRead(result: ApiResult, single: boolean): ReadData {
  * The VDOMs that refused a request to several, each as the user sees its error; and those in which a
  * write whose answer was lost was read back and not found applied (`lost`), with that outcome.
  */
-function refusals(ctx: Context, result: ApiResult & { lost?: { vdom: string | null; error: WriteOutcomeError }[] }): Refusal[] {
+function refusals(ctx: Context, result: WriteAnswer): Refusal[] {
   return [
     ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: ctx.describe(err) })),
     ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: ctx.describe(l.error), outcome: l.error.outcome })),
@@ -78,7 +89,7 @@ function refusals(ctx: Context, result: ApiResult & { lost?: { vdom: string | nu
  * Prints what a write did (one result, or one per VDOM with an error for each that refused); the
  * exit code is the most severe.
  */
-export async function printWrite(ctx: Context, result: ApiResult & { lost?: { vdom: string | null; error: WriteOutcomeError }[] }, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
+export async function printWrite(ctx: Context, result: WriteAnswer, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
   // A dry run prints the requests it kept instead (cli/main.ts).
   if (ctx.dryRun) return 0;
   const refused = refusals(ctx, result);

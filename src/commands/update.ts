@@ -5,8 +5,8 @@ import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../requ
 import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './readback.js';
-import { printWrite, type WriteOptions } from './shared.js';
-import { expectFields, sendWrite } from './verify.js';
+import { printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { expectFields } from '../outcome/index.js';
 
 /**
  * `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton.

@@ -15,7 +15,7 @@ export interface ErrorReport {
   device?: string | null;
   /** A bulk run's summary: how many items failed, of how many. */
   counts?: { failed: number; total: number };
-  /** A write whose answer was lost, read back: `not applied`, or `unknown` when it could not be read. */
+  /** A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it applied (`unknown`). */
   outcome?: string | null;
 }
 

@@ -86,7 +86,7 @@ export interface BulkItem {
   vdom?: string | null;
   result?: WriteResult;
   error?: ErrorReport;
-  /** How a write whose answer was lost turned out (`not applied`, `unknown`). */
+  /** How a write turned out when not as asked (`not_applied`, `unknown`). */
   outcome?: string;
 }
 
@@ -204,11 +204,11 @@ export async function printPlan(data: Planned, run: Run, options: ShapeOptions, 
 
 const DONE: Record<string, string> = { create: 'created', update: 'updated', move: 'moved', delete: 'deleted' };
 
-/** What an apply did: `{applied, failed, not_applied}`, or a line per change made; then the failure and a summary on stderr. */
+/** What an apply did: `{applied, failed, not_applied, unknown}`, or a line per change made; then the failure and a summary on stderr. */
 export async function printApplied(data: Applied, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (forScripts(run)) {
     const failed = data.failed ? { ...data.failed, error: errorObject(data.failed.error) } : null;
-    await to.emit({ kind: 'object', object: { applied: data.applied, failed, not_applied: data.notApplied } }, options);
+    await to.emit({ kind: 'object', object: { applied: data.applied, failed, not_applied: data.notApplied, unknown: data.unknown } }, options);
   } else if (data.applied.length) {
     const readBack = (s: PlanStep) => (s.outcome ? ': the answer was lost, reading it back shows it applied' : '');
     await to.emit({ kind: 'text', text: data.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') }, options);
@@ -217,6 +217,7 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
   if (data.failed) to.error({ ...data.failed.error, message: `${stepInWords(data.failed)} failed: ${data.failed.error.message}` });
   if (data.interrupted) to.warn('interrupted');
   if (data.aborted) to.notice('the transaction was aborted: nothing was changed on the device');
-  const total = data.applied.length + data.notApplied.length + (data.failed?.table ? 1 : 0);
-  to.notice(`applied ${data.applied.length} of ${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}`);
+  const total = data.applied.length + data.notApplied.length + data.unknown.length + (data.failed?.table && data.failed.outcome !== 'unknown' ? 1 : 0);
+  const unknown = data.unknown.length ? `; unknown (the device may still apply them): ${data.unknown.length}` : '';
+  to.notice(`applied ${data.applied.length} of ${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`);
 }

@@ -30,7 +30,7 @@ export interface Done {
 export interface Refusal {
   vdom: string | null;
   report: ErrorReport;
-  /** A write whose answer was lost, read back: `not applied`, or `unknown` when it could not be read. */
+  /** A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it applied (`unknown`). */
   outcome?: string;
 }
 
@@ -144,6 +144,8 @@ export interface Applied {
   applied: PlanStep[];
   failed: (PlanStep & { error: ErrorReport }) | null;
   notApplied: PlanStep[];
+  /** Writes whose answer was lost and that reading back did not show applied: the device may still apply them. */
+  unknown: PlanStep[];
   /** --atomic: the transactions were aborted, so nothing was changed. */
   aborted: boolean;
   interrupted: boolean;

@@ -1,26 +1,27 @@
 import type { ApiRequest, ApiResult, CmdbClient } from '../api/client.js';
-import { outcomeUnknown } from '../api/errors.js';
 import { Transaction, transactionTimeout } from '../api/transaction.js';
 import type { TableDef } from '../catalogue/index.js';
 import { WriteOutcomeError } from '../errors.js';
+import { answerLost, judgeCommitted, judgeLost, neverSent, unknownOutcome, type Expectation, type JudgeOptions, type Outcome } from '../outcome/index.js';
 import type { Step } from './plan.js';
-import { howLost, readBack, type StepOutcome } from './readback.js';
 
 /**
  * A write that failed, and why; `action: 'transaction'` when starting or committing a VDOM's
- * transaction failed. `outcome` when its answer was lost and reading back showed it not applied, or
- * could not tell.
+ * transaction failed. `outcome` when it never reached the device (`not_applied`), or its answer was
+ * lost and reading back did not show it applied (`unknown`).
  */
-export type FailedStep = (Step | { action: 'transaction'; vdom: string; table: null; key: null }) & { error: unknown; outcome?: 'not applied' | 'unknown' };
+export type FailedStep = (Step | { action: 'transaction'; vdom: string; table: null; key: null }) & { error: unknown; outcome?: Exclude<Outcome, 'applied'> };
 
 /** A write done; `outcome: 'applied'` when its answer was lost and reading back showed it done. */
 export type AppliedStep = Step & { outcome?: 'applied' };
 
-/** What an apply did: CLI.md's `{"applied","failed","not_applied"}`. */
+/** What an apply did: CLI.md's `{"applied","failed","not_applied","unknown"}`. */
 export interface ApplyReport {
   applied: AppliedStep[];
   failed: FailedStep | null;
   not_applied: Step[];
+  /** Writes whose answer was lost and that reading back did not show applied: the device may still apply them. */
+  unknown: Step[];
   /** --atomic: the transactions were aborted, so nothing was changed. */
   aborted: boolean;
   /** The run was interrupted (SIGINT/SIGTERM) before it finished. */
@@ -37,6 +38,13 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   /** Called after each successful write (progress). */
   onApplied?: (step: Step) => void;
+  /** How the read back of a lost answer waits (tests). */
+  judge?: JudgeOptions;
+}
+
+/** An empty report, to fill. */
+export function emptyReport(): ApplyReport {
+  return { applied: [], failed: null, not_applied: [], unknown: [], aborted: false, interrupted: false };
 }
 
 class Interrupted extends Error {}
@@ -56,21 +64,30 @@ function send(client: CmdbClient, tx: Transaction | undefined, request: ApiReque
   return tx ? tx.request(request) : client.request(request);
 }
 
-/** The error of writes whose answer was lost and that reading back found not applied, or could not tell. */
-function lostAnswer(error: unknown, what: string, outcome: Exclude<StepOutcome, 'applied'>): WriteOutcomeError {
-  const lost = howLost(error);
-  return outcome === 'unknown'
-    ? new WriteOutcomeError(`${lost} after ${what} was sent, and reading it back could not tell whether it was applied`, "'cmdb diff' with the same document shows where the device stands", 'unknown', { cause: error })
-    : new WriteOutcomeError(`${lost} after ${what} was sent; reading it back shows it was not applied`, 'nothing changed on the device for it: run the apply again', 'not applied', { cause: error });
+/** What a step should leave on the device, as the write-outcome module judges it; null: nothing to look for (the device picks the key). */
+function expectationOf(step: Step): Expectation | null {
+  switch (step.action) {
+    case 'create':
+      return step.key === null ? null : { mkey: step.key, fields: step.object };
+    case 'update':
+      return { ...(step.key === null ? {} : { mkey: step.key }), fields: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])) };
+    case 'delete':
+      return step.key === null ? null : { mkey: step.key, gone: true };
+    case 'move':
+      return 'before' in step ? { mkey: step.key, moved: 'before', other: step.before } : { mkey: step.key, moved: 'after', other: step.after };
+  }
 }
+
+const CHECK = { advice: "'cmdb diff' with the same document shows where the device stands: check it before applying again" };
 
 /**
  * One write after another, stopping at the first failure or an interruption (after the write in
  * flight); what ran stays. A write whose answer is lost is read back: applied, the run goes on;
- * not applied (or no telling), it is the failure that stops the run.
+ * unknown (not there: the device may still apply it), it is the failure that stops the run, as is a
+ * write that never reached the device (not applied).
  */
 async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
-  const report: ApplyReport = { applied: [], failed: null, not_applied: [], aborted: false, interrupted: false };
+  const report = emptyReport();
   for (let i = 0; i < steps.length; i++) {
     if (options.signal?.aborted) {
       report.interrupted = true;
@@ -81,11 +98,12 @@ async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequ
     try {
       await send(client, undefined, requests[i]);
     } catch (error) {
-      const [outcome] = options.tables && outcomeUnknown(error) ? await readBack(client, options.tables, [steps[i]]) : [null];
+      const { error: shown, outcome } = await stepOutcome(client, steps[i], error, options);
       if (outcome === 'applied') {
         applied = { ...steps[i], outcome };
       } else {
-        report.failed = outcome ? { ...steps[i], error: lostAnswer(error, 'the write', outcome), outcome } : { ...steps[i], error };
+        report.failed = { ...steps[i], error: shown, ...(outcome ? { outcome } : {}) };
+        if (outcome === 'unknown') report.unknown = [steps[i]];
         report.not_applied = steps.slice(i + 1);
         return report;
       }
@@ -97,20 +115,35 @@ async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequ
 }
 
 /**
- * A commit whose answer was lost: when the transaction is still open the commit never happened, and
- * aborting it makes sure (not applied). Otherwise it ended, committed or not: its writes are read
- * back, all or nothing, since a commit is.
+ * How a write that failed turned out: never sent, not applied; its answer lost, read back (applied,
+ * or unknown); refused by the device, the device's error as it is.
  */
-async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[], options: ApplyOptions & { tables: Map<string, TableDef> }): Promise<StepOutcome> {
+async function stepOutcome(client: CmdbClient, step: Step, error: unknown, options: ApplyOptions): Promise<{ error: unknown; outcome?: Outcome }> {
+  if (neverSent(error)) return { error: WriteOutcomeError.notSent(error), outcome: 'not_applied' };
+  const table = options.tables?.get(step.table);
+  if (!table || !answerLost(error)) return { error };
+  const expected = expectationOf(step);
+  const judged = expected && (await judgeLost(client, table, expected, step.vdom ? { vdom: [step.vdom] } : {}, error, options.judge));
+  if (judged?.length === 1 && judged[0].outcome === 'applied') return { error, outcome: 'applied' };
+  return { error: unknownOutcome('the write', error, CHECK, !judged || judged.length !== 1 || judged[0].unreadable), outcome: 'unknown' };
+}
+
+/**
+ * A commit whose answer was lost: when the transaction is still open the commit never happened, and
+ * aborting it makes sure (not applied). Otherwise its writes are read back, all or nothing, since a
+ * commit is: none there is not applied only when the transaction was seen closed.
+ */
+async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[], tables: Map<string, TableDef>, orders: ApplyOptions['orders']): Promise<Outcome> {
   const open = await tx.isOpen().catch(() => null);
   if (open) {
     const aborted = await tx.abort().then(() => true, () => false);
-    if (aborted) return 'not applied';
+    if (aborted) return 'not_applied';
   }
-  const outcomes = await readBack(client, options.tables, steps, options.orders);
-  if (outcomes.every((o) => o === 'applied')) return 'applied';
-  if (outcomes.every((o) => o === 'not applied')) return 'not applied';
-  return 'unknown';
+  const writes = steps.map((step) => ({ table: tables.get(step.table)!, vdom: step.vdom, expected: expectationOf(step) }));
+  if (writes.some((w) => !w.table || !w.expected)) return 'unknown';
+  // PlannedTables.orders is keyed by orderSlot(vdom, table), as judgeCommitted reads it.
+  const outcome = await judgeCommitted(client, writes.map((w) => ({ ...w, expected: w.expected! })), orders);
+  return outcome === 'not_applied' && open !== false ? 'unknown' : outcome;
 }
 
 /**
@@ -119,7 +152,7 @@ async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[],
  * it was.
  */
 async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
-  const report: ApplyReport = { applied: [], failed: null, not_applied: [], aborted: false, interrupted: false };
+  const report = emptyReport();
   const vdoms = [...new Set(steps.map((s) => s.vdom))];
   const open: Transaction[] = [];
   let failedStep: Step | undefined;
@@ -156,16 +189,21 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
   }
   for (const [n, tx] of open.entries()) {
     const committed = steps.filter((s) => s.vdom === vdoms[n]);
-    let outcome: StepOutcome | undefined;
+    let outcome: Outcome | undefined;
     try {
       await tx.commit();
     } catch (error) {
-      if (options.tables && outcomeUnknown(error)) outcome = await commitOutcome(client, tx, committed, { ...options, tables: options.tables });
+      const what = `the commit of the transaction of vdom ${vdoms[n]}`;
+      let shown: unknown = error;
+      if (neverSent(error)) [outcome, shown] = ['not_applied', WriteOutcomeError.notSent(error)];
+      else if (options.tables && answerLost(error)) outcome = await commitOutcome(client, tx, committed, options.tables, options.orders);
+      if (outcome === 'unknown') shown = unknownOutcome(what, error, CHECK, false);
+      if (outcome === 'not_applied' && shown === error) shown = new WriteOutcomeError(`the answer to ${what} was lost; the transaction was aborted or had ended without it: not applied`, 'nothing changed on the device for it: run the apply again', 'not_applied', { cause: error });
       if (outcome !== 'applied') {
         await Promise.allSettled(open.slice(n + 1).map((t) => t.abort()));
-        const failed = { action: 'transaction' as const, vdom: vdoms[n], table: null, key: null };
-        report.failed = outcome ? { ...failed, error: lostAnswer(error, `the commit of the transaction of vdom ${vdoms[n]}`, outcome), outcome } : { ...failed, error };
-        report.not_applied = steps.filter((s) => vdoms.indexOf(s.vdom) >= n);
+        report.failed = { action: 'transaction', vdom: vdoms[n], table: null, key: null, error: shown, ...(outcome ? { outcome } : {}) };
+        if (outcome === 'unknown') report.unknown = committed;
+        report.not_applied = steps.filter((s) => vdoms.indexOf(s.vdom) > n || (outcome !== 'unknown' && s.vdom === vdoms[n]));
         return report;
       }
     }
@@ -179,7 +217,7 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
 
 /** Sends a plan's writes in order (see Step), with or without device transactions. */
 export function applySteps(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
-  if (steps.length === 0) return Promise.resolve({ applied: [], failed: null, not_applied: [], aborted: false, interrupted: false });
+  if (steps.length === 0) return Promise.resolve(emptyReport());
   return options.atomic ? applyAtomically(client, steps, requests, options) : applyInOrder(client, steps, requests, options);
 }
 

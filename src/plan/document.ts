@@ -1,5 +1,5 @@
 import { entryKeyOf, findTable, isWellFormedTablePath, normalizeTablePath, type FieldSchema, type TableDef } from '../catalogue/index.js';
-import { isMetaField, validateObject } from '../catalogue/validate.js';
+import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 
 export type Obj = Record<string, unknown>;
@@ -40,8 +40,7 @@ export function normalizeObject(fields: Record<string, FieldSchema>, key: string
     const value = object[name];
     const schema = fields[name];
     if (schema?.items && Array.isArray(value)) out[name] = value.map((entry) => (isObject(entry) ? normalizeObject(schema.items!, entryKeyOf(schema.items!), entry) : entry));
-    // An integer written as a numeric string ("seq-num": "2") is the number.
-    else out[name] = schema?.type === 'integer' && typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    else out[name] = asFieldType(schema, value);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
-import { isMetaField, validateObject } from '../catalogue/validate.js';
+import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { parseDocument, readSource } from './input.js';
@@ -65,12 +65,17 @@ function multipleValue(field: string, schema: FieldSchema, raw: string): string 
   return values.join(' ');
 }
 
-/** A multi-value option given as a list in a file or --data (`[monday, tuesday]`): the device's one string. */
+/**
+ * Fields of a file or --data in the table's types: a multi-value option given as a list (`[monday,
+ * tuesday]`) is the device's one string, and a number on a string field or a numeric string on an
+ * integer one its field's type (asFieldType).
+ */
 function joinMultiple(table: TableDef, body: Obj): Obj {
   if (!table.known) return body;
   const out = { ...body };
   for (const [name, value] of Object.entries(body)) {
     if (table.fields[name]?.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) out[name] = value.join(' ');
+    else out[name] = asFieldType(table.fields[name], value);
   }
   return out;
 }

@@ -14,6 +14,9 @@ import {
 } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../errors.js';
+import { vdomFlag } from './shell.js';
+
+export { shellWord, vdomFlag } from './shell.js';
 
 /** Looks a table path up in the catalogue; an uncatalogued but well-formed path is sent as a keyed table. */
 export function resolveTable(ctx: Context, input: string): TableDef {
@@ -66,12 +69,6 @@ export function vdomQuery(ctx: Context): QueryParams {
   return vdom ? { vdom } : {};
 }
 
-/** `--vdom a,b` as a shell takes it: `*` quoted, so the shell does not expand it. */
-export function vdomFlag(vdoms: string[] | undefined): string {
-  if (!vdoms?.length) return '';
-  const list = vdoms.join(',');
-  return ` --vdom ${/^[A-Za-z0-9_.,-]+$/.test(list) ? list : `"${list}"`}`;
-}
 
 /** Whether the catalogue lists an operation for a table (a table outside it may do anything). */
 export function supports(tablePath: string | undefined, op: OperationCode): boolean {
@@ -79,11 +76,6 @@ export function supports(tablePath: string | undefined, op: OperationCode): bool
   return !table || allows(table, op);
 }
 
-/** A key as typed on a command line: in double quotes when the shell would split or expand it. */
-export function shellWord(word: string | number): string {
-  const text = String(word);
-  return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : `"${text.replace(/["$`\\]/g, '\\$&')}"`;
-}
 
 /** Where to see a table's keys: `cmdb list` only where the table can be listed. */
 export function keysHint(tablePath: string, vdoms?: string[]): string {

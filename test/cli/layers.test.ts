@@ -55,3 +55,16 @@ test('no command decides how its output looks: none reads the output format or -
   const deciding = commands.filter((f) => /\bctx\.(format|explicitFormat|machineErrors)\b|\b(options|settings)\.raw\b/.test(f.text)).map((f) => f.path);
   assert.deepEqual(deciding, []);
 });
+
+test('the write-outcome module and the plan library take plain values: they import neither the cli layer nor a command', () => {
+  const library = compiled.filter((f) => f.path.startsWith('outcome/') || f.path.startsWith('plan/'));
+  assert.ok(library.some((f) => f.path.startsWith('outcome/')), 'the write-outcome module is found');
+  const wrong = library.flatMap((f) => imports(f.text).filter((i) => /^\.\.\/(cli|commands)\//.test(i)).map((i) => `${f.path} imports ${i}`));
+  assert.deepEqual(wrong, []);
+});
+
+test('one module judges a write whose answer was lost', () => {
+  // Every read back of a lost write goes through src/outcome: no other module tells lost answers apart.
+  const judges = compiled.filter((f) => !f.path.startsWith('outcome/') && !f.path.startsWith('api/') && /\boutcomeUnknown\b/.test(f.text)).map((f) => f.path);
+  assert.deepEqual(judges, []);
+});

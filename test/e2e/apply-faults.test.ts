@@ -11,7 +11,7 @@ import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
 
 type Obj = Record<string, unknown>;
-type Report = { applied: Obj[]; failed: (Obj & { error: Obj }) | null; not_applied: Obj[] };
+type Report = { applied: Obj[]; failed: (Obj & { error: Obj }) | null; not_applied: Obj[]; unknown: Obj[] };
 
 const BWL = 'emailfilter/bwl';
 const DISK = 'log.disk/setting';
@@ -80,14 +80,14 @@ describe('apply when a write loses its answer', () => {
     assert.deepEqual(writes(second), [], 'in sync: a second apply sends no write');
   });
 
-  test('a write lost before it reached the device is read back as not applied: the run stops there (exit 3), and says so in words', async () => {
+  test('a write lost before it reached the device (but after it went out) is unknown: the run stops there (exit 3), and says so in words', async () => {
     let posts = 0;
     choose = (head) => (line(head).startsWith(`POST /api/v2/cmdb/${BWL}`) && ++posts === 2 ? 'before' : 'pass');
     const r = await viaProxy('apply', '-f', file, '--prune', '-o', 'table', '--yes');
     expectCode(r, 3);
     assert.match(r.stdout, /^updated log\.disk\/setting \(vdom root\)\ncreated emailfilter\/bwl 6 \(vdom root\)\n$/m);
-    assert.match(r.stderr, /create emailfilter\/bwl 5 \(vdom root\) failed: the connection was lost or timed out after the write was sent; reading it back shows it was not applied/);
-    assert.match(r.stderr, /applied 2 of 6 changes; not applied: 3/);
+    assert.match(r.stderr, /create emailfilter\/bwl 5 \(vdom root\) failed: the connection was lost after the write was sent: not there when read back; the device may still apply it/);
+    assert.match(r.stderr, /applied 2 of 6 changes; not applied: 3; unknown \(the device may still apply them\): 1/);
     assert.deepEqual(ids(), [1, 2, 3, 9, 6], 'nothing after the failure was sent');
 
     let postsAgain = 0;
@@ -95,7 +95,8 @@ describe('apply when a write loses its answer', () => {
     const asJson = await viaProxy('apply', '-f', file, '--prune', '-o', 'json');
     expectCode(asJson, 3);
     const report = json<Report>(asJson);
-    assert.equal(report.failed?.outcome, 'not applied');
+    assert.equal(report.failed?.outcome, 'unknown');
+    assert.deepEqual(report.unknown.map((s) => `${s.action} ${s.key}`), ['create 5']);
     assert.equal(report.failed?.key, 5);
     assert.equal(report.failed?.error.exit, 3);
     assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.key}`), ['move 6', 'move 5', 'delete 9']);
@@ -121,8 +122,9 @@ describe('apply when a write loses its answer', () => {
     const report = json<Report>(r);
     assert.deepEqual(report.applied, []);
     assert.equal(report.failed?.action, 'transaction');
-    assert.equal(report.failed?.outcome, 'not applied');
-    assert.match(String(report.failed?.error.message), /the commit of the transaction of vdom root was sent; reading it back shows it was not applied/);
+    assert.equal(report.failed?.outcome, 'not_applied');
+    assert.match(String(report.failed?.error.message), /the answer to the commit of the transaction of vdom root was lost; the transaction was aborted or had ended without it: not applied/);
+    assert.deepEqual(report.unknown, []);
     assert.equal(report.not_applied.length, 6);
     const sent = emu.requests.slice(mark).map((q) => q.query).filter((q) => q.includes('action=transaction-'));
     assert.deepEqual(sent, ['action=transaction-start&vdom=root', 'action=transaction-list&vdom=root', 'action=transaction-abort&vdom=root'], 'the commit never arrived; the open transaction was found and aborted');

@@ -164,7 +164,7 @@ describe('diff and apply', () => {
     mark = emu.requests.length;
     const again = await run('apply', '-f', exported);
     expectCode(again, 0);
-    assert.deepEqual(json(again), { applied: [], failed: null, not_applied: [] });
+    assert.deepEqual(json(again), { applied: [], failed: null, not_applied: [], unknown: [] });
     assert.deepEqual(writes(since(mark)), [], 'an in-sync apply sends no write');
   });
 
@@ -331,11 +331,11 @@ describe('diff and apply', () => {
     }
   });
 
-  test('on a terminal apply shows the plan and asks; no sends nothing (exit 10), yes applies, --yes does not ask', async () => {
+  test('on a terminal apply shows the plan and asks; no sends nothing (exit 2), yes applies, --yes does not ask', async () => {
     const doc = file('ask.json', JSON.stringify({ vdoms: { root: { [ACL]: [{ name: 'asked' }] } } }));
     let mark = emu.requests.length;
     const declined = terminalIO([[/\[y\/N\] $/, 'n\r']]);
-    assert.equal(await main(['apply', '-f', doc, '--no-color'], declined, env), 10);
+    assert.equal(await main(['apply', '-f', doc, '--no-color'], declined, env), 2);
     assert.match(declined.out(), /^\+ router\/access-list asked \(vdom root\)$/m);
     assert.match(declined.err(), /apply 1 change\? \[y\/N\]/);
     assert.deepEqual(writes(since(mark)), [], 'declined: nothing sent');

@@ -86,7 +86,8 @@ describe('answers that are not the device JSON: exit 9', () => {
 });
 
 describe('HTML bodies on error statuses keep their meaning', () => {
-  for (const [status, code] of [[401, 4], [403, 5], [404, 6], [500, 9], [502, 9]] as const) {
+  // The device answers a path it lacks with its JSON: an HTML 404 is something else answering (exit 9).
+  for (const [status, code] of [[401, 4], [403, 5], [404, 9], [500, 9], [502, 9]] as const) {
     test(`HTTP ${status} with an HTML page: exit ${code}`, async () => {
       server.answer(answers.html(status));
       const r = await run('list', TABLE);

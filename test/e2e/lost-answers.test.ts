@@ -1,5 +1,5 @@
 // A write whose connection is reset after the device committed (the answer is lost) or before the
-// request reached it (nothing happened) is read back, for every kind of write: move, clone, a singleton's
+// request reached it (nothing happened, but the client cannot tell: the request had gone out) is read back, for every kind of write: move, clone, a singleton's
 // update, and writes to several VDOMs, where each VDOM is read back and reported on its own. Bulk writes
 // to several VDOMs give one result per item and VDOM, in every format, and exit with the most severe.
 import { after, beforeEach, describe, test } from 'node:test';
@@ -63,7 +63,7 @@ after(async () => {
 });
 
 describe('a lost answer read back, in one VDOM', () => {
-  test('move: applied when the device moved it, not applied when the request never arrived', async () => {
+  test('move: applied when the device moved it, unknown when the request never arrived (it had gone out)', async () => {
     lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'after');
     const moved = await run('move', ACL, 'deny-all', '--before', '10.0.0.0/8', '--vdom', 'root', '-o', 'json');
     assert.equal(moved.code, 0, moved.stderr);
@@ -73,11 +73,12 @@ describe('a lost answer read back, in one VDOM', () => {
     lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'before');
     const lost = await run('move', ACL, 'deny-all', '--after', 'mgmt nets', '--vdom', 'root');
     assert.equal(lost.code, 3, lost.stderr);
-    assert.match(lost.stderr, /^cmdb: the connection was lost or timed out after the move of router\/access-list "deny-all" after "mgmt nets" was sent; reading it back shows it was not applied$/m);
+    assert.match(lost.stderr, /^cmdb: the connection was lost after the move of router\/access-list "deny-all" after "mgmt nets" was sent: not there when read back; the device may still apply it$/m);
+    assert.match(lost.stderr, /hint: check with 'cmdb list router\/access-list --vdom root' before sending it again/);
     assert.deepEqual(names('root'), ['deny-all', '10.0.0.0/8', 'mgmt nets']);
   });
 
-  test('clone: the copy is there (applied) or not (not applied)', async () => {
+  test('clone: the copy is there (applied) or not (unknown)', async () => {
     lose(/^POST \S*router\/access-list\/deny-all\?.*action=clone/, 'after');
     const cloned = await run('clone', ACL, 'deny-all', 'deny-copy', '--vdom', 'root', '-o', 'json');
     assert.equal(cloned.code, 0, cloned.stderr);
@@ -87,8 +88,8 @@ describe('a lost answer read back, in one VDOM', () => {
     lose(/^POST \S*router\/access-list\/deny-all\?.*action=clone/, 'before');
     const lost = await run('clone', ACL, 'deny-all', 'deny-copy-2', '--vdom', 'root', '-o', 'json');
     assert.equal(lost.code, 3, lost.stderr);
-    assert.match(errorLine(lost).message, /after the clone of router\/access-list "deny-all" to "deny-copy-2" was sent; reading it back shows it was not applied/);
-    assert.equal(errorLine(lost).outcome, 'not applied');
+    assert.match(errorLine(lost).message, /after the clone of router\/access-list "deny-all" to "deny-copy-2" was sent: not there when read back; the device may still apply it/);
+    assert.equal(errorLine(lost).outcome, 'unknown');
     assert.equal(errorLine(lost).exit, 3);
     assert.ok(!names('root').includes('deny-copy-2'));
   });
@@ -103,7 +104,7 @@ describe('a lost answer read back, in one VDOM', () => {
     lose(/^PUT \S*log\.disk\/setting[ ?]/, 'before');
     const lost = await run('update', DISK, '--set', 'max-log-file-size=44');
     assert.equal(lost.code, 3, lost.stderr);
-    assert.match(lost.stderr, /^cmdb: the connection was lost or timed out after the write of log\.disk\/setting was sent; reading it back shows it was not applied$/m);
+    assert.match(lost.stderr, /^cmdb: the connection was lost after the write of log\.disk\/setting was sent: not there when read back; the device may still apply it$/m);
     assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 33);
   });
 });
@@ -122,12 +123,12 @@ test('edit: the fields saved in the editor read back', async () => {
   const lost = await edit('lost');
   assert.equal(hits, 1);
   assert.equal(lost.code, 3, lost.stderr);
-  assert.equal(errorLine(lost).outcome, 'not applied');
+  assert.equal(errorLine(lost).outcome, 'unknown');
   assert.equal((emu.objects(ACL, 'root') as Obj[]).find((o) => o.name === 'deny-all')?.comments, 'kept');
 });
 
 describe('a lost answer to a write in several VDOMs: each VDOM read back', () => {
-  test('create --vdom root,dmz: applied in root, not applied in dmz (which held another object under the key), exit 3', async () => {
+  test('create --vdom root,dmz: applied in root, unknown in dmz (which held another object under the key), exit 3', async () => {
     emu.populate(ACL, 'dmz', [{ name: 'edge', comments: 'already here' }]);
     lose(/^POST \S*router\/access-list\?/, 'after');
     const r = await run('create', ACL, '--vdom', 'root,dmz', '--data', '{"name":"edge","comments":"new"}', '-o', 'json');
@@ -138,20 +139,20 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
     assert.equal(out.dmz.status, 'error');
     assert.equal(out.dmz.vdom, 'dmz');
     assert.equal(out.dmz.mkey, 'edge');
-    assert.equal(out.dmz.outcome, 'not applied');
+    assert.equal(out.dmz.outcome, 'unknown');
     assert.equal(out.dmz.error?.exit, 3);
-    assert.match(out.dmz.error!.message, /after the write of router\/access-list "edge" in vdom dmz was sent; reading it back shows it was not applied/);
+    assert.match(out.dmz.error!.message, /after the write of router\/access-list "edge" in vdom dmz was sent: not there when read back; the device may still apply it/);
     assert.equal((emu.objects(ACL, 'root') as Obj[]).find((o) => o.name === 'edge')?.comments, 'new');
     assert.equal((emu.objects(ACL, 'dmz') as Obj[]).find((o) => o.name === 'edge')?.comments, 'already here');
   });
 
-  test('create --vdom root,dmz cut off before it arrived: not applied in each, one line each in a table', async () => {
+  test('create --vdom root,dmz cut off before it arrived: unknown in each (it had gone out), one line each in a table', async () => {
     lose(/^POST \S*router\/access-list\?/, 'before');
     const r = await run('create', ACL, '--vdom', 'root,dmz', '--data', '{"name":"edge"}', '-o', 'table');
     assert.equal(r.code, 3, r.stderr);
     assert.equal(r.stdout, '');
     for (const vdom of ['root', 'dmz']) {
-      assert.match(r.stderr, new RegExp(`^cmdb: the connection was lost or timed out after the write of router/access-list "edge" in vdom ${vdom} was sent; reading it back shows it was not applied$`, 'm'));
+      assert.match(r.stderr, new RegExp(`^cmdb: the connection was lost after the write of router/access-list "edge" in vdom ${vdom} was sent: not there when read back; the device may still apply it$`, 'm'));
       assert.ok(!names(vdom).includes('edge'));
     }
   });
@@ -258,15 +259,15 @@ describe('bulk writes to several VDOMs: one result per item and VDOM', () => {
     for (const [key, vdom] of [[601, 'dmz'], [602, 'dmz']]) assert.match(table.stderr, new RegExp(`^cmdb: firewall\\.ipmacbinding/table "${key}" not found in vdom ${vdom}$`, 'm'));
   });
 
-  test('the exit is the most severe, not the highest: an item not applied in either VDOM (3) outranks a duplicate (7)', async () => {
+  test('the exit is the most severe, not the highest: an item of unknown outcome in either VDOM (3) outranks a duplicate (7)', async () => {
     write();
     emu.populate(IPMAC, 'dmz', [{ ...items[1], ip: '10.60.9.9' }]);
     lose(/^POST \S*firewall\.ipmacbinding\/table\?/, 'before');
     const r = await run('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '--concurrency', '1', '-o', 'json');
     assert.equal(r.code, 3, r.stderr);
     assert.deepEqual(summary(JSON.parse(r.stdout) as ResultRow[]), [
-      [601, 'root', 'error', 'not applied', 3],
-      [601, 'dmz', 'error', 'not applied', 3],
+      [601, 'root', 'error', 'unknown', 3],
+      [601, 'dmz', 'error', 'unknown', 3],
       [602, 'root', 'success', null, null],
       [602, 'dmz', 'error', null, 7],
     ]);

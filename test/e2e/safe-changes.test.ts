@@ -233,10 +233,11 @@ describe('apply and --atomic share the dry run and the question', () => {
     assert.deepEqual(writesSince(since), []);
   });
 
-  test('apply on a terminal asks; no: nothing sent, exit 10', async () => {
+  test('apply on a terminal asks; no: nothing sent, exit 2 as for every question', async () => {
     const since = emu.requests.length;
     const no = await cmdbOnTerminal(['apply', '-f', document('asked first'), '-o', 'table'], 'n\r', env);
-    assert.equal(no.code, 10, no.stdout);
+    assert.equal(no.code, 2, no.stdout);
+    assert.match(no.stdout, /cancelled: nothing was changed/);
     assert.match(no.stdout, /apply 2 changes\? \[y\/N\]/);
     assert.deepEqual(writesSince(since), []);
     const yes = await cmdbOnTerminal(['apply', '-f', document('asked first'), '-o', 'table', '--yes'], '', env);

@@ -25,10 +25,22 @@ type Reply = { status: number; body: unknown };
  * A Context on a MockAgent device that answers `handler(request)`. The environment is isolated (its
  * own profile folder) and names the device with an API token unless `env` says otherwise.
  */
-export function mockDevice(handler: (req: Sent) => Reply, options: { globals?: GlobalOptions; env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: string } = {}) {
+/** A request that fails on the way (`error` as undici would raise it: a timeout, a reset), `times` times, before the device sees it. */
+export interface Fault {
+  method: string;
+  path: (path: string) => boolean;
+  error: Error;
+  times?: number;
+}
+
+export function mockDevice(handler: (req: Sent) => Reply, options: { globals?: GlobalOptions; env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: string; faults?: Fault[] } = {}) {
   const agent = new MockAgent();
   agent.disableNetConnect();
   const sent: Sent[] = [];
+  // Matched first, so each fault takes its request before the device does.
+  for (const fault of options.faults ?? []) {
+    agent.get(DEVICE).intercept({ path: fault.path, method: fault.method }).replyWithError(fault.error).times(fault.times ?? 1);
+  }
   agent
     .get(DEVICE)
     .intercept({ path: () => true, method: () => true })
@@ -57,7 +69,8 @@ export async function runCommand(ctx: Context, spec: string, args: object = {}, 
     return await ((await def.load()) as Run<object, object>)(ctx, args, options);
   } catch (err) {
     const shown = describeError(err);
-    ctx.out.error(shown);
+    // As main() prints it: one JSON line when json, yaml or ndjson was asked for.
+    ctx.printError(shown);
     return shown.exit;
   } finally {
     await ctx.close();
