@@ -430,12 +430,12 @@ export class CmdbClient {
     const outgoing: Outgoing = { method: req.method, binary: true, signal: req.signal };
     for (let tries = 1; ; tries++) {
       const res = await this.sendLimited(path, outgoing, body, tries);
-      if (res) return this.answer(res, subject, tries);
+      if (res) return this.answer(res, subject, path, tries);
     }
   }
 
   /** A call's answer: an error as request() throws it, JSON parsed, anything else as bytes. */
-  private answer(res: RawResponse, subject: RequestSubject, tries: number): CallResult {
+  private answer(res: RawResponse, subject: RequestSubject, path: string, tries: number): CallResult {
     const header = res.headers['content-type'];
     const contentType = (Array.isArray(header) ? header[0] : header) ?? '';
     const text = res.body.trim();
@@ -443,7 +443,7 @@ export class CmdbClient {
     if (res.status >= 400 || !looksJson || !text) {
       if (res.status >= 200 && res.status < 300 && res.status !== 204) return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
       // The statuses request() refuses the same way (an error envelope, a redirect, no body).
-      this.unwrap(res, subject, tries);
+      this.unwrap(res, subject, path, tries);
     }
     if (nestsDeeper(text, MAX_DEPTH)) throw new MalformedAnswerError('too-deep', res.status, subject);
     let body: unknown;
@@ -451,13 +451,13 @@ export class CmdbClient {
       body = JSON.parse(text);
     } catch {
       // Text that only looks like JSON: an answer of its own, kept as it came (an error status was thrown above).
-      if (res.status >= 300) this.unwrap(res, subject, tries);
+      if (res.status >= 300) this.unwrap(res, subject, path, tries);
       return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
     }
     const envelopes = (Array.isArray(body) ? body : [body]).filter(isObject) as Envelope[];
     const failed = envelopes.find((e) => e.status === 'error');
     if (failed) throw apiError(failed.http_status ?? res.status, failed, failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject, this.auth?.kind ?? 'none', null, tries);
-    if (res.status >= 300) this.unwrap(res, subject, tries);
+    if (res.status >= 300) this.unwrap(res, subject, path, tries);
     return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: { status: res.status, body, envelopes, multiVdom: Array.isArray(body) } };
   }
 
