@@ -376,8 +376,9 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--seed <seed>', description: 'initial data when there is no state', kind: 'choices', choices: ['demo', 'empty'], default: 'demo' },
       { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)', kind: 'none' },
       { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
+      { flags: '--schema <file>', description: "emulate another release: its tables from a saved 'cmdb schema --all --raw' answer", kind: 'file' },
     ],
-    examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab'],
+    examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab', 'cmdb emulator --schema fw-7.2.json --seed empty'],
     load: async () => (await import('./emulator.js')).run,
   }),
 ];

@@ -1,4 +1,6 @@
-import { findTable, type TableDef } from '../catalogue/index.js';
+import type { TableDef } from '../catalogue/index.js';
+import type { DeviceRelease } from '../catalogue/device-schema.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import type { Principal } from './auth.js';
 import { planOperation, type Operation } from './cmdb.js';
 import { DEVICE, DeviceError, errorEnvelope, fail, splitTablePath, successEnvelope, type EnvelopeContext } from './envelope.js';
@@ -36,6 +38,10 @@ export interface ApiDeps {
   committed: View;
   transactions: TransactionManager;
   hostname: string;
+  /** The tables it serves. */
+  catalogue: Catalogue;
+  /** The release and serial number its answers report, when not the emulated 6.4.14 device's. */
+  release?: DeviceRelease;
 }
 
 interface VdomSelection {
@@ -91,11 +97,11 @@ function decodeSegment(segment: string): string {
  * `<prefix>/<area>/<table>[/<mkey>[/<child>[/<id>]]]` (a singleton:
  * `<table>[/<child>[/<id>]]`), each key one percent-encoded segment.
  */
-function parseTarget(path: string): CmdbTarget {
+function parseTarget(catalogue: Catalogue, path: string): CmdbTarget {
   const segments = path.slice(CMDB_PREFIX.length + 1).split('/');
   if (segments.length > 2 && segments[segments.length - 1] === '') segments.pop();
-  const found = segments.length >= 2 && segments[0] !== '' && segments[1] !== '' ? findTable(`${segments[0]}/${segments[1]}`) : undefined;
-  const table = found?.aliasOf ? findTable(found.aliasOf) : found;
+  const found = segments.length >= 2 && segments[0] !== '' && segments[1] !== '' ? catalogue.find(`${segments[0]}/${segments[1]}`) : undefined;
+  const table = found?.aliasOf ? catalogue.find(found.aliasOf) : found;
   if (!found || !table) throw fail.notFound();
   const rest = segments.slice(2).map(decodeSegment);
   const childAt = table.singleton ? 0 : 1;
@@ -128,6 +134,11 @@ export class Api {
   constructor(private readonly deps: ApiDeps) {}
 
   handle(request: ApiRequest): ApiResponse {
+    const response = this.answer(request);
+    return this.deps.release ? { ...response, body: restamp(response.body, this.deps.release) } : response;
+  }
+
+  private answer(request: ApiRequest): ApiResponse {
     const context: EnvelopeContext = { http_method: request.method };
     try {
       if (request.path === STATUS_PATH) return this.status(request);
@@ -152,8 +163,10 @@ export class Api {
   /** What clients ask first to learn the release: `results.current` with major, minor, patch and build. */
   private firmware(request: ApiRequest): ApiResponse {
     requireMethod(request, 'GET');
-    const [major, minor, patch] = DEVICE.version.slice(1).split('.').map(Number);
-    const current = { id: `${DEVICE.platform}-${DEVICE.version}-build${DEVICE.build}`, version: DEVICE.version, major, minor, patch, build: DEVICE.build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
+    const version = this.deps.release?.version ?? DEVICE.version;
+    const build = this.deps.release?.build ?? DEVICE.build;
+    const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number);
+    const current = { id: `${DEVICE.platform}-${version}-build${build}`, version, major, minor, patch, build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
     const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'firmware' }, { results: { current, available: [] } });
     return { status: 200, body: { ...envelope, action: '' } };
   }
@@ -177,6 +190,8 @@ export class Api {
       case 'transaction-list':
         requireMethod(request, 'GET');
         return answer(request, this.deps.transactions.list());
+      case 'schema':
+        return this.schemaTree(request);
       case 'transaction-start':
         return this.startTransaction(request);
       case 'transaction-commit':
@@ -185,6 +200,14 @@ export class Api {
       default:
         throw fail.invalidRequest(`invalid request: unknown action '${action}'`);
     }
+  }
+
+  /** `GET <prefix>/?action=schema`: the whole tree, where the emulator serves one (`--schema FILE`). */
+  private schemaTree(request: ApiRequest): ApiResponse {
+    requireMethod(request, 'GET');
+    const tree = this.deps.catalogue.tree?.();
+    if (!tree) throw fail.invalidRequest("invalid request: unknown action 'schema'");
+    return answer(request, tree);
   }
 
   private startTransaction(request: ApiRequest): ApiResponse {
@@ -216,13 +239,14 @@ export class Api {
   }
 
   private cmdb(request: ApiRequest, context: EnvelopeContext): ApiResponse {
-    const { table, requested, itemKey, child } = parseTarget(request.path);
+    const { table, requested, itemKey, child } = parseTarget(this.deps.catalogue, request.path);
     Object.assign(context, { vdom: this.deps.db.vdoms[0], ...splitTablePath(requested) }, itemKey === null ? {} : { mkey: itemKey });
     if (!hasGroup(request.principal, table.group)) throw fail.noGroup(table.group);
     const selection = selectVdoms(this.deps.db, request.principal, request.params);
     context.vdom = selection.vdoms[0];
     const view = this.viewFor(request);
-    const operation = planOperation({ method: request.method, table, itemKey, child, params: request.params, body: request.body, contentType: request.contentType });
+    const schema = this.deps.catalogue.schemaOf?.(table.path);
+    const operation = planOperation({ method: request.method, table, itemKey, child, params: request.params, body: request.body, contentType: request.contentType, schema });
     const envelopes = selection.vdoms.map((vdom) => this.runIn(operation, table, { ...context, vdom }, view));
     if (!selection.multi) return { status: Number(envelopes[0].http_status), body: envelopes[0] };
     return { status: combinedStatus(envelopes), body: envelopes };
@@ -245,4 +269,11 @@ export class Api {
       return errorEnvelope(context, error);
     }
   }
+}
+
+/** Envelopes as the device of another release sends them: its release and serial number in each. */
+function restamp(body: unknown, release: DeviceRelease): unknown {
+  if (Array.isArray(body)) return body.map((envelope) => restamp(envelope, release));
+  if (!body || typeof body !== 'object' || !('http_status' in body)) return body;
+  return { ...body, ...release };
 }
