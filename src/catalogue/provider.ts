@@ -53,6 +53,7 @@ export class DeviceCatalogue implements Catalogue {
   readonly release: string;
   private readonly tables = new Map<string, { table: TableDef; entry: DeviceTreeEntry }>();
   private specs: Map<string, TableSummary> | undefined;
+  lookup?: (path: string) => Promise<TableDef | undefined>;
 
   constructor(
     readonly device: DeviceRelease,

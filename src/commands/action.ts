@@ -17,7 +17,7 @@ export type ReadActionCommand = keyof typeof READ_ACTIONS;
 /** The run() of one read action. Metadata reads are not catalogue operations, so they are sent for any table. */
 export function readAction(command: ReadActionCommand) {
   return async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
-    const table = resolveTable(ctx, tableInput);
+    const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
     const mkey = key === undefined ? undefined : parseMkey(table, key);
     const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
     const results = result.envelopes[0]?.results;

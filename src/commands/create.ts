@@ -13,7 +13,7 @@ export interface CreateOptions extends BodyOptions, WriteOptions {
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
 export async function run(ctx: Context, { table: tableInput, body: inlineBody }: { table: string; body?: string }, opts: CreateOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireOperation(ctx, table, 'C');
   const concurrency = parseConcurrency(opts.concurrency);
   const bodyOptions = withInlineBody(opts, inlineBody);

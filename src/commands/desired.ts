@@ -1,5 +1,6 @@
 import type { Context } from '../cli/context.js';
-import { allTables, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import { normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import type { ApplyReport } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
 import type { Planned } from '../output/index.js';
@@ -24,7 +25,9 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   const value = await parseDocument(text, source);
   let tables = readDocument(value, source);
   if (tableInputs.length) {
-    const wanted = new Set(tableInputs.map((input) => resolveTable(ctx, normalizeTablePath(input)).path));
+    const catalogue = await ctx.catalogue();
+    const wanted = new Set<string>();
+    for (const input of tableInputs) wanted.add((await resolveTable(ctx, catalogue, normalizeTablePath(input))).path);
     for (const path of wanted) if (!tables.some((t) => t.table.path === path)) ctx.notice(`${path} is not in ${source}`);
     tables = tables.filter((t) => wanted.has(t.table.path));
   }
@@ -44,14 +47,17 @@ export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Prom
 /** Whether a table can be read as a whole: a keyed table's list, or a singleton's object. */
 const readable = (table: TableDef) => table.operations.includes(table.singleton ? 'G' : 'L');
 
-export function chosenTables(ctx: Context, inputs: string[]): TableDef[] {
-  if (!inputs.length) return allTables().filter(readable);
-  const named = [...new Map(inputs.map((input) => resolveTable(ctx, input)).map((t) => [t.path, t])).values()];
+/** The tables named (each resolved in the device's catalogue), in the catalogue's order; none named: every readable table. */
+export async function chosenTables(ctx: Context, catalogue: Catalogue, inputs: string[]): Promise<TableDef[]> {
+  if (!inputs.length) return catalogue.all().filter(readable);
+  const resolved: TableDef[] = [];
+  for (const input of inputs) resolved.push(await resolveTable(ctx, catalogue, input));
+  const named = [...new Map(resolved.map((t) => [t.path, t])).values()];
   for (const table of named) {
     if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
     requireOperation(ctx, table, table.singleton ? 'G' : 'L');
   }
-  const order = new Map(allTables().map((t, i) => [t.path, i]));
+  const order = new Map(catalogue.all().map((t, i) => [t.path, i]));
   return named.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
 }
 
