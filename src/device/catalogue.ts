@@ -3,6 +3,7 @@
 // release; the shipped one while the release is not known yet, with each table it lacks looked up in the
 // device's schema before anything is sent to it. The release is known before any request: the profile
 // keeps it (`cmdb login`), and every answer's envelope carries it, remembered when the run ends.
+import type { ApiResult } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { normalizeBaseUrl } from '../api/url.js';
 import { isTreeAnswer, releaseOf, treeEntries, type DeviceRelease, type DeviceTableSchema } from '../catalogue/device-schema.js';
@@ -11,6 +12,7 @@ import { DeviceCatalogue, entryOf, SHIPPED_CATALOGUE, usesShipped, type Catalogu
 import type { Context } from '../cli/context.js';
 import { updateProfiles, type DeviceProfile } from '../config/profiles.js';
 import { readHostRelease, readSchemaCache, writeHostRelease, writeSchemaCache } from '../config/schema-cache.js';
+import { UsageError } from '../errors.js';
 import { selectedProfile } from './select.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -76,23 +78,48 @@ function lookingUp(ctx: Context, catalogue: DeviceCatalogue): DeviceCatalogue {
  * The whole tree from the device (`GET <prefix>?action=schema`), written to the cache of the release
  * its answer reports; a device that refuses it (403, or a release without it) is read a table at a time.
  */
-export async function readDeviceSchema(ctx: Context, assumed: DeviceRelease): Promise<{ catalogue: DeviceCatalogue; answer?: unknown }> {
+async function readDeviceSchema(ctx: Context, assumed: DeviceRelease): Promise<Catalogue> {
   const client = await ctx.client();
   try {
     const result = await client.request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
-    if (isTreeAnswer(result.body)) {
-      const device = { ...assumed, ...releaseOf(result.body) };
-      const entries = treeEntries(result.body);
-      writeSchemaCache(ctx.env, device, true, entries);
-      return { catalogue: new DeviceCatalogue(device, entries), answer: result.body };
-    }
+    if (isTreeAnswer(result.body)) return treeCatalogue(ctx, { ...assumed, ...releaseOf(result.body) }, result.body);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status === 401 || err.status >= 500) throw err;
   }
   const device = { ...assumed, ...client.release };
+  if (usesShipped(device) && device.version) return SHIPPED_CATALOGUE;
   const cached = readSchemaCache(ctx.env, device);
   writeSchemaCache(ctx.env, device, false, cached?.tables ?? []);
-  return { catalogue: lookingUp(ctx, new DeviceCatalogue(device, cached?.tables ?? [])) };
+  return lookingUp(ctx, new DeviceCatalogue(device, cached?.tables ?? []));
+}
+
+/** The catalogue of a whole-tree answer, written to its release's cache; a 6.4.14 device's is the shipped one. */
+function treeCatalogue(ctx: Context, device: DeviceRelease, answer: unknown): Catalogue {
+  if (usesShipped(device) && device.version) return SHIPPED_CATALOGUE;
+  const entries = treeEntries(answer);
+  writeSchemaCache(ctx.env, device, true, entries);
+  return new DeviceCatalogue(device, entries);
+}
+
+/**
+ * `cmdb schema --all`: the whole tree as the device answers it (for --raw), which also rewrites the
+ * cache of a device of another release.
+ */
+export async function readSchemaTree(ctx: Context): Promise<ApiResult> {
+  const result = await (await ctx.client()).request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
+  if (isTreeAnswer(result.body)) treeCatalogue(ctx, { ...knownRelease(ctx), ...releaseOf(result.body) }, result.body);
+  return result;
+}
+
+/** `cmdb schema <table> --refresh`: one table's schema answer put in the cache of a device of another release. */
+export function refreshTableSchema(ctx: Context, tablePath: string, result: ApiResult): void {
+  const device = { ...knownRelease(ctx), ...releaseOf(result.body) };
+  const schema = result.envelopes[0]?.results;
+  if ((usesShipped(device) && device.version) || !isObject(schema)) return;
+  const cached = readSchemaCache(ctx.env, device);
+  const catalogue = new DeviceCatalogue(device, cached?.tables ?? []);
+  catalogue.add(entryOf(tablePath, schema));
+  writeSchemaCache(ctx.env, device, cached?.complete ?? false, catalogue.tree());
 }
 
 /** The catalogue of a device of another release: its cached schema, else read from it now. */
@@ -102,7 +129,7 @@ async function deviceSchema(ctx: Context, release: DeviceRelease, refresh: boole
     const catalogue = new DeviceCatalogue(cached.device, cached.tables);
     return cached.complete ? catalogue : lookingUp(ctx, catalogue);
   }
-  return (await readDeviceSchema(ctx, release)).catalogue;
+  return readDeviceSchema(ctx, release);
 }
 
 /**
@@ -112,8 +139,23 @@ async function deviceSchema(ctx: Context, release: DeviceRelease, refresh: boole
 export async function catalogueFor(ctx: Context, options: { refresh?: boolean } = {}): Promise<Catalogue> {
   if (ctx.demo) return SHIPPED_CATALOGUE;
   const release = knownRelease(ctx);
-  if (usesShipped(release)) return release ? SHIPPED_CATALOGUE : assumedShipped(ctx);
+  if (usesShipped(release)) {
+    if (release?.version) return SHIPPED_CATALOGUE;
+    return options.refresh ? readDeviceSchema(ctx, {}) : assumedShipped(ctx);
+  }
   return deviceSchema(ctx, release!, !!options.refresh);
+}
+
+/**
+ * `cmdb tables -d fw`, which sends nothing: the shipped catalogue for a 6.4.14 device (or one whose
+ * release is not known yet), else the device's cached schema; none cached is a usage error.
+ */
+export function cachedCatalogue(ctx: Context, device: string): Catalogue {
+  const release = knownRelease(ctx);
+  if (usesShipped(release)) return SHIPPED_CATALOGUE;
+  const cached = readSchemaCache(ctx.env, release!);
+  if (!cached) throw new UsageError(`no schema of device '${device}' (release ${release!.version}${release!.build === undefined ? '' : ` build ${release!.build}`}) is cached yet`, `read it from the device with 'cmdb tables -d ${device} --refresh'`);
+  return new DeviceCatalogue(cached.device, cached.tables);
 }
 
 /** Whether two releases call for the same catalogue file: 6.4.14 (or not known) both, or the same build of the same device. */
