@@ -21,7 +21,9 @@ async function listed(ctx: Context, refresh: boolean): Promise<TableSummary[]> {
     return tableSummaries();
   }
   const { cachedCatalogue, catalogueFor } = await import('../device/catalogue.js');
-  return (refresh ? await catalogueFor(ctx, { refresh: true }) : cachedCatalogue(ctx, device)).summaries();
+  const catalogue = refresh ? await catalogueFor(ctx, { refresh: true }) : cachedCatalogue(ctx);
+  if (!catalogue) throw new UsageError(`no schema of device '${device}' is cached yet (its release is not 6.4.14)`, `read it from the device with 'cmdb tables -d ${device} --refresh'`);
+  return catalogue.summaries();
 }
 
 /** `cmdb tables`: the catalogue (every table of the device, or `--spec` SPEC.md's 42), sends nothing. */

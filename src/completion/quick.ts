@@ -3,7 +3,10 @@
 // fields, values), and keys from a fresh cache entry, written with one write to file descriptor 1.
 // Whatever it cannot answer so (keys not cached, device names, VDOMs), it leaves to the program
 // (complete.ts), which answers the same request as if this had not run: nothing is written before.
+import { existsSync } from 'node:fs';
+import { SHIPPED_CATALOGUE } from '../catalogue/provider.js';
 import { completionTimeout, processEnv, Settings } from '../cli/options.js';
+import { schemaCacheDir } from '../config/paths.js';
 import { writeStdout } from '../output/stdout.js';
 import { cacheFile, deviceIdentity, readCache } from './cache.js';
 import { complete, type Sources } from './engine.js';
@@ -16,6 +19,12 @@ import { readRequest } from './words.js';
 class NeedsProgram extends Error {}
 
 const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
+  // While no device of another release than 6.4.14 was met, every device uses the shipped catalogue;
+  // else the program reads the profile, and the device's cached schema when it is one of those.
+  catalogue: async () => {
+    if (existsSync(schemaCacheDir(env))) throw new NeedsProgram();
+    return SHIPPED_CATALOGUE;
+  },
   // As sources.ts's deviceKeys() reads the cache, from the same settings.
   keys: async (table, line) => {
     completionTimeout(env);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceRelease, DeviceTreeEntry } from '../catalogue/device-schema.js';
 import { writePrivateFile } from './files.js';
-import { cacheDir } from './paths.js';
+import { schemaCacheDir } from './paths.js';
 
 const FORMAT = 'cmdb-schema-cache';
 
@@ -21,7 +21,7 @@ export interface SchemaCache {
 /** `FGVM72TEST000001_v7.2.5_1517.json`: the cache of one device's build (characters unsafe in a file name folded). */
 export function schemaCacheFile(env: NodeJS.ProcessEnv, device: DeviceRelease): string {
   const name = [device.serial ?? 'unknown', device.version ?? 'unknown', String(device.build ?? 'unknown')].join('_').replace(/[^A-Za-z0-9._-]/g, '-');
-  return join(cacheDir(env), 'schema', `${name}.json`);
+  return join(schemaCacheDir(env), `${name}.json`);
 }
 
 function readJson(file: string): unknown {
@@ -51,7 +51,7 @@ export function writeSchemaCache(env: NodeJS.ProcessEnv, device: DeviceRelease, 
 }
 
 function releasesFile(env: NodeJS.ProcessEnv): string {
-  return join(cacheDir(env), 'schema', 'releases.json');
+  return join(schemaCacheDir(env), 'releases.json');
 }
 
 /** The release last seen at a device address without a saved profile (`CMDB_HOST`). */

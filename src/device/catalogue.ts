@@ -12,7 +12,6 @@ import { DeviceCatalogue, entryOf, SHIPPED_CATALOGUE, usesShipped, type Catalogu
 import type { Context } from '../cli/context.js';
 import { updateProfiles, type DeviceProfile } from '../config/profiles.js';
 import { readHostRelease, readSchemaCache, writeHostRelease, writeSchemaCache } from '../config/schema-cache.js';
-import { UsageError } from '../errors.js';
 import { selectedProfile } from './select.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -147,15 +146,15 @@ export async function catalogueFor(ctx: Context, options: { refresh?: boolean } 
 }
 
 /**
- * `cmdb tables -d fw`, which sends nothing: the shipped catalogue for a 6.4.14 device (or one whose
- * release is not known yet), else the device's cached schema; none cached is a usage error.
+ * The catalogue of the run's device without sending anything (`cmdb tables -d fw`, Tab): the shipped
+ * one for a 6.4.14 device (or one whose release is not known yet), else the device's cached schema;
+ * undefined when none is cached.
  */
-export function cachedCatalogue(ctx: Context, device: string): Catalogue {
+export function cachedCatalogue(ctx: Context): Catalogue | undefined {
   const release = knownRelease(ctx);
   if (usesShipped(release)) return SHIPPED_CATALOGUE;
   const cached = readSchemaCache(ctx.env, release!);
-  if (!cached) throw new UsageError(`no schema of device '${device}' (release ${release!.version}${release!.build === undefined ? '' : ` build ${release!.build}`}) is cached yet`, `read it from the device with 'cmdb tables -d ${device} --refresh'`);
-  return new DeviceCatalogue(cached.device, cached.tables);
+  return cached ? new DeviceCatalogue(cached.device, cached.tables) : undefined;
 }
 
 /** Whether two releases call for the same catalogue file: 6.4.14 (or not known) both, or the same build of the same device. */
