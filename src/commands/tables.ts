@@ -15,7 +15,9 @@ export interface TablesOptions {
  * release than 6.4.14, read from the device with --refresh).
  */
 async function listed(ctx: Context, refresh: boolean): Promise<TableSummary[]> {
-  const device = ctx.settings.device;
+  // A list or pattern of devices (CMDB_DEVICE for other commands) is not one device's catalogue.
+  const named = ctx.settings.device;
+  const device = named !== undefined && !(await import('../device/select.js')).namesSeveral(named) ? named : undefined;
   if (device === undefined) {
     if (refresh) throw new UsageError('--refresh reads the schema of a device', "name it with -d, as in 'cmdb tables -d fw --refresh'");
     return tableSummaries();
