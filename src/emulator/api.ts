@@ -179,7 +179,7 @@ export class Api {
     const principal = request.principal;
     if (scope === 'global' && principal.vdoms !== '*') throw fail.noVdom('global');
     const vdoms = scope === 'global' ? [...this.deps.db.vdoms] : selectVdoms(this.deps.db, principal, request.params).vdoms;
-    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name) };
+    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name, { tables: this.deps.catalogue.all(), ...this.deps.release }) };
   }
 
   private transactionRequest(request: ApiRequest): ApiResponse {

@@ -63,6 +63,8 @@ describe('cmdb emulator --schema FILE', () => {
     const tree = await get('/api/v2/cmdb/?action=schema');
     assert.deepEqual((tree.results as Obj[]).map((e) => `${e.path}/${e.name}`), ['router/policy-x', 'firewall/vip-x', 'system/new-feature', 'firewall.ipmacbinding/table']);
     assert.equal((await get('/api/v2/cmdb/router/static')).http_status, 404);
+    const backup = await (await fetch(`${start.url}/api/v2/monitor/system/config/backup?scope=global`, { headers: { authorization: `Bearer ${start.token}` } })).text();
+    assert.match(backup, /^#config-version=FGVM64-7\.2\.5-FW-build1517-/);
   });
 });
 
