@@ -4,7 +4,7 @@
 // Whatever it cannot answer so (keys not cached, device names, VDOMs), it leaves to the program
 // (complete.ts), which answers the same request as if this had not run: nothing is written before.
 import { existsSync } from 'node:fs';
-import { SHIPPED_CATALOGUE } from '../catalogue/provider.js';
+import { SHIPPED_CATALOGUE, usesShipped } from '../catalogue/provider.js';
 import { completionTimeout, processEnv, Settings } from '../cli/options.js';
 import { schemaCacheDir } from '../config/paths.js';
 import { writeStdout } from '../output/stdout.js';
@@ -20,10 +20,12 @@ class NeedsProgram extends Error {}
 
 const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
   // While no device of another release than 6.4.14 was met, every device uses the shipped catalogue;
-  // else the program reads the profile, and the device's cached schema when it is one of those.
-  catalogue: async () => {
-    if (existsSync(schemaCacheDir(env))) throw new NeedsProgram();
-    return SHIPPED_CATALOGUE;
+  // else the profile says (its release), and the program reads the cached schema of another release.
+  catalogue: async (line) => {
+    if (!existsSync(schemaCacheDir(env))) return SHIPPED_CATALOGUE;
+    const profile = (await import('../device/early.js')).selectedProfileEarly(new Settings({ ...line }, env), env);
+    if (profile === null || (profile && usesShipped(profile))) return SHIPPED_CATALOGUE;
+    throw new NeedsProgram();
   },
   // As sources.ts's deviceKeys() reads the cache, from the same settings.
   keys: async (table, line) => {
