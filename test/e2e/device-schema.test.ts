@@ -181,7 +181,7 @@ describe('a saved device of release 7.2.5', () => {
     assert.deepEqual(await complete('list', '-d', 'fw', 'firewall/vip-x', '--fields', 'ext'), ['extip', 'extip6']);
     assert.deepEqual(await complete('get', '-d', 'fw', 'router/stat'), []);
     // Another device (here the built-in one, 6.4.14) keeps the shipped catalogue.
-    assert.deepEqual(await complete('--demo', 'get', 'router/stat'), ['router/static']);
+    assert.deepEqual(await complete('--demo', 'get', 'router/stat'), ['router/static', 'router/static6']);
   });
 });
 
