@@ -23,9 +23,9 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   if (file === undefined) throw new UsageError('give the desired configuration with -f FILE', "write one with 'cmdb export > FILE'");
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
-  let tables = readDocument(value, source);
+  const catalogue = await ctx.catalogue();
+  let tables = readDocument(value, source, (path) => catalogue.find(path));
   if (tableInputs.length) {
-    const catalogue = await ctx.catalogue();
     const wanted = new Set<string>();
     for (const input of tableInputs) wanted.add((await resolveTable(ctx, catalogue, normalizeTablePath(input))).path);
     for (const path of wanted) if (!tables.some((t) => t.table.path === path)) ctx.notice(`${path} is not in ${source}`);

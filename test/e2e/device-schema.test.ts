@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cmdb, isolatedEnv, json, ROOT, type Run } from '../helpers/cli.js';
 
@@ -170,6 +170,24 @@ describe('a saved device of release 7.2.5', () => {
     const one = await run('schema', 'router/policy-x', '-o', 'json');
     ok(one, 'schema router/policy-x');
     assert.equal(json<Obj>(one).mkey, 'seq-num');
+  });
+
+  test('export, diff and apply know the tables of that release', async () => {
+    ok(await run('create', 'router/policy-x', '--set', 'seq-num=20', '--set', 'priority=7'), 'create');
+    const exported = await run('export', 'router/policy-x', 'firewall/vip-x', '-o', 'json');
+    ok(exported, 'export');
+    const document = json<{ vdoms: { root: Record<string, Obj[]> } }>(exported);
+    assert.ok(document.vdoms.root['router/policy-x'].some((p) => p['seq-num'] === 20));
+    const file = join(env.HOME!, 'fw.json');
+    writeFileSync(file, exported.stdout);
+    ok(await run('diff', '-f', file), 'diff in sync');
+    document.vdoms.root['router/policy-x'].find((p) => p['seq-num'] === 20)!.priority = 9;
+    writeFileSync(file, JSON.stringify(document));
+    const diff = await run('diff', '-f', file, '-o', 'json');
+    assert.equal(diff.code, 10, diff.stderr);
+    assert.deepEqual(json<{ update: { key: unknown; changes: Obj }[] }>(diff).update.map((u) => [u.key, u.changes]), [[20, { priority: { from: 7, to: 9 } }]]);
+    ok(await run('apply', '-f', file, '--yes'), 'apply');
+    assert.equal(json<Obj>(await run('get', 'router/policy-x', '20', '-o', 'json')).priority, 9);
   });
 
   test('Tab offers the tables and fields of that release, from its cache', async () => {
