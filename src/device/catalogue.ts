@@ -86,7 +86,8 @@ async function readDeviceSchema(ctx: Context, assumed: DeviceRelease): Promise<C
     if (!(err instanceof ApiError) || err.status === 401 || err.status >= 500) throw err;
   }
   const device = { ...assumed, ...client.release };
-  if (usesShipped(device) && device.version) return SHIPPED_CATALOGUE;
+  // No release to key a cache by: the shipped catalogue, a table it lacks looked up.
+  if (usesShipped(device)) return device.version ? SHIPPED_CATALOGUE : assumedShipped(ctx);
   const cached = readSchemaCache(ctx.env, device);
   writeSchemaCache(ctx.env, device, false, cached?.tables ?? []);
   return lookingUp(ctx, new DeviceCatalogue(device, cached?.tables ?? []));

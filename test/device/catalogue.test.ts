@@ -3,11 +3,12 @@
 // answers carry remembered at the end of a run.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { readHostRelease, readSchemaCache, writeHostRelease } from '../../src/config/schema-cache.js';
+import { catalogueFor } from '../../src/device/catalogue.js';
 import { resolveTable } from '../../src/request/table.js';
 import { DEVICE, mockDevice, type Sent } from '../helpers/device.js';
 
@@ -81,4 +82,14 @@ test('the release the answers carry is remembered when it calls for another cata
     await (await ctx.client()).request({ method: 'GET', tablePath: 'router/policy-x' });
     await ctx.close();
     assert.deepEqual(readHostRelease(cache, DEVICE), R74);
+  }));
+
+test('a device of unknown release that refuses the tree keeps the shipped catalogue and writes no cache', () =>
+  withCache(async (cache) => {
+    const { ctx, sent } = device(() => ({ status: 400, body: { status: 'error', http_status: 400, error: -50 } }), cache);
+    const catalogue = await catalogueFor(ctx, { refresh: true });
+    assert.equal(catalogue.shipped, true);
+    assert.deepEqual(sent.map((r) => r.path), ['/api/v2/cmdb?action=schema']);
+    await ctx.close();
+    assert.ok(!existsSync(join(cache.XDG_CACHE_HOME!, 'cmdb', 'schema')));
   }));
