@@ -276,6 +276,8 @@ export class CmdbClient {
   /** Every request of this client passes it: the device's rate limit slows them all down. */
   private readonly gate = new RateGate();
   private recorder: WriteRecorder | undefined;
+  /** The release and serial number the device's last answer carried (every envelope has them), once one came. */
+  release: { version: string; build?: number; serial?: string } | undefined;
 
   constructor(options: ClientOptions) {
     try {
@@ -480,6 +482,10 @@ export class CmdbClient {
     if (res.status === 204 || res.status < 200) throw new MalformedAnswerError('empty', res.status, subject);
     if (malformation) throw new MalformedAnswerError(malformation, res.status, subject);
     const { envelopes, multiVdom } = toEnvelopes(body);
+    const seen = envelopes[0];
+    if (typeof seen?.version === 'string' && seen.version) {
+      this.release = { version: seen.version, build: typeof seen.build === 'number' ? seen.build : undefined, serial: typeof seen.serial === 'string' ? seen.serial : undefined };
+    }
     const failed = envelopes.find((e) => e.status === 'error');
     if (failed) {
       const vdomSubject = failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject;

@@ -106,9 +106,9 @@ function editDistance(a: string, b: string): number {
 }
 
 /** Catalogued paths close to `path`, closest first, plus same-named tables of other areas (for "did you mean"). */
-export function suggestTables(path: string, max = 3): string[] {
+export function suggestTables(path: string, max = 3, summaries: TableSummary[] = tableSummaries()): string[] {
   const p = normalizeTablePath(path);
-  const paths = tableSummaries().map((t) => t.path);
+  const paths = summaries.map((t) => t.path);
   const name = p.split('/').pop() ?? p;
   const sameName = name.length >= 3 ? paths.filter((c) => c.endsWith(`/${name}`) && c !== p) : [];
   return [...new Set([...nearestNames(p, paths, max), ...sameName])].slice(0, max);

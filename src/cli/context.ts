@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ApiRequest, CmdbClient, DescribedRequest, Exchange } from '../api/client.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { FormatRule } from '../commands/spec.js';
 import type { Connection } from '../device/connect.js';
@@ -32,6 +33,7 @@ export class Context {
   /** Injected transport for every client of this run (undici MockAgent in command tests). */
   dispatcher?: Dispatcher;
   private clientPromise: Promise<CmdbClient> | undefined;
+  private cataloguePromise: Promise<Catalogue> | undefined;
   private readonly cleanups: (() => Promise<void>)[] = [];
   /** --dry-run: the writes the command would have sent, in order. */
   private readonly planned: PlannedRequest[] = [];
@@ -161,6 +163,12 @@ export class Context {
       return client;
     });
     return this.clientPromise;
+  }
+
+  /** The catalogue of this run's device, from the device layer: the shipped one, or the device's own schema. */
+  async catalogue(): Promise<Catalogue> {
+    this.cataloguePromise ??= import('../device/catalogue.js').then(({ catalogueFor }) => catalogueFor(this));
+    return this.cataloguePromise;
   }
 
   /** --dry-run on a write command: writes are shown, not sent (reads a command needs still are). */

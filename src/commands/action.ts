@@ -1,4 +1,8 @@
+import type { ApiResult } from '../api/client.js';
+import { uncataloguedTable, type TableDef } from '../catalogue/index.js';
+import { withoutLookup } from '../catalogue/provider.js';
 import type { Context } from '../cli/context.js';
+import { UsageError } from '../errors.js';
 import type { Row } from '../output/index.js';
 import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
 import { printRead, send } from './shared.js';
@@ -16,19 +20,59 @@ export type ReadActionCommand = keyof typeof READ_ACTIONS;
 
 /** The run() of one read action. Metadata reads are not catalogue operations, so they are sent for any table. */
 export function readAction(command: ReadActionCommand) {
-  return async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
-    const table = resolveTable(ctx, tableInput);
-    const mkey = key === undefined ? undefined : parseMkey(table, key);
-    const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
+  const print = (ctx: Context, table: TableDef, result: ApiResult): Promise<number> => {
     const results = result.envelopes[0]?.results;
     // A table shows a schema as a person reads it: one row per field.
     const schema = command === 'schema' && !result.multiVdom && isObject(results) && isObject(results.children);
     const forPeople = schema ? { table: { rows: schemaRows(results.children as Obj, String(results.mkey ?? '')), fields: SCHEMA_COLUMNS } } : {};
     return printRead(ctx, table, result, !Array.isArray(results), {}, forPeople);
   };
+  const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
+    const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+    const mkey = key === undefined ? undefined : parseMkey(table, key);
+    const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
+    return print(ctx, table, result);
+  };
+  return Object.assign(run, { print });
+}
+
+export interface SchemaOptions {
+  all?: boolean;
+  refresh?: boolean;
+}
+
+/**
+ * `cmdb schema <table>` (`?action=schema`), or `--all`: the whole tree (`GET <prefix>?action=schema`),
+ * `--raw` as it came. `--refresh` (and `--all` always) rewrites the schema cache of a device of another
+ * release than 6.4.14.
+ */
+export async function schema(ctx: Context, { table: tableInput }: { table?: string }, opts: SchemaOptions): Promise<number> {
+  if (opts.all && tableInput !== undefined) throw new UsageError('give a table or --all, not both');
+  const device = await import('../device/catalogue.js');
+  if (opts.all) {
+    const result = await device.readSchemaTree(ctx);
+    const results = result.envelopes[0]?.results;
+    const rows = Array.isArray(results) ? results.filter(isObject).map(treeRow) : [];
+    return printRead(ctx, uncataloguedTable(''), result, false, {}, { table: { rows, fields: TREE_COLUMNS } });
+  }
+  if (tableInput === undefined) throw new UsageError('say which table', "give a table path, or --all for every table (cmdb schema --all --raw > FILE saves the device's whole schema)");
+  // Its schema is what is asked for: the table is not looked up in the device's schema first.
+  const table = await resolveTable(ctx, withoutLookup(await ctx.catalogue()), tableInput);
+  const result = await send(ctx, table, { method: 'GET', query: { ...vdomQuery(ctx), action: 'schema' } });
+  if (opts.refresh) device.refreshTableSchema(ctx, table.path, result);
+  return readAction('schema').print(ctx, table, result);
 }
 
 type Obj = Record<string, unknown>;
+
+const TREE_COLUMNS = ['table', 'kind', 'key', 'keyType', 'group'];
+
+/** One table of the whole tree as a person reads it. */
+function treeRow(entry: Obj): Row {
+  const s = isObject(entry.schema) ? entry.schema : {};
+  const keyed = s.category === 'table';
+  return { table: `${String(entry.path)}/${String(entry.name)}`, kind: keyed ? 'keyed' : s.category === 'complex' ? 'singleton' : String(s.category ?? ''), key: keyed ? String(s.mkey ?? '') : '', keyType: keyed ? String(s.mkey_type ?? '') : '', group: String(s.access_group ?? '') };
+}
 
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 

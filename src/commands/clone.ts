@@ -5,7 +5,7 @@ import { printWrite, sendWrite, type WriteOptions } from './shared.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }, _opts: WriteOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireKeyed(table, 'clone');
   requireOperation(ctx, table, 'C');
   const mkey = parseMkey(table, key);

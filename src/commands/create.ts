@@ -14,7 +14,7 @@ export interface CreateOptions extends BodyOptions, WriteOptions {
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
 export async function run(ctx: Context, { table: tableInput, body: inlineBody }: { table: string; body?: string }, opts: CreateOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireOperation(ctx, table, 'C');
   let concurrency = parseConcurrency(opts.concurrency);
   // The device places objects in the order their creates land; where that order matters (the rule

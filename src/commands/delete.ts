@@ -7,7 +7,7 @@ import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean } & WriteOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireKeyed(table, 'delete');
   if (!keys.length) throw new UsageError(`give the ${table.key} of each object to delete`, `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.vdoms())}`);
   requireOperation(ctx, table, 'D');

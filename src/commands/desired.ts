@@ -1,5 +1,6 @@
 import type { Context } from '../cli/context.js';
-import { allTables, nearestNames, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import { nearestNames, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import type { ApplyReport } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
 import type { Planned } from '../output/index.js';
@@ -22,11 +23,12 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   if (file === undefined) throw new UsageError('give the desired configuration with -f FILE', "write one with 'cmdb export > FILE'");
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
-  let tables = readDocument(value, source);
+  const catalogue = await ctx.catalogue();
+  let tables = readDocument(value, source, (path) => catalogue.find(path));
   if (tableInputs.length) {
     // A table the document does not hold is a typo or the wrong file: comparing nothing would pass.
     const held = [...new Set(tables.map((t) => t.table.path))];
-    const wanted = new Set(tableInputs.map((input) => normalizeTablePath(input)));
+    const wanted = new Set(tableInputs.map((input) => catalogue.find(normalizeTablePath(input))?.path ?? normalizeTablePath(input)));
     for (const path of wanted) {
       if (held.includes(path)) continue;
       const near = nearestNames(path, held, 3);
@@ -50,14 +52,17 @@ export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Prom
 /** Whether a table can be read as a whole: the collection GET (L), or a singleton's object (G). */
 const readable = (table: TableDef) => table.operations.includes('L') || (table.singleton && table.operations.includes('G'));
 
-export function chosenTables(ctx: Context, inputs: string[]): TableDef[] {
-  if (!inputs.length) return allTables().filter(readable);
-  const named = [...new Map(inputs.map((input) => resolveTable(ctx, input)).map((t) => [t.path, t])).values()];
+/** The tables named (each resolved in the device's catalogue), in the catalogue's order; none named: every readable table. */
+export async function chosenTables(ctx: Context, catalogue: Catalogue, inputs: string[]): Promise<TableDef[]> {
+  if (!inputs.length) return catalogue.all().filter(readable);
+  const resolved: TableDef[] = [];
+  for (const input of inputs) resolved.push(await resolveTable(ctx, catalogue, input));
+  const named = [...new Map(resolved.map((t) => [t.path, t])).values()];
   for (const table of named) {
     if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
     if (!readable(table)) requireOperation(ctx, table, table.singleton ? 'G' : 'L');
   }
-  const order = new Map(allTables().map((t, i) => [t.path, i]));
+  const order = new Map(catalogue.all().map((t, i) => [t.path, i]));
   return named.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
 }
 

@@ -13,7 +13,7 @@ export interface DiffOptions {
 /** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */
 async function readOtherDevice(ctx: Context, name: string, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
   if (file !== undefined) throw new UsageError('give the desired configuration with -f FILE or --from DEVICE, not both');
-  const tables = chosenTables(ctx, tableInputs);
+  const tables = await chosenTables(ctx, await ctx.catalogue(), tableInputs);
   const vdoms = ctx.vdoms();
   // With several devices (-d 'branch-*') the reference is read once for all of them.
   return ctx.once(`diff --from ${name} ${tables.map((t) => t.path).join(' ')} ${vdoms?.join(',') ?? ''}`, async () => {

@@ -56,7 +56,7 @@ function changedFields(original: Obj, edited: Obj): Obj {
  * (exit 7) unless --force.
  */
 export async function run(ctx: Context, { table: tableInput, key }: { table: string; key?: string }, _opts: WriteOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   if (table.singleton) {
     if (key !== undefined) throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb edit ${table.path}'`);
     requireOperation(ctx, table, 'P');

@@ -16,6 +16,7 @@ export interface EmulatorFlags {
   seed?: 'demo' | 'empty';
   vdoms?: string;
   config?: string;
+  schema?: string;
 }
 
 const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
@@ -47,6 +48,25 @@ function entries(file: string, section: string, value: unknown, allowed: string[
     if (unknown.length) throw new UsageError(`${file}: ${section}[${i}] has unknown field '${unknown[0]}'`, `allowed: ${allowed.join(', ')}`);
     return Object.fromEntries(Object.entries(entry).map(([k, v]) => [camel(k), v]));
   });
+}
+
+/**
+ * `--schema FILE`: the whole-tree schema answer of a device saved untouched (`cmdb schema --all --raw`):
+ * the tables the emulator serves, and the release and serial number it reports.
+ */
+async function readSchema(file: string): Promise<Pick<EmulatorOptions, 'catalogue' | 'release'>> {
+  const text = await readInputFile(file, 'the saved schema');
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file} is not JSON: ${(err as Error).message}`, "save it with 'cmdb schema --all --raw > FILE'");
+  }
+  const [{ treeEntries, releaseOf }, { DeviceCatalogue }] = await Promise.all([import('../catalogue/device-schema.js'), import('../catalogue/provider.js')]);
+  const entries = treeEntries(answer);
+  if (!entries.length) throw new UsageError(`${file} holds no table schema`, "give the whole-tree answer saved with 'cmdb schema --all --raw > FILE'");
+  const release = releaseOf(answer);
+  return { catalogue: new DeviceCatalogue(release, entries), release: { serial: 'FGVMEMU000000001', ...release } };
 }
 
 /** `--config FILE` (YAML or JSON): administrators, API tokens with access profiles, and the device's limits. */
@@ -83,7 +103,7 @@ function waitForSignal(): Promise<void> {
 }
 
 /** The start line: the JSON line for scripts; for people, the settings and how to use them from another shell. */
-function started(emulator: RunningEmulator, caFile: string | null, state: string | undefined): Started {
+function started(emulator: RunningEmulator, caFile: string | null, state: string | undefined, release: string): Started {
   const line = emulator.startLine();
   const exports = [`CMDB_HOST=${shellQuote(line.url)}`, `CMDB_TOKEN=${shellQuote(line.token)}`, ...(caFile ? [`CMDB_CA_FILE=${shellQuote(caFile)}`] : [])];
   const settings: [string, string][] = [
@@ -99,7 +119,7 @@ function started(emulator: RunningEmulator, caFile: string | null, state: string
   return {
     kind: 'started',
     object: { ...line },
-    title: 'cmdb emulator: an emulated device (release 6.4.14) is listening.',
+    title: `cmdb emulator: an emulated device (release ${release}) is listening.`,
     settings,
     use: { how: 'Use it from another shell:', commands: [`export ${exports.join(' ')}`] },
     status: 'Serving until Ctrl-C (SIGINT) or SIGTERM.',
@@ -128,6 +148,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     seed: flags.seed,
     vdoms: flags.vdoms?.split(',').map((v) => v.trim()).filter(Boolean),
     recordRequests: false,
+    ...(flags.schema ? await readSchema(flags.schema) : {}),
   };
   const { startEmulator } = await import('../emulator/index.js');
   let emulator: RunningEmulator;
@@ -147,7 +168,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   // The certificate in a file, for CMDB_CA_FILE (removed when the emulator stops).
   const caFile = emulator.certPem ? join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`) : null;
   if (caFile) writeFileSync(caFile, emulator.certPem!, { mode: 0o600 });
-  await ctx.print(started(emulator, caFile, flags.state));
+  await ctx.print(started(emulator, caFile, flags.state, options.catalogue?.release ?? '6.4.14'));
   await stopped;
   await emulator.close();
   if (caFile) rmSync(caFile, { force: true });

@@ -18,7 +18,7 @@ export interface ExportOptions {
  */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ExportOptions): Promise<number> {
   const vdoms = ctx.vdoms();
-  const { tables, failures } = await readConfiguration(ctx, chosenTables(ctx, tableInputs), vdoms, { excludeDefaultValues: opts.excludeDefaultValues });
+  const { tables, failures } = await readConfiguration(ctx, await chosenTables(ctx, await ctx.catalogue(), tableInputs), vdoms, { excludeDefaultValues: opts.excludeDefaultValues });
   for (const { table, report } of failures) ctx.warn(`${table.path} is left out: ${report.message}`);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {

@@ -15,7 +15,7 @@ import { printRead, readFacts, readView, send, shapeRead } from './shared.js';
 export type GetOptions = Pick<ReadOptions, 'datasource' | 'withMeta' | 'skip' | 'fields'>;
 
 export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: GetOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   const query = { ...vdomQuery(ctx), ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }) };
   if (!keys.length) {
     if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, keysHint(table.path, ctx.vdoms()));

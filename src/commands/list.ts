@@ -17,7 +17,7 @@ export interface ListOptions extends ReadOptions {
 
 /** `cmdb list <table>`: E1, one request, or every page with --all. */
 export async function run(ctx: Context, { table: tableInput }: { table: string }, opts: ListOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   if (table.singleton) requireOperation(ctx, table, 'L', 'G');
   else requireOperation(ctx, table, 'L');
   const query: QueryParams = { ...vdomQuery(ctx), ...readQuery(table, opts) };

@@ -5,6 +5,7 @@ import type { SessionAuth } from '../api/session.js';
 import { normalizeBaseUrl } from '../api/url.js';
 import { parsePrefix, parseVdoms, type Context } from '../cli/context.js';
 import { isUsableToken } from '../api/auth.js';
+import { releaseOf } from '../catalogue/device-schema.js';
 import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, updateProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
 import { endSession, newClient, tlsOptions } from '../device/connect.js';
@@ -182,6 +183,8 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
     timeout: ctx.options.timeout !== undefined ? ctx.timeoutMs() / 1000 : sameDevice ? existing?.timeout : undefined,
     secrets: store.kind,
     acceptDisclaimer: banner.accepted || (sameDevice && existing?.acceptDisclaimer) || undefined,
+    // Which catalogue the device's commands use (README "Every release"): learned from the status answer.
+    ...releaseOf(checked.status.body),
   };
   // Read again under the lock: other logins may have saved their profiles since this one started.
   const saved = await updateProfiles(ctx.env, (current) => putProfile(current, profile));

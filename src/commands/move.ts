@@ -16,7 +16,7 @@ export interface MoveOptions extends WriteOptions {
  * --top and --bottom read the table's keys first and move in front of the first or behind the last.
  */
 export async function run(ctx: Context, { table: tableInput, key }: { table: string; key: string }, opts: MoveOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireKeyed(table, 'move');
   const given = [opts.before !== undefined, opts.after !== undefined, !!opts.top, !!opts.bottom].filter(Boolean).length;
   if (given !== 1) throw new UsageError('move needs exactly one of --before <key>, --after <key>, --top or --bottom');

@@ -42,14 +42,15 @@ const readAction = (name: 'schema' | 'defaults' | 'meta' | 'revision' | 'transac
 export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'tables',
-    description: 'print every table of the device catalogue (sends nothing)',
+    description: 'print every table of the catalogue, or with -d of that device (sends nothing but --refresh)',
     group: 'metadata',
     options: [
       { flags: '--group <group>', description: 'only tables of this access group', kind: 'group' },
       { flags: '--area <area>', description: 'only tables of this area (log, firewall, ...)', kind: 'area' },
       { flags: '--spec', description: 'only the 42 core tables of the API specification, with its operations' },
+      { flags: '--refresh', description: "with -d: read the device's schema again (a device of another release than 6.4.14)" },
     ],
-    examples: ['cmdb tables --area firewall', 'cmdb tables --spec --group fwgrp -o json'],
+    examples: ['cmdb tables --area firewall', 'cmdb tables --spec --group fwgrp -o json', 'cmdb tables -d fw72 --refresh'],
     load: async () => (await import('./tables.js')).run,
   }),
   defineCommand({
@@ -221,13 +222,18 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./apply.js')).run,
   }),
   defineCommand({
-    spec: 'schema <table>',
+    spec: 'schema [table]',
     devices: 'each',
-    description: 'print the CLI schema of a table (action=schema)',
+    usage: 'schema (<table> | --all)',
+    description: "print the device's schema of a table (action=schema), or of every table (--all)",
     group: 'metadata',
     args: { table: 'table' },
-    examples: ['cmdb schema router/access-list', 'cmdb schema log.disk/setting -o json'],
-    load: readAction('schema'),
+    options: [
+      { flags: '--all', description: "the whole tree, every table's schema at once (--raw: the answer untouched, to save)" },
+      { flags: '--refresh', description: 'also rewrite the cached schema of a device of another release than 6.4.14' },
+    ],
+    examples: ['cmdb schema router/access-list', 'cmdb schema log.disk/setting -o json', 'cmdb schema --all --raw > fw-7.2.json'],
+    load: async () => (await import('./action.js')).schema,
   }),
   defineCommand({
     spec: 'defaults <table>',
@@ -416,8 +422,9 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--seed <seed>', description: 'initial data when there is no state', kind: 'choices', choices: ['demo', 'empty'], default: 'demo' },
       { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)', kind: 'none' },
       { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
+      { flags: '--schema <file>', description: "emulate another release: its tables from a saved 'cmdb schema --all --raw' answer", kind: 'file' },
     ],
-    examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab'],
+    examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab', 'cmdb emulator --schema fw-7.2.json --seed empty'],
     load: async () => (await import('./emulator.js')).run,
   }),
 ];

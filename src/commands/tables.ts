@@ -1,4 +1,4 @@
-import { areaOf, tableSummaries } from '../catalogue/index.js';
+import { areaOf, tableSummaries, type TableSummary } from '../catalogue/index.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
@@ -7,11 +7,31 @@ export interface TablesOptions {
   group?: string;
   area?: string;
   spec?: boolean;
+  refresh?: boolean;
+}
+
+/**
+ * The tables listed: the shipped catalogue; with -d, that device's (its cached schema for another
+ * release than 6.4.14, read from the device with --refresh).
+ */
+async function listed(ctx: Context, refresh: boolean): Promise<TableSummary[]> {
+  // A list or pattern of devices (CMDB_DEVICE for other commands) is not one device's catalogue.
+  const named = ctx.settings.device;
+  const device = named !== undefined && !(await import('../device/select.js')).namesSeveral(named) ? named : undefined;
+  if (device === undefined) {
+    if (refresh) throw new UsageError('--refresh reads the schema of a device', "name it with -d, as in 'cmdb tables -d fw --refresh'");
+    return tableSummaries();
+  }
+  const { cachedCatalogue, catalogueFor } = await import('../device/catalogue.js');
+  const catalogue = refresh ? await catalogueFor(ctx, { refresh: true }) : cachedCatalogue(ctx);
+  if (!catalogue) throw new UsageError(`no schema of device '${device}' is cached yet (its release is not 6.4.14)`, `read it from the device with 'cmdb tables -d ${device} --refresh'`);
+  return catalogue.summaries();
 }
 
 /** `cmdb tables`: the catalogue (every table of the device, or `--spec` SPEC.md's 42), sends nothing. */
 export async function run(ctx: Context, _args: object, opts: TablesOptions): Promise<number> {
-  const tables = opts.spec ? tableSummaries().filter((t) => t.spec) : tableSummaries();
+  const all = await listed(ctx, !!opts.refresh);
+  const tables = opts.spec ? all.filter((t) => t.spec) : all;
   if (opts.group && !tables.some((t) => t.group === opts.group)) {
     throw new UsageError(`unknown access group '${opts.group}'`, `groups: ${[...new Set(tables.map((t) => t.group))].join(', ')}`);
   }

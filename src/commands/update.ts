@@ -13,7 +13,7 @@ import { expectFields } from '../outcome/index.js';
  * `--set 'f+=a,b'` / `--set 'f-=a'` read the object first and send the whole new list.
  */
 export async function run(ctx: Context, { table: tableInput, args }: { table: string; args: string[] }, opts: BodyOptions & WriteOptions): Promise<number> {
-  const table = resolveTable(ctx, tableInput);
+  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   let key: string | undefined;
   let inline: string | undefined;
   if (table.singleton) {

@@ -1,4 +1,5 @@
-import { areaOf, describeOperations, findTable, tableSummaries, type TableDef, type TableSummary } from '../catalogue/index.js';
+import { areaOf, describeOperations, type TableDef, type TableSummary } from '../catalogue/index.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import type { GlobalOptions } from '../cli/context.js';
 import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/types.js';
@@ -23,6 +24,8 @@ export type LineOptions = Pick<GlobalOptions, 'device' | 'host' | 'vdom' | 'demo
 
 /** Where candidates that are not in the catalogue come from (the device, the profiles). */
 export interface Sources {
+  /** The catalogue of the device the line names: the shipped one, or its cached schema (another release). */
+  catalogue(line: LineOptions): Promise<Catalogue>;
   keys(table: TableDef, line: LineOptions): Promise<string[]>;
   devices(): Promise<string[]>;
   vdoms(line: LineOptions): Promise<string[]>;
@@ -143,9 +146,9 @@ function offersTable(rule: TableRule | undefined, t: TableSummary, force: boolea
  * A single step is taken at once (`wire` offers the two hotspot20 tables), so Tab never stops on
  * a step that leaves no choice.
  */
-function tableCandidates(cur: string, rule: TableRule | undefined, force: boolean): Candidate[] {
+function tableCandidates(catalogue: Catalogue, cur: string, rule: TableRule | undefined, force: boolean): Candidate[] {
   const lead = cur.startsWith('/') ? '/' : '';
-  const tables = tableSummaries().filter((t) => offersTable(rule, t, force));
+  const tables = catalogue.summaries().filter((t) => offersTable(rule, t, force));
   let prefix = cur.slice(lead.length);
   for (;;) {
     const steps = new Map<string, Candidate>();
@@ -193,21 +196,22 @@ function argumentKind(p: Parsed, index: number): { kind: ValueKind; arg?: Argume
 }
 
 /** The table named on the line (the argument of kind 'table'), when the catalogue knows it. */
-function tableOnLine(p: Parsed): TableDef | undefined {
+async function tableOnLine(p: Parsed, sources: Sources): Promise<TableDef | undefined> {
   const index = leaf(p).args.findIndex((a) => a.kind === 'table');
   const path = index >= 0 ? p.positionals[index] : undefined;
-  return path === undefined ? undefined : findTable(path);
+  return path === undefined ? undefined : (await sources.catalogue(lineOptions(p))).find(path);
 }
 
 async function keyCandidates(cur: string, p: Parsed, sources: Sources, exclude: string[]): Promise<Candidate[]> {
-  const table = tableOnLine(p);
+  const table = await tableOnLine(p, sources);
   if (!table || table.singleton || !table.key) return [];
   const keys = await sources.keys(table, lineOptions(p));
   return matching(cur, candidatesOf(keys.filter((k) => !exclude.includes(k))));
 }
 
 async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources: Sources, choices: string[] = []): Promise<Completion> {
-  const table = () => tableOnLine(p);
+  const table = () => tableOnLine(p, sources);
+  const summaries = async () => (await sources.catalogue(lineOptions(p))).summaries();
   const command = leaf(p).name;
   switch (kind) {
     case 'file':
@@ -219,9 +223,9 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
     case 'shell':
       return { candidates: matching(cur, candidatesOf(SHELLS)) };
     case 'group':
-      return { candidates: matching(cur, candidatesOf(tableSummaries().map((t) => t.group))) };
+      return { candidates: matching(cur, candidatesOf((await summaries()).map((t) => t.group))) };
     case 'area':
-      return { candidates: matching(cur, candidatesOf(tableSummaries().map((t) => areaOf(t.path)))) };
+      return { candidates: matching(cur, candidatesOf((await summaries()).map((t) => areaOf(t.path)))) };
     case 'device':
       // -d takes a comma list of profiles (several devices in one run).
       return { candidates: commaList(cur, candidatesOf(await sources.devices())) };
@@ -230,30 +234,30 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
       return { candidates: [...matching(cur, all), ...commaList(cur, candidatesOf(await sources.vdoms(lineOptions(p))))] };
     }
     case 'table':
-      return { candidates: tableCandidates(cur, leaf(p).tables, !!p.values.get('--force')) };
+      return { candidates: tableCandidates(await sources.catalogue(lineOptions(p)), cur, leaf(p).tables, !!p.values.get('--force')) };
     case 'key':
       // `move t k --before <k>` offers every key but k.
       return { candidates: await keyCandidates(cur, p, sources, command === 'move' ? p.positionals.slice(1, 2) : []) };
     case 'keys':
       return { candidates: await keyCandidates(cur, p, sources, p.positionals.slice(1)) };
     case 'field': {
-      const t = table();
+      const t = await table();
       return { candidates: t ? matching(cur, fieldCandidates(t)) : [] };
     }
     case 'fields': {
-      const t = table();
+      const t = await table();
       return { candidates: t ? commaList(cur, fieldCandidates(t)) : [] };
     }
     case 'filter': {
-      const t = table();
+      const t = await table();
       return { candidates: t ? filterCandidates(cur, t) : [] };
     }
     case 'set': {
-      const t = table();
+      const t = await table();
       return { candidates: t ? setCandidates(cur, t) : [] };
     }
     case 'apipath':
-      return { candidates: apiPathCandidates(cur) };
+      return { candidates: apiPathCandidates(await sources.catalogue(lineOptions(p)), cur) };
     case 'none':
       return NONE;
   }
@@ -276,11 +280,11 @@ const MONITOR_PATHS = [
 ];
 
 /** `cmdb api <path>`: `cmdb/` then the catalogue's tables, or a monitor path; `/api/v2/` kept when typed. */
-function apiPathCandidates(cur: string): Candidate[] {
+function apiPathCandidates(catalogue: Catalogue, cur: string): Candidate[] {
   const lead = '/api/v2/'.startsWith(cur) && cur.startsWith('/') ? '' : cur.startsWith('/api/v2/') ? '/api/v2/' : '';
   if (cur.startsWith('/') && !lead) return matching(cur, [{ value: '/api/v2/', noSpace: true }]);
   const rest = cur.slice(lead.length);
-  if (rest.startsWith('cmdb/')) return tableCandidates(rest.slice('cmdb/'.length), undefined, true).map((c) => ({ ...c, value: `${lead}cmdb/${c.value}` }));
+  if (rest.startsWith('cmdb/')) return tableCandidates(catalogue, rest.slice('cmdb/'.length), undefined, true).map((c) => ({ ...c, value: `${lead}cmdb/${c.value}` }));
   const tops: Candidate[] = [{ value: 'cmdb/', noSpace: true, description: 'a CMDB table' }, ...candidatesOf(MONITOR_PATHS)];
   return matching(rest, tops).map((c) => ({ ...c, value: lead + c.value }));
 }

@@ -3,7 +3,10 @@
 // fields, values), and keys from a fresh cache entry, written with one write to file descriptor 1.
 // Whatever it cannot answer so (keys not cached, device names, VDOMs), it leaves to the program
 // (complete.ts), which answers the same request as if this had not run: nothing is written before.
+import { existsSync } from 'node:fs';
+import { SHIPPED_CATALOGUE, usesShipped } from '../catalogue/provider.js';
 import { completionTimeout, processEnv, Settings } from '../cli/options.js';
+import { schemaCacheDir } from '../config/paths.js';
 import { writeStdout } from '../output/stdout.js';
 import { cacheFile, deviceIdentity, readCache } from './cache.js';
 import { complete, type Sources } from './engine.js';
@@ -16,6 +19,14 @@ import { readRequest } from './words.js';
 class NeedsProgram extends Error {}
 
 const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
+  // While no device of another release than 6.4.14 was met, every device uses the shipped catalogue;
+  // else the profile says (its release), and the program reads the cached schema of another release.
+  catalogue: async (line) => {
+    if (!existsSync(schemaCacheDir(env))) return SHIPPED_CATALOGUE;
+    const profile = (await import('../device/early.js')).selectedProfileEarly(new Settings({ ...line }, env), env);
+    if (profile === null || (profile && usesShipped(profile))) return SHIPPED_CATALOGUE;
+    throw new NeedsProgram();
+  },
   // As sources.ts's deviceKeys() reads the cache, from the same settings.
   keys: async (table, line) => {
     completionTimeout(env);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { TableDef } from '../catalogue/index.js';
+import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Context, type IO } from '../cli/context.js';
 import { completionTimeout } from '../cli/options.js';
 import { writePrivateFile } from '../config/files.js';
@@ -108,7 +109,17 @@ async function vdomNames(env: NodeJS.ProcessEnv, line: LineOptions): Promise<str
 
 /** Candidates that come from outside the catalogue: the device and the profile file. */
 export function deviceSources(env: NodeJS.ProcessEnv): Sources {
+  let catalogue: Promise<Catalogue> | undefined;
   return {
+    // Tab sends nothing for it: the device's cached schema, else the shipped catalogue.
+    catalogue: (line: LineOptions) =>
+      (catalogue ??= import('../device/catalogue.js').then(({ cachedCatalogue }) => {
+        try {
+          return cachedCatalogue(completionContext(env, line)) ?? SHIPPED_CATALOGUE;
+        } catch {
+          return SHIPPED_CATALOGUE;
+        }
+      })),
     keys: async (table: TableDef, line: LineOptions) => deviceKeys(await lineContext(env, line), { tablePath: table.path, keyField: table.key! }),
     devices: async () => (await profiles(env)).names,
     vdoms: (line: LineOptions) => vdomNames(env, line),

@@ -27,3 +27,8 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   return xdg(env, 'xdgCache', '.cache');
 }
+
+/** The schemas of devices of other releases than 6.4.14 (absent while no such device was met). */
+export function schemaCacheDir(env: NodeJS.ProcessEnv): string {
+  return join(cacheDir(env), 'schema');
+}

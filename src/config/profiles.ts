@@ -31,6 +31,10 @@ export interface DeviceProfile {
   secrets: SecretsKind;
   /** The login banner was accepted at `cmdb login`, so a re-login accepts it again. */
   acceptDisclaimer?: boolean;
+  /** The device's release (`v7.2.5`), build and serial number, as it last answered: which catalogue it uses. */
+  version?: string;
+  build?: number;
+  serial?: string;
 }
 
 export interface ProfileSet {
@@ -73,6 +77,12 @@ const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; chec
     if (typeof v !== 'boolean') throw new Error('accept-disclaimer must be true or false');
     return v;
   } },
+  { key: 'version', field: 'version', check: text('version must be a release like v7.2.5') },
+  { key: 'build', field: 'build', check: (v) => {
+    if (!Number.isInteger(v) || (v as number) < 0) throw new Error('build must be a whole number');
+    return v;
+  } },
+  { key: 'serial', field: 'serial', check: text('serial must be text') },
 ];
 
 /** The settings `cmdb device set` changes (the others come from `cmdb login`). */

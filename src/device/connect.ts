@@ -119,7 +119,16 @@ export async function connect(ctx: Context): Promise<Connection> {
   const credential = authenticate(ctx, target);
   const stack = new Promise<void>((resolve) => setImmediate(resolve)).then(loadHttpStack);
   const [{ auth, end }] = await Promise.all([credential, stack]);
-  return connection(await newClient(ctx, target, tls, auth), end);
+  const client = await newClient(ctx, target, tls, auth);
+  const { close } = connection(client, end);
+  return {
+    client,
+    close: async () => {
+      // The release the answers carried decides the next run's catalogue (device/catalogue.ts).
+      if (client.release) await (await import('./catalogue.js')).rememberRelease(ctx, client.release);
+      await close();
+    },
+  };
 }
 
 /**

@@ -8,6 +8,21 @@ import { readProfiles, type DeviceProfile } from '../config/profiles.js';
 import { profileFor } from './select.js';
 
 /**
+ * For Tab before the program loads: the saved profile these settings select (null: none, or --demo),
+ * or undefined when the device is known only by its address or the profile file cannot be read (the
+ * program decides).
+ */
+export function selectedProfileEarly(settings: Settings, env: NodeJS.ProcessEnv): DeviceProfile | null | undefined {
+  if (settings.demo) return null;
+  try {
+    const profile = profileFor(readProfiles(env), settings.device, settings.host);
+    return profile ?? (settings.host ? undefined : null);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Starts reading the keychain for the device these settings select, as resolveTarget() selects it, when
  * that is where its credential comes from: a token profile's token, a session profile's saved session
  * (read first; the password only if the session has ended). Never throws: whatever is wrong (no such

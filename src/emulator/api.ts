@@ -1,4 +1,6 @@
-import { allTables, findTable, type TableDef } from '../catalogue/index.js';
+import type { TableDef } from '../catalogue/index.js';
+import type { DeviceRelease } from '../catalogue/device-schema.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import type { Principal } from './auth.js';
 import { planOperation, type Operation } from './cmdb.js';
 import { DEVICE, DeviceError, errorEnvelope, fail, splitTablePath, successEnvelope, type EnvelopeContext } from './envelope.js';
@@ -37,8 +39,10 @@ export interface ApiDeps {
   committed: View;
   transactions: TransactionManager;
   hostname: string;
-  /** The release it emulates, when not 6.4.14 (`v7.6.0`): envelopes, status and firmware say it, and 7.6 takes the backup as a POST. */
-  release?: { version: string; build: number };
+  /** The tables it serves. */
+  catalogue: Catalogue;
+  /** The release (and serial number) its answers report, when not the emulated 6.4.14 device's; 7.6 takes the backup as a POST. */
+  release?: DeviceRelease;
 }
 
 /** Whether a release takes the configuration backup as a POST and refuses the GET (7.6 on; PROTOCOL.md). */
@@ -100,11 +104,11 @@ function decodeSegment(segment: string): string {
  * `<prefix>/<area>/<table>[/<mkey>[/<child>[/<id>]]]` (a singleton:
  * `<table>[/<child>[/<id>]]`), each key one percent-encoded segment.
  */
-function parseTarget(path: string): CmdbTarget {
+function parseTarget(catalogue: Catalogue, path: string): CmdbTarget {
   const segments = path.slice(CMDB_PREFIX.length + 1).split('/');
   if (segments.length > 2 && segments[segments.length - 1] === '') segments.pop();
-  const found = segments.length >= 2 && segments[0] !== '' && segments[1] !== '' ? findTable(`${segments[0]}/${segments[1]}`) : undefined;
-  const table = found?.aliasOf ? findTable(found.aliasOf) : found;
+  const found = segments.length >= 2 && segments[0] !== '' && segments[1] !== '' ? catalogue.find(`${segments[0]}/${segments[1]}`) : undefined;
+  const table = found?.aliasOf ? catalogue.find(found.aliasOf) : found;
   if (!found || !table) throw fail.notFound();
   const rest = segments.slice(2).map(decodeSegment);
   const childAt = table.singleton ? 0 : 1;
@@ -137,16 +141,13 @@ export class Api {
   constructor(private readonly deps: ApiDeps) {}
 
   handle(request: ApiRequest): ApiResponse {
-    const answer = this.route(request);
-    const release = this.deps.release;
-    if (!release || answer.text !== undefined) return answer;
-    // Every envelope says the release emulated.
-    const stamp = (envelope: unknown) => (envelope && typeof envelope === 'object' && 'version' in envelope ? { ...envelope, version: release.version, build: release.build } : envelope);
-    return { ...answer, body: Array.isArray(answer.body) ? answer.body.map(stamp) : stamp(answer.body) };
+    const response = this.route(request);
+    // Every envelope says the release emulated (a backup's text has its own header).
+    return this.deps.release && response.text === undefined ? { ...response, body: restamp(response.body, this.deps.release) } : response;
   }
 
   private get release(): { version: string; build: number } {
-    return this.deps.release ?? { version: DEVICE.version, build: DEVICE.build };
+    return { version: this.deps.release?.version ?? DEVICE.version, build: this.deps.release?.build ?? DEVICE.build };
   }
 
   private route(request: ApiRequest): ApiResponse {
@@ -175,7 +176,7 @@ export class Api {
   private firmware(request: ApiRequest): ApiResponse {
     requireMethod(request, 'GET');
     const { version, build } = this.release;
-    const [major, minor, patch] = version.slice(1).split('.').map(Number);
+    const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number);
     const current = { id: `${DEVICE.platform}-${version}-build${build}`, version, major, minor, patch, build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
     const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'firmware' }, { results: { current, available: [] } });
     return { status: 200, body: { ...envelope, action: '' } };
@@ -202,7 +203,7 @@ export class Api {
     const principal = request.principal;
     if (scope === 'global' && principal.vdoms !== '*') throw fail.noVdom('global');
     const vdoms = scope === 'global' ? [...this.deps.db.vdoms] : selectVdoms(this.deps.db, principal, params).vdoms;
-    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name, this.release) };
+    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name, { tables: this.deps.catalogue.all(), ...this.release }) };
   }
 
   private transactionRequest(request: ApiRequest): ApiResponse {
@@ -225,11 +226,16 @@ export class Api {
     }
   }
 
-  /** `GET <prefix>/?action=schema`: the schema of every table the caller's access groups reach. */
+  /**
+   * `GET <prefix>/?action=schema`: the whole tree as saved (`--schema FILE`), else the schema of every
+   * table the caller's access groups reach.
+   */
   private schemaTree(request: ApiRequest): ApiResponse {
     requireMethod(request, 'GET');
+    const saved = this.deps.catalogue.tree?.();
+    if (saved) return answer(request, saved);
     const vdom = selectVdoms(this.deps.db, request.principal, request.params).vdoms[0];
-    const tables = allTables().filter((table) => hasGroup(request.principal, table.group));
+    const tables = this.deps.catalogue.all().filter((table) => hasGroup(request.principal, table.group));
     return { status: 200, body: successEnvelope({ http_method: 'GET', vdom }, { results: schemaTree(tables) }) };
   }
 
@@ -262,13 +268,14 @@ export class Api {
   }
 
   private cmdb(request: ApiRequest, context: EnvelopeContext): ApiResponse {
-    const { table, requested, itemKey, child } = parseTarget(request.path);
+    const { table, requested, itemKey, child } = parseTarget(this.deps.catalogue, request.path);
     Object.assign(context, { vdom: this.deps.db.vdoms[0], ...splitTablePath(requested) }, itemKey === null ? {} : { mkey: itemKey });
     if (!hasGroup(request.principal, table.group)) throw fail.noGroup(table.group);
     const selection = selectVdoms(this.deps.db, request.principal, request.params);
     context.vdom = selection.vdoms[0];
     const view = this.viewFor(request);
-    const operation = planOperation({ method: request.method, table, itemKey, child, params: request.params, body: request.body, contentType: request.contentType });
+    const schema = this.deps.catalogue.schemaOf?.(table.path);
+    const operation = planOperation({ method: request.method, table, itemKey, child, params: request.params, body: request.body, contentType: request.contentType, schema });
     const envelopes = selection.vdoms.map((vdom) => this.runIn(operation, table, { ...context, vdom }, view));
     if (!selection.multi) return { status: Number(envelopes[0].http_status), body: envelopes[0] };
     return { status: combinedStatus(envelopes), body: envelopes };
@@ -291,4 +298,11 @@ export class Api {
       return errorEnvelope(context, error);
     }
   }
+}
+
+/** Envelopes as the device of another release sends them: its release and serial number in each. */
+function restamp(body: unknown, release: DeviceRelease): unknown {
+  if (Array.isArray(body)) return body.map((envelope) => restamp(envelope, release));
+  if (!body || typeof body !== 'object' || !('http_status' in body)) return body;
+  return { ...body, ...release };
 }

@@ -17,6 +17,8 @@ export interface CmdbCall {
   params: URLSearchParams;
   body: string;
   contentType: string | undefined;
+  /** The device's own schema of the table, where the emulator serves one (`--schema FILE`). */
+  schema?: Obj;
 }
 
 export interface RunContext {
@@ -114,7 +116,7 @@ function tableAction(call: CmdbCall, action: string, actions: string[]): Operati
         case 'default':
           return { results: defaultsOf(table.fields) };
         case 'schema':
-          return { results: tableSchema(table) };
+          return { results: call.schema ?? tableSchema(table) };
         case 'meta':
           return { results: tableMeta(table, state instanceof KeyedTable ? state.size : 1) };
         case 'revision':

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { findTable, type TableDef } from '../catalogue/index.js';
+import type { TableDef } from '../catalogue/index.js';
+import type { DeviceRelease } from '../catalogue/device-schema.js';
+import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Api } from './api.js';
 import { Authenticator } from './auth.js';
 import { certificateFingerprint, certificateHosts, generateSelfSignedCertificate, isUsableCertificate, type CertificatePair } from './cert.js';
@@ -69,10 +71,15 @@ export interface EmulatorOptions {
   disclaimer?: boolean;
   /** Default 'cmdb-emulator'. */
   hostname?: string;
-  /** The release emulated, default `6.4.14`; from `7.6` on the configuration backup is a POST (PROTOCOL.md). */
-  release?: string;
   /** Default true: keep every request in `requests` (a long-running emulator turns this off). */
   recordRequests?: boolean;
+  /** The tables it serves; default the shipped 6.4.14 catalogue (`--schema FILE`: another release's). */
+  catalogue?: Catalogue;
+  /**
+   * The release (and serial number) its answers report; default those of the emulated 6.4.14 device.
+   * `7.6.0` (or a release from 7.6 on) takes the configuration backup as a POST (PROTOCOL.md).
+   */
+  release?: string | DeviceRelease;
 }
 
 export interface ReceivedRequest {
@@ -139,20 +146,20 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function catalogued(tablePath: string): TableDef {
-  const found = findTable(tablePath);
-  const table = found?.aliasOf ? findTable(found.aliasOf) : found;
+function catalogued(catalogue: Catalogue, tablePath: string): TableDef {
+  const found = catalogue.find(tablePath);
+  const table = found?.aliasOf ? catalogue.find(found.aliasOf) : found;
   if (!table) throw new Error(`${tablePath} is not a catalogued table`);
   return table;
 }
 
-function readCommitted(db: Database, tablePath: string, vdom: string): Obj[] | Obj {
-  const state = db.table(vdom, catalogued(tablePath).path);
+function readCommitted(db: Database, catalogue: Catalogue, tablePath: string, vdom: string): Obj[] | Obj {
+  const state = db.table(vdom, catalogued(catalogue, tablePath).path);
   return structuredClone(state instanceof KeyedTable ? [...state.all()] : state.object);
 }
 
-function insertAll(db: Database, tablePath: string, vdom: string, objects: Obj[]): void {
-  const table = catalogued(tablePath);
+function insertAll(db: Database, catalogue: Catalogue, tablePath: string, vdom: string, objects: Obj[]): void {
+  const table = catalogued(catalogue, tablePath);
   const state = db.table(vdom, table.path);
   if (!(state instanceof KeyedTable)) throw new Error(`${table.path} is a singleton`);
   const rows = objects.map((object) => materialize(table.fields, structuredClone(object), true));
@@ -166,9 +173,9 @@ function sameExtras(saved: SavedState, extras: Pick<SavedState, 'credentials' | 
   return kept(saved) === kept(extras);
 }
 
-/** `7.6.0` → `{version: 'v7.6.0', build}`; undefined (6.4.14, the envelope's own) when not given. */
-function releaseOf(release: string | undefined): { version: string; build: number } | undefined {
-  if (release === undefined) return undefined;
+/** `7.6.0` → `{version: 'v7.6.0', build}`; a release given whole as it is; undefined (6.4.14, the envelope's own) when not given. */
+function releaseOf(release: string | DeviceRelease | undefined): DeviceRelease | undefined {
+  if (release === undefined || typeof release === 'object') return release;
   const version = `v${release.replace(/^v/, '')}`;
   if (!/^v\d+\.\d+\.\d+$/.test(version)) throw new Error(`invalid release '${release}': give major.minor.patch, such as 7.6.0`);
   return { version, build: version === 'v6.4.14' ? 2093 : 3401 };
@@ -180,7 +187,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const vdoms = options.vdoms ?? (saved ? Object.keys(saved.vdoms) : DEFAULT_VDOMS);
   const credentials = resolveCredentials(saved);
   const certificate = resolveCertificate(options, saved);
-  const db = buildDatabase(vdoms, options.seed ?? 'demo', saved);
+  const catalogue = options.catalogue ?? SHIPPED_CATALOGUE;
+  const db = buildDatabase(vdoms, options.seed ?? 'demo', saved, catalogue);
   const stateFile = options.stateFile;
   const keepAddress = options.keepAddress ?? true;
   const host = options.host ?? '127.0.0.1';
@@ -206,7 +214,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     disclaimer: options.disclaimer ?? false,
   });
   const transactions = new TransactionManager(db, persist);
-  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator', release: releaseOf(options.release) });
+  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator', catalogue, release: releaseOf(options.release) });
   const requests: ReceivedRequest[] = [];
   server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
   // A run that changes nothing leaves the file as it was (a read-only --demo command, a restart).
@@ -227,9 +235,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     certPem: certificate?.certPem ?? null,
     keyPem: certificate?.keyPem ?? null,
     requests,
-    objects: (tablePath, vdom = vdoms[0]) => readCommitted(db, tablePath, vdom),
+    objects: (tablePath, vdom = vdoms[0]) => readCommitted(db, catalogue, tablePath, vdom),
     populate: (tablePath, vdom, objects) => {
-      insertAll(db, tablePath, vdom, objects);
+      insertAll(db, catalogue, tablePath, vdom, objects);
       persist();
     },
     expireSessions: () => auth.expireAll(),

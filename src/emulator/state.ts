@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { findTable, type TableDef } from '../catalogue/index.js';
+import type { TableDef } from '../catalogue/index.js';
+import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import type { CertificatePair } from './cert.js';
 import type { Obj } from './schema.js';
 import { seedTable } from './seed.js';
@@ -91,18 +92,18 @@ export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 
 
 /**
  * Tables come from the saved state where it has them, else from the seed (a table not used yet, a new
- * VDOM, a newer catalogue): the one the file was started with, else `seed`.
+ * VDOM, a newer catalogue): the one the file was started with, else `option`.
  */
-export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty', saved?: SavedState): Database {
+export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty', saved?: SavedState, catalogue: Catalogue = SHIPPED_CATALOGUE): Database {
   const seed = saved?.seed ?? option;
   const db = new Database(vdoms, (vdom, tablePath) => {
-    const table = findTable(tablePath);
+    const table = catalogue.find(tablePath);
     if (!table) throw new Error(`no table ${tablePath}`);
     return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), vdom, seed);
   });
   // Saved tables the seed would not make again are made now, so that a snapshot keeps them.
   for (const [vdom, tables] of Object.entries(saved?.vdoms ?? {})) {
-    if (db.hasVdom(vdom)) for (const tablePath of Object.keys(tables)) if (findTable(tablePath)) db.table(vdom, tablePath);
+    if (db.hasVdom(vdom)) for (const tablePath of Object.keys(tables)) if (catalogue.find(tablePath)) db.table(vdom, tablePath);
   }
   return db;
 }

@@ -63,9 +63,9 @@ function where(vdom: string, tablePath: string, index?: number): string {
   return `${tablePath} (vdom ${vdom}${index === undefined ? '' : `, object ${index + 1}`})`;
 }
 
-function checkTable(source: string, vdom: string, path: string, content: unknown): DocumentTable {
+function checkTable(source: string, vdom: string, path: string, content: unknown, find: FindTable): DocumentTable {
   const tablePath = normalizeTablePath(path);
-  const table = isWellFormedTablePath(tablePath) ? findTable(tablePath) : undefined;
+  const table = isWellFormedTablePath(tablePath) ? find(tablePath) : undefined;
   if (!table) throw new UsageError(`${source}: '${path}' (vdom ${vdom}) is not a table of the catalogue`, "'cmdb tables' lists them; a document names tables as area[.subarea]/table");
   if (table.singleton && !isObject(content)) throw new UsageError(`${source}: ${where(vdom, tablePath)} is a singleton table: give one object, not a list`);
   if (!table.singleton && !Array.isArray(content)) throw new UsageError(`${source}: ${where(vdom, tablePath)} is a keyed table: give a list of objects`);
@@ -93,7 +93,10 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
  * Checks a parsed document (shape, tables, keys, field schema) and returns its tables in document
  * order. Anything wrong is a usage error naming where: nothing is read or sent before it is whole.
  */
-export function readDocument(value: unknown, source: string): DocumentTable[] {
+/** How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one). */
+export type FindTable = (path: string) => TableDef | undefined;
+
+export function readDocument(value: unknown, source: string, find: FindTable = findTable): DocumentTable[] {
   if (!isObject(value) || !isObject(value.vdoms)) {
     throw new UsageError(`${source} is not a config document: it must hold 'vdoms', then VDOM names, then table paths`, "'cmdb export' writes one; see README 'Configuration as code'");
   }
@@ -102,7 +105,7 @@ export function readDocument(value: unknown, source: string): DocumentTable[] {
   const tables: DocumentTable[] = [];
   for (const [vdom, byTable] of Object.entries(value.vdoms)) {
     if (!isObject(byTable)) throw new UsageError(`${source}: vdom ${vdom} must map table paths to their content`);
-    for (const [path, content] of Object.entries(byTable)) tables.push(checkTable(source, vdom, path, content));
+    for (const [path, content] of Object.entries(byTable)) tables.push(checkTable(source, vdom, path, content, find));
   }
   return tables;
 }

@@ -8,27 +8,30 @@ import {
   OPERATION_NAMES,
   suggestTables,
   uncataloguedTable,
-  RELEASE,
   type OperationCode,
   type TableDef,
 } from '../catalogue/index.js';
+import type { Catalogue } from '../catalogue/provider.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import { vdomFlag } from './shell.js';
 
 export { shellWord, vdomFlag } from './shell.js';
 
-/** Looks a table path up in the catalogue; an uncatalogued but well-formed path is sent as a keyed table. */
-export function resolveTable(ctx: Context, input: string): TableDef {
+/**
+ * Looks a table path up in the device's catalogue (a table it lacks in the device's schema, where the
+ * catalogue can look one up); an uncatalogued but well-formed path is sent as a keyed table.
+ */
+export async function resolveTable(ctx: Context, catalogue: Catalogue, input: string): Promise<TableDef> {
   const path = normalizeTablePath(input);
   if (!isWellFormedTablePath(path)) {
-    const near = suggestTables(path);
+    const near = suggestTables(path, 3, catalogue.summaries());
     throw new UsageError(`'${input}' is not a table path`, near.length ? `did you mean ${near.join(' or ')}? (table paths look like area[.subarea]/table)` : "table paths look like area[.subarea]/table, for example firewall.ipmacbinding/table; 'cmdb tables' lists them");
   }
-  const table = findTable(path);
+  const table = catalogue.find(path) ?? (await catalogue.lookup?.(path));
   if (table) return table;
-  const near = suggestTables(path);
-  ctx.notice(`${path} is not in the ${RELEASE} catalogue; sending it as a keyed table with a string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
+  const near = suggestTables(path, 3, catalogue.summaries());
+  ctx.notice(`${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
   return uncataloguedTable(path);
 }
 

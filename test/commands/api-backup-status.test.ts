@@ -1,5 +1,6 @@
 // cmdb api, backup and status in-process, their device a CmdbClient on undici's MockAgent: what is
 // sent (path, query, method, body), what is printed, and the exit codes.
+import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -169,7 +170,7 @@ test('backup: --file and --dir together, or --scope vdom with several VDOMs, are
 });
 
 test('completion of cmdb api: cmdb/ with the tables, and common monitor paths', async () => {
-  const sources: Sources = { keys: async () => [], devices: async () => [], vdoms: async () => [] };
+  const sources: Sources = { keys: async () => [], devices: async () => [], vdoms: async () => [], catalogue: async () => SHIPPED_CATALOGUE };
   const values = async (cur: string) => (await complete(PROGRAM, ['api'], cur, sources)).candidates.map((c) => c.value);
   const top = await values('');
   assert.ok(top.includes('cmdb/') && top.includes('monitor/system/status'), top.join());

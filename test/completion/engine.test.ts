@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allTables, type TableDef } from '../../src/catalogue/index.js';
+import { DeviceCatalogue, SHIPPED_CATALOGUE, type Catalogue } from '../../src/catalogue/provider.js';
 import { complete, type LineOptions, type Sources } from '../../src/completion/engine.js';
 import { PROGRAM } from '../../src/completion/program.js';
 
@@ -10,9 +11,10 @@ interface Asked {
   line: LineOptions;
 }
 
-function stub(keys: string[] = ['lab gateway', 'lab/core', 'edge']) {
+function stub(keys: string[] = ['lab gateway', 'lab/core', 'edge'], catalogue: Catalogue = SHIPPED_CATALOGUE) {
   const asked: Asked[] = [];
   const sources: Sources = {
+    catalogue: async () => catalogue,
     keys: async (table: TableDef, line: LineOptions) => {
       asked.push({ table: table.path, line });
       return keys;
@@ -202,5 +204,20 @@ describe('fields', () => {
 
   it('offers no field before the table is on the line', async () => {
     assert.deepEqual(await values('list --fields '), []);
+  });
+});
+
+describe("a device of another release: its catalogue's tables and fields", () => {
+  const catalogue = new DeviceCatalogue({ version: 'v7.2.5', build: 1517 }, [
+    { path: 'router', name: 'policy-x', schema: { category: 'table', mkey: 'seq-num', mkey_type: 'integer', children: { action: { type: 'option', options: [{ name: 'permit' }, { name: 'deny' }] }, priority: { type: 'integer' } } } },
+  ]);
+  it('offers its tables, its fields and their values, and asks keys of its tables', async () => {
+    const { sources, asked } = stub(['1', '2'], catalogue);
+    assert.deepEqual(await values('get router/pol', sources), ['router/policy-x']);
+    assert.deepEqual(await values('list router/ro', sources), []);
+    assert.deepEqual(await values('create router/policy-x --set a', sources), ['action=']);
+    assert.deepEqual(await values('create router/policy-x --set action=', sources), ['action=deny', 'action=permit']);
+    assert.deepEqual(await values('get router/policy-x ', sources), ['1', '2']);
+    assert.deepEqual(asked.map((a) => a.table), ['router/policy-x']);
   });
 });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findTable, type TableDef } from '../../src/catalogue/index.js';
+import { tableFromSchema } from '../../src/catalogue/device-schema.js';
+import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { parseFilter, readQuery } from '../../src/request/query.js';
 import { parseMkey, requireOperation, resolveTable } from '../../src/request/table.js';
 import { UsageError } from '../../src/errors.js';
@@ -39,21 +41,33 @@ test('integer keys must be integers', () => {
 });
 
 test('an operation the catalogue does not list is a usage error naming what the table has, unless --force', () => {
-  const t = table('firewall.ipmacbinding/table');
-  assert.throws(() => requireOperation(offlineContext(), t, 'U'), (e: unknown) => e instanceof UsageError && /does not support update; it has: list, create, read, delete/.test(e.message));
+  const t = table('certificate/ca');
+  assert.throws(() => requireOperation(offlineContext(), t, 'U'), (e: unknown) => e instanceof UsageError && /does not support update; it has: list, read$/.test(e.message));
   const io = captureIO();
   requireOperation(offlineContext({ force: true }, {}, io), t, 'U');
   assert.match(io.err(), /--force/);
 });
 
-test('an uncatalogued path is sent with a notice and a did-you-mean', () => {
+test('an uncatalogued path is sent with a notice and a did-you-mean', async () => {
   const io = captureIO();
-  const t = resolveTable(offlineContext({}, {}, io), 'router/access-lst');
+  const t = await resolveTable(offlineContext({}, {}, io), SHIPPED_CATALOGUE, 'router/access-lst');
   assert.equal(t.known, false);
   assert.equal(t.keyType, 'string');
   assert.match(io.err(), /not in the 6\.4\.14 catalogue.*did you mean router\/access-list/);
-  assert.throws(() => resolveTable(offlineContext(), 'not a path'), UsageError);
-  assert.equal(resolveTable(offlineContext(), '/log.disk/setting').path, 'log.disk/setting');
+  await assert.rejects(resolveTable(offlineContext(), SHIPPED_CATALOGUE, 'not a path'), UsageError);
+  assert.equal((await resolveTable(offlineContext(), SHIPPED_CATALOGUE, '/log.disk/setting')).path, 'log.disk/setting');
+});
+
+test('a table the catalogue lacks is looked up in the device schema where the catalogue can, before the notice', async () => {
+  const io = captureIO();
+  const asked: string[] = [];
+  const catalogue = { ...SHIPPED_CATALOGUE, lookup: async (path: string) => (asked.push(path), path === 'router/policy-x' ? tableFromSchema(path, { category: 'table', mkey: 'seq-num', mkey_type: 'integer' }) : undefined) };
+  const t = await resolveTable(offlineContext({}, {}, io), catalogue, 'router/policy-x');
+  assert.deepEqual([t.known, t.key, t.keyType], [true, 'seq-num', 'integer']);
+  assert.equal((await resolveTable(offlineContext({}, {}, io), catalogue, 'router/static')).known, true);
+  assert.equal((await resolveTable(offlineContext({}, {}, io), catalogue, 'router/nothing-here')).known, false);
+  assert.deepEqual(asked, ['router/policy-x', 'router/nothing-here']);
+  assert.match(io.err(), /router\/nothing-here is not in the 6\.4\.14 catalogue/);
 });
 
 test('filter escapes: \\, is a literal comma and \\\\ a backslash; a lone backslash is escaped', () => {
@@ -66,7 +80,7 @@ test('filter escapes: \\, is a literal comma and \\\\ a backslash; a lone backsl
   assert.throws(() => parseFilter(t, 'comments==a,b'), (e: unknown) => e instanceof UsageError && /\\,/.test(e.hint ?? ''));
 });
 
-test("the vendor's names of catalogued tables are those tables, sent as typed, without a notice", () => {
+test("the vendor's names of catalogued tables are those tables, sent as typed, without a notice", async () => {
   const io = captureIO();
   for (const [alias, canonical] of [
     ['log.fortianalyzer2/filter', 'log.vendoranalyzer2/filter'],
@@ -74,12 +88,12 @@ test("the vendor's names of catalogued tables are those tables, sent as typed, w
     ['log.fortianalyzer-cloud/filter', 'log.vendoranalyzer-cloud/filter'],
     ['vpn.ipsec/forticlient', 'vpn.ipsec/vendorclient'],
   ]) {
-    const t = resolveTable(offlineContext({}, {}, io), alias);
+    const t = await resolveTable(offlineContext({}, {}, io), SHIPPED_CATALOGUE, alias);
     const c = table(canonical);
     assert.equal(t.path, alias);
     assert.equal(t.known, true);
     assert.deepEqual([t.fields, t.key, t.keyType, t.operations, t.group, t.singleton], [c.fields, c.key, c.keyType, c.operations, c.group, c.singleton]);
   }
   assert.equal(io.err(), '');
-  assert.equal(findTable('log.fortianalyzer3/filter'), undefined);
+  assert.equal(findTable('log.fortianalyzer9/filter'), undefined);
 });
