@@ -15,7 +15,7 @@ export interface ExportOptions {
 /** `DIR/<device>.yaml`: the profile's name, or the host of --host/CMDB_HOST. */
 function deviceFileName(ctx: Context, extension: string): string {
   const host = ctx.settings.host;
-  const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host : selectedProfile(ctx)?.name;
+  const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(host).host : selectedProfile(ctx)?.name;
   if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
   return `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }

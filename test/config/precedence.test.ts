@@ -53,13 +53,13 @@ test('defaults when nothing says otherwise: 30 s, the client prefix, no VDOM', (
   const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-precedence-')), CMDB_HOST: 'fw.example', CMDB_TOKEN: 't' };
   const c = ctx({}, env);
   const target = resolveTarget(c);
-  assert.deepEqual([target.profile, target.host, target.prefix, target.caFile, target.timeoutMs, target.fingerprint, c.vdoms()], [null, 'fw.example', undefined, undefined, 30_000, undefined, undefined]);
+  assert.deepEqual([target.profile, target.host, target.prefix, target.caFile, target.timeoutMs, target.fingerprint, c.vdoms()], [null, 'https://fw.example', undefined, undefined, 30_000, undefined, undefined]);
 });
 
 test('--host beats CMDB_HOST, and picks the profile saved for that host', () => {
   const env = { ...configured(), CMDB_HOST: 'https://other.example' };
   const target = resolveTarget(ctx({ host: 'lab.example' }, env));
-  assert.equal(target.host, 'lab.example');
+  assert.equal(target.host, 'https://lab.example');
   assert.equal(target.profile?.name, 'lab');
   assert.deepEqual(ctx({ host: 'lab.example' }, env).vdoms(), ['dmz']);
 });

@@ -32,8 +32,22 @@ describe('device addresses', () => {
     const url = new URL(server.url);
     const withUser = `http://admin:${PASSWORD}@${url.host}`;
     await refused(['list', TABLE, '--host', withUser], isolatedEnv({ CMDB_TOKEN: 'tok' }), /user name or password[\s\S]*CMDB_TOKEN/);
-    await refused(['list', TABLE], isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: withUser }), /CMDB_HOST 'http:\/\/admin:\*\*\*@/);
+    await refused(['list', TABLE], isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: withUser }), /CMDB_HOST 'http:\/\/\*\*\*@/);
     await refused(['login', '--host', withUser, '--token-stdin', '--insecure-storage'], isolatedEnv(), /user name or password/, 'tok');
+  });
+
+  test('the user information is shown as *** whole: a password written as the user name is not echoed either', async () => {
+    const url = new URL(server.url);
+    for (const address of [`http://${PASSWORD}@${url.host}`, `http://admin:${PASSWORD}@${url.host}`, `${PASSWORD}@${url.host}`]) {
+      const flag = await refused(['list', TABLE, '--host', address], isolatedEnv({ CMDB_TOKEN: 'tok' }), /--host '(http:\/\/)?\*\*\*@[^']*' holds a user name or password/);
+      assert.ok(!flag.stderr.includes('admin'), flag.stderr);
+      await refused(['list', TABLE], isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: address }), /CMDB_HOST '(http:\/\/)?\*\*\*@/);
+      await refused(['login', '--host', address, '--token-stdin', '--insecure-storage'], isolatedEnv(), /\*\*\*@/, 'tok');
+      const env = isolatedEnv({ CMDB_TOKEN: 'tok' });
+      mkdirSync(join(env.XDG_CONFIG_HOME!, 'cmdb'), { recursive: true });
+      writeFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), `default: fw\ndevices:\n  fw:\n    host: ${address}\n    auth: token\n    secrets: file\n`);
+      await refused(['list', TABLE], env, /\*\*\*@/);
+    }
   });
 
   test('an empty host, or a scheme without a host', async () => {
