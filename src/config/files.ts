@@ -1,6 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import { UsageError } from '../errors.js';
 import { plainYaml, type PlainNode } from './plain-yaml.js';
@@ -15,30 +14,6 @@ let yamlLib: YamlLib | undefined;
 export function yaml(): YamlLib {
   yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
   return yamlLib;
-}
-
-/**
- * Writes a file so that no reader ever sees half of it and no other user can read it: a 0600 temp
- * file in the same folder (so rename is atomic), flushed to disk, then renamed over the old one.
- * `durable: false` skips the flush, for a file that is only a cache (a crash may lose it, and its
- * reader takes anything unreadable for a miss): a flush took ~1 ms, and tens under disk load.
- */
-export function writePrivateFile(path: string, text: string, { durable = true } = {}): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    if (durable) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }
 
 /**

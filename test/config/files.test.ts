@@ -1,0 +1,56 @@
+// The one writer of files: every folder cmdb creates is 0700 and every file 0600, whatever the umask.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makePrivateTempDir, openPrivateFile, writePrivateFile } from '../../src/files.js';
+import { withLock } from '../../src/config/lock.js';
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+test('under any umask: folders 0700 (parents too), files 0600, a stale temporary file or an old file of another mode included', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'cmdb-files-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  for (const umask of [0o000, 0o022, 0o277]) {
+    const saved = process.umask(umask);
+    try {
+      const base = join(root, `u${umask.toString(8)}`);
+      const file = join(base, 'a', 'b', 'config.yaml');
+      writePrivateFile(file, 'one');
+      assert.deepEqual([mode(base), mode(join(base, 'a')), mode(join(base, 'a', 'b')), mode(file)], [0o700, 0o700, 0o700, 0o600], `umask ${umask.toString(8)}`);
+      writeFileSync(`${file}.${process.pid}.tmp`, 'stale', { mode: 0o666 });
+      writeFileSync(file, 'old', { mode: 0o644 });
+      writePrivateFile(file, 'two');
+      assert.equal(mode(file), 0o600);
+      assert.equal(readFileSync(file, 'utf8'), 'two');
+      assert.deepEqual(readdirSync(join(base, 'a', 'b')), ['config.yaml']);
+      const temp = makePrivateTempDir(base, 'cmdb-edit-');
+      assert.equal(mode(temp), 0o700);
+      closeSync(openPrivateFile(join(temp, 'spool'), 'wx+'));
+      assert.equal(mode(join(temp, 'spool')), 0o600);
+      const lock = join(base, 'locks', 'config.yaml.lock');
+      await withLock(lock, () => assert.deepEqual([mode(join(base, 'locks')), mode(lock)], [0o700, 0o600]));
+    } finally {
+      process.umask(saved);
+    }
+  }
+});
+
+test('an existing folder is left as it is, named once when others can read it', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'cmdb-files-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const warnings: string[] = [];
+  writePrivateFile(join(root, 'x.yaml'), 'x', { warn: (m) => warnings.push(m) });
+  writePrivateFile(join(root, 'y.yaml'), 'y', { warn: (m) => warnings.push(m) });
+  assert.equal(mode(root), 0o700);
+  assert.equal(warnings.length, 0, 'a private folder is not named');
+  const open = join(root, 'open');
+  mkdirSync(open);
+  chmodSync(open, 0o755);
+  writePrivateFile(join(open, 'x'), 'x', { warn: (m) => warnings.push(m) });
+  writePrivateFile(join(open, 'y'), 'y', { warn: (m) => warnings.push(m) });
+  assert.equal(mode(open), 0o755);
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /already exists and other users can read it/);
+});
