@@ -3,7 +3,7 @@
 // the write meant to leave. The same comparison tells a re-run bulk create that an item is already there.
 import type { ApiRequest, ApiResult } from '../api/client.js';
 import { ApiError, ConnectionError, outcomeUnknown } from '../api/errors.js';
-import { howLost } from '../plan/readback.js';
+import { howLost, readBackDeadline } from '../plan/readback.js';
 import type { TableDef } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
 import { WriteOutcomeError } from '../errors.js';
@@ -66,13 +66,13 @@ export function severalVdoms(query: QueryParams | undefined): boolean {
  * write went to, one request for all of them; a VDOM that refuses the read is unreadable, one that
  * has no such object says so. Null when no answer came (after a few tries).
  */
-async function readEach(ctx: Context, table: TableDef, mkey: string | number | undefined, query: QueryParams, extra: QueryParams = {}): Promise<Seen[] | null> {
+async function readEach(ctx: Context, table: TableDef, mkey: string | number | undefined, query: QueryParams, deadline: AbortSignal, extra: QueryParams = {}): Promise<Seen[] | null> {
   const vdom = query.vdom;
   const one = vdom && !severalVdoms(query) ? vdom[0] : null;
   const client = await ctx.client();
-  for (let tries = 0; tries < 5; tries++) {
+  for (let tries = 0; tries < 5 && !deadline.aborted; tries++) {
     try {
-      const result = await client.request({ method: 'GET', tablePath: table.path, group: table.group, mkey, query: { ...extra, ...(vdom ? { vdom } : {}) }, eachVdom: severalVdoms(query) });
+      const result = await client.request({ method: 'GET', tablePath: table.path, group: table.group, mkey, query: { ...extra, ...(vdom ? { vdom } : {}) }, eachVdom: severalVdoms(query), signal: deadline });
       const seen: Seen[] = result.envelopes.map((e) => ({ vdom: e.vdom ?? one, results: e.results }));
       for (const err of result.failed ?? []) seen.push({ vdom: err.subject.vdoms?.[0] ?? null, results: null, unreadable: !err.notFound });
       return seen;
@@ -101,17 +101,19 @@ function byVdom(seen: Seen[], judge: (s: Seen) => 'applied' | 'not applied'): Ju
 
 /** How the write turned out in each VDOM it went to, read back; null when nothing could be read. */
 async function judge(ctx: Context, table: TableDef, expected: Expectation, query: QueryParams): Promise<Judged[] | null> {
+  // One deadline for every read of this read-back, its tries included (READ_BACK_TIMEOUTS).
+  const deadline = readBackDeadline(await ctx.client());
   if ('fields' in expected) {
-    const seen = await readEach(ctx, table, expected.mkey, query);
+    const seen = await readEach(ctx, table, expected.mkey, query, deadline);
     return seen && byVdom(seen, (s) => (hasFields(objectOf(s), expected.fields) ? 'applied' : 'not applied'));
   }
   if ('gone' in expected) {
-    const seen = await readEach(ctx, table, expected.mkey, query);
+    const seen = await readEach(ctx, table, expected.mkey, query, deadline);
     return seen && byVdom(seen, (s) => (objectOf(s) ? 'not applied' : 'applied'));
   }
   if ('cloneOf' in expected) {
     // The copy is there with the original's content (a key taken before by another object: not applied).
-    const [copies, originals] = await Promise.all([readEach(ctx, table, expected.mkey, query), readEach(ctx, table, expected.cloneOf, query)]);
+    const [copies, originals] = await Promise.all([readEach(ctx, table, expected.mkey, query, deadline), readEach(ctx, table, expected.cloneOf, query, deadline)]);
     if (!copies) return null;
     return byVdom(copies, (s) => {
       const copy = objectOf(s);
@@ -124,7 +126,7 @@ async function judge(ctx: Context, table: TableDef, expected: Expectation, query
     });
   }
   // A move: the object stands right before or after the other one.
-  const seen = await readEach(ctx, table, undefined, query, { format: [table.key!] });
+  const seen = await readEach(ctx, table, undefined, query, deadline, { format: [table.key!] });
   const wanted = expected;
   return (
     seen &&

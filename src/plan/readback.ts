@@ -15,11 +15,24 @@ export type StepOutcome = 'applied' | 'not applied' | 'unknown';
 /** Reads of a table tried this often when the link keeps failing. */
 const TRIES = 5;
 
-/** A table's content in a VDOM, read again until an answer comes; null when none came. */
-async function readAgain(client: CmdbClient, table: TableDef, vdom: string): Promise<TableContent | null> {
-  for (let tries = 0; tries < TRIES; tries++) {
+/**
+ * The read-back after one write (or one commit), its tries included, ends this many per-request
+ * timeouts (--timeout) after it starts: a write whose answer was lost is reported within about three
+ * timeouts (its own, then the read-back's two) however the link misbehaves, where five tries of a
+ * read that never answers took five. Long runs stay bounded per request (README, "Retries").
+ */
+export const READ_BACK_TIMEOUTS = 2;
+
+/** The deadline of one read-back, starting now: every read of it is given this signal. */
+export function readBackDeadline(client: CmdbClient): AbortSignal {
+  return AbortSignal.timeout(READ_BACK_TIMEOUTS * client.timeoutMs);
+}
+
+/** A table's content in a VDOM, read again until an answer comes or the deadline passes; null when none came. */
+async function readAgain(client: CmdbClient, table: TableDef, vdom: string, deadline: AbortSignal): Promise<TableContent | null> {
+  for (let tries = 0; tries < TRIES && !deadline.aborted; tries++) {
     try {
-      return (await readTable(client, table, [vdom]))[0]?.content ?? null;
+      return (await readTable(client, table, [vdom], { signal: deadline }))[0]?.content ?? null;
     } catch (err) {
       if (!outcomeUnknown(err) && !(err instanceof ConnectionError)) return null;
     }
@@ -81,9 +94,10 @@ function judge(table: TableDef, content: TableContent, step: Step, order: (strin
  */
 export async function readBack(client: CmdbClient, tables: Map<string, TableDef>, steps: Step[], orders?: Map<string, (string | number)[]>): Promise<StepOutcome[]> {
   const reads = new Map<string, Promise<TableContent | null>>();
+  const deadline = readBackDeadline(client);
   const readOnce = (step: Step) => {
     const slot = `${step.vdom}\0${step.table}`;
-    if (!reads.has(slot)) reads.set(slot, readAgain(client, tables.get(step.table)!, step.vdom));
+    if (!reads.has(slot)) reads.set(slot, readAgain(client, tables.get(step.table)!, step.vdom, deadline));
     return reads.get(slot)!;
   };
   return Promise.all(
