@@ -1,16 +1,16 @@
 // The one writer of files: every folder cmdb creates is 0700 and every file 0600, whatever the umask.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, closeSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivateTempDir, openPrivateFile, writePrivateFile } from '../../src/files.js';
 import { withLock } from '../../src/config/lock.js';
+import { tempDir } from '../helpers/temp.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 test('under any umask: folders 0700 (parents too), files 0600, a stale temporary file or an old file of another mode included', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'cmdb-files-'));
+  const root = tempDir('cmdb-files-');
   t.after(() => rmSync(root, { recursive: true, force: true }));
   for (const umask of [0o000, 0o022, 0o277]) {
     const saved = process.umask(umask);
@@ -38,7 +38,7 @@ test('under any umask: folders 0700 (parents too), files 0600, a stale temporary
 });
 
 test('an existing folder is left as it is, named once when others can read it', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'cmdb-files-'));
+  const root = tempDir('cmdb-files-');
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const warnings: string[] = [];
   writePrivateFile(join(root, 'x.yaml'), 'x', { warn: (m) => warnings.push(m) });

@@ -2,14 +2,14 @@
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
 import { main } from '../../src/cli/main.js';
 import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -70,7 +70,7 @@ beforeEach(async () => {
   env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
 });
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'cmdb-cac-'));
+  dir = tempDir('cmdb-cac-');
 });
 afterEach(() => emu.close());
 

@@ -1,8 +1,7 @@
 // HTTPS against the emulator's self-signed certificate: refused by default, trusted with --ca-file, --insecure warns.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/network.js';
@@ -10,6 +9,7 @@ import { CmdbClient, type TlsOptions } from '../../src/api/client.js';
 import { TokenAuth } from '../../src/api/auth.js';
 import { createRequire } from 'node:module';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
@@ -18,7 +18,7 @@ let caFile: string;
 before(async () => {
   emu = await startEmulator({ port: 0, tls: true });
   env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
-  caFile = join(mkdtempSync(join(tmpdir(), 'cmdb-ca-')), 'device.pem');
+  caFile = join(tempDir('cmdb-ca-'), 'device.pem');
   writeFileSync(caFile, emu.certPem!);
 });
 after(() => emu.close());
