@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
-import { writePrivateFile } from '../files.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writePrivateFile } from '../files.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import type { Context } from '../cli/context.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';

@@ -129,10 +129,9 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   if (ctx.demo) throw notForDemo('login', 'it needs no login, and nothing is saved');
   const set = readProfiles(ctx.env);
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
-  const hostInput = ctx.settings.host ?? existing?.host;
-  if (!hostInput) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
-  // Both are normalised already: --host/CMDB_HOST by the options, a profile's host when it was read.
-  const host = hostInput;
+  // Normalised already: --host/CMDB_HOST by the options, a profile's host when its file was read.
+  const host = ctx.settings.host ?? existing?.host;
+  if (!host) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
   const name = checkProfileName(ctx.settings.device ?? existing?.name ?? profileNameFor(host));
   if (opts.fingerprint !== undefined && !isFingerprint(opts.fingerprint)) {
     throw new UsageError(`invalid fingerprint '${opts.fingerprint}'`, 'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case');

@@ -44,7 +44,7 @@ export function tooDeepAt(text: string): number | null {
         while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
         indents.push(indent);
       }
-      if (type !== 'space') lineStart = false;
+      lineStart = false;
       if (type === 'flow-map-start' || type === 'flow-seq-start') flow++;
       else if ((type === 'flow-map-end' || type === 'flow-seq-end') && flow > 0) flow--;
       else if (type === 'seq-item-ind' || type === 'explicit-key-ind') inline++;

@@ -5,6 +5,7 @@ import { chmodSync, closeSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import { join } from 'node:path';
 import { makePrivateTempDir, openPrivateFile, writePrivateFile } from '../../src/files.js';
 import { withLock } from '../../src/config/lock.js';
+import { tooDeepAt } from '../../src/config/files.js';
 import { tempDir } from '../helpers/temp.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -53,4 +54,13 @@ test('an existing folder is left as it is, named once when others can read it', 
   assert.equal(mode(open), 0o755);
   assert.equal(warnings.length, 1, warnings.join('\n'));
   assert.match(warnings[0], /already exists and other users can read it/);
+});
+
+test('the nesting bound counts flow collections, block items on one line and indentation; ordinary documents pass', () => {
+  const stairs = (n: number) => 'x: [1]\n' + Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:\n`).join('') + `${' '.repeat(n)}k: v\n`;
+  assert.equal(tooDeepAt(stairs(60)), null);
+  assert.notEqual(tooDeepAt(stairs(70)), null);
+  assert.notEqual(tooDeepAt(`${'- '.repeat(70)}x\n`), null);
+  assert.notEqual(tooDeepAt(`a: ${'['.repeat(70)}`), null);
+  assert.equal(tooDeepAt('vdoms:\n  root:\n    t:\n      - a: 1\n        b: [1, {c: "[[[["}]\n      - a: don\'t [[[[\n    # [[[[\n    u:\n      x: 1\n'), null);
 });
