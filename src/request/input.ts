@@ -64,7 +64,7 @@ export async function parseYaml(text: string, source: string): Promise<unknown> 
     return parsed.doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     if (!(err instanceof ReferenceError)) throw err;
-    throw new UsageError(`${source}: its YAML aliases (*name) expand to more than 100 copies: ${err.message}`, 'write the data out, or refer to each anchor fewer times');
+    throw new UsageError(`${source}: its YAML aliases (*name) expand too far (an alias bomb?): ${err.message}`, 'write the data out, or refer to each anchor fewer times');
   }
 }
 
