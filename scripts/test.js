@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every compiled *.test.js under dist/test with node:test (explicit files: Node 20 would also
 // treat every .js file below a `test` folder as a test, fixtures included).
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -19,5 +20,20 @@ if (!files.length) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+// The run's own temp folder (TMPDIR for the tests and every program they start): whatever a test made
+// there and did not remove fails the run, which then removes it, so nothing piles up run after run.
+const temp = mkdtempSync(join(tmpdir(), 'cmdb-test-run-'));
+let result;
+let left;
+try {
+  result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env: { ...process.env, TMPDIR: temp } });
+  left = readdirSync(temp);
+} finally {
+  rmSync(temp, { recursive: true, force: true, maxRetries: 3 });
+}
+if (left.length) {
+  console.error(`\nthe tests left ${left.length} entries in the temp folder (${temp}, now removed): ${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`);
+  console.error('every test must remove what it creates: make folders with tempDir() (test/helpers/temp.ts)');
+  process.exit(result.status || 1);
+}
 process.exit(result.status ?? 1);

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, MalformedAnswerError, RequestError, type Malformation, type RequestSubject } from './errors.js';
+import { ApiError, ConnectionError, MalformedAnswerError, RequestError, type Malformation, type RequestSubject } from './errors.js';
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent } from './network.js';
 import { undici } from './undici.js';
@@ -28,7 +28,7 @@ export interface RawRequest {
   body?: string;
   /** Keep the answer's bytes as they came (`bytes`), besides its text. */
   binary?: boolean;
-  /** Ends the request early besides the timeout (an interrupted download). */
+  /** Ends the request early, as a timeout: an interrupted download, a deadline over several requests (see ApiRequest.signal). */
   signal?: AbortSignal;
 }
 
@@ -108,6 +108,11 @@ export interface ApiRequest {
    * throwing the first VDOM's error: for callers that print one result per VDOM.
    */
   eachVdom?: boolean;
+  /**
+   * Ends the request early, failing as a timeout (ConnectionError `timeout`), when it aborts before the
+   * client's own per-request timeout: a deadline over several requests, such as a read-back's tries.
+   */
+  signal?: AbortSignal;
 }
 
 /** A device envelope (PROTOCOL.md "Responses"). */
@@ -316,6 +321,9 @@ export class CmdbClient {
         durationMs: Math.round(performance.now() - started),
         ...extra,
       });
+    // The timeout bounds the whole exchange, the answer's body included (one that never ends, too).
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
     try {
       const res = await undici().request(dispatcher, {
         origin: this.baseUrl,
@@ -325,7 +333,7 @@ export class CmdbClient {
         body: req.body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        signal: req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
+        signal,
       });
       let body: string;
       let bytes: Buffer | undefined;
@@ -335,15 +343,16 @@ export class CmdbClient {
           body = bytes.toString('utf8');
         } else body = await res.body.text();
       } catch (err) {
-        // The device answered, then the connection closed before the whole body came.
         log({ status: res.statusCode, error: (err as Error).message });
+        // A body still coming when the time ran out timed out; one the connection cut short broke off.
+        if (signal.aborted || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT') throw new ConnectionError('timeout', this.baseUrl, `the answer did not end in time (HTTP ${res.statusCode} received)`, this.timeoutMs, { cause: err });
         throw new MalformedAnswerError('truncated', res.statusCode, { method: req.method, tablePath: req.path.split('?')[0] });
       }
       const out: RawResponse = { status: res.statusCode, headers: res.headers, body, ...(bytes ? { bytes } : {}) };
       log({ status: out.status, responseHeaders: redactHeaders(out.headers), responseBody: body });
       return out;
     } catch (err) {
-      if (err instanceof MalformedAnswerError) throw err;
+      if (err instanceof MalformedAnswerError || err instanceof ConnectionError) throw err;
       const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls);
       log({ error: error.message });
       throw error;

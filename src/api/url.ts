@@ -55,7 +55,7 @@ export function buildQuery(params: QueryParams = {}): string {
 /** Why a device address was refused. */
 export type AddressProblem = 'empty' | 'no-host' | 'credentials' | 'scheme' | 'invalid';
 
-/** A device address that cannot be used; `address` is the input with any password replaced by `***`. */
+/** A device address that cannot be used; `address` is the input with any user information replaced by `***`. */
 export class AddressError extends TypeError {
   constructor(readonly problem: AddressProblem, readonly address: string) {
     super(`${problem}: ${address}`);
@@ -63,12 +63,12 @@ export class AddressError extends TypeError {
   }
 }
 
-/** The address as it may be shown: a password written into it (`https://u:pw@fw`) becomes `***`. */
+/**
+ * The address as it may be shown: whatever stands before its last `@` (a user name, a password, or a
+ * password typed as the user name) becomes `***`: `https://u:pw@fw` → `https://***@fw`.
+ */
 export function redactAddress(input: string): string {
-  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)?([^/@?#]*)@/i, (_m, scheme: string | undefined, userinfo: string) => {
-    const at = userinfo.indexOf(':');
-    return `${scheme ?? ''}${at < 0 ? userinfo : `${userinfo.slice(0, at)}:***`}@`;
-  });
+  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`);
 }
 
 /**

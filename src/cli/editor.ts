@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
+import { makePrivateTempDir, writePrivateFile } from '../files.js';
 import type { IO } from './context.js';
 
 /**
@@ -13,10 +14,10 @@ import type { IO } from './context.js';
 export async function editText(io: IO, editor: string | undefined, text: string, name: string): Promise<string> {
   if (!editor && !io.stdin.isTTY) throw new UsageError('stdin is not a terminal, so cmdb cannot open vi', 'set VISUAL or EDITOR to an editor (or a script) that works without one');
   const command = editor ?? 'vi';
-  const dir = await mkdtemp(join(tmpdir(), 'cmdb-edit-'));
+  const dir = makePrivateTempDir(tmpdir(), 'cmdb-edit-');
   const file = join(dir, name);
   try {
-    await writeFile(file, text, { mode: 0o600 });
+    writePrivateFile(file, text, { durable: false });
     // Through the shell, as git does: the variable may hold arguments (`code --wait`).
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn('/bin/sh', ['-c', `${command} "$1"`, 'cmdb-edit', file], { stdio: 'inherit' });

@@ -168,7 +168,7 @@ function connectionWords(err: ConnectionError): { message: string; hint: string 
     case 'reset':
       return { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
     case 'timeout':
-      return { message: `no answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`, hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable' };
+      return { message: `timed out: no complete answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`, hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable' };
     case 'tls-handshake':
       return { message: `TLS handshake with ${where} failed: ${err.detail}`, hint: 'is the scheme right (https:// vs http://)?' };
     default:

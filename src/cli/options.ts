@@ -226,11 +226,13 @@ export class Settings {
     return this.text('device');
   }
 
-  /** --host / CMDB_HOST as given; an empty --host, or an address that cannot be one, is a usage error. */
+  /**
+   * --host / CMDB_HOST normalised (`fw` and `fw:8443` mean https://), so every reader of it sees one
+   * form; an empty --host, or an address that cannot be one, is a usage error.
+   */
   get host(): string | undefined {
     const value = this.text('host');
-    if (value !== undefined) parseHost(value, this.flags.host !== undefined ? '--host' : 'CMDB_HOST');
-    return value;
+    return value === undefined ? undefined : parseHost(value, this.flags.host !== undefined ? '--host' : 'CMDB_HOST');
   }
 
   /** --vdom / CMDB_VDOM, else the profile's, parsed; undefined: the device's management VDOM. */

@@ -3,7 +3,8 @@ import { isUtf8 } from 'node:buffer';
 import type { CallResult, CmdbClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
-import { fileProblem, writePrivateFile } from '../config/files.js';
+import { fileProblem } from '../config/files.js';
+import { writePrivateFile } from '../files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { deviceFileName } from './shared.js';
 

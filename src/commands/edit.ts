@@ -3,6 +3,7 @@ import { isMetaField, withoutMeta } from '../catalogue/validate.js';
 import type { Context } from '../cli/context.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { checkBody } from '../request/body.js';
+import { parseYaml } from '../request/input.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './readback.js';
 import { printWrite, sendWrite, type WriteOptions } from './shared.js';
@@ -69,7 +70,7 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
   if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*'))) throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');
   const read = await readForChange(ctx, table, mkey, query);
   const original = withoutMeta(read.object);
-  const [{ yamlText }, { parse }] = await Promise.all([import('../output/yaml.js'), import('yaml')]);
+  const { yamlText } = await import('../output/yaml.js');
   let text = header(table, mkey, query.vdom?.[0] ?? read.vdom) + yamlText(original);
   let changes: Obj;
   for (;;) {
@@ -77,7 +78,7 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     if (isEmpty(saved)) throw new CmdbError('edit cancelled: the file was empty; nothing was sent', EXIT.USAGE);
     let problem: string | undefined;
     try {
-      const doc = parse(saved) as unknown;
+      const doc = await parseYaml(saved, 'the document');
       if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError('the document must be a mapping of field: value');
       changes = changedFields(original, doc as Obj);
       checkBody(table, changes, 'the document');

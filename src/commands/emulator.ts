@@ -1,6 +1,7 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writePrivateFile } from '../files.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import type { Context } from '../cli/context.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';
@@ -167,7 +168,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   const stopped = waitForSignal();
   // The certificate in a file, for CMDB_CA_FILE (removed when the emulator stops).
   const caFile = emulator.certPem ? join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`) : null;
-  if (caFile) writeFileSync(caFile, emulator.certPem!, { mode: 0o600 });
+  if (caFile) writePrivateFile(caFile, emulator.certPem!, { durable: false });
   await ctx.print(started(emulator, caFile, flags.state, options.catalogue?.release ?? '6.4.14'));
   await stopped;
   await emulator.close();

@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
+import { writePrivateFile } from '../files.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument } from '../plan/document.js';
 import { chosenTables, readConfiguration } from './desired.js';
@@ -23,9 +23,9 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {
     const { text, extension } = await ctx.out.document(document);
-    await mkdir(opts.dir, { recursive: true });
     const path = join(opts.dir, deviceFileName(ctx, extension));
-    await writeFile(path, text);
+    // Private: an export holds ENC secrets and private keys. An existing folder others can read is named.
+    writePrivateFile(path, text, { warn: (message) => ctx.warn(message) });
     ctx.notice(`wrote ${path}`);
   } else {
     await ctx.print(document);

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { ApiResult, Authenticator, TlsOptions } from '../api/client.js';
 import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/fingerprint.js';
 import type { SessionAuth } from '../api/session.js';
-import { normalizeBaseUrl } from '../api/url.js';
 import { parsePrefix, parseVdoms, type Context } from '../cli/context.js';
 import { isUsableToken } from '../api/auth.js';
 import { releaseOf } from '../catalogue/device-schema.js';
@@ -38,16 +37,7 @@ function existingProfile(ctx: Context, devices: DeviceProfile[], fallback: Devic
   if (name) return devices.find((d) => d.name === name);
   const host = ctx.settings.host;
   if (!host) return fallback ?? undefined;
-  const baseUrl = baseUrlOf(host);
-  return devices.find((d) => d.host === baseUrl);
-}
-
-function baseUrlOf(host: string): string {
-  try {
-    return normalizeBaseUrl(host);
-  } catch {
-    throw new UsageError(`invalid device address '${host}'`, 'use https://host[:port], for example https://fw.example:8443 (IPv6 in brackets)');
-  }
+  return devices.find((d) => d.host === host);
 }
 
 /** The credential from stdin or a prompt: never from argv. Nothing is sent before it is read. */
@@ -140,9 +130,9 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   if (ctx.demo) throw notForDemo('login', 'it needs no login, and nothing is saved');
   const set = readProfiles(ctx.env);
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
-  const hostInput = ctx.settings.host ?? existing?.host;
-  if (!hostInput) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
-  const host = baseUrlOf(hostInput);
+  // Normalised already: --host/CMDB_HOST by the options, a profile's host when its file was read.
+  const host = ctx.settings.host ?? existing?.host;
+  if (!host) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
   const name = checkProfileName(ctx.settings.device ?? existing?.name ?? profileNameFor(host));
   if (opts.fingerprint !== undefined && !isFingerprint(opts.fingerprint)) {
     throw new UsageError(`invalid fingerprint '${opts.fingerprint}'`, 'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case');

@@ -3,7 +3,7 @@ import type { TableDef } from '../catalogue/index.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Context, type IO } from '../cli/context.js';
 import { completionTimeout } from '../cli/options.js';
-import { writePrivateFile } from '../config/files.js';
+import { writePrivateFile } from '../files.js';
 import { readProfiles } from '../config/profiles.js';
 import { cacheFile, deviceIdentity, readCache, type CacheEntry } from './cache.js';
 import type { LineOptions, Sources } from './engine.js';

@@ -1,9 +1,10 @@
-import { chmodSync, closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative, resolve, sep } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import { UsageError } from '../errors.js';
-import { plainYaml, type PlainNode } from './plain-yaml.js';
+import { MAX_DEPTH, plainYaml, TooDeep, type PlainNode } from './plain-yaml.js';
+
+export { MAX_DEPTH };
 
 type YamlLib = typeof import('yaml');
 let yamlLib: YamlLib | undefined;
@@ -18,47 +19,51 @@ export function yaml(): YamlLib {
 }
 
 /**
- * Writes a file so that no reader ever sees half of it and no other user can read it: a 0600 temp
- * file in the same folder (so rename is atomic), flushed to disk, then renamed over the old one.
- * `durable: false` skips the flush, for a file that is only a cache (a crash may lose it, and its
- * reader takes anything unreadable for a miss): a flush took ~1 ms, and tens under disk load.
+ * Where a YAML (or JSON) text first nests collections deeper than MAX_DEPTH, as an offset; null when
+ * it does not. Read from the yaml package's lexer, which recurses no more than the text nests: flow
+ * collections (`[`, `{`), block items on one line (`- - -`) and block indentation all count. Run before
+ * a parse, whose composer recurses once per level (100,000 levels took seconds, then overflowed).
  */
-export function writePrivateFile(path: string, text: string | Uint8Array, { durable = true } = {}): void {
-  makePrivateDir(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    // 0600 whatever the umask (which can only take bits away from the mode asked at creation).
-    fchmodSync(fd, 0o600);
-    if (typeof text === 'string') writeSync(fd, text);
-    else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
-    if (durable) fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
+export function tooDeepAt(text: string): number | null {
+  const { Lexer, CST } = yaml();
+  let offset = 0;
+  let flow = 0;
+  let inline = 0;
+  let lineStart = true;
+  const indents: number[] = [];
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    // The lexer's markers of a document, a scalar or a flow error stand for no text of their own.
+    const marker = token.length === 1 && (type === 'doc-mode' || type === 'scalar' || type === 'flow-error-end');
+    if (type === 'newline') {
+      lineStart = true;
+      inline = 0;
+    } else if (!marker && type !== 'comment' && type !== 'byte-order-mark') {
+      if (lineStart && flow === 0) {
+        const indent = type === 'space' ? token.length : 0;
+        while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
+        indents.push(indent);
+      }
+      lineStart = false;
+      if (type === 'flow-map-start' || type === 'flow-seq-start') flow++;
+      else if ((type === 'flow-map-end' || type === 'flow-seq-end') && flow > 0) flow--;
+      else if (type === 'seq-item-ind' || type === 'explicit-key-ind') inline++;
+      if (flow + inline + indents.length > MAX_DEPTH) return offset;
+    }
+    if (!marker) offset += token.length;
   }
-  closeSync(fd);
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  return null;
 }
 
-/** Creates a folder and the missing ones above it, each 0700 whatever the umask; one that exists is left as it is. */
-export function makePrivateDir(dir: string): void {
-  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (first === undefined) return;
-  const target = resolve(dir);
-  let current = resolve(first);
-  chmodSync(current, 0o700);
-  for (const part of relative(current, target).split(sep).filter(Boolean)) {
-    current = resolve(current, part);
-    chmodSync(current, 0o700);
-  }
+/** The 1-based line of an offset in `text`. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
+
+/** Why a nesting bound was hit, as a sentence to follow a file's name and line. */
+export const TOO_DEEP = `collections nested more than ${MAX_DEPTH} levels deep`;
 
 /**
  * The first tag the YAML library could not resolve (`!!python/object`, `!!js/function`, `!custom`):
@@ -100,12 +105,26 @@ export function fileError(path: string, line: number | null, problem: string, hi
   return new UsageError(`${path}${line ? `:${line}` : ''}: ${problem}`, hint);
 }
 
+/** The largest profile or credentials file read: cmdb writes a few hundred bytes per device. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 function readText(path: string, hint: string): string | null {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw fileError(path, null, `cannot read: ${fileProblem(err)}`, hint);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_CONFIG_BYTES) throw fileError(path, null, `is ${size} bytes, more than the ${MAX_CONFIG_BYTES} a cmdb configuration file may have`, 'cmdb writes a few lines per device: check that this is the file cmdb wrote, or delete it and log in again');
+    return readFileSync(fd, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw fileError(path, null, `cannot read: ${fileProblem(err)}`, hint);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -115,22 +134,83 @@ export function readYamlFile(path: string, hint: string): YamlFile | null {
   return text === null ? null : parseYamlText(path, text, hint);
 }
 
-function parseYamlText(path: string, text: string, hint: string): YamlFile {
-  const { parseDocument, LineCounter: Counter } = yaml();
-  const lineCounter: LineCounter = new Counter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
-  const error = doc.errors[0];
-  if (error) {
-    const line = error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line;
-    throw fileError(path, line, `not valid YAML: ${error.message.split('\n')[0]}`, hint);
+/** Why a YAML text cannot be read as one document of plain data (a sentence), and on which line. */
+export class YamlProblem extends Error {
+  constructor(
+    readonly kind: 'syntax' | 'depth' | 'documents' | 'tag' | 'duplicate',
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'YamlProblem';
   }
-  const tag = unknownYamlTag(doc.warnings);
-  if (tag) throw fileError(path, lineCounter.linePos(tag.pos).line, `unknown YAML tag ${tag.tag}: cmdb reads plain data only`, hint);
+}
+
+/**
+ * One YAML (or JSON) document, parsed with bounds whatever the text holds: nesting (tooDeepAt),
+ * several documents (refused: a `---` or `...` between two would otherwise drop all but one), unknown
+ * tags, duplicate keys (checked here in one pass: the yaml package's own check is quadratic in a
+ * mapping's keys). Throws a YamlProblem naming the line.
+ */
+export function parseYaml(text: string): { doc: Document; line(node: unknown): number } {
+  const deep = tooDeepAt(text);
+  if (deep !== null) throw new YamlProblem('depth', lineAt(text, deep), `not valid YAML: ${TOO_DEEP}`);
+  const lib = yaml();
+  const lineCounter: LineCounter = new lib.LineCounter();
+  // An error per broken line is an Error object each; without their stack traces a file full of them
+  // is parsed in linear time like any other.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let docs: Document[];
+  try {
+    const all = lib.parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'silent' });
+    docs = Array.isArray(all) ? all : [];
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
   const line = (node: unknown): number => {
     const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
     return range ? lineCounter.linePos(range[0]).line : 1;
   };
-  return { path, doc, line };
+  if (docs.length > 1) throw new YamlProblem('documents', line(docs[1]), `holds ${docs.length} YAML documents (separated by --- or ...); cmdb reads one`);
+  const doc = docs[0] ?? lib.parseDocument('');
+  const error = doc.errors[0];
+  if (error) throw new YamlProblem('syntax', error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line, `not valid YAML: ${error.message.split('\n')[0]!}`);
+  const tag = unknownYamlTag(doc.warnings);
+  if (tag) throw new YamlProblem('tag', lineCounter.linePos(tag.pos).line, `unknown YAML tag ${tag.tag}: cmdb reads plain data only`);
+  const duplicate = duplicateKey(doc);
+  if (duplicate) throw new YamlProblem('duplicate', line(duplicate.node), `not valid YAML: the key '${duplicate.key}' appears twice in one mapping`);
+  return { doc, line };
+}
+
+/** The first key a mapping of the document holds twice (by its text), with its node. */
+function duplicateKey(doc: Document): { key: string; node: unknown } | null {
+  const lib = yaml();
+  let found: { key: string; node: unknown } | null = null;
+  lib.visit(doc, {
+    Map(_, map) {
+      const keys = new Set<string>();
+      for (const pair of map.items) {
+        const key = String(lib.isScalar(pair.key) ? pair.key.value : pair.key);
+        if (keys.has(key)) {
+          found = { key, node: pair.key };
+          return lib.visit.BREAK;
+        }
+        keys.add(key);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function parseYamlText(path: string, text: string, hint: string): YamlFile {
+  try {
+    return { path, ...parseYaml(text) };
+  } catch (err) {
+    if (err instanceof YamlProblem) throw fileError(path, err.line, err.message, hint);
+    throw err;
+  }
 }
 
 /** A file the user named (`-f`, `--ca-file`, `--config`), or a usage error saying which and why not. */
@@ -170,7 +250,13 @@ function treeOf(file: YamlFile, node: unknown, fallbackLine: number): PlainNode 
 export function readYamlTree(path: string, hint: string): PlainNode | null {
   const text = readText(path, hint);
   if (text === null) return null;
-  const plain = plainYaml(text);
+  let plain: PlainNode | null;
+  try {
+    plain = plainYaml(text);
+  } catch (err) {
+    if (err instanceof TooDeep) throw fileError(path, err.line, `not valid YAML: ${TOO_DEEP}`, hint);
+    throw err;
+  }
   if (plain) return plain;
   const file = parseYamlText(path, text, hint);
   return treeOf(file, file.doc.contents, 1);

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { makePrivateDir, openPrivateFile } from '../files.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -106,7 +107,7 @@ function newNonce(): string {
 function createExclusive(path: string, nonce: string): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o600);
+    fd = openPrivateFile(path, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
@@ -171,7 +172,7 @@ function removeInstance(path: string, judged: Snapshot, staleMs: number): void {
 export async function withLock<T>(path: string, work: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const staleMs = options.staleMs ?? 30_000;
   const waitMs = options.waitMs ?? 60_000;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makePrivateDir(dirname(path));
   const started = Date.now();
   const nonce = newNonce();
   let pause = 5;

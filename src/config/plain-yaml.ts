@@ -34,6 +34,16 @@ const PLAIN = /^[^\s\-?:,[\]{}#&*!|>'"%@`](?:[^:#]|:(?!\s|$)|(?<!\s)#)*$/;
 
 class NotPlain extends Error {}
 
+/** How deeply collections may nest in any document cmdb reads (a CMDB object nests a few levels). */
+export const MAX_DEPTH = 64;
+
+/** A mapping nested deeper than MAX_DEPTH, at `line`. */
+export class TooDeep extends Error {
+  constructor(readonly line: number) {
+    super(`nested more than ${MAX_DEPTH} levels deep`);
+  }
+}
+
 function scalar(text: string, key: boolean): string | number | boolean | null {
   if (text.startsWith('"')) {
     // Double-quoted without escapes is a JSON string.
@@ -80,20 +90,24 @@ function lines(text: string): Line[] {
 }
 
 /** Parses `lines[at...]` at `indent` into a mapping; returns it and the index after it. */
-function mapping(all: Line[], at: number, indent: number): [PlainEntry[], number] {
+function mapping(all: Line[], at: number, indent: number, depth = 1): [PlainEntry[], number] {
+  if (depth > MAX_DEPTH) throw new TooDeep(all[at]!.number);
   const entries: PlainEntry[] = [];
+  // Keys seen, so that a duplicate is found in one pass, however many keys there are.
+  const keys = new Set<string>();
   let i = at;
   while (i < all.length && all[i]!.indent >= indent) {
     const line = all[i]!;
     if (line.indent !== indent) throw new NotPlain();
     const key = scalar(line.key, true) as string;
-    if (entries.some((e) => e.key === key)) throw new NotPlain();
+    if (keys.has(key)) throw new NotPlain();
+    keys.add(key);
     i++;
     let value: PlainNode;
     if (line.rest === '') {
       const next = all[i];
       if (!next || next.indent <= indent) throw new NotPlain(); // an empty value: left to the yaml package
-      const [nested, after] = mapping(all, i, next.indent);
+      const [nested, after] = mapping(all, i, next.indent, depth + 1);
       value = { line: next.number, value: nested };
       i = after;
     } else if (line.rest === '{}') {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceRelease, DeviceTreeEntry } from '../catalogue/device-schema.js';
-import { writePrivateFile } from './files.js';
+import { writePrivateFile } from '../files.js';
 import { schemaCacheDir } from './paths.js';
 
 const FORMAT = 'cmdb-schema-cache';

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { TableDef } from '../catalogue/index.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
+import { writePrivateFile } from '../files.js';
 import type { CertificatePair } from './cert.js';
 import type { Obj } from './schema.js';
 import { seedTable } from './seed.js';
@@ -65,12 +65,9 @@ export function loadState(file: string): SavedState | undefined {
   return state as SavedState;
 }
 
-/** Writes beside the file, then renames over it, so a reader never sees half a state. */
+/** Written atomically and private (it holds the credentials and the TLS key); not flushed, as before: a test device. */
 export function saveState(file: string, state: SavedState): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
-  renameSync(temp, file);
+  writePrivateFile(file, JSON.stringify(state), { durable: false });
 }
 
 function saveTable(state: TableState): SavedTable {

@@ -39,6 +39,18 @@ export interface JudgeOptions {
 
 /** Reads tried this often while the link keeps failing. */
 const READ_TRIES = 5;
+/**
+ * The read-back after one write (or one commit), its tries and its second look included, ends this
+ * many per-request timeouts (--timeout) after it starts: a write whose answer was lost is reported
+ * within about four timeouts (its own, then the read-back's three) however the link misbehaves.
+ * Long runs stay bounded per request, not as a whole.
+ */
+export const READ_BACK_TIMEOUTS = 3;
+
+/** The deadline of one read-back, starting now: every read of it is given this signal. */
+function readBackDeadline(client: CmdbClient): AbortSignal {
+  return AbortSignal.timeout(READ_BACK_TIMEOUTS * client.timeoutMs);
+}
 /** The wait before reading again a change not found: a timed-out write may land up to a timeout later. */
 const MAX_SETTLE_MS = 3000;
 const RESET_SETTLE_MS = 1000;
@@ -96,12 +108,12 @@ interface Seen {
  * a VDOM that refuses the read is unreadable, one without the object holds nothing. Null when no
  * answer came after a few tries.
  */
-async function readEach(client: CmdbClient, table: TableDef, mkey: Key | undefined, query: QueryParams, extra: QueryParams = {}): Promise<Seen[] | null> {
+async function readEach(client: CmdbClient, table: TableDef, mkey: Key | undefined, query: QueryParams, deadline: AbortSignal, extra: QueryParams = {}): Promise<Seen[] | null> {
   const vdom = query.vdom;
   const one = vdom && !severalVdoms(query) ? vdom[0] : null;
-  for (let tries = 0; tries < READ_TRIES; tries++) {
+  for (let tries = 0; tries < READ_TRIES && !deadline.aborted; tries++) {
     try {
-      const result = await client.request({ method: 'GET', tablePath: table.path, group: table.group, mkey, query: { ...extra, ...(vdom ? { vdom } : {}) }, eachVdom: severalVdoms(query) });
+      const result = await client.request({ method: 'GET', tablePath: table.path, group: table.group, mkey, query: { ...extra, ...(vdom ? { vdom } : {}) }, eachVdom: severalVdoms(query), signal: deadline });
       const seen: Seen[] = result.envelopes.map((e) => ({ vdom: e.vdom ?? one, content: contentOf(e.results) }));
       for (const err of result.failed ?? []) seen.push({ vdom: err.subject.vdoms?.[0] ?? null, content: null, unreadable: !err.notFound });
       return seen;
@@ -158,12 +170,12 @@ function shows(table: TableDef, expected: Expectation, content: Obj[] | Obj | nu
 }
 
 /** One read of what the write touched, per VDOM: the object (for a move, the table's keys; for a clone, both objects). */
-async function look(client: CmdbClient, table: TableDef, expected: Expectation, query: QueryParams): Promise<{ vdom: string | null; shown: boolean; unreadable: boolean }[] | null> {
+async function look(client: CmdbClient, table: TableDef, expected: Expectation, query: QueryParams, deadline: AbortSignal): Promise<{ vdom: string | null; shown: boolean; unreadable: boolean }[] | null> {
   if ('moved' in expected) {
-    const seen = await readEach(client, table, undefined, query, { format: [table.key!] });
+    const seen = await readEach(client, table, undefined, query, deadline, { format: [table.key!] });
     return seen && seen.map((s) => ({ vdom: s.vdom, shown: !s.unreadable && shows(table, expected, s.content), unreadable: !!s.unreadable }));
   }
-  const [seen, originals] = await Promise.all([readEach(client, table, expected.mkey, query), 'cloneOf' in expected ? readEach(client, table, expected.cloneOf, query) : null]);
+  const [seen, originals] = await Promise.all([readEach(client, table, expected.mkey, query, deadline), 'cloneOf' in expected ? readEach(client, table, expected.cloneOf, query, deadline) : null]);
   return (
     seen &&
     seen.map((s) => {
@@ -187,17 +199,18 @@ export interface Judged {
  * way), and still not there: unknown. Null when nothing could be read.
  */
 export async function judgeLost(client: CmdbClient, table: TableDef, expected: Expectation, query: QueryParams, err: unknown, options: JudgeOptions = {}): Promise<Judged[] | null> {
-  const first = await look(client, table, expected, query);
+  const deadline = readBackDeadline(client);
+  const first = await look(client, table, expected, query, deadline);
   if (!first) return null;
   const judged: Judged[] = first.map((s) => ({ vdom: s.vdom, outcome: s.shown ? 'applied' : 'unknown', unreadable: s.unreadable }));
   const pending = judged.filter((j) => j.outcome !== 'applied');
-  if (!pending.length) return judged;
+  if (!pending.length || deadline.aborted) return judged;
   await (options.pause ?? sleep)(settleMs(client, err));
   // Several VDOMs: only those still pending are read again, each matched by name. One VDOM is the one
   // answer, whatever it is called (a 404 names none, a found object's envelope names its VDOM).
   const several = severalVdoms(query);
   const vdoms = pending.map((j) => j.vdom).filter((v): v is string => v !== null);
-  const again = await look(client, table, expected, several && vdoms.length === pending.length ? { ...query, vdom: vdoms } : query);
+  const again = await look(client, table, expected, several && vdoms.length === pending.length ? { ...query, vdom: vdoms } : query, deadline);
   for (const j of pending) {
     const seen = several ? again?.find((s) => s.vdom === j.vdom) : again?.[0];
     if (seen?.shown) Object.assign(j, { outcome: 'applied', unreadable: false });
@@ -278,7 +291,7 @@ export async function sendWrite(client: CmdbClient, table: TableDef, req: WriteR
     if (err instanceof ApiError && err.duplicate && req.method === 'POST') {
       // Only a plain create can be found already done; several VDOMs answer each for its own.
       if (!('fields' in expected) || query.action !== undefined || several) throw err;
-      const seen = await look(client, table, expected, query);
+      const seen = await look(client, table, expected, query, readBackDeadline(client));
       if (seen?.length !== 1 || !seen[0].shown) throw err;
       return readBackResult(req, expected.mkey, 'unchanged');
     }
@@ -300,7 +313,7 @@ async function alreadyThere(client: CmdbClient, table: TableDef, req: WriteReque
   const vdomOf = (err: ApiError) => (err.subject.vdoms?.length === 1 ? err.subject.vdoms[0] : null);
   const duplicates = (result.failed ?? []).filter((err) => err.duplicate && vdomOf(err) !== null);
   if (!('fields' in expected) || req.method !== 'POST' || req.query?.action !== undefined || !duplicates.length) return result;
-  const seen = await look(client, table, expected, { ...req.query, vdom: duplicates.map((err) => vdomOf(err)!) });
+  const seen = await look(client, table, expected, { ...req.query, vdom: duplicates.map((err) => vdomOf(err)!) }, readBackDeadline(client));
   const same = new Set((seen ?? []).filter((s) => s.shown).map((s) => s.vdom));
   const unchanged = duplicates.filter((err) => same.has(vdomOf(err)));
   if (!unchanged.length) return result;
@@ -338,10 +351,11 @@ export interface TableWrite {
  */
 export async function judgeCommitted(client: CmdbClient, writes: TableWrite[], orders: Map<string, Key[]> = new Map()): Promise<Outcome> {
   const reads = new Map<string, Promise<Seen[] | null>>();
+  const deadline = readBackDeadline(client);
   const shown = await Promise.all(
     writes.map(async ({ table, vdom, expected }) => {
       const slot = `${vdom}\0${table.path}`;
-      if (!reads.has(slot)) reads.set(slot, readEach(client, table, undefined, vdom ? { vdom: [vdom] } : {}));
+      if (!reads.has(slot)) reads.set(slot, readEach(client, table, undefined, vdom ? { vdom: [vdom] } : {}, deadline));
       const seen = (await reads.get(slot)!)?.[0];
       if (!seen || seen.unreadable) return null;
       const order = orders.get(slot);

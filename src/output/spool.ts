@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { openPrivateFile } from '../files.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -47,7 +48,7 @@ export class Spool {
   private spill(): void {
     if (this.fd === null) {
       this.path = join(tmpdir(), `cmdb-${process.pid}-${Math.random().toString(36).slice(2)}.spool`);
-      this.fd = openSync(this.path, 'wx+', 0o600);
+      this.fd = openPrivateFile(this.path, 'wx+');
       try {
         unlinkSync(this.path);
         this.path = null;

@@ -2,7 +2,7 @@ import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/inde
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import { parseDocument, readSource } from './input.js';
+import { boundedJson, parseDocument, readSource } from './input.js';
 
 export interface BodyOptions {
   file?: string;
@@ -37,8 +37,10 @@ export function typeSetValue(table: TableDef, field: string, raw: string): unkno
   if (text.startsWith('[') || text.startsWith('{')) {
     try {
       const parsed = JSON.parse(text) as unknown;
+      boundedJson(parsed, text, `--set ${field}`);
       return Array.isArray(parsed) ? parsed : [parsed];
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       throw new UsageError(`--set ${field}: invalid JSON: ${(err as Error).message}`);
     }
   }
@@ -133,7 +135,9 @@ function dataObject(opts: BodyOptions): Obj | UsageError {
   let data: unknown;
   try {
     data = JSON.parse(opts.data);
+    boundedJson(data, opts.data, '--data');
   } catch (err) {
+    if (err instanceof UsageError) return err;
     return new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
   }
   return isObject(data) ? data : new UsageError('--data must be a JSON object');
@@ -160,6 +164,8 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
       if (!line.trim().startsWith('{')) return null;
       const element = JSON.parse(line) as unknown;
       if (!isObject(element)) return null;
+      // Too deep: thrown, caught below, and readBodies refuses the file, naming it.
+      boundedJson(element, line, path);
       count++;
       if (data instanceof UsageError || setError) continue;
       let body: Obj;

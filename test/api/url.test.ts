@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPath, buildQuery, normalizeBaseUrl } from '../../src/api/url.js';
+import { buildPath, buildQuery, normalizeBaseUrl, redactAddress } from '../../src/api/url.js';
 
 test('the whole mkey is one percent-encoded path segment', () => {
   const cases: [string | number, string][] = [
@@ -52,4 +52,11 @@ test('base URLs: bare host means https, ports and IPv6 kept', () => {
   assert.equal(normalizeBaseUrl('[2001:db8::1]:10443'), 'https://[2001:db8::1]:10443');
   assert.equal(normalizeBaseUrl('2001:db8::1'), 'https://[2001:db8::1]');
   assert.throws(() => normalizeBaseUrl('ftp://x'));
+});
+
+test('an address is shown with its whole user information as ***', () => {
+  assert.equal(redactAddress('http://admin:pw@fw'), 'http://***@fw');
+  assert.equal(redactAddress('http://pw-secret@fw:8443'), 'http://***@fw:8443');
+  assert.equal(redactAddress('a@b:pw@fw'), '***@fw');
+  assert.equal(redactAddress('https://fw.example'), 'https://fw.example');
 });

@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.js';
 import { ROOT, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 // Prints, at exit, what bin/cmdb.js did with the code cache.
 const REPORT = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\ncode cache: ' + JSON.stringify(globalThis.cmdbCodeCache ?? {}) + '\\n'))")}`;
@@ -25,7 +25,7 @@ function run(root: string, args: string[], nodeArgs: string[] = []) {
 
 /** The files a run of the program reads, copied into a folder of their own (node_modules linked). */
 function copyOfProgram(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-bundle-'));
+  const dir = tempDir('cmdb-bundle-');
   for (const path of ['bin', 'dist/src/bundle', 'dist/src/cli/help.json', 'dist/src/catalogue/data', 'package.json']) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     cpSync(join(ROOT, path), join(dir, path), { recursive: true });

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/temp.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'bin/cmdb.js');
@@ -19,7 +19,7 @@ function withoutColorVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Runs the CLI and returns the modules it resolved. */
 function loaded(args: string[], configFiles: Record<string, string> = {}, extraEnv: NodeJS.ProcessEnv = {}): { modules: string[]; status: number | null } {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-trace-'));
+  const dir = tempDir('cmdb-trace-');
   const trace = join(dir, 'modules.txt');
   for (const [name, text] of Object.entries(configFiles)) writeFileSync(join(dir, name), text);
   const run = spawnSync(process.execPath, ['--import', register, bin, ...args], {

@@ -1,10 +1,10 @@
 // Drives real bash, zsh and fish non-interactively against the built CLI (see drivers/).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { BIN, ROOT, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 export type ShellName = 'bash' | 'zsh' | 'fish';
 
@@ -29,7 +29,7 @@ let wrapperDir: string | undefined;
 /** A folder with a `cmdb` that runs this checkout's bin/cmdb.js, to put first on PATH. */
 function cmdbOnPath(): string {
   if (!wrapperDir) {
-    wrapperDir = mkdtempSync(join(tmpdir(), 'cmdb-path-'));
+    wrapperDir = tempDir('cmdb-path-');
     const wrapper = join(wrapperDir, 'cmdb');
     writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
     chmodSync(wrapper, 0o755);
@@ -87,7 +87,7 @@ export async function bashComplete(line: string, env: NodeJS.ProcessEnv, watchdo
 
 /** bash with real readline (an interactive bash on a pty, driven by zsh's zpty): the line after one Tab. */
 export async function bashReadline(line: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const out = join(mkdtempSync(join(tmpdir(), 'cmdb-rl-')), 'line');
+  const out = join(tempDir('cmdb-rl-'), 'line');
   const r = await run('zsh', ['-f', join(DRIVERS, 'bash-readline.zsh'), SCRIPT('bash'), out, line], env);
   if (r.code !== 0) throw new Error(`bash readline driver failed (${r.code}): ${r.stderr}`);
   return readFileSync(out, 'utf8');
@@ -95,7 +95,7 @@ export async function bashReadline(line: string, env: NodeJS.ProcessEnv): Promis
 
 /** zsh with real zle and compsys: the matches compadd accepted, and the line after one Tab. */
 export async function zshComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed & { line: string }> {
-  const out = mkdtempSync(join(tmpdir(), 'cmdb-zsh-'));
+  const out = tempDir('cmdb-zsh-');
   mkdirSync(out, { recursive: true });
   const r = await run('zsh', ['-f', join(DRIVERS, 'zsh.zsh'), SCRIPT('zsh'), out, line], env, watchdogMs);
   if (r.code !== 0) throw new Error(`zsh driver failed (${r.code}): ${r.stderr}`);

@@ -1,12 +1,12 @@
 // Real bash, zsh and fish, driven non-interactively, completing against the emulator.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { bashComplete, bashReadline, fishComplete, needShells, shellEnv, zshComplete, type Completed } from './harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TABLE = 'router/access-list';
 
@@ -57,7 +57,7 @@ const unreachable = () => [
 
 /** A folder holding `body one.json`, for the options that take a file. */
 function bodyFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-files-'));
+  const dir = tempDir('cmdb-files-');
   writeFileSync(join(dir, 'body one.json'), '{}');
   return dir;
 }

@@ -1,20 +1,20 @@
 // Tab runs the CLI every time: `cmdb __complete` must load only what the answer needs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { BIN, cmdb, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const register = fileURLToPath(new URL('../cli/trace-register.js', import.meta.url));
 const HEAVY = ['commander', 'undici', 'yaml', '@napi-rs/keyring'];
 
 /** The modules a run resolved, and Node's built-ins it loaded (spawnSync: no emulator may need this process meanwhile). */
 function modulesLoaded(args: string[], env: NodeJS.ProcessEnv): string[] {
-  const trace = join(mkdtempSync(join(tmpdir(), 'cmdb-trace-')), 'modules.txt');
+  const trace = join(tempDir('cmdb-trace-'), 'modules.txt');
   const run = spawnSync(process.execPath, ['--import', register, BIN, ...args], { env: { ...env, CMDB_TRACE_FILE: trace }, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   return readFileSync(trace, 'utf8').split('\n');

@@ -1,20 +1,19 @@
 // Which device and settings a run uses: flag, then environment, then profile, then default.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveTarget, settingsFor } from '../../src/device/select.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
 import { AuthError, EXIT, UsageError } from '../../src/errors.js';
 import { offlineContext } from '../helpers/io.js';
+import { tempDir } from '../helpers/temp.js';
 
 const main: DeviceProfile = { name: 'main', host: 'https://main.example:8443', auth: 'token', secrets: 'keychain', vdom: 'root', caFile: '/profile/ca.pem', timeout: 12, prefix: '/proxy/api/v2/cmdb', fingerprint: 'AB:'.repeat(31) + 'AB' };
 const lab: DeviceProfile = { name: 'lab', host: 'https://lab.example', auth: 'session', username: 'ops', secrets: 'file', vdom: 'dmz' };
 
 function configured(): NodeJS.ProcessEnv {
-  const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-precedence-')) };
+  const env = { CMDB_CONFIG_DIR: tempDir('cmdb-precedence-') };
   writeProfiles(putProfile(putProfile(readProfiles(env), main), lab));
   return env;
 }
@@ -50,16 +49,16 @@ test('flags beat variables, which beat the profile, for vdom, CA file and timeou
 });
 
 test('defaults when nothing says otherwise: 30 s, the client prefix, no VDOM', () => {
-  const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-precedence-')), CMDB_HOST: 'fw.example', CMDB_TOKEN: 't' };
+  const env = { CMDB_CONFIG_DIR: tempDir('cmdb-precedence-'), CMDB_HOST: 'fw.example', CMDB_TOKEN: 't' };
   const c = ctx({}, env);
   const target = resolveTarget(c);
-  assert.deepEqual([target.profile, target.host, target.prefix, target.caFile, target.timeoutMs, target.fingerprint, c.vdoms()], [null, 'fw.example', undefined, undefined, 30_000, undefined, undefined]);
+  assert.deepEqual([target.profile, target.host, target.prefix, target.caFile, target.timeoutMs, target.fingerprint, c.vdoms()], [null, 'https://fw.example', undefined, undefined, 30_000, undefined, undefined]);
 });
 
 test('--host beats CMDB_HOST, and picks the profile saved for that host', () => {
   const env = { ...configured(), CMDB_HOST: 'https://other.example' };
   const target = resolveTarget(ctx({ host: 'lab.example' }, env));
-  assert.equal(target.host, 'lab.example');
+  assert.equal(target.host, 'https://lab.example');
   assert.equal(target.profile?.name, 'lab');
   assert.deepEqual(ctx({ host: 'lab.example' }, env).vdoms(), ['dmz']);
 });
@@ -88,7 +87,7 @@ test('an unknown -d is a usage error; --demo ignores the profiles', () => {
 });
 
 test('nothing configured at all: exit 4 with the ways to log in', () => {
-  const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-precedence-')) };
+  const env = { CMDB_CONFIG_DIR: tempDir('cmdb-precedence-') };
   assert.throws(() => resolveTarget(ctx({}, env)), (e: AuthError) => e.exitCode === EXIT.AUTH && /cmdb login/.test(e.hint ?? '') && /--demo/.test(e.hint ?? ''));
 });
 

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropProfile, getProfile, profileNameFor, profilesPath, putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { plainYaml } from '../../src/config/plain-yaml.js';
+import { tempDir } from '../helpers/temp.js';
 
 function configEnv(): NodeJS.ProcessEnv {
-  return { CMDB_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'cmdb-profiles-')), 'cmdb') };
+  return { CMDB_CONFIG_DIR: join(tempDir('cmdb-profiles-'), 'cmdb') };
 }
 
 const FP = 'ab'.repeat(32);

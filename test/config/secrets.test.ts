@@ -1,14 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { credentialAccount, credentialsPath, FileSecretStore, KeychainError, KeychainStore, keychainTimeoutMs, sessionAccount } from '../../src/config/secrets.js';
 import { EXIT, UsageError } from '../../src/errors.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** HOME of the keychain runs: what they write there (a cache) goes with it. */
+const home = tempDir('cmdb-keychain-home-');
 
 function fileStore() {
-  const env = { CMDB_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'cmdb-secrets-')), 'cmdb') };
+  const env = { CMDB_CONFIG_DIR: join(tempDir('cmdb-secrets-'), 'cmdb') };
   const warnings: string[] = [];
   const store = new FileSecretStore(credentialsPath(env), (m) => warnings.push(m));
   return { env, store, warnings, path: credentialsPath(env) };
@@ -65,7 +68,7 @@ test('keychain timeout: CMDB_KEYCHAIN_TIMEOUT seconds, default 3', () => {
 const linux = process.platform === 'linux' ? false : 'the Secret Service is Linux only';
 
 test('no D-Bus: exit 4, naming CMDB_TOKEN and --insecure-storage', { skip: linux }, async () => {
-  const store = new KeychainStore({ PATH: process.env.PATH, HOME: tmpdir(), DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'cmdb-no-such-bus')}` });
+  const store = new KeychainStore({ PATH: process.env.PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(home, 'cmdb-no-such-bus')}` });
   await assert.rejects(store.set('fw', 'secret'), (e: KeychainError) => {
     assert.ok(e instanceof KeychainError);
     assert.equal(e.exitCode, EXIT.AUTH);
@@ -77,16 +80,16 @@ test('no D-Bus: exit 4, naming CMDB_TOKEN and --insecure-storage', { skip: linux
 });
 
 test('no session bus at all: said in those words', { skip: linux }, async () => {
-  const store = new KeychainStore({ PATH: process.env.PATH, HOME: tmpdir() });
+  const store = new KeychainStore({ PATH: process.env.PATH, HOME: home });
   await assert.rejects(store.get('fw'), /no D-Bus session bus \(DBUS_SESSION_BUS_ADDRESS is not set\)/);
 });
 
 test('a D-Bus that never answers does not hang the tool: the call fails after the timeout', { skip: linux }, async () => {
-  const socket = join(mkdtempSync(join(tmpdir(), 'cmdb-hung-bus-')), 'bus');
+  const socket = join(tempDir('cmdb-hung-bus-'), 'bus');
   const held: import('node:net').Socket[] = [];
   const server = createServer((s) => void held.push(s)).listen(socket);
   try {
-    const store = new KeychainStore({ PATH: process.env.PATH, HOME: tmpdir(), DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` }, 500);
+    const store = new KeychainStore({ PATH: process.env.PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` }, 500);
     await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /did not answer within 0.5 s/.test(e.message) && /CMDB_KEYCHAIN_TIMEOUT/.test(e.message));
   } finally {
     held.forEach((s) => s.destroy());
@@ -96,12 +99,12 @@ test('a D-Bus that never answers does not hang the tool: the call fails after th
 
 /** A PATH whose first folder holds a `secret-tool` that runs `script` (sh). */
 function fakeLookupTool(script: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-fake-tool-'));
+  const dir = tempDir('cmdb-fake-tool-');
   writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
   return `${dir}:${process.env.PATH}`;
 }
 
-const noBus = (PATH: string) => ({ PATH, HOME: tmpdir(), DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'cmdb-no-such-bus')}` });
+const noBus = (PATH: string) => ({ PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(home, 'cmdb-no-such-bus')}` });
 
 test('a read asks secret-tool first: its secret is the answer, byte for byte', { skip: linux }, async () => {
   const store = new KeychainStore(noBus(fakeLookupTool(`[ "$*" = "lookup service cmdb username fw" ] && printf 'tök\\nen ' && exit 0; exit 3`)));

@@ -3,12 +3,12 @@
 // never heard). Every such write is read back and reported as what it was; the device is the judge.
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 type Report = { applied: Obj[]; failed: (Obj & { error: Obj }) | null; not_applied: Obj[]; unknown: Obj[] };
@@ -45,7 +45,7 @@ beforeEach(async () => {
   // front of one and five right behind six (between six and one, once both moves are done); nine is pruned.
   const one = (emu.objects(BWL) as Obj[]).find((o) => o.id === 1)!;
   const { q_origin_key: _, ...seeded } = one;
-  file = join(mkdtempSync(join(tmpdir(), 'cmdb-apply-faults-')), 'doc.json');
+  file = join(tempDir('cmdb-apply-faults-'), 'doc.json');
   writeFileSync(file, JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 42 }, [BWL]: [{ id: 6, name: 'six' }, { id: 5, name: 'five' }, seeded, { id: 2, name: 'two' }, { id: 3, name: 'three' }] } } }));
 });
 afterEach(async () => {

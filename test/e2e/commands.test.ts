@@ -1,11 +1,11 @@
 // The commands' options, output formats and errors through the built CLI against the emulator over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -187,7 +187,7 @@ describe('writes', () => {
   });
 
   test('create -f with a list creates each element and reports each; the worst exit code wins', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-bulk-'));
+    const dir = tempDir('cmdb-bulk-');
     const file = join(dir, 'patterns.yaml');
     writeFileSync(file, '- {id: 201, name: one}\n- {id: 202, name: two}\n- {id: 201, name: dup}\n');
     const r = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '-o', 'json');
@@ -200,7 +200,7 @@ describe('writes', () => {
   });
 
   test('create -f of an NDJSON file streams: results in file order; a bad element refuses the file before anything is sent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-bulk-'));
+    const dir = tempDir('cmdb-bulk-');
     const file = join(dir, 'patterns.ndjson');
     const ids = Array.from({ length: 60 }, (_, i) => 3000 + i);
     writeFileSync(file, ids.map((id) => JSON.stringify({ id, name: `nd-${id}`, q_origin_key: id })).join('\n') + `\n\n${JSON.stringify({ id: 3000, name: 'dup' })}\n`);

@@ -2,14 +2,14 @@
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
 import { main } from '../../src/cli/main.js';
 import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -70,7 +70,7 @@ beforeEach(async () => {
   env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
 });
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'cmdb-cac-'));
+  dir = tempDir('cmdb-cac-');
 });
 afterEach(() => emu.close());
 
@@ -100,6 +100,30 @@ describe('export', () => {
     const written = readFileSync(join(dir, 'out', `${new URL(limited.url).host.replace(':', '_')}.yaml`), 'utf8');
     assert.deepEqual(Object.keys(parse(written).vdoms.root), [BINDINGS, DISK], "the catalogue's order");
   });
+  test('--dir: the folder cmdb creates is 0700 and the file 0600 whatever the umask; an existing folder is kept and named when others can read it', async () => {
+    const umask = process.umask(0o022);
+    try {
+      const created = join(dir, 'new', 'exports');
+      expectCode(await run('export', DISK, '--dir', created), 0);
+      assert.equal(statSync(join(dir, 'new')).mode & 0o777, 0o700, 'every folder created, parents too');
+      assert.equal(statSync(created).mode & 0o777, 0o700);
+      const [name] = readdirSync(created);
+      assert.equal(statSync(join(created, name)).mode & 0o777, 0o600);
+      const open = join(dir, 'open');
+      mkdirSync(open, { mode: 0o755 });
+      chmodSync(open, 0o755);
+      writeFileSync(join(open, name), 'old', { mode: 0o644 });
+      const again = await run('export', DISK, '--dir', open);
+      expectCode(again, 0);
+      assert.match(again.stderr, /warning: the folder .*open already exists and other users can read it/);
+      assert.equal(statSync(open).mode & 0o777, 0o755, 'an existing folder is left as it is');
+      assert.equal(statSync(join(open, name)).mode & 0o777, 0o600, 'a file written over is private too');
+      assert.deepEqual(readdirSync(open), [name], 'no temporary file left beside it');
+    } finally {
+      process.umask(umask);
+    }
+  });
+
   test('--exclude-default-values gives a minimal document that is still in sync', async () => {
     const full = parse((await run('export', DISK)).stdout).vdoms.root[DISK] as Obj;
     const minimal = await run('export', DISK, '--exclude-default-values');

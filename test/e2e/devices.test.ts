@@ -9,8 +9,8 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';
 import { main } from '../../src/cli/main.js';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 const BINDINGS = 'firewall.ipmacbinding/table';
@@ -395,7 +395,7 @@ describe('device list and device set', () => {
 
 describe('configuration as code on several devices', () => {
   test('export --dir: one file per device, nothing on stdout', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cmdb-export-')), 'configs');
+    const dir = join(tempDir('cmdb-export-'), 'configs');
     const r = await cmdb(['export', BINDINGS, '-d', '*', '--dir', dir], { env: healthy });
     ok(r);
     assert.equal(r.stdout, '');
@@ -423,7 +423,7 @@ describe('configuration as code on several devices', () => {
   });
 
   test('apply one document to several devices: each made to match, the report keyed by device; again: nothing to do', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-apply-'));
+    const dir = tempDir('cmdb-apply-');
     const file = join(dir, 'doc.yaml');
     writeFileSync(file, `vdoms:\n  root:\n    ${BINDINGS}:\n      - seq-num: 40\n        ip: 10.4.4.40\n        mac: 00:09:0f:00:04:40\n        name: from-apply\n`);
     const apply = async (...extra: string[]) => {

@@ -2,13 +2,13 @@
 // through the built CLI against the emulator.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 import { startMeddler, type Meddler } from '../helpers/meddler.js';
 import { cmdbOnTerminal } from '../helpers/pty.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ after(() => emu.close());
  * seen-2.yaml...) and replaces the document with the next of `saves` (a function of what it saw).
  */
 function scriptedEditor(saves: string[]): { editor: string; seen: (n: number) => string; opened: () => number } {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-editor-'));
+  const dir = tempDir('cmdb-editor-');
   saves.forEach((text, i) => writeFileSync(join(dir, `save-${i + 1}.txt`), text));
   const script = join(dir, 'editor.mjs');
   writeFileSync(
@@ -125,7 +125,7 @@ describe('cmdb edit', () => {
   });
 
   test('the object changed on the device meanwhile: exit 7 and nothing sent, unless --force', async () => {
-    const hook = join(mkdtempSync(join(tmpdir(), 'cmdb-hook-')), 'hook.mjs');
+    const hook = join(tempDir('cmdb-hook-'), 'hook.mjs');
     writeFileSync(hook, `await fetch(${JSON.stringify(`${emu.url}/api/v2/cmdb/router/access-list/deny-all?vdom=root`)}, { method: 'PUT', headers: { authorization: 'Bearer ${emu.token}', 'content-type': 'application/json' }, body: JSON.stringify({ comments: 'by someone else' }) });\n`);
     const since = emu.requests.length;
     const r = await edit(scriptedEditor(['s/^comments: .*$/comments: mine']).editor, [ACL, 'deny-all', '--vdom', 'root'], { EDITOR_HOOK: hook });
@@ -140,7 +140,7 @@ describe('cmdb edit', () => {
   });
 
   test('another object of the table changing meanwhile does not stop the edit', async () => {
-    const hook = join(mkdtempSync(join(tmpdir(), 'cmdb-hook-')), 'hook.mjs');
+    const hook = join(tempDir('cmdb-hook-'), 'hook.mjs');
     writeFileSync(hook, `await fetch(${JSON.stringify(`${emu.url}/api/v2/cmdb/router/access-list/mgmt%20nets?vdom=root`)}, { method: 'PUT', headers: { authorization: 'Bearer ${emu.token}', 'content-type': 'application/json' }, body: JSON.stringify({ comments: 'elsewhere' }) });\n`);
     const r = await edit(scriptedEditor(['s/^comments: .*$/comments: unaffected']).editor, [ACL, 'deny-all', '--vdom', 'root'], { EDITOR_HOOK: hook });
     assert.equal(r.code, 0, r.stderr);

@@ -4,12 +4,12 @@
 // the device may still apply it), and the device holding exactly the applied ones. Running the same bulk create again converges to exit 0.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
 const N = 80;
@@ -31,7 +31,7 @@ before(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
   proxy = await startFaultProxy({ target: emu.url, seed: 20261124, rate: 0.1 });
   env = isolatedEnv({ CMDB_HOST: proxy.url, CMDB_TOKEN: emu.token });
-  file = join(mkdtempSync(join(tmpdir(), 'cmdb-faults-')), 'bindings.json');
+  file = join(tempDir('cmdb-faults-'), 'bindings.json');
   writeFileSync(file, JSON.stringify(bindings));
 });
 after(async () => {
@@ -81,7 +81,7 @@ describe('re-running a bulk create straight against the device', () => {
   test('identical items are unchanged (exit 0); a different one is a duplicate named by its key (exit 7), in every format', async () => {
     const direct = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
     const items = [{ 'seq-num': 1, ip: '10.7.0.1', mac: '00:09:0f:07:00:01' }, { 'seq-num': 2, ip: '10.7.0.2', mac: '00:09:0f:07:00:02' }];
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-rerun-'));
+    const dir = tempDir('cmdb-rerun-');
     const same = join(dir, 'same.json');
     writeFileSync(same, JSON.stringify(items));
     const r1 = await cmdb(['create', TABLE, '-f', same, '-o', 'json'], { env: direct });

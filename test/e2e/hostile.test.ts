@@ -118,6 +118,40 @@ describe('a device that does not answer', () => {
   });
 });
 
+describe('time limits are limits', () => {
+  /** Headers and the start of an envelope, then more of the body every `everyMs`, never its end. */
+  const endless = (everyMs: number, chunk: string): Answer => (_req, res, socket) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"status":"success","results":[');
+    const timer = setInterval(() => res.write(chunk), everyMs);
+    socket.on('close', () => clearInterval(timer));
+  };
+
+  for (const [name, answer] of [
+    ['fast', endless(5, '{"seq-num":1},'.repeat(50))],
+    ['at 1 byte a second', endless(1000, ' ')],
+  ] as const) {
+    test(`an answer whose body never ends (${name}) is a timeout: exit 3, not "broke off"`, async () => {
+      server.answer(answer);
+      const r = await run('list', TABLE, '--timeout', '2');
+      expectCode(r, 3, /timed out/);
+      assert.doesNotMatch(r.stderr, /broke off/);
+      oneLine(r);
+    });
+  }
+
+  test('the read-back after a write that got no answer is bounded as a whole (2 x --timeout), its tries included', async () => {
+    server.answer(answers.silent());
+    const sent = server.received.length;
+    const r = await run('create', TABLE, '--set', 'seq-num=9', '--set', 'ip=10.0.0.9', '--timeout', '1');
+    expectCode(r, 3, /unknown/);
+    const reads = server.received.slice(sent).filter((q) => q.method === 'GET');
+    // Five tries of 1 s each before; now the read-back ends 2 s after it starts: at most 2 full tries,
+    // and a third one cut short.
+    assert.ok(reads.length >= 1 && reads.length <= 3, `${reads.length} reads back`);
+  });
+});
+
 describe('429 on an ordinary request is the rate limit: wait and send again', () => {
   test('two 429s then the answer: exit 0 after three tries', async () => {
     server.answer(sequence(answers.rateLimited('1'), answers.rateLimited(undefined, true), answers.results([{ 'seq-num': 1, ip: '10.0.0.1' }])));

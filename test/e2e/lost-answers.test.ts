@@ -4,13 +4,13 @@
 // to several VDOMs give one result per item and VDOM, in every format, and exit with the most severe.
 import { after, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACL = 'router/access-list';
 const DISK = 'log.disk/setting';
@@ -110,7 +110,7 @@ describe('a lost answer read back, in one VDOM', () => {
 });
 
 test('edit: the fields saved in the editor read back', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-lost-edit-'));
+  const dir = tempDir('cmdb-lost-edit-');
   const script = join(dir, 'editor.mjs');
   writeFileSync(script, `import { readFileSync, writeFileSync } from 'node:fs';\nconst f = process.argv[2];\nwriteFileSync(f, readFileSync(f, 'utf8').replace(/^comments: .*$/m, 'comments: ' + process.env.COMMENT));\n`);
   const edit = (comment: string) => cmdb(['edit', ACL, 'deny-all', '--vdom', 'root', '-o', 'json'], { env: { ...env, EDITOR: `${process.execPath} ${script}`, COMMENT: comment }, timeoutMs: 60_000 });
@@ -189,7 +189,7 @@ describe('bulk writes to several VDOMs: one result per item and VDOM', () => {
   const items = [601, 602].map((n) => ({ 'seq-num': n, ip: `10.60.0.${n - 600}`, mac: `00:09:0f:60:00:0${n - 600}` }));
   let file: string;
   const write = () => {
-    file = join(mkdtempSync(join(tmpdir(), 'cmdb-bulk-vdoms-')), 'items.ndjson');
+    file = join(tempDir('cmdb-bulk-vdoms-'), 'items.ndjson');
     writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
   };
   type ResultRow = { status: string; mkey: number | string; vdom: string | null; outcome?: string; error?: { exit: number; message: string } | string };

@@ -2,13 +2,13 @@
 // capped at 64 MB. Every page held at once would need several times that; the run only finishes
 // when the output keeps at most a page (json, ndjson, csv) or the cells' text in bounded memory (table).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { BIN, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
 const N = 200_000;
@@ -106,7 +106,7 @@ describe(`list --all of ${N.toLocaleString('en')} objects with the heap capped a
 // only the writes were covered, a third of the peak). Its size is read at exit, in the CLI's process.
 describe('create -f of a 20,000-object NDJSON file', { timeout: 240_000 }, () => {
   test('keeps the young generation at its start size', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-bulk-'));
+    const dir = tempDir('cmdb-bulk-');
     const file = join(dir, 'bulk.ndjson');
     writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => `{"id":${i + 1},"name":"bulk-${i + 1}"}\n`).join(''));
     const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; import { getHeapSpaceStatistics } from 'node:v8'; process.on('exit', () => writeSync(2, 'NEW_SPACE ' + getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'));")}`;

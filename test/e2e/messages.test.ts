@@ -2,13 +2,12 @@
 // thing (the new key, the missing target, the VDOM, the file) and exits with the documented code.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
 import { keysHint } from '../../src/request/table.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
@@ -132,13 +131,13 @@ describe('tables: hints suggest only what the table supports', () => {
 
 describe('files and empty results', () => {
   test('a missing -f file says "no such file", not ENOENT', async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), 'cmdb-msg-')), 'missing.yaml');
+    const missing = join(tempDir('cmdb-msg-'), 'missing.yaml');
     const r = await run('create', ACL, '-f', missing);
     expectError(r, 2, `cmdb: cannot read '${missing}': no such file`);
   });
 
   test('a folder given to -f says so', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'cmdb-msg-'));
+    const folder = tempDir('cmdb-msg-');
     const r = await run('create', ACL, '-f', folder);
     expectError(r, 2, `cmdb: cannot read '${folder}': is a folder, not a file`);
   });

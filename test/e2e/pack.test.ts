@@ -5,13 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 test('the packed package runs: cmdb tables and cmdb --demo list', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cmdb-pack-'));
+  const dir = tempDir('cmdb-pack-');
   // --ignore-scripts: the tree under test is already built; `prepare` would rebuild it under the other tests.
   execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, stdio: 'ignore' });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;

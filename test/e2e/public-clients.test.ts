@@ -13,14 +13,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import type { StartLine } from '../../src/emulator/index.js';
 import { BIN, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Answer {
   status: number;
@@ -37,7 +37,7 @@ interface Send {
   body?: string;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cmdb-public-clients-'));
+const dir = tempDir('cmdb-public-clients-');
 const children: ChildProcess[] = [];
 after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

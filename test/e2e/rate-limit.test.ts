@@ -4,13 +4,13 @@
 // again, and after the first 429 the run must send fewer requests at once than its --concurrency.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
 const N = 40;
@@ -137,7 +137,7 @@ before(async () => {
   limiter = new RateLimiter(emu.url);
   await limiter.start();
   env = isolatedEnv({ CMDB_HOST: limiter.url, CMDB_TOKEN: emu.token });
-  file = join(mkdtempSync(join(tmpdir(), 'cmdb-rate-')), 'bindings.ndjson');
+  file = join(tempDir('cmdb-rate-'), 'bindings.ndjson');
   writeFileSync(file, bindings.map((b) => JSON.stringify(b)).join('\n') + '\n');
 });
 after(async () => {

@@ -2,12 +2,12 @@
 // sends no write; on a terminal, deletes, writes to several VDOMs and device remove ask first.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 import { cmdbOnTerminal } from '../helpers/pty.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -209,7 +209,7 @@ describe('several devices', () => {
 
 describe('apply and --atomic share the dry run and the question', () => {
   const document = (comments: string) => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-doc-'));
+    const dir = tempDir('cmdb-doc-');
     const file = join(dir, 'desired.yaml');
     writeFileSync(file, `vdoms:\n  root:\n    ${ACL}:\n      - name: deny-all\n        comments: ${comments}\n    log.disk/setting:\n      uploadpass: hunter2\n`);
     return file;

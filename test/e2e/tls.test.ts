@@ -1,8 +1,7 @@
 // HTTPS against the emulator's self-signed certificate: refused by default, trusted with --ca-file, --insecure warns.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/network.js';
@@ -10,6 +9,7 @@ import { CmdbClient, type TlsOptions } from '../../src/api/client.js';
 import { TokenAuth } from '../../src/api/auth.js';
 import { createRequire } from 'node:module';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
@@ -18,7 +18,7 @@ let caFile: string;
 before(async () => {
   emu = await startEmulator({ port: 0, tls: true });
   env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
-  caFile = join(mkdtempSync(join(tmpdir(), 'cmdb-ca-')), 'device.pem');
+  caFile = join(tempDir('cmdb-ca-'), 'device.pem');
   writeFileSync(caFile, emu.certPem!);
 });
 after(() => emu.close());
@@ -86,4 +86,34 @@ test('no CA is consulted without chain verification: a pinned or --insecure conn
   } finally {
     tls.connect = connect;
   }
+});
+
+describe('a bare host or host:port means https:// wherever a host is read', () => {
+  const hostPort = () => new URL(emu.url).host;
+
+  test('--host and CMDB_HOST as host:port, with --insecure', async () => {
+    const flag = await cmdb(['list', 'router/access-list', '-o', 'json', '--insecure', '--host', hostPort()], { env });
+    assert.equal(flag.code, 0, flag.stderr);
+    assert.ok(Array.isArray(json(flag)));
+    const variable = await cmdb(['list', 'router/access-list', '-o', 'json', '--insecure'], { env: { ...env, CMDB_HOST: hostPort() } });
+    assert.equal(variable.code, 0, variable.stderr);
+    assert.ok(Array.isArray(json(variable)));
+  });
+
+  test('a bare host without port is https://host: not an internal error', async () => {
+    const r = await cmdb(['list', 'router/access-list', '--host', 'fw.invalid', '--timeout', '5'], { env });
+    assert.equal(r.code, 3, r.stderr);
+    assert.ok(!/Invalid URL|internal error/i.test(r.stderr), r.stderr);
+    assert.match(r.stderr, /https:\/\/fw\.invalid/);
+  });
+
+  test('login with host:port saves https://host:port; the profile is used by the next run', async () => {
+    const home = isolatedEnv();
+    const login = await cmdb(['login', '--host', hostPort(), '-d', 'bare', '--token-stdin', '--insecure-storage', '--fingerprint', emu.fingerprint!], { env: home, stdin: emu.token });
+    assert.equal(login.code, 0, login.stderr);
+    const show = await cmdb(['device', 'show', 'bare', '-o', 'json'], { env: home });
+    assert.equal((json(show) as { host: string }).host, `https://${hostPort()}`);
+    const list = await cmdb(['list', 'router/access-list', '-o', 'json', '--host', hostPort()], { env: home });
+    assert.equal(list.code, 0, list.stderr);
+  });
 });

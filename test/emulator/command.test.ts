@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { BIN, cmdb, isolatedEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const children: ChildProcess[] = [];
 after(() => {
@@ -72,7 +72,7 @@ describe('cmdb emulator command', () => {
   });
 
   it('--config sets administrators, API tokens with access profiles, and the lockout', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-config-'));
+    const dir = tempDir('cmdb-emu-config-');
     const config = join(dir, 'device.yaml');
     writeFileSync(
       config,
@@ -107,7 +107,7 @@ describe('cmdb emulator command', () => {
   });
 
   it('a bad --config is a usage error naming the setting', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-config-'));
+    const dir = tempDir('cmdb-emu-config-');
     const config = join(dir, 'bad.yaml');
     writeFileSync(config, 'tokens:\n  - {token: abc, group: [fwgrp]}\n');
     const r = await cmdb(['emulator', '--config', config]);
@@ -120,7 +120,7 @@ describe('cmdb emulator command', () => {
   });
 
   it('--state keeps its address: a restart listens on the same port, unless --port says otherwise', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
+    const dir = tempDir('cmdb-emu-state-');
     const state = join(dir, 'device.json');
     const urls: string[] = [];
     for (const extra of [[], [], ['--port', '0']]) {
@@ -135,7 +135,7 @@ describe('cmdb emulator command', () => {
   });
 
   it('--state keeps its VDOMs: a restart without --vdoms serves the ones the file holds', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
+    const dir = tempDir('cmdb-emu-state-');
     const state = join(dir, 'device.json');
     const vdoms: string[][] = [];
     for (const extra of [['--vdoms', 'root,lab,branch'], [], ['--vdoms', 'root']]) {
@@ -151,7 +151,7 @@ describe('cmdb emulator command', () => {
   });
 
   it('a broken --state file is exit 2 naming the file, and is left as it was', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-emu-state-'));
+    const dir = tempDir('cmdb-emu-state-');
     const state = join(dir, 'broken.json');
     writeFileSync(state, '{"format": "cmdb-emulator-state", "version": 1, "vdoms": ');
     const r = await cmdb(['emulator', '--state', state]);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { startEmulator } from '../../src/emulator/index.js';
 import { call, CMDB, get, item } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cmdb-emulator-state-'));
+const dir = tempDir('cmdb-emulator-state-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A GET on a new connection: a restarted emulator listens on the port the pooled ones knew. */

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BIN = join(ROOT, 'bin/cmdb.js');
@@ -13,11 +12,16 @@ export interface Run {
   stderr: string;
 }
 
-/** A throwaway HOME with its own XDG config, state and cache folders, so runs never touch the user's. */
+/**
+ * A throwaway HOME with its own XDG config, state and cache folders, so runs never touch the user's;
+ * removed when the test file's process ends. The temp folder is passed on, so that what a run leaves
+ * there is seen by `npm test` too.
+ */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const home = mkdtempSync(join(tmpdir(), 'cmdb-home-'));
+  const home = tempDir('cmdb-home-');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_STATE_HOME: join(home, '.local/state'),

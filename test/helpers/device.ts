@@ -1,7 +1,5 @@
 // Commands run in-process against a device stand-in: a Context whose device is a CmdbClient on
 // undici's MockAgent. Every request the command sends is recorded; nothing leaves the process.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { Context, type GlobalOptions } from '../../src/cli/context.js';
@@ -9,6 +7,7 @@ import { COMMANDS } from '../../src/commands/registry.js';
 import type { Run } from '../../src/commands/spec.js';
 import { describeError } from '../../src/cli/hints.js';
 import { captureIO } from './io.js';
+import { tempDir } from './temp.js';
 
 export const DEVICE = 'https://fw.example';
 
@@ -53,7 +52,7 @@ export function mockDevice(handler: (req: Sent) => Reply, options: { globals?: G
     })
     .persist();
   const io = captureIO({ tty: options.tty, stdin: options.stdin });
-  const env = { CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-inproc-')), CMDB_HOST: DEVICE, CMDB_TOKEN: 'test-token', ...options.env };
+  const env = { CMDB_CONFIG_DIR: tempDir('cmdb-inproc-'), CMDB_HOST: DEVICE, CMDB_TOKEN: 'test-token', ...options.env };
   const ctx = new Context(io, env, options.globals ?? {});
   ctx.dispatcher = agent;
   return { ctx, io, env, sent, agent };

@@ -5,12 +5,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, json } from '../helpers/cli.js';
 import { keyringSkip, startKeyring, type PrivateKeyring } from '../helpers/keyring.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa';
 
@@ -22,10 +22,10 @@ describe('the early keychain read', { skip: keyringSkip() }, () => {
   /** A user with a saved profile, and `secret-tool` wrapped: each call logged, then `then` (the real one by default). */
   const user = async (name: string, login: string[], stdin: string, then?: string) => {
     // The completion deadline (1.5 s) is not under test: a loaded machine may take that long.
-    const env = { ...keyring.env, CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-early-config-')), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cmdb-early-cache-')), CMDB_COMPLETION_TIMEOUT: '30' };
+    const env = { ...keyring.env, CMDB_CONFIG_DIR: tempDir('cmdb-early-config-'), XDG_CACHE_HOME: tempDir('cmdb-early-cache-'), CMDB_COMPLETION_TIMEOUT: '30' };
     const saved = await cmdb(['login', '--host', emu.url, '-d', name, ...login], { env, stdin });
     assert.equal(saved.code, 0, saved.stderr);
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-early-tool-'));
+    const dir = tempDir('cmdb-early-tool-');
     const log = join(dir, 'calls');
     writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\n${then ?? `exec '${tool}' "$@"`}\n`, { mode: 0o755 });
     return { env: { ...env, PATH: `${dir}:${keyring.env.PATH}` }, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
@@ -56,7 +56,7 @@ describe('the early keychain read', { skip: keyringSkip() }, () => {
     const { env, calls } = await user('early-tab', ['--token-stdin'], TOKEN);
     emu.populate('router/access-list', 'root', [{ name: 'early key' }]);
     // Says, as secret-tool starts, whether the program (dist/src/bundle/cli.cjs) has loaded yet.
-    const hook = join(mkdtempSync(join(tmpdir(), 'cmdb-early-hook-')), 'hook.cjs');
+    const hook = join(tempDir('cmdb-early-hook-'), 'hook.cjs');
     writeFileSync(hook, `const cp = require('node:child_process'); const spawn = cp.spawn;
 cp.spawn = function (file, ...rest) {
   if (file === 'secret-tool') process.stderr.write('secret-tool started; program loaded: ' + !!(globalThis.cmdbCodeCache && globalThis.cmdbCodeCache['cli.cjs']) + '\\n');

@@ -3,8 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { KeychainError, KeychainStore, sessionAccount } from '../../src/config/secrets.js';
@@ -12,6 +11,7 @@ import { parseSession } from '../../src/api/session.js';
 import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
 import { keychainlessUser } from '../helpers/expect.js';
 import { keyringSkip, startKeyring, type PrivateKeyring } from '../helpers/keyring.js';
+import { tempDir } from '../helpers/temp.js';
 
 const LIST = ['list', 'firewall.ipmacbinding/table', '-o', 'json'];
 
@@ -20,11 +20,11 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
   let emu: RunningEmulator;
   let store: KeychainStore;
   /** The environment of one user of the CLI: the private bus, a config folder of its own. */
-  const user = () => ({ ...keyring.env, CMDB_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cmdb-kc-config-')) });
+  const user = () => ({ ...keyring.env, CMDB_CONFIG_DIR: tempDir('cmdb-kc-config-') });
   const loginchecks = () => emu.requests.filter((r) => r.path === '/logincheck').length;
   /** A `secret-tool` first on PATH running this shell script (each call's arguments logged); its log file. */
   const fakeTool = (script: string, env: NodeJS.ProcessEnv = keyring.env) => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-'));
+    const dir = tempDir('cmdb-tool-');
     const log = join(dir, 'calls');
     writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\n${script}\n`, { mode: 0o755 });
     return { env: { ...env, PATH: `${dir}:${env.PATH}` }, calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : '') };
@@ -128,7 +128,7 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     const item = (id: number, label: string, secret: string) => `[/${id}]\nlabel = ${label}\nsecret = ${secret}\ncreated = 2026-01-01 00:00:00\nmodified = 2026-01-01 00:00:00\n`;
     const attrs = (account: string) => `attribute.username = ${account}\nattribute.service = cmdb\n`;
     const prints = (out: string, err: string, code = 0) => {
-      const dir = mkdtempSync(join(tmpdir(), 'cmdb-tool-out-'));
+      const dir = tempDir('cmdb-tool-out-');
       writeFileSync(join(dir, 'out'), out);
       writeFileSync(join(dir, 'err'), err);
       return `cat '${join(dir, 'out')}'; cat '${join(dir, 'err')}' >&2; exit ${code}`;
@@ -287,7 +287,7 @@ describe('without a reachable keychain', () => {
 
   test('a hung D-Bus fails the login after CMDB_KEYCHAIN_TIMEOUT instead of hanging', async () => {
     const { createServer } = await import('node:net');
-    const socket = join(mkdtempSync(join(tmpdir(), 'cmdb-hung-')), 'bus');
+    const socket = join(tempDir('cmdb-hung-'), 'bus');
     const held: import('node:net').Socket[] = [];
     const server = createServer((s) => void held.push(s)).listen(socket);
     try {

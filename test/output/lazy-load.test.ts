@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { tempDir } from '../helpers/temp.js';
 
 // A resolve hook that refuses the heavy libraries: importing the output layer must still
 // work, and only the formatters that need them may fail.
@@ -35,7 +35,7 @@ await output.loadPalette().then(() => console.log('palette loaded'), (err) => co
 
 describe('startup cost', () => {
   it('imports the output layer without yaml, cli-table3 or chalk', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmdb-output-'));
+    const dir = tempDir('cmdb-output-');
     try {
       writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
       writeFileSync(

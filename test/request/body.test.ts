@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findTable, type TableDef } from '../../src/catalogue/index.js';
 import { readBodies, streamNdjsonBodies, typeSetValue, type BodyOptions } from '../../src/request/body.js';
 import { UsageError } from '../../src/errors.js';
 import { captureIO, offlineContext } from '../helpers/io.js';
+import { tempDir } from '../helpers/temp.js';
 
 const table = (path: string) => findTable(path) as TableDef;
-const dir = mkdtempSync(join(tmpdir(), 'cmdb-body-'));
+const dir = tempDir('cmdb-body-');
 
 test('--set values are typed by the field schema', () => {
   assert.equal(typeSetValue(table('firewall.ipmacbinding/table'), 'seq-num', '3'), 3);
