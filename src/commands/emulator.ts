@@ -16,6 +16,8 @@ export interface EmulatorFlags {
   seed?: 'demo' | 'empty';
   vdoms?: string;
   config?: string;
+  serial?: string;
+  hostname?: string;
 }
 
 const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
@@ -117,8 +119,11 @@ function parsePort(raw: string | undefined): number | undefined {
  * with `-o json`, for scripts), serves until SIGINT/SIGTERM, then closes.
  */
 export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Promise<number> {
+  if (flags.serial !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(flags.serial)) throw new UsageError(`invalid --serial '${flags.serial}'`, 'give letters and digits, as FGVM01TM00000001');
+  if (flags.hostname !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,34}$/.test(flags.hostname)) throw new UsageError(`invalid --hostname '${flags.hostname}'`, 'give letters, digits, _ . - (at most 35 characters)');
+  const configured = flags.config ? await readConfig(flags.config) : {};
   const options: EmulatorOptions = {
-    ...(flags.config ? await readConfig(flags.config) : {}),
+    ...configured,
     // Only the flag: CMDB_HOST names a device to talk to, not where to listen.
     host: ctx.options.host ?? '127.0.0.1',
     port: parsePort(flags.port),
@@ -127,6 +132,9 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     seed: flags.seed,
     vdoms: flags.vdoms?.split(',').map((v) => v.trim()).filter(Boolean),
     recordRequests: false,
+    // Each emulator its own device: by default both follow from the port, so `auth status -d 'fw*'` tells them apart.
+    serial: flags.serial ?? ((port) => `FGVMEMU${String(port).padStart(9, '0')}`),
+    hostname: flags.hostname ?? configured.hostname ?? ((port) => `cmdb-emulator-${port}`),
   };
   const { startEmulator } = await import('../emulator/index.js');
   let emulator: RunningEmulator;
@@ -135,6 +143,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = `cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`;
+    if (code === 'EVDOMNAME') throw new UsageError(message, 'VDOM names are letters, digits, _ . - (at most 31 characters), as cmdb --vdom accepts them');
     if (code === 'ESTATEFILE') throw new UsageError(message, 'give another --state file, or remove this one to start from the seed');
     if (code && LISTEN_ERRORS.has(code)) {
       const kept = flags.port === undefined && flags.state ? ` (the port kept in ${flags.state})` : '';

@@ -375,6 +375,8 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--seed <seed>', description: 'initial data when there is no state', kind: 'choices', choices: ['demo', 'empty'], default: 'demo' },
       { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)', kind: 'none' },
       { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
+      { flags: '--serial <serial>', description: 'serial number the device reports (default: FGVMEMU and the port)', kind: 'none' },
+      { flags: '--hostname <name>', description: 'host name the device reports (default: cmdb-emulator-<port>)', kind: 'none' },
     ],
     examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab'],
     load: async () => (await import('./emulator.js')).run,

@@ -36,6 +36,8 @@ export interface ApiDeps {
   committed: View;
   transactions: TransactionManager;
   hostname: string;
+  /** The serial number every envelope carries (each emulator its own, so that a fleet of them can be told apart). */
+  serial: string;
 }
 
 interface VdomSelection {
@@ -128,6 +130,12 @@ export class Api {
   constructor(private readonly deps: ApiDeps) {}
 
   handle(request: ApiRequest): ApiResponse {
+    const answer = this.answer(request);
+    const stamp = (body: unknown) => (body && typeof body === 'object' && 'serial' in body ? { ...body, serial: this.deps.serial } : body);
+    return { ...answer, body: Array.isArray(answer.body) ? answer.body.map(stamp) : stamp(answer.body) };
+  }
+
+  private answer(request: ApiRequest): ApiResponse {
     const context: EnvelopeContext = { http_method: request.method };
     try {
       if (request.path === STATUS_PATH) return this.status(request);
