@@ -109,7 +109,11 @@ export class ConnectionError extends CmdbApiError {
 }
 
 /** A TLS certificate that did not verify or did not match the pin; carries what the server presented. */
+/** Why a certificate did not verify, as data (the CLI says it in words, never OpenSSL's string). */
+export type TlsProblem = 'expired' | 'not-yet-valid' | 'self-signed' | 'untrusted-issuer' | 'wrong-name' | 'pin-changed' | 'other';
+
 export class TlsVerificationError extends ConnectionError {
+  readonly problem: TlsProblem;
   constructor(
     reason: 'pin-mismatch' | 'tls-verify',
     baseUrl: string,
@@ -120,9 +124,10 @@ export class TlsVerificationError extends ConnectionError {
     readonly caGiven: boolean,
     /** For a pin mismatch: the pinned and the presented fingerprints. */
     readonly pin: { expected: string; actual: string | null } | null,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; problem?: TlsProblem },
   ) {
     super(reason, baseUrl, detail, timeoutMs, options);
+    this.problem = reason === 'pin-mismatch' ? 'pin-changed' : (options?.problem ?? 'other');
   }
 }
 

@@ -69,7 +69,9 @@ export class Context {
     if (formats.includes(format)) return;
     const others = formats.filter((f) => f !== own);
     const hint = own ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}` : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
-    throw new UsageError(`-o ${format} does not fit ${what}`, hint);
+    const asked = this.settings.formatAsked ?? `-o ${format}`;
+    // The variable is named when it set the format, so the user knows what to unset or override.
+    throw new UsageError(`${asked} does not fit ${what}`, asked.startsWith('-o') ? hint : `${hint}, which overrides CMDB_OUTPUT`);
   }
 
   /** The format asked for with -o or CMDB_OUTPUT, or undefined. */

@@ -87,7 +87,7 @@ function plainPrinter(io: IO, env: NodeJS.ProcessEnv, noColor: boolean): Printer
 }
 
 async function printError(out: Printer, env: NodeJS.ProcessEnv, argv: string[], err: unknown): Promise<number> {
-  const report = describeError(err);
+  const report = describeError(err, argv);
   const early = earlySettings(argv, env);
   if (!early.machineErrors) await out.prepareColor(false);
   out.error(report, early.machineErrors);

@@ -47,6 +47,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       { flags: '--group <group>', description: 'only tables of this access group', kind: 'group' },
       { flags: '--area <area>', description: 'only tables of this area (log, firewall, ...)', kind: 'area' },
+      { flags: '--fields <a,b>', description: 'only these columns: path, kind, key, keyType, operations, group', kind: 'none' },
     ],
     examples: ['cmdb tables --area firewall', 'cmdb tables --group fwgrp -o json'],
     load: async () => (await import('./tables.js')).run,

@@ -87,11 +87,14 @@ export async function printWrite(ctx: Context, result: ApiResult & { lost?: { vd
 }
 
 /** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta'>;
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta'>;
 
-/** The view of a read's query: exactly --fields, and `q_ref` (how many objects use each) with --with-meta. */
+/**
+ * The view of a read's query: exactly --fields, and `q_ref` (how many objects use each) with
+ * --with-meta; without it the device's bookkeeping fields (`q_*`) are left out.
+ */
 export function readView(query: QueryParams, headers?: boolean): ReadView {
-  return { fields: query.format, headers, showMeta: query.with_meta ? ['q_ref'] : undefined };
+  return { fields: query.format, headers, showMeta: query.with_meta ? ['q_ref'] : undefined, hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')) };
 }
 
 /** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */
@@ -101,10 +104,10 @@ export function readFacts(ctx: Context, table: TableDef, filtered?: boolean): Pi
 }
 
 /** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}, facts: Pick<Read, 'filtered' | 'table'> = {}): Promise<number> {
+export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}, facts: Pick<Read, 'filtered' | 'table' | 'none'> = {}): Promise<number> {
   const refused = refusals(ctx, result);
   const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
-  await ctx.print({ kind: 'read', data, body: result.body, ...readFacts(ctx, table, facts.filtered), table: facts.table, refusals: refused }, view);
+  await ctx.print({ kind: 'read', data, body: result.body, ...readFacts(ctx, table, facts.filtered), table: facts.table, none: facts.none, refusals: refused }, view);
   return mostSevere(refused.map((f) => f.report.exit));
 }
 

@@ -6,7 +6,10 @@ import type { Row } from '../output/index.js';
 export interface TablesOptions {
   group?: string;
   area?: string;
+  fields?: string;
 }
+
+const COLUMNS = ['path', 'kind', 'key', 'keyType', 'operations', 'group'];
 
 /** `cmdb tables`: the catalogue, sends nothing. */
 export async function run(ctx: Context, _args: object, opts: TablesOptions): Promise<number> {
@@ -27,6 +30,9 @@ export async function run(ctx: Context, _args: object, opts: TablesOptions): Pro
       operations: t.operations,
       group: t.group,
     }));
-  await ctx.print({ kind: 'list', rows }, { keyField: 'path' });
+  const fields = opts.fields?.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = fields?.find((f) => !COLUMNS.includes(f));
+  if (unknown !== undefined) throw new UsageError(`'${unknown}' is not a column of cmdb tables`, `columns: ${COLUMNS.join(', ')}`);
+  await ctx.print({ kind: 'list', rows: fields ? rows.map((r) => Object.fromEntries(fields.map((f) => [f, r[f]]))) : rows }, { keyField: 'path', ...(fields ? { fields } : {}) });
   return 0;
 }

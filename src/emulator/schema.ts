@@ -73,6 +73,8 @@ function fieldSchema(name: string, field: FieldSchema): Obj {
   if (field.minimum !== undefined) out['min-value'] = field.minimum;
   if (field.maximum !== undefined) out['max-value'] = field.maximum;
   if (field.enum) out.options = field.enum.map((option) => ({ name: option }));
+  // The device's mark of a field that holds several of its options, space-separated.
+  if (field.multiple) out.multiple_values = true;
   return out;
 }
 

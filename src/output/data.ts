@@ -48,3 +48,29 @@ export function rowsWithVdom(vdoms: Record<string, Row[] | Row>): Row[] {
   }
   return rows;
 }
+
+/** A value without the device's bookkeeping fields (`q_origin_key`, `q_ref`...), at every depth. */
+export function withoutBookkeeping<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutBookkeeping) as T;
+  if (!value || typeof value !== 'object') return value;
+  let meta = false;
+  for (const name in value) if (name.startsWith('q_')) meta = true;
+  const entries = Object.entries(value);
+  // Most rows have no nested lists: only those with something to drop or descend into are copied.
+  if (!meta && !entries.some(([, v]) => v && typeof v === 'object')) return value;
+  return Object.fromEntries(entries.filter(([name]) => !name.startsWith('q_')).map(([name, v]) => [name, withoutBookkeeping(v)])) as T;
+}
+
+/** A read's data without bookkeeping fields. */
+export function readWithoutBookkeeping<T extends Shaped>(data: T): T {
+  switch (data.kind) {
+    case 'list':
+      return { ...data, rows: withoutBookkeeping(data.rows) };
+    case 'object':
+      return { ...data, object: withoutBookkeeping(data.object) };
+    case 'byVdom':
+      return { ...data, vdoms: withoutBookkeeping(data.vdoms) };
+    default:
+      return data;
+  }
+}
