@@ -349,7 +349,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'set <name> <settings...>',
     parent: 'device',
-    description: 'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix',
+    description: 'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix, plain-text-ok',
     group: 'devices and login',
     args: { name: 'device', settings: 'none' },
     examples: ['cmdb device set branch-1 vdom=dmz timeout=10', "cmdb device set lab ca-file=./lab-ca.pem prefix="],

@@ -90,11 +90,13 @@ export async function printWrite(ctx: Context, result: ApiResult & { lost?: { vd
 export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta'>;
 
 /**
- * The view of a read's query: exactly --fields, and `q_ref` (how many objects use each) with
- * --with-meta; without it the device's bookkeeping fields (`q_*`) are left out.
+ * The view of a read's query: exactly --fields, `q_ref` (how many objects use each) with --with-meta
+ * and the checksum with --with-contents-hash; without --with-meta the device's other bookkeeping
+ * fields (`q_*`) are left out.
  */
 export function readView(query: QueryParams, headers?: boolean): ReadView {
-  return { fields: query.format, headers, showMeta: query.with_meta ? ['q_ref'] : undefined, hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')) };
+  const asked = [...(query.with_meta ? ['q_ref'] : []), ...(query.with_contents_hash ? ['q_contents_hash'] : [])];
+  return { fields: query.format, headers, showMeta: asked.length ? asked : undefined, hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')) };
 }
 
 /** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */

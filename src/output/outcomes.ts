@@ -67,7 +67,7 @@ export async function printRead(data: Read, run: Run, options: ShapeOptions, to:
   if (run.raw) await to.emit({ kind: 'raw', body: data.body }, options);
   else if (data.table && run.format === 'table') await to.emit({ kind: 'list', rows: data.table.rows }, { ...options, fields: data.table.fields });
   else if (data.data) {
-    const shaped = options.hideMeta ? readWithoutBookkeeping(data.data) : data.data;
+    const shaped = options.hideMeta ? readWithoutBookkeeping(data.data, options.showMeta) : data.data;
     const empty = shaped.kind === 'list' && shaped.rows.length === 0;
     const emptyVdoms = shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
     if (empty && run.format === 'table') {
@@ -165,7 +165,7 @@ export function pageSink(data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' 
     },
     async rows(vdom, page) {
       if (run.raw) return;
-      const rows = options.hideMeta ? withoutBookkeeping(page) : page;
+      const rows = options.hideMeta ? withoutBookkeeping(page, options.showMeta) : page;
       if (several && run.format === 'ndjson') await (await out()).write(rows.map((r) => ({ vdom, ...r })));
       else if (several) {
         if (!byVdom.has(vdom)) byVdom.set(vdom, []);
