@@ -237,6 +237,8 @@ export class CmdbClient {
   /** Every request of this client passes it: the device's rate limit slows them all down. */
   private readonly gate = new RateGate();
   private recorder: WriteRecorder | undefined;
+  /** Whether the device has answered this client before: a connection lost later is not a wrong scheme or port. */
+  private answered = false;
 
   constructor(options: ClientOptions) {
     try {
@@ -295,11 +297,12 @@ export class CmdbClient {
         throw new MalformedAnswerError('truncated', res.statusCode, { method: req.method, tablePath: req.path.split('?')[0] });
       }
       const out: RawResponse = { status: res.statusCode, headers: res.headers, body };
+      this.answered = true;
       log({ status: out.status, responseHeaders: redactHeaders(out.headers), responseBody: body });
       return out;
     } catch (err) {
       if (err instanceof MalformedAnswerError) throw err;
-      const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls);
+      const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls, this.answered);
       log({ error: error.message });
       throw error;
     }

@@ -96,15 +96,18 @@ export type ConnectionFailure = 'pin-mismatch' | 'tls-verify' | 'dns' | 'refused
 
 /** The device could not be reached (DNS, refused, timeout, TLS). */
 export class ConnectionError extends CmdbApiError {
+  /** The device had answered this client before (a stream cut midway, not a wrong scheme or port). */
+  readonly answeredBefore: boolean;
   constructor(
     readonly reason: ConnectionFailure,
     readonly baseUrl: string,
     /** The underlying error's own text. */
     readonly detail: string,
     readonly timeoutMs: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; answeredBefore?: boolean },
   ) {
     super(`${baseUrl}: ${reason}: ${detail}`, options);
+    this.answeredBefore = options?.answeredBefore ?? false;
   }
 }
 

@@ -108,11 +108,11 @@ function rootCause(err: unknown): { code?: string; name?: string; message?: stri
 }
 
 /** Turns a network failure into a ConnectionError that says what happened, with the certificate for TLS. */
-export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions): Promise<ConnectionError> {
+export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions, answeredBefore = false): Promise<ConnectionError> {
   const cause = rootCause(err);
   const code = typeof cause.code === 'string' ? cause.code : '';
   const detail = String(cause.message ?? String(err));
-  const fail = (reason: ConnectionFailure) => new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err });
+  const fail = (reason: ConnectionFailure) => new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err, answeredBefore });
   if (cause instanceof PinMismatchError) {
     const cert = await probeCertificate(baseUrl);
     return new TlsVerificationError('pin-mismatch', baseUrl, detail, timeoutMs, cert, !!tls.ca, { expected: cause.expected, actual: cause.actual }, { cause: err });

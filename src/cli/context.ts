@@ -16,6 +16,13 @@ export { DEFAULT_TIMEOUT_SECONDS, parsePrefix, parseVdoms, truthy } from './opti
 
 export type { IO, OutStream } from '../output/index.js';
 
+/** Work that takes SIGINT over (interruptible()) is running: Ctrl-C is its to handle, not main()'s. */
+let takeovers = 0;
+
+export function interruptTakenOver(): boolean {
+  return takeovers > 0;
+}
+
 /** How a Context reaches its device: the device layer's connect(), or a stand-in in tests. */
 export type Connector = (ctx: Context) => Promise<Connection>;
 
@@ -119,16 +126,19 @@ export class Context {
 
   /** Asks one line on the terminal (hidden for secrets). */
   async ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
+    this.out.clearStatus();
     return (await import('../output/prompt.js')).ask(this.io, question, options);
   }
 
   /** A yes/no question; anything but y or yes is no. */
   async confirm(question: string): Promise<boolean> {
+    this.out.clearStatus();
     return (await import('../output/prompt.js')).confirm(this.io, question);
   }
 
   /** Asks on a terminal, or fails with the flag that gives the answer without one. */
   async askOrFail(question: string, flag: string, options: { hidden?: boolean } = {}): Promise<string> {
+    this.out.clearStatus();
     return (await import('../output/prompt.js')).askOrFail(this.io, question, flag, options);
   }
 
@@ -200,6 +210,14 @@ export class Context {
    */
   async confirmChange(question: string, details: string[] = []): Promise<void> {
     if (!(await this.approved(question, details))) throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
+  }
+
+  /**
+   * The question before a plan's `changes` are made (apply), answered. On several devices the run
+   * asks once for all of them, after every device has shown its plan (cli/fleet.ts).
+   */
+  async approvedPlan(changes: number, question: string): Promise<boolean> {
+    return this.approved(question);
   }
 
   /** The question of confirmChange, answered: true to go ahead (also with --yes, --dry-run or no terminal). */
@@ -277,10 +295,14 @@ export class Context {
       release();
       controller.abort();
     };
+    let held = true;
     const release = () => {
+      if (held) takeovers--;
+      held = false;
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
     };
+    takeovers++;
     process.once('SIGINT', handler);
     process.once('SIGTERM', handler);
     return { signal: controller.signal, exitCode: () => (received === undefined ? undefined : received === 'SIGINT' ? 130 : 143), release };

@@ -5,6 +5,7 @@ import { displayFingerprint } from '../api/fingerprint.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
+import type { PartialOutput } from '../output/printer.js';
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
 export type Shown = Required<Omit<ErrorReport, 'device' | 'counts' | 'outcome'>> & Pick<ErrorReport, 'outcome'>;
@@ -203,7 +204,10 @@ function connectionWords(err: ConnectionError, typed?: readonly string[]): { mes
     case 'unreachable':
       return { message: `no route to ${where}`, hint: 'check the address and your network' };
     case 'reset':
-      return { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
+      // A wrong scheme is likely only when the device never answered; midway it dropped the connection.
+      return err.answeredBefore
+        ? { message: `the connection to ${where} was closed while the device was answering`, hint: 'the device or the network path dropped it: try again; if it persists check the device and the path to it' }
+        : { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
     case 'timeout':
       return { message: `no answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`, hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable' };
     case 'tls-handshake':
@@ -273,6 +277,20 @@ function malformedWords(err: MalformedAnswerError): { message: string; hint: str
 function requestWords(err: RequestError): { message: string; hint: string | null } {
   if (err.reason === 'invalid-address') return { message: `invalid device address '${err.target}'`, hint: 'use https://host[:port], for example https://fw.example:8443' };
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
+}
+
+/** What a run that stopped midway had done: `after 26,950 rows; the output is incomplete`. */
+export function partialWords(partial: PartialOutput): string {
+  const after = partial.rows ? `after ${partial.rows.toLocaleString('en-US')} row${partial.rows === 1 ? '' : 's'}; ` : '';
+  if (!partial.printed) return `${after}nothing was printed`;
+  if (!partial.cut) return `${after}the output printed is whole`;
+  return `${after}the output is incomplete${partial.closed ? ' (the JSON array printed is closed, so it still parses)' : ''}`;
+}
+
+/** Ctrl-C: one line saying what was done (exit 130). `writes`: the command may have sent a write. */
+export function interruptedReport(partial: PartialOutput, writes: boolean): Shown {
+  const sent = writes ? '; a write already sent may have been applied: read the objects back to see' : '';
+  return { exit: EXIT.INTERRUPTED, status: null, code: null, cliError: null, message: `interrupted ${partialWords(partial)}${sent}`, hint: null };
 }
 
 /**

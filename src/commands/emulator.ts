@@ -71,15 +71,14 @@ function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-function waitForSignal(): Promise<void> {
+/** Until SIGINT or SIGTERM, which stop the emulator (exit 0) instead of interrupting the run. */
+function waitForSignal(ctx: Context): Promise<void> {
+  const signals = ctx.interruptible();
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    signals.signal.addEventListener('abort', () => {
+      signals.release();
       resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    });
   });
 }
 
@@ -151,7 +150,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     }
     throw new CmdbError(message, EXIT.INTERNAL, flags.state ? 'check the --state file' : null);
   }
-  const stopped = waitForSignal();
+  const stopped = waitForSignal(ctx);
   // The certificate in a file, for CMDB_CA_FILE (removed when the emulator stops).
   const caFile = emulator.certPem ? join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`) : null;
   if (caFile) writeFileSync(caFile, emulator.certPem!, { mode: 0o600 });

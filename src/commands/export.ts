@@ -1,23 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../errors.js';
-import { selectedProfile } from '../device/select.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument } from '../plan/document.js';
-import { chosenTables, readConfiguration } from './desired.js';
+import { chosenTables, deviceFileName, readConfiguration } from './desired.js';
 
 export interface ExportOptions {
   excludeDefaultValues?: boolean;
   dir?: string;
-}
-
-/** `DIR/<device>.yaml`: the profile's name, or the host of --host/CMDB_HOST. */
-function deviceFileName(ctx: Context, extension: string): string {
-  const host = ctx.settings.host;
-  const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host : selectedProfile(ctx)?.name;
-  if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
-  return `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }
 
 /**
@@ -33,7 +23,8 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   if (opts.dir !== undefined) {
     const { text, extension } = await ctx.out.document(document);
     await mkdir(opts.dir, { recursive: true });
-    const path = join(opts.dir, deviceFileName(ctx, extension));
+    // `DIR/<device>.yaml`: the profile's name, or the host of --host/CMDB_HOST.
+    const path = join(opts.dir, `${deviceFileName(ctx)}.${extension}`);
     await writeFile(path, text);
     ctx.notice(`wrote ${path}`);
   } else {

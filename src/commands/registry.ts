@@ -197,6 +197,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       { flags: '-f, --file <path>', description: "the desired config document, YAML or JSON ('-' for stdin)", kind: 'file' },
       { flags: '--from <device>', description: "another saved device's configuration is the desired one", kind: 'device' },
+      { flags: '--dir <dir>', description: 'each device against DIR/<device>.yaml (as export --dir writes them)', kind: 'file' },
       { flags: '--prune', description: 'also list objects of the keyed tables the document names that it does not list' },
     ],
     examples: ['cmdb diff -f fw1.yaml', 'cmdb diff -f fw1.yaml --prune -o json'],
@@ -205,6 +206,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'apply [tables...]',
     writes: true,
+    asks: 'plan',
     devices: 'each',
     output: PLAN_OUTPUT,
     description: 'make the device match a config document: create, update only changed fields, delete with --prune',
@@ -212,6 +214,8 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { tables: 'table' },
     options: [
       { flags: '-f, --file <path>', description: "the desired config document, YAML or JSON ('-' for stdin)", kind: 'file' },
+      { flags: '--from <device>', description: "make the device match another saved device's configuration", kind: 'device' },
+      { flags: '--dir <dir>', description: 'each device from DIR/<device>.yaml (as export --dir writes them)', kind: 'file' },
       { flags: '--prune', description: 'delete objects of the keyed tables the document names that it does not list' },
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       { flags: '--dry-run', description: 'print the plan and the exact requests; write nothing (exit 10 when there is something to do)' },
