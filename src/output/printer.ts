@@ -257,7 +257,7 @@ export class Printer {
   progress(): { update(count: number): void; done(): void } {
     const line = this.statusLine;
     return {
-      update: (n) => line.show(`fetched ${n.toLocaleString('en-US')} objects…`),
+      update: (n) => line.show(`fetched ${n.toLocaleString('en-US')} object${n === 1 ? '' : 's'}…`),
       done: () => line.clear(),
     };
   }
