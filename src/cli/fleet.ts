@@ -231,7 +231,9 @@ export async function runSelected(ctx: Context, command: FleetCommand, action: (
 
 async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>, confirmed: boolean, plansFirst: boolean): Promise<number> {
   const slots = new Slots(ctx.settings.parallel);
-  const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal() }, profiles.map((p) => p.name));
+  // The devices' output is written by the fleet's own writer: main()'s printer hears of it for Ctrl-C.
+  let printed = () => undefined as void;
+  const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() }, profiles.map((p) => p.name));
   const progress = new Progress(ctx.io.stderr, profiles.length);
   const gate = plansFirst
     ? new PlanGate(profiles.map((p) => p.name), async (question, inSync) => {
@@ -255,6 +257,8 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
   const messages = new Printer({ stdout: ctx.io.stdout, stderr: progress.stream, stdin: ctx.io.stdin }, ctx.env, { format: () => ctx.format, raw: ctx.settings.raw, noColor: ctx.settings.noColor });
   const say = (report: ErrorReport) => messages.error(report, machineErrors);
   progress.start();
+  const elsewhere = ctx.out.outputElsewhere();
+  printed = elsewhere.printed;
   const codes = await pool(profiles, slots, async (profile, index) => {
     const sub = new DeviceContext(ctx, profile, index, output.sink(index), progress.stream, { warned, stores, confirmed: confirmed && !gate, questions, gate, slots });
     let failed = false;
@@ -276,7 +280,11 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
     }
   });
   progress.end();
-  await output.end();
+  try {
+    await output.end();
+  } finally {
+    elsewhere.done();
+  }
   if (usage.length === profiles.length && usage.every((u) => u.message === usage[0].message && u.hint === usage[0].hint)) {
     say({ ...usage[0], device: null });
   } else usage.forEach(say);

@@ -11,6 +11,8 @@ export interface FleetRun {
   format: OutputFormat;
   raw: boolean;
   terminal: Terminal;
+  /** Told when some of the run's output reaches stdout (for what an interruption says). */
+  printed?: () => void;
 }
 
 /** On a terminal, `12/40 devices` on stderr; anything else written to the terminal goes above it. */
@@ -99,6 +101,7 @@ export class FleetOutput {
   /** Text on stdout, the terminal's status line (the progress) taken away first. */
   private stdout(text: string): boolean {
     StatusLine.of(this.parent.io.stderr).clear();
+    if (text) this.parent.printed?.();
     return this.parent.io.stdout.write(text);
   }
 

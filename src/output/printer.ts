@@ -74,6 +74,19 @@ export class Printer {
     return StatusLine.of(this.io.stderr);
   }
 
+  /**
+   * Output this printer does not write itself (the document of a run over several devices): until
+   * `done()`, a run stopped midway counts as cut short, and `printed()` says stdout has some of it.
+   */
+  outputElsewhere(): { printed(): void; done(): void } {
+    const open: RowSink = { write: async () => undefined, end: async () => undefined, abandon: () => '' };
+    this.partial.open.add(open);
+    return {
+      printed: () => void (this.partial.printed = true),
+      done: () => void this.partial.open.delete(open),
+    };
+  }
+
   /** Takes the status line away (before a question on the terminal). */
   clearStatus(): void {
     this.statusLine.clear();
