@@ -235,6 +235,8 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
   let printed = () => undefined as void;
   const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() }, profiles.map((p) => p.name));
   const progress = new Progress(ctx.io.stderr, profiles.length);
+  /** The question itself failed (Ctrl-C at it): the run ends with that, once no device writes. */
+  let unanswered: unknown;
   const gate = plansFirst
     ? new PlanGate(profiles.map((p) => p.name), async (question, inSync) => {
         // The plans so far on the screen, the progress line away while the terminal asks.
@@ -243,6 +245,9 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
         try {
           if (inSync.length) ctx.notice(`in sync, nothing to apply: ${inSync.join(', ')}`);
           return await ctx.confirm(question);
+        } catch (err) {
+          unanswered = err;
+          return false;
         } finally {
           progress.resume();
         }
@@ -285,6 +290,7 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
   } finally {
     elsewhere.done();
   }
+  if (unanswered) throw unanswered;
   if (usage.length === profiles.length && usage.every((u) => u.message === usage[0].message && u.hint === usage[0].hint)) {
     say({ ...usage[0], device: null });
   } else usage.forEach(say);

@@ -142,6 +142,14 @@ describe('on a terminal', () => {
     assert.equal(writes(), since);
   });
 
+  test('Ctrl-C at the question: nothing is written, exit 130', async () => {
+    await reset();
+    const since = writes();
+    const r = await cmdbOnTerminal(['apply', ACL, '--from', 'gold', '-d', 'fw-a,fw-b'], '', env, { when: [[/\[y\/N\] $/, '\x03']] });
+    assert.equal(r.code, 130, r.stdout);
+    assert.equal(writes(), since);
+  });
+
   test('delete on several devices names the table and keys in its question', async () => {
     await reset();
     const r = await cmdbOnTerminal(['delete', BINDINGS, '1', '2', '-d', 'fw-a,fw-b'], 'n\r', env);
