@@ -11,6 +11,7 @@ export const EXIT = {
   BLOCKED: 8,
   DEVICE: 9,
   DIFFERENT: 10,
+  INTERRUPTED: 130,
 } as const;
 
 /** What each exit code means, by its name in EXIT, for help and the man page (CLI.md's table). */
@@ -26,6 +27,7 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   BLOCKED: 'temporarily blocked after failed logins: 429',
   DEVICE: "device error: 500 and other 5xx, and answers that are not the device's JSON",
   DIFFERENT: 'diff (and apply --dry-run): the device differs from the desired configuration',
+  INTERRUPTED: 'interrupted (Ctrl-C, SIGINT): the run stops at once and says what it had done',
 };
 
 /** The exit codes in order, with their meaning. */

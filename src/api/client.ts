@@ -283,6 +283,8 @@ export class CmdbClient {
   private recorder: WriteRecorder | undefined;
   /** The release and serial number the device's last answer carried (every envelope has them), once one came. */
   release: { version: string; build?: number; serial?: string } | undefined;
+  /** Whether the device has answered this client before: a connection lost later is not a wrong scheme or port. */
+  private answered = false;
 
   constructor(options: ClientOptions) {
     try {
@@ -349,11 +351,12 @@ export class CmdbClient {
         throw new MalformedAnswerError('truncated', res.statusCode, { method: req.method, tablePath: req.path.split('?')[0] });
       }
       const out: RawResponse = { status: res.statusCode, headers: res.headers, body, ...(bytes ? { bytes } : {}) };
+      this.answered = true;
       log({ status: out.status, responseHeaders: redactHeaders(out.headers), responseBody: body });
       return out;
     } catch (err) {
       if (err instanceof MalformedAnswerError || err instanceof ConnectionError) throw err;
-      const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls);
+      const error = await connectionError(err, this.baseUrl, this.timeoutMs, this.tls, this.answered);
       log({ error: error.message });
       throw error;
     }

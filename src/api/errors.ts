@@ -99,20 +99,27 @@ export type ConnectionFailure = 'pin-mismatch' | 'tls-verify' | 'dns' | 'refused
 
 /** The device could not be reached (DNS, refused, timeout, TLS). */
 export class ConnectionError extends CmdbApiError {
+  /** The device had answered this client before (a stream cut midway, not a wrong scheme or port). */
+  readonly answeredBefore: boolean;
   constructor(
     readonly reason: ConnectionFailure,
     readonly baseUrl: string,
     /** The underlying error's own text. */
     readonly detail: string,
     readonly timeoutMs: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; answeredBefore?: boolean },
   ) {
     super(`${baseUrl}: ${reason}: ${detail}`, options);
+    this.answeredBefore = options?.answeredBefore ?? false;
   }
 }
 
 /** A TLS certificate that did not verify or did not match the pin; carries what the server presented. */
+/** Why a certificate did not verify, as data (the CLI says it in words, never OpenSSL's string). */
+export type TlsProblem = 'expired' | 'not-yet-valid' | 'self-signed' | 'untrusted-issuer' | 'wrong-name' | 'pin-changed' | 'other';
+
 export class TlsVerificationError extends ConnectionError {
+  readonly problem: TlsProblem;
   constructor(
     reason: 'pin-mismatch' | 'tls-verify',
     baseUrl: string,
@@ -123,9 +130,10 @@ export class TlsVerificationError extends ConnectionError {
     readonly caGiven: boolean,
     /** For a pin mismatch: the pinned and the presented fingerprints. */
     readonly pin: { expected: string; actual: string | null } | null,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; problem?: TlsProblem },
   ) {
     super(reason, baseUrl, detail, timeoutMs, options);
+    this.problem = reason === 'pin-mismatch' ? 'pin-changed' : (options?.problem ?? 'other');
   }
 }
 

@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
 import { undici } from './undici.js';
-import { ConnectionError, TlsVerificationError, type ConnectionFailure, type PeerCertificate } from './errors.js';
+import { ConnectionError, TlsVerificationError, type ConnectionFailure, type PeerCertificate, type TlsProblem } from './errors.js';
 import type { TlsOptions } from './client.js';
 import { normalizeFingerprint } from './fingerprint.js';
 
@@ -86,6 +86,16 @@ const TLS_CODES = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
+/** OpenSSL's verification codes, as the problem they mean. */
+function tlsProblem(code: string, message: string): TlsProblem {
+  if (code === 'CERT_HAS_EXPIRED') return 'expired';
+  if (code === 'CERT_NOT_YET_VALID') return 'not-yet-valid';
+  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN' || /self[- ]signed/i.test(message)) return 'self-signed';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return 'wrong-name';
+  if (/^UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT)/.test(code) || code === 'CERT_UNTRUSTED') return 'untrusted-issuer';
+  return 'other';
+}
+
 function rootCause(err: unknown): { code?: string; name?: string; message?: string } & Record<string, unknown> {
   let e = err as Record<string, unknown> | undefined;
   for (let i = 0; i < 5 && e; i++) {
@@ -98,18 +108,18 @@ function rootCause(err: unknown): { code?: string; name?: string; message?: stri
 }
 
 /** Turns a network failure into a ConnectionError that says what happened, with the certificate for TLS. */
-export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions): Promise<ConnectionError> {
+export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions, answeredBefore = false): Promise<ConnectionError> {
   const cause = rootCause(err);
   const code = typeof cause.code === 'string' ? cause.code : '';
   const detail = String(cause.message ?? String(err));
-  const fail = (reason: ConnectionFailure) => new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err });
+  const fail = (reason: ConnectionFailure) => new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err, answeredBefore });
   if (cause instanceof PinMismatchError) {
     const cert = await probeCertificate(baseUrl);
     return new TlsVerificationError('pin-mismatch', baseUrl, detail, timeoutMs, cert, !!tls.ca, { expected: cause.expected, actual: cause.actual }, { cause: err });
   }
   if (TLS_CODES.has(code) || /certificate|self[- ]signed/i.test(String(cause.message ?? ''))) {
     const cert = await probeCertificate(baseUrl);
-    return new TlsVerificationError('tls-verify', baseUrl, String(cause.message ?? code), timeoutMs, cert, !!tls.ca, null, { cause: err });
+    return new TlsVerificationError('tls-verify', baseUrl, String(cause.message ?? code), timeoutMs, cert, !!tls.ca, null, { cause: err, problem: tlsProblem(code, String(cause.message ?? '')) });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail('dns');
   if (code === 'ECONNREFUSED') return fail('refused');

@@ -17,6 +17,13 @@ export { DEFAULT_TIMEOUT_SECONDS, parsePrefix, parseVdoms, truthy } from './opti
 
 export type { IO, OutStream } from '../output/index.js';
 
+/** Work that takes SIGINT over (interruptible()) is running: Ctrl-C is its to handle, not main()'s. */
+let takeovers = 0;
+
+export function interruptTakenOver(): boolean {
+  return takeovers > 0;
+}
+
 /** How a Context reaches its device: the device layer's connect(), or a stand-in in tests. */
 export type Connector = (ctx: Context) => Promise<Connection>;
 
@@ -26,6 +33,11 @@ const deviceConnect: Connector = async (ctx) => (await import('../device/connect
  * Everything a command needs, passed in: streams, environment, settings, and a lazy device.
  * Commands never write to streams, read the environment or build URLs themselves.
  */
+/** A question answered no (or left unanswered): nothing was done, at the user's word (exit 2). */
+export function declined(): CmdbError {
+  return new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
+}
+
 export class Context {
   readonly settings: Settings;
   /** The one writer of stdout and stderr. */
@@ -71,7 +83,9 @@ export class Context {
     if (formats.includes(format)) return;
     const others = formats.filter((f) => f !== own);
     const hint = own ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}` : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
-    throw new UsageError(`-o ${format} does not fit ${what}`, hint);
+    const asked = this.settings.formatAsked ?? `-o ${format}`;
+    // The variable is named when it set the format, so the user knows what to unset or override.
+    throw new UsageError(`${asked} does not fit ${what}`, asked.startsWith('-o') ? hint : `${hint}, which overrides CMDB_OUTPUT`);
   }
 
   /** The format asked for with -o or CMDB_OUTPUT, or undefined. */
@@ -124,16 +138,19 @@ export class Context {
 
   /** Asks one line on the terminal (hidden for secrets). */
   async ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
+    this.out.clearStatus();
     return (await import('../output/prompt.js')).ask(this.io, question, options);
   }
 
   /** A yes/no question; anything but y or yes is no. */
   async confirm(question: string): Promise<boolean> {
+    this.out.clearStatus();
     return (await import('../output/prompt.js')).confirm(this.io, question);
   }
 
   /** Asks on a terminal, or fails with the flag that gives the answer without one. */
   async askOrFail(question: string, flag: string, options: { hidden?: boolean } = {}): Promise<string> {
+    this.out.clearStatus();
     return (await import('../output/prompt.js')).askOrFail(this.io, question, flag, options);
   }
 
@@ -210,7 +227,15 @@ export class Context {
    * --yes, --dry-run or no terminal: goes ahead without asking. Declined: exit 2, nothing sent.
    */
   async confirmChange(question: string, details: string[] = []): Promise<void> {
-    if (!(await this.approved(question, details))) throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
+    if (!(await this.approved(question, details))) throw declined();
+  }
+
+  /**
+   * The question before a plan's `changes` are made (apply), answered. On several devices the run
+   * asks once for all of them, after every device has shown its plan (cli/fleet.ts).
+   */
+  async approvedPlan(changes: number, question: string): Promise<boolean> {
+    return this.approved(question);
   }
 
   /** The question of confirmChange, answered: true to go ahead (also with --yes, --dry-run or no terminal). */
@@ -288,10 +313,14 @@ export class Context {
       release();
       controller.abort();
     };
+    let held = true;
     const release = () => {
+      if (held) takeovers--;
+      held = false;
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
     };
+    takeovers++;
     process.once('SIGINT', handler);
     process.once('SIGTERM', handler);
     return { signal: controller.signal, exitCode: () => (received === undefined ? undefined : received === 'SIGINT' ? 130 : 143), release };

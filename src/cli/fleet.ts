@@ -22,6 +22,80 @@ interface RunShared {
   confirmed: boolean;
   /** Questions one at a time on the terminal. */
   questions: { turn: Promise<unknown> };
+  /** apply: every device's plan first, then one question (absent: no question, or asked already). */
+  gate?: PlanGate;
+  slots: Slots;
+}
+
+/** Places for devices at work, --parallel of them; a device waiting for the run's question gives its place up. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+/**
+ * apply on several devices: each device reads and shows its plan, then waits here; once every device
+ * has a plan (or is done: in sync, failed), the plans are on the screen and the run asks once, for
+ * the changes of all of them ("apply 7 changes on 2 devices?"), naming those already in sync.
+ */
+class PlanGate {
+  private readonly arrived = new Map<number, number>();
+  private readonly inSync: number[] = [];
+  private settled = 0;
+  private answer: Promise<boolean> | undefined;
+  private open!: (yes: boolean) => void;
+  private readonly decided = new Promise<boolean>((resolve) => (this.open = resolve));
+
+  constructor(
+    private readonly names: string[],
+    private readonly ask: (question: string, inSync: string[]) => Promise<boolean>,
+  ) {}
+
+  /** A device with `changes` to make: waits for the others, then for the answer. */
+  arrive(index: number, changes: number): Promise<boolean> {
+    this.arrived.set(index, changes);
+    this.settle();
+    return this.decided;
+  }
+
+  /** A device done without a question: in sync (exit 0), failed, or nothing it may do. */
+  leave(index: number, code: number): void {
+    if (this.arrived.has(index)) return;
+    if (code === EXIT.OK) this.inSync.push(index);
+    this.settle();
+  }
+
+  private settle(): void {
+    if (++this.settled < this.names.length || this.answer) return;
+    const changes = [...this.arrived.values()].reduce((a, b) => a + b, 0);
+    const devices = [...this.arrived.keys()].sort((a, b) => a - b).map((i) => this.names[i]);
+    const inSync = this.inSync.sort((a, b) => a - b).map((i) => this.names[i]);
+    if (!devices.length) {
+      this.answer = Promise.resolve(true);
+      return this.open(true);
+    }
+    const question = `apply ${changes} change${changes === 1 ? '' : 's'} on ${devices.length} device${devices.length === 1 ? '' : 's'} (${devices.join(', ')})?`;
+    this.answer = this.ask(question, inSync).catch(() => false);
+    void this.answer.then(this.open);
+  }
 }
 
 /** A device's own Context: its profile, and its output and messages going to the run's. */
@@ -29,7 +103,7 @@ class DeviceContext extends Context {
   private readonly warned: Set<string>;
   private readonly stores: SharedStores;
 
-  constructor(parent: Context, readonly device: DeviceProfile, private readonly sink: DeviceSink, stderr: OutStream, private readonly run: RunShared) {
+  constructor(parent: Context, readonly device: DeviceProfile, readonly index: number, private readonly sink: DeviceSink, stderr: OutStream, private readonly run: RunShared) {
     super({ stdout: sink.stream, stderr, stdin: parent.io.stdin }, parent.env, { ...parent.options, device: device.name }, parent.connector, parent.formats);
     this.dispatcher = parent.dispatcher;
     this.runCache = parent.runCache;
@@ -46,6 +120,18 @@ class DeviceContext extends Context {
   /** --verbose: each line starts with the device. */
   override logExchange(ex: Exchange): void {
     this.out.exchange(ex, `[${this.device.name}] `);
+  }
+
+  /** apply: the run's one question after every device's plan (see PlanGate); this device's place is given up meanwhile. */
+  override async approvedPlan(changes: number, question: string): Promise<boolean> {
+    const gate = this.run.gate;
+    if (!gate || this.yes || this.dryRun) return super.approvedPlan(changes, question);
+    this.run.slots.release();
+    try {
+      return await gate.arrive(this.index, changes);
+    } finally {
+      await this.run.slots.acquire();
+    }
   }
 
   /** Asked once for all the devices already (a write), else one device's question at a time, naming it. */
@@ -96,18 +182,18 @@ class DeviceContext extends Context {
   }
 }
 
-/** Runs `work` on every item, at most `size` at once (a slow device holds only its own place). */
-async function pool<T, R>(items: T[], size: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return results;
+/** Runs `work` on every item, each once it has a place (a slow device holds only its own place). */
+async function pool<T, R>(items: T[], slots: Slots, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  return Promise.all(
+    items.map(async (item, index) => {
+      await slots.acquire();
+      try {
+        return await work(item, index);
+      } finally {
+        slots.release();
+      }
+    }),
+  );
 }
 
 /**
@@ -122,6 +208,10 @@ export interface FleetCommand {
   writes: boolean;
   /** --yes: do not ask. */
   yes: boolean;
+  /** What it acts on, as typed (`firewall.address web "mgmt nets"`), for its question. */
+  what?: string;
+  /** 'plan': every device's plan is shown before the one question (apply). */
+  asks?: 'plan';
 }
 
 export async function runSelected(ctx: Context, command: FleetCommand, action: (ctx: Context) => Promise<number>): Promise<number> {
@@ -131,21 +221,42 @@ export async function runSelected(ctx: Context, command: FleetCommand, action: (
   }
   const profiles = selectedProfiles(ctx);
   if (!profiles) return action(ctx);
-  // A write on several devices asks once on a terminal, naming them; the devices then ask nothing.
+  // A write on several devices asks once on a terminal, naming what and where; the devices then ask
+  // nothing. apply asks after every device has shown its plan instead.
   const asked = command.writes && !command.yes && ctx.interactive;
-  if (asked) {
+  if (asked && command.asks !== 'plan') {
     const names = profiles.map((p) => p.name).join(', ');
-    if (!(await ctx.confirm(`${command.name} on ${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`))) {
+    if (!(await ctx.confirm(`${command.name}${command.what ? ` ${command.what}` : ''} on ${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`))) {
       throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
     }
   }
-  return runOnDevices(ctx, profiles, action, asked);
+  return runOnDevices(ctx, profiles, action, asked, asked && command.asks === 'plan');
 }
 
-async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>, confirmed: boolean): Promise<number> {
-  const parallel = ctx.settings.parallel;
-  const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal() }, profiles.map((p) => p.name));
+async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>, confirmed: boolean, plansFirst: boolean): Promise<number> {
+  const slots = new Slots(ctx.settings.parallel);
+  // The devices' output is written by the fleet's own writer: main()'s printer hears of it for Ctrl-C.
+  let printed = () => undefined as void;
+  const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() }, profiles.map((p) => p.name));
   const progress = new Progress(ctx.io.stderr, profiles.length);
+  /** The question itself failed (Ctrl-C at it): the run ends with that, once no device writes. */
+  let unanswered: unknown;
+  const gate = plansFirst
+    ? new PlanGate(profiles.map((p) => p.name), async (question, inSync) => {
+        // The plans so far on the screen, the progress line away while the terminal asks.
+        output.flush();
+        progress.pause();
+        try {
+          if (inSync.length) ctx.notice(`in sync, nothing to apply: ${inSync.join(', ')}`);
+          return await ctx.confirm(question);
+        } catch (err) {
+          unanswered = err;
+          return false;
+        } finally {
+          progress.resume();
+        }
+      })
+    : undefined;
   const warned = new Set<string>();
   const questions = { turn: Promise.resolve() as Promise<unknown> };
   const machineErrors = ctx.explicitFormat !== undefined && ctx.explicitFormat !== 'table' && ctx.explicitFormat !== 'csv';
@@ -155,26 +266,35 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
   const messages = new Printer({ stdout: ctx.io.stdout, stderr: progress.stream, stdin: ctx.io.stdin }, ctx.env, { format: () => ctx.format, raw: ctx.settings.raw, noColor: ctx.settings.noColor });
   const say = (report: ErrorReport) => messages.error(report, machineErrors);
   progress.start();
-  const codes = await pool(profiles, parallel, async (profile, index) => {
-    const sub = new DeviceContext(ctx, profile, output.sink(index), progress.stream, { warned, stores, confirmed, questions });
+  const elsewhere = ctx.out.outputElsewhere();
+  printed = elsewhere.printed;
+  const codes = await pool(profiles, slots, async (profile, index) => {
+    const sub = new DeviceContext(ctx, profile, index, output.sink(index), progress.stream, { warned, stores, confirmed: confirmed && !gate, questions, gate, slots });
     let failed = false;
+    let code: number = EXIT.INTERNAL;
     try {
-      return await action(sub);
+      return (code = await action(sub));
     } catch (err) {
       failed = true;
       const report = { ...describeError(err), device: profile.name };
       if (report.exit === EXIT.USAGE) usage.push(report);
       else say(report);
       if (ctx.verbose && err instanceof Error) messages.detail(`${err.stack}`);
-      return report.exit;
+      return (code = report.exit);
     } finally {
+      gate?.leave(index, code);
       await sub.close();
       output.finish(index, failed);
       progress.step();
     }
   });
   progress.end();
-  await output.end();
+  try {
+    await output.end();
+  } finally {
+    elsewhere.done();
+  }
+  if (unanswered) throw unanswered;
   if (usage.length === profiles.length && usage.every((u) => u.message === usage[0].message && u.hint === usage[0].hint)) {
     say({ ...usage[0], device: null });
   } else usage.forEach(say);

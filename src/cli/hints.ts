@@ -5,6 +5,7 @@ import { displayFingerprint } from '../api/fingerprint.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
+import type { PartialOutput } from '../output/printer.js';
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
 export type Shown = Required<Omit<ErrorReport, 'device' | 'counts' | 'outcome'>> & Pick<ErrorReport, 'outcome'>;
@@ -139,23 +140,72 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   return say(`the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`, `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);
 }
 
-function connectionWords(err: ConnectionError): { message: string; hint: string | null } {
+/** The value of a flag on the command line as typed (`-d lab`, `--host=x`), or undefined. */
+function typedValue(typed: readonly string[], ...flags: string[]): string | undefined {
+  for (const [i, word] of typed.entries()) {
+    for (const flag of flags) {
+      if (word === flag) return typed[i + 1];
+      if (word.startsWith(`${flag}=`)) return word.slice(flag.length + 1);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The login that pins `fingerprint`, in the words the user typed: their own `cmdb login ...` line
+ * again with --fingerprint; after another command, a login naming the same device (-d or --host).
+ */
+function pinCommand(typed: readonly string[] | undefined, where: string, fingerprint: string): string {
+  const pin = `--fingerprint ${fingerprint}`;
+  if (typed?.includes('login')) {
+    const kept = typed.filter((word, i) => word !== '--fingerprint' && typed[i - 1] !== '--fingerprint' && !word.startsWith('--fingerprint='));
+    return `'cmdb ${[...kept.map(shellWord), pin].join(' ')}'`;
+  }
+  const device = typed && typedValue(typed, '-d', '--device');
+  const host = typed && typedValue(typed, '--host');
+  const naming = device !== undefined ? `-d ${shellWord(device)}${host !== undefined ? ` --host ${shellWord(host)}` : ''}` : `--host ${shellWord(host ?? where)}`;
+  return `'cmdb login ${naming} --token-stdin ${pin}' (or --username <name> instead of --token-stdin)`;
+}
+
+/** A certificate that did not verify, in words: what is wrong with it, never OpenSSL's error string. */
+function certificateProblem(err: TlsVerificationError): string {
+  const cert = err.certificate;
+  switch (err.problem) {
+    case 'expired':
+      return `the certificate expired${cert?.validTo ? ` (valid until ${cert.validTo})` : ''}`;
+    case 'not-yet-valid':
+      return `the certificate is not valid yet: check this computer's clock and the device's`;
+    case 'self-signed':
+      return `the certificate is self-signed: no authority vouches for it`;
+    case 'wrong-name':
+      return 'the certificate is for another name than the one connected to';
+    case 'untrusted-issuer':
+      return `the certificate is signed by an authority this computer does not trust${err.caGiven ? ' (nor the --ca-file)' : ''}`;
+    default:
+      return 'the certificate does not verify';
+  }
+}
+
+function connectionWords(err: ConnectionError, typed?: readonly string[]): { message: string; hint: string | null } {
   const where = err.baseUrl;
   if (err instanceof TlsVerificationError) {
     const cert = err.certificate;
-    if (err.reason === 'pin-mismatch') {
+    if (err.problem === 'pin-changed') {
       const pin = err.pin!;
+      const presented = pin.actual ?? cert?.fingerprint;
       return {
         message: `the certificate of ${where} does not match the pinned fingerprint: it changed, or something is intercepting the connection`,
-        hint: `pinned ${displayFingerprint(pin.expected)}, presented ${pin.actual ? displayFingerprint(pin.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with 'cmdb login --fingerprint <sha256>'`,
+        hint: `pinned ${displayFingerprint(pin.expected)}, presented ${pin.actual ? displayFingerprint(pin.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with ${pinCommand(typed, where, presented ? displayFingerprint(presented) : '<sha256>')}`,
       };
     }
     const shown = cert ? ` (SHA-256 ${displayFingerprint(cert.fingerprint)}, subject ${cert.subject})` : '';
     return {
-      message: `TLS verification failed for ${where}: ${err.detail}${shown}`,
-      hint: err.caGiven
-        ? 'the certificate is not signed by the CA in --ca-file; check the file, or pin the certificate with cmdb login --fingerprint'
-        : `trust the device's CA with --ca-file <pem>, or pin this certificate: 'cmdb login --host ${where} --token-stdin --fingerprint ${cert ? displayFingerprint(cert.fingerprint) : '<sha256>'}' (or --username <name> instead of --token-stdin)`,
+      message: `TLS verification failed for ${where}: ${certificateProblem(err)}${shown}`,
+      hint: err.problem === 'wrong-name'
+        ? `connect with the name the certificate is for, or pin this certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
+        : err.caGiven
+          ? `check the --ca-file, or pin the certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
+          : `trust the device's CA with --ca-file <pem>, or pin this certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`,
     };
   }
   switch (err.reason) {
@@ -166,7 +216,10 @@ function connectionWords(err: ConnectionError): { message: string; hint: string 
     case 'unreachable':
       return { message: `no route to ${where}`, hint: 'check the address and your network' };
     case 'reset':
-      return { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
+      // A wrong scheme is likely only when the device never answered; midway it dropped the connection.
+      return err.answeredBefore
+        ? { message: `the connection to ${where} was closed while the device was answering`, hint: 'the device or the network path dropped it: try again; if it persists check the device and the path to it' }
+        : { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
     case 'timeout':
       return { message: `timed out: no complete answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`, hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable' };
     case 'tls-handshake':
@@ -241,14 +294,31 @@ function requestWords(err: RequestError): { message: string; hint: string | null
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
 }
 
-/** What the user sees of any error: the message, the hint and the exit code; never throws. */
-export function describeError(err: unknown): Shown {
+/** What a run that stopped midway had done: `after 26,950 rows; the output is incomplete`. */
+export function partialWords(partial: PartialOutput): string {
+  const after = partial.rows ? `after ${partial.rows.toLocaleString('en-US')} row${partial.rows === 1 ? '' : 's'}; ` : '';
+  if (!partial.printed) return `${after}nothing was printed`;
+  if (!partial.cut) return `${after}the output printed is whole`;
+  return `${after}the output is incomplete${partial.closed ? ' (the JSON array printed is closed, so it still parses)' : ''}`;
+}
+
+/** Ctrl-C: one line saying what was done (exit 130). `writes`: the command may have sent a write. */
+export function interruptedReport(partial: PartialOutput, writes: boolean): Shown {
+  const sent = writes ? '; a write already sent may have been applied: read the objects back to see' : '';
+  return { exit: EXIT.INTERRUPTED, status: null, code: null, cliError: null, message: `interrupted ${partialWords(partial)}${sent}`, hint: null };
+}
+
+/**
+ * What the user sees of any error: the message, the hint and the exit code; never throws. `typed`:
+ * the command line, for hints that give a command to run again (the pin of a certificate).
+ */
+export function describeError(err: unknown, typed?: readonly string[]): Shown {
   const none = { status: null, code: null, cliError: null };
   if (err instanceof ApiError) {
     return { exit: apiExit(err.status, err.code), status: err.status, code: err.code, cliError: err.cliError, ...apiWords(err) };
   }
   if (err instanceof MalformedAnswerError) return { exit: EXIT.DEVICE, ...none, status: err.status, ...malformedWords(err) };
-  if (err instanceof ConnectionError) return { exit: EXIT.UNREACHABLE, ...none, ...connectionWords(err) };
+  if (err instanceof ConnectionError) return { exit: EXIT.UNREACHABLE, ...none, ...connectionWords(err, typed) };
   if (err instanceof LoginError) {
     const status = err.reason === 'blocked' ? 429 : err.reason === 'http-status' && err.status === 401 ? 401 : null;
     return { exit: status === 429 ? EXIT.BLOCKED : EXIT.AUTH, ...none, status, ...loginWords(err) };

@@ -8,10 +8,11 @@ import { readKeychainEarly } from '../device/early.js';
 import { namesSeveral, selectedProfile } from '../device/select.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
-import { Context, type GlobalOptions, type IO } from './context.js';
+import { Context, interruptTakenOver, type GlobalOptions, type IO } from './context.js';
 import { helpFor } from './help.js';
-import { describeError } from './hints.js';
-import { Printer } from '../output/printer.js';
+import { describeError, interruptedReport, partialWords } from './hints.js';
+import { shellWord } from '../request/table.js';
+import { Printer, type PartialOutput } from '../output/printer.js';
 import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -86,8 +87,10 @@ function plainPrinter(io: IO, env: NodeJS.ProcessEnv, noColor: boolean): Printer
   return new Printer(io, env, { format: () => 'table', raw: false, noColor });
 }
 
-async function printError(out: Printer, env: NodeJS.ProcessEnv, argv: string[], err: unknown): Promise<number> {
-  const report = describeError(err);
+async function printError(out: Printer, env: NodeJS.ProcessEnv, argv: string[], err: unknown, partial?: PartialOutput): Promise<number> {
+  const described = describeError(err, argv);
+  // A run cut midway (a device lost mid-stream) says what it had printed, as an interruption does.
+  const report = partial?.cut ? { ...described, message: `${described.message}, ${partialWords(partial)}` } : described;
   const early = earlySettings(argv, env);
   if (!early.machineErrors) await out.prepareColor(false);
   out.error(report, early.machineErrors);
@@ -126,6 +129,18 @@ export function processIO(): IO {
   };
 }
 
+/** The table and keys a command line names, as typed (quoted where a shell needs it): what a fleet's question names. */
+function typedTargets(def: CommandDef, args: Record<string, unknown>): string | undefined {
+  const words = Object.entries(def.args ?? {}).flatMap(([name, kind]) => {
+    const value = args[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+    if (value === undefined || !['table', 'key', 'keys'].includes(kind)) return [];
+    // `update <table> [args...]`: only its first word is a key.
+    const values = Array.isArray(value) ? (kind === 'keys' ? value : value.slice(0, 1)) : [value];
+    return values.map((v) => (kind === 'table' ? String(v) : shellWord(String(v))));
+  });
+  return words.length ? words.join(' ') : undefined;
+}
+
 /** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */
 export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = processEnv()): Promise<number> {
   // Tab completion: answered without building the commander program.
@@ -133,7 +148,10 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
   const out = plainPrinter(io, env, earlySettings(argv, env).noColor);
+  /** The command under way may send a write (for what an interruption says). */
+  let writing = false;
   const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
+    writing = !!def.writes && !(options as { dryRun?: boolean }).dryRun;
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     ctx = new Context(io, env, globals as GlobalOptions, undefined, def.output);
     ctx.validateGlobals();
@@ -150,18 +168,37 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     if (several) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
       const opts = options as { dryRun?: boolean; yes?: boolean };
-      const command = { name, devices: def.devices, writes: !!def.writes && !opts.dryRun, yes: !!opts.yes };
+      const command = { name, devices: def.devices, writes: !!def.writes && !opts.dryRun, yes: !!opts.yes, what: typedTargets(def, args), asks: def.asks };
       exitCode = await (await import('./fleet.js')).runSelected(ctx, command, action);
     } else exitCode = await action(ctx);
   };
   // A plain command line is read from the registry; commander reads the rest (and prints help).
   const direct = dispatch(argv);
   let program: Command | undefined;
+  // Ctrl-C (unless the work under way takes it over to clean up): the run stops at once and says
+  // what it had done, closing a json array it had begun.
+  let stop!: () => void;
+  const interrupted = new Promise<'interrupted'>((resolve) => (stop = () => resolve('interrupted')));
+  const onSigint = () => {
+    if (!interruptTakenOver()) stop();
+  };
+  process.on('SIGINT', onSigint);
   try {
-    if (direct) await run(direct.def, direct.args, direct.options, { ...direct.globals, ...direct.options });
-    else {
-      program = buildProgram(io, (def, args, options, cmd) => run(def, args, options, cmd.optsWithGlobals()));
-      await program.parseAsync(argv, { from: 'user' });
+    const work = (async () => {
+      if (direct) await run(direct.def, direct.args, direct.options, { ...direct.globals, ...direct.options });
+      else {
+        program = buildProgram(io, (def, args, options, cmd) => run(def, args, options, cmd.optsWithGlobals()));
+        await program.parseAsync(argv, { from: 'user' });
+      }
+    })();
+    if ((await Promise.race([work, interrupted])) === 'interrupted') {
+      // What it was doing is left as it is: the process ends as soon as this line is out.
+      work.catch(() => undefined);
+      const printer = ctx?.out ?? out;
+      const report = interruptedReport(printer.endPartial(), writing);
+      printer.error(report, !!ctx?.machineErrors);
+      ctx = undefined;
+      return report.exit;
     }
   } catch (err) {
     if (program && err instanceof commander().CommanderError) {
@@ -172,8 +209,9 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
       const { UsageError } = await import('../errors.js');
       return printError(out, env, argv, new UsageError(message, hint));
     }
-    exitCode = await printError(out, env, argv, err);
+    exitCode = await printError(out, env, argv, err, ctx?.out.endPartial());
   } finally {
+    process.off('SIGINT', onSigint);
     await ctx?.close();
   }
   return exitCode;

@@ -252,6 +252,13 @@ export class Settings {
     return value === undefined ? undefined : parseFormat(value);
   }
 
+  /** How the format was asked for, in the user's words: `-o json` or `CMDB_OUTPUT=json`. */
+  get formatAsked(): string | undefined {
+    const value = this.text('output');
+    if (value === undefined) return undefined;
+    return this.flags.output !== undefined ? `-o ${value}` : `CMDB_OUTPUT=${value}`;
+  }
+
   get raw(): boolean {
     return !!this.flags.raw;
   }

@@ -3,6 +3,7 @@ import { uncataloguedTable, type TableDef } from '../catalogue/index.js';
 import { withoutLookup } from '../catalogue/provider.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../errors.js';
+import type { FieldSchema } from '../catalogue/index.js';
 import type { Row } from '../output/index.js';
 import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
 import { printRead, send } from './shared.js';
@@ -20,18 +21,19 @@ export type ReadActionCommand = keyof typeof READ_ACTIONS;
 
 /** The run() of one read action. Metadata reads are not catalogue operations, so they are sent for any table. */
 export function readAction(command: ReadActionCommand) {
-  const print = (ctx: Context, table: TableDef, result: ApiResult): Promise<number> => {
+  const print = (ctx: Context, table: TableDef, result: ApiResult, mkey?: string | number): Promise<number> => {
     const results = result.envelopes[0]?.results;
     // A table shows a schema as a person reads it: one row per field.
     const schema = command === 'schema' && !result.multiVdom && isObject(results) && isObject(results.children);
-    const forPeople = schema ? { table: { rows: schemaRows(results.children as Obj, String(results.mkey ?? '')), fields: SCHEMA_COLUMNS } } : {};
-    return printRead(ctx, table, result, !Array.isArray(results), {}, forPeople);
+    const forPeople = schema ? { table: { rows: schemaRows(results.children as Obj, String(results.mkey ?? ''), 0, table.fields), fields: SCHEMA_COLUMNS } } : {};
+    const none = command === 'transactions' ? { none: `no transactions${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}` } : {};
+    return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none });
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
     const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
     const mkey = key === undefined ? undefined : parseMkey(table, key);
     const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
-    return print(ctx, table, result);
+    return print(ctx, table, result, mkey);
   };
   return Object.assign(run, { print });
 }
@@ -94,7 +96,7 @@ function limits(field: Obj): string {
  * The schema as a person reads it: one row per field (name, type, size or range, default, allowed
  * values), the fields of a sub-table indented under their list.
  */
-export function schemaRows(children: Obj, mkey: string, depth = 0): Row[] {
+export function schemaRows(children: Obj, mkey: string, depth = 0, known: Record<string, FieldSchema> = {}): Row[] {
   const indent = '  '.repeat(depth);
   const rows: Row[] = [];
   for (const [name, value] of Object.entries(children)) {
@@ -102,11 +104,12 @@ export function schemaRows(children: Obj, mkey: string, depth = 0): Row[] {
     const key = name === mkey ? ' (key)' : '';
     if (field.category === 'table' && isObject(field.children)) {
       rows.push({ field: `${indent}${name}`, type: `list${key}${field.mkey ? `, key ${String(field.mkey)}` : ''}`, 'size/range': '', values: '', default: '' });
-      rows.push(...schemaRows(field.children, String(field.mkey ?? ''), depth + 1));
+      rows.push(...schemaRows(field.children, String(field.mkey ?? ''), depth + 1, known[name]?.items ?? {}));
       continue;
     }
     const options = Array.isArray(field.options) ? field.options.map((o) => (isObject(o) ? String(o.name) : String(o))) : [];
-    const several = field.multiple_values === true || field.multiple === true ? ' (several)' : '';
+    // Several values at once: the device's mark, else the catalogue's.
+    const several = field.multiple_values === true || field.multiple === true || known[name]?.multiple ? ' (several)' : '';
     rows.push({
       field: `${indent}${name}`,
       type: `${String(field.type ?? field.category ?? '')}${key}${several}`,

@@ -1,12 +1,11 @@
-import type { Context } from '../cli/context.js';
+import { declined, type Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
 import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
 import { stepInWords } from '../output/index.js';
-import { printPlan, printReport, readCurrent, readDesired } from './desired.js';
+import { printPlan, printReport, readCurrent, readDesiredFrom, type DesiredSource } from './desired.js';
 
-export interface ApplyOptions {
-  file?: string;
+export interface ApplyOptions extends DesiredSource {
   prune?: boolean;
   atomic?: boolean;
   dryRun?: boolean;
@@ -18,7 +17,7 @@ export interface ApplyOptions {
  * POST creates, PUT only the changed fields, DELETE (--prune) last. An empty plan sends no write.
  */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ApplyOptions): Promise<number> {
-  const desired = await readDesired(ctx, opts.file, tableInputs);
+  const desired = await readDesiredFrom(ctx, opts, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
   const client = await ctx.client();
   const allowed = (s: Step) => ctx.force || stepAllowed(s, planned.tables.get(s.table)!);
@@ -38,7 +37,7 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
     return EXIT.OK;
   }
   // Declined: exit 2, as every question (CLI.md).
-  if (steps.length) await ctx.confirmChange(`apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`);
+  if (steps.length && !(await ctx.approvedPlan(steps.length, `apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) throw declined();
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {

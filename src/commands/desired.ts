@@ -11,6 +11,9 @@ import { readTable } from '../plan/read.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { parseDocument, readSource } from '../request/input.js';
 import { requireOperation, resolveTable } from '../request/table.js';
+import { readProfiles } from '../config/profiles.js';
+import { deviceName } from './shared.js';
+import { join } from 'node:path';
 
 /** Tables read at once over the device's one connection pool. */
 export const READ_CONCURRENCY = 8;
@@ -20,7 +23,7 @@ export const READ_CONCURRENCY = 8;
  * tables named on the line and the VDOMs of an explicit --vdom.
  */
 export async function readDesired(ctx: Context, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
-  if (file === undefined) throw new UsageError('give the desired configuration with -f FILE', "write one with 'cmdb export > FILE'");
+  if (file === undefined) throw new UsageError('give the desired configuration with -f FILE, --from DEVICE or --dir DIR', "write one with 'cmdb export > FILE' (or 'cmdb export --dir DIR', one file per device)");
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
   const catalogue = await ctx.catalogue();
@@ -39,6 +42,68 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   const vdoms = ctx.settings.vdomText !== undefined ? ctx.vdoms() : undefined;
   if (vdoms && !vdoms.includes('*')) tables = tables.filter((t) => vdoms.includes(t.vdom));
   return tables;
+}
+
+/** Where the desired configuration comes from: a document (-f), another device (--from), or a file per device (--dir). */
+export interface DesiredSource {
+  file?: string;
+  from?: string;
+  dir?: string;
+}
+
+/** The desired configuration of diff and apply, from whichever of -f, --from and --dir was given (one of them). */
+export async function readDesiredFrom(ctx: Context, source: DesiredSource, tableInputs: string[]): Promise<DocumentTable[]> {
+  const given = [source.file !== undefined && '-f', source.from !== undefined && '--from', source.dir !== undefined && '--dir'].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`give the desired configuration one way: ${given.join(' or ')}, not both`);
+  if (source.from !== undefined) return readOtherDevice(ctx, source.from, tableInputs);
+  if (source.dir !== undefined) return readDesired(ctx, await deviceFile(ctx, source.dir), tableInputs);
+  return readDesired(ctx, source.file, tableInputs);
+}
+
+/** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */
+async function readOtherDevice(ctx: Context, name: string, tableInputs: string[]): Promise<DocumentTable[]> {
+  const tables = await chosenTables(ctx, await ctx.catalogue(), tableInputs);
+  const vdoms = ctx.vdoms();
+  // With several devices (-d 'branch-*') the reference is read once for all of them.
+  return ctx.once(`desired --from ${name} ${tables.map((t) => t.path).join(' ')} ${vdoms?.join(',') ?? ''}`, async () => {
+    const other = ctx.forDevice(name);
+    try {
+      const { tables: read, failures } = await readConfiguration(other, tables, vdoms);
+      for (const { table, report } of failures) ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
+      return read;
+    } finally {
+      await other.close();
+    }
+  });
+}
+
+
+const DOCUMENT_FILE = /^(.*)\.(yaml|yml|json)$/;
+
+/**
+ * `--dir DIR`: this device's file, `DIR/<device>.yaml` (or .json) as `export --dir` writes it. Checked
+ * once per run: a file that names no saved device is a usage error (a typo, or a device gone), so is
+ * a DIR that cannot be read; a device without a file is an error of that device.
+ */
+async function deviceFile(ctx: Context, dir: string): Promise<string> {
+  const name = deviceName(ctx);
+  const files = await ctx.once(`desired --dir ${dir}`, async () => {
+    const { readdir } = await import('node:fs/promises');
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch (err) {
+      throw new UsageError(`cannot read the directory ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message}`, "write it with 'cmdb export -d <devices> --dir DIR'");
+    }
+    const documents = entries.filter((f) => DOCUMENT_FILE.test(f)).sort();
+    const devices = new Set([name, ...readProfiles(ctx.env).devices.map((p) => p.name.replace(/[^A-Za-z0-9._-]/g, '_'))]);
+    const orphan = documents.find((f) => !devices.has(DOCUMENT_FILE.exec(f)![1]));
+    if (orphan) throw new UsageError(`${join(dir, orphan)} names no saved device`, "rename it after its device's profile ('cmdb device list'), or move it out of the directory");
+    return documents;
+  });
+  const own = ['yaml', 'yml', 'json'].map((ext) => `${name}.${ext}`).find((f) => files.includes(f));
+  if (!own) throw new UsageError(`no desired configuration for ${name}: ${join(dir, `${name}.yaml`)} does not exist`, `write it with 'cmdb export -d ${name} --dir ${dir}', or leave the device out of -d`);
+  return join(dir, own);
 }
 
 /** `work` over every item, READ_CONCURRENCY at once over the device's one connection pool; results in input order. */

@@ -5,6 +5,8 @@ import { writePrivateFile } from '../files.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import type { Context } from '../cli/context.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';
+import type { Catalogue } from '../catalogue/provider.js';
+import type { DeviceRelease } from '../catalogue/device-schema.js';
 import type { Started } from '../output/index.js';
 import { readInputFile } from '../config/files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
@@ -18,6 +20,8 @@ export interface EmulatorFlags {
   vdoms?: string;
   config?: string;
   schema?: string;
+  serial?: string;
+  hostname?: string;
 }
 
 const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
@@ -55,7 +59,7 @@ function entries(file: string, section: string, value: unknown, allowed: string[
  * `--schema FILE`: the whole-tree schema answer of a device saved untouched (`cmdb schema --all --raw`):
  * the tables the emulator serves, and the release and serial number it reports.
  */
-async function readSchema(file: string): Promise<Pick<EmulatorOptions, 'catalogue' | 'release'>> {
+async function readSchema(file: string): Promise<{ catalogue: Catalogue; release: DeviceRelease }> {
   const text = await readInputFile(file, 'the saved schema');
   let answer: unknown;
   try {
@@ -67,7 +71,7 @@ async function readSchema(file: string): Promise<Pick<EmulatorOptions, 'catalogu
   const entries = treeEntries(answer);
   if (!entries.length) throw new UsageError(`${file} holds no table schema`, "give the whole-tree answer saved with 'cmdb schema --all --raw > FILE'");
   const release = releaseOf(answer);
-  return { catalogue: new DeviceCatalogue(release, entries), release: { serial: 'FGVMEMU000000001', ...release } };
+  return { catalogue: new DeviceCatalogue(release, entries), release };
 }
 
 /** `--config FILE` (YAML or JSON): administrators, API tokens with access profiles, and the device's limits. */
@@ -91,15 +95,14 @@ function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-function waitForSignal(): Promise<void> {
+/** Until SIGINT or SIGTERM, which stop the emulator (exit 0) instead of interrupting the run. */
+function waitForSignal(ctx: Context): Promise<void> {
+  const signals = ctx.interruptible();
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    signals.signal.addEventListener('abort', () => {
+      signals.release();
       resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    });
   });
 }
 
@@ -139,8 +142,12 @@ function parsePort(raw: string | undefined): number | undefined {
  * with `-o json`, for scripts), serves until SIGINT/SIGTERM, then closes.
  */
 export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Promise<number> {
+  if (flags.serial !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(flags.serial)) throw new UsageError(`invalid --serial '${flags.serial}'`, 'give letters and digits, as FGVM01TM00000001');
+  if (flags.hostname !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,34}$/.test(flags.hostname)) throw new UsageError(`invalid --hostname '${flags.hostname}'`, 'give letters, digits, _ . - (at most 35 characters)');
+  const configured = flags.config ? await readConfig(flags.config) : {};
+  const schema = flags.schema ? await readSchema(flags.schema) : undefined;
   const options: EmulatorOptions = {
-    ...(flags.config ? await readConfig(flags.config) : {}),
+    ...configured,
     // Only the flag: CMDB_HOST names a device to talk to, not where to listen.
     host: ctx.options.host ?? '127.0.0.1',
     port: parsePort(flags.port),
@@ -149,7 +156,11 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     seed: flags.seed,
     vdoms: flags.vdoms?.split(',').map((v) => v.trim()).filter(Boolean),
     recordRequests: false,
-    ...(flags.schema ? await readSchema(flags.schema) : {}),
+    ...schema,
+    // Each emulator its own device: by default both follow from the port (a saved schema: its serial),
+    // so `auth status -d 'fw*'` tells them apart.
+    serial: flags.serial ?? schema?.release.serial ?? ((port) => `FGVMEMU${String(port).padStart(9, '0')}`),
+    hostname: flags.hostname ?? configured.hostname ?? ((port) => `cmdb-emulator-${port}`),
   };
   const { startEmulator } = await import('../emulator/index.js');
   let emulator: RunningEmulator;
@@ -158,6 +169,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = `cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`;
+    if (code === 'EVDOMNAME') throw new UsageError(message, 'VDOM names are letters, digits, _ . - (at most 31 characters), as cmdb --vdom accepts them');
     if (code === 'ESTATEFILE') throw new UsageError(message, 'give another --state file, or remove this one to start from the seed');
     if (code && LISTEN_ERRORS.has(code)) {
       const kept = flags.port === undefined && flags.state ? ` (the port kept in ${flags.state})` : '';
@@ -165,7 +177,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     }
     throw new CmdbError(message, EXIT.INTERNAL, flags.state ? 'check the --state file' : null);
   }
-  const stopped = waitForSignal();
+  const stopped = waitForSignal(ctx);
   // The certificate in a file, for CMDB_CA_FILE (removed when the emulator stops).
   const caFile = emulator.certPem ? join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`) : null;
   if (caFile) writePrivateFile(caFile, emulator.certPem!, { durable: false });

@@ -49,6 +49,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--area <area>', description: 'only tables of this area (log, firewall, ...)', kind: 'area' },
       { flags: '--spec', description: 'only the 42 core tables of the API specification, with its operations' },
       { flags: '--refresh', description: "with -d: read the device's schema again (a device of another release than 6.4.14)" },
+      { flags: '--fields <a,b>', description: 'only these columns: path, kind, key, keyType, operations, group, spec', kind: 'none' },
     ],
     examples: ['cmdb tables --area firewall', 'cmdb tables --spec --group fwgrp -o json', 'cmdb tables -d fw72 --refresh'],
     load: async () => (await import('./tables.js')).run,
@@ -198,6 +199,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       { flags: '-f, --file <path>', description: "the desired config document, YAML or JSON ('-' for stdin)", kind: 'file' },
       { flags: '--from <device>', description: "another saved device's configuration is the desired one", kind: 'device' },
+      { flags: '--dir <dir>', description: 'each device against DIR/<device>.yaml (as export --dir writes them)', kind: 'file' },
       { flags: '--prune', description: 'also list objects of the keyed tables the document names that it does not list' },
     ],
     examples: ['cmdb diff -f fw1.yaml', 'cmdb diff -f fw1.yaml --prune -o json'],
@@ -206,6 +208,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'apply [tables...]',
     writes: true,
+    asks: 'plan',
     devices: 'each',
     output: PLAN_OUTPUT,
     description: 'make the device match a config document: create, update only changed fields, delete with --prune',
@@ -213,6 +216,8 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { tables: 'table' },
     options: [
       { flags: '-f, --file <path>', description: "the desired config document, YAML or JSON ('-' for stdin)", kind: 'file' },
+      { flags: '--from <device>', description: "make the device match another saved device's configuration", kind: 'device' },
+      { flags: '--dir <dir>', description: 'each device from DIR/<device>.yaml (as export --dir writes them)', kind: 'file' },
       { flags: '--prune', description: 'delete objects of the keyed tables the document names that it does not list' },
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       { flags: '--dry-run', description: 'print the plan and the exact requests; write nothing (exit 10 when there is something to do)' },
@@ -395,7 +400,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'set <name> <settings...>',
     parent: 'device',
-    description: 'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix',
+    description: 'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix, plain-text-ok',
     group: 'devices and login',
     args: { name: 'device', settings: 'none' },
     examples: ['cmdb device set branch-1 vdom=dmz timeout=10', "cmdb device set lab ca-file=./lab-ca.pem prefix="],
@@ -423,6 +428,8 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)', kind: 'none' },
       { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
       { flags: '--schema <file>', description: "emulate another release: its tables from a saved 'cmdb schema --all --raw' answer", kind: 'file' },
+      { flags: '--serial <serial>', description: 'serial number the device reports (default: FGVMEMU and the port)', kind: 'none' },
+      { flags: '--hostname <name>', description: 'host name the device reports (default: cmdb-emulator-<port>)', kind: 'none' },
     ],
     examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab', 'cmdb emulator --schema fw-7.2.json --seed empty'],
     load: async () => (await import('./emulator.js')).run,

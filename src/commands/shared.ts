@@ -99,11 +99,16 @@ export async function printWrite(ctx: Context, result: WriteAnswer, verb: string
 }
 
 /** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta'>;
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta'>;
 
-/** The view of a read's query: exactly --fields, and `q_ref` (how many objects use each) with --with-meta. */
+/**
+ * The view of a read's query: exactly --fields, `q_ref` (how many objects use each) with --with-meta
+ * and the checksum with --with-contents-hash; without --with-meta the device's other bookkeeping
+ * fields (`q_*`) are left out.
+ */
 export function readView(query: QueryParams, headers?: boolean): ReadView {
-  return { fields: query.format, headers, showMeta: query.with_meta ? ['q_ref'] : undefined };
+  const asked = [...(query.with_meta ? ['q_ref'] : []), ...(query.with_contents_hash ? ['q_contents_hash'] : [])];
+  return { fields: query.format, headers, showMeta: asked.length ? asked : undefined, hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')) };
 }
 
 /** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */
@@ -113,10 +118,10 @@ export function readFacts(ctx: Context, table: TableDef, filtered?: boolean): Pi
 }
 
 /** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}, facts: Pick<Read, 'filtered' | 'table'> = {}): Promise<number> {
+export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}, facts: Pick<Read, 'filtered' | 'table' | 'none'> = {}): Promise<number> {
   const refused = refusals(ctx, result);
   const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
-  await ctx.print({ kind: 'read', data, body: result.body, ...readFacts(ctx, table, facts.filtered), table: facts.table, refusals: refused }, view);
+  await ctx.print({ kind: 'read', data, body: result.body, ...readFacts(ctx, table, facts.filtered), table: facts.table, none: facts.none, refusals: refused }, view);
   return mostSevere(refused.map((f) => f.report.exit));
 }
 
@@ -162,10 +167,15 @@ export async function steadyHeap(): Promise<void> {
   setFlagsFromString('--heap-growing-percent=20');
 }
 
-/** `DIR/<device>.<extension>` (export --dir, backup --dir): the profile's name, or the host of --host/CMDB_HOST. */
-export function deviceFileName(ctx: Context, extension: string): string {
+/** A device's name in a --dir: the profile's name, or the host of --host/CMDB_HOST (`demo` with --demo). */
+export function deviceName(ctx: Context): string {
   const host = ctx.settings.host;
   const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host : selectedProfile(ctx)?.name;
   if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
-  return `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
+  return name.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** `<device>.<extension>`, a device's file in a --dir (`export`, `backup`, `diff`/`apply --dir`). */
+export function deviceFileName(ctx: Context, extension: string): string {
+  return `${deviceName(ctx)}.${extension}`;
 }

@@ -116,6 +116,11 @@ export interface CommandDef {
   readonly devices?: 'each' | 'one';
   /** It changes the device (unless --dry-run): on several devices a terminal is asked once first. */
   readonly writes?: boolean;
+  /**
+   * 'plan': on several devices it reads every one and shows each plan before the one question
+   * (apply), instead of asking before anything is read.
+   */
+  readonly asks?: 'plan';
   /** The arguments as a person reads them, where the spec says less (`update <table> [key] [body]`). */
   readonly usage?: string;
   /** What help must say besides the options (which of them are needed together). */

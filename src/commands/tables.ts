@@ -8,7 +8,10 @@ export interface TablesOptions {
   area?: string;
   spec?: boolean;
   refresh?: boolean;
+  fields?: string;
 }
+
+const COLUMNS = ['path', 'kind', 'key', 'keyType', 'operations', 'group', 'spec'];
 
 /**
  * The tables listed: the shipped catalogue; with -d, that device's (its cached schema for another
@@ -49,6 +52,9 @@ export async function run(ctx: Context, _args: object, opts: TablesOptions): Pro
       group: t.group,
       spec: t.spec === true,
     }));
-  await ctx.print({ kind: 'list', rows }, { keyField: 'path' });
+  const fields = opts.fields?.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = fields?.find((f) => !COLUMNS.includes(f));
+  if (unknown !== undefined) throw new UsageError(`'${unknown}' is not a column of cmdb tables`, `columns: ${COLUMNS.join(', ')}`);
+  await ctx.print({ kind: 'list', rows: fields ? rows.map((r) => Object.fromEntries(fields.map((f) => [f, r[f]]))) : rows }, { keyField: 'path', ...(fields ? { fields } : {}) });
   return 0;
 }

@@ -36,6 +36,8 @@ export interface DeviceProfile {
   version?: string;
   build?: number;
   serial?: string;
+  /** The user acknowledged that this device's secret is in plain text (--insecure-storage): no warning each run. */
+  plainTextOk?: boolean;
 }
 
 export interface ProfileSet {
@@ -84,10 +86,14 @@ const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; chec
     return v;
   } },
   { key: 'serial', field: 'serial', check: text('serial must be text') },
+  { key: 'plain-text-ok', field: 'plainTextOk', check: (v) => {
+    if (typeof v !== 'boolean') throw new Error('plain-text-ok must be true or false');
+    return v;
+  } },
 ];
 
 /** The settings `cmdb device set` changes (the others come from `cmdb login`). */
-export const SETTABLE = ['vdom', 'timeout', 'ca-file', 'prefix'] as const;
+export const SETTABLE = ['vdom', 'timeout', 'ca-file', 'prefix', 'plain-text-ok'] as const;
 export type Settable = (typeof SETTABLE)[number];
 
 /**
@@ -102,7 +108,8 @@ export function withSetting(profile: DeviceProfile, key: Settable, text: string)
     return changed as unknown as DeviceProfile;
   }
   try {
-    changed[setting.field] = setting.check(key === 'timeout' ? (/^\s*[\d.]+\s*$/.test(text) ? Number(text) : text) : text);
+    const typed = key === 'timeout' ? (/^\s*[\d.]+\s*$/.test(text) ? Number(text) : text) : key === 'plain-text-ok' ? ({ true: true, yes: true, false: false, no: false } as Record<string, boolean>)[text.trim().toLowerCase()] ?? text : text;
+    changed[setting.field] = setting.check(typed);
   } catch (err) {
     throw new UsageError(`invalid ${key} '${text}': ${(err as Error).message}`, `or '${key}=' to remove the setting`);
   }

@@ -221,12 +221,18 @@ export class FileSecretStore implements SecretStore {
   readonly location: string;
   private warned = false;
 
-  constructor(readonly path: string, private readonly warn: (message: string) => void, private readonly lockWaitMs?: number) {
+  constructor(
+    readonly path: string,
+    private readonly warn: (message: string) => void,
+    private readonly lockWaitMs?: number,
+    /** Accounts whose device's profile acknowledged plain-text storage: read without the warning. */
+    private readonly acknowledged: (account: string) => boolean = () => false,
+  ) {
     this.location = `${path} (plain text, --insecure-storage)`;
   }
 
-  private read(): Record<string, string> {
-    this.warnOnce();
+  private read(account?: string): Record<string, string> {
+    if (account === undefined || !this.acknowledged(account)) this.warnOnce();
     const hint = `fix that line, or delete ${this.path} and log in again`;
     const file = readYamlFile(this.path, hint);
     if (!file || file.doc.contents === null) return {};
@@ -250,11 +256,11 @@ export class FileSecretStore implements SecretStore {
   private warnOnce(): void {
     if (this.warned) return;
     this.warned = true;
-    this.warn(`secrets are kept in plain text in ${this.path} (--insecure-storage): anyone who can read that file can use them`);
+    this.warn(`secrets are kept in plain text in ${this.path} (--insecure-storage): anyone who can read that file can use them ('cmdb device set <name> plain-text-ok=true' silences this for a device once you accept it)`);
   }
 
   async get(account: string): Promise<string | null> {
-    return this.read()[account] ?? null;
+    return this.read(account)[account] ?? null;
   }
 
   /** Read-modify-write under the file's lock: other cmdb processes may be saving their own secrets. */
@@ -306,6 +312,6 @@ export function readNow(store: SecretStore, account: string): Promise<string | n
   return store instanceof PrefetchedStore ? store.inner.get(account) : store.get(account);
 }
 
-export function openSecretStore(kind: SecretsKind, env: NodeJS.ProcessEnv, warn: (message: string) => void): SecretStore {
-  return kind === 'file' ? new FileSecretStore(credentialsPath(env), warn, lockTimeoutMs(env)) : new KeychainStore(env);
+export function openSecretStore(kind: SecretsKind, env: NodeJS.ProcessEnv, warn: (message: string) => void, acknowledged?: (account: string) => boolean): SecretStore {
+  return kind === 'file' ? new FileSecretStore(credentialsPath(env), warn, lockTimeoutMs(env), acknowledged) : new KeychainStore(env);
 }

@@ -30,8 +30,10 @@ export function useSecretStores(ctx: Context, stores: SharedStores): void {
 export async function secretStore(ctx: Context, kind: SecretsKind): Promise<SecretStore> {
   const shared = provided.get(ctx)?.[kind];
   if (shared) return shared;
-  const { openSecretStore } = await import('../config/secrets.js');
-  return openSecretStore(kind, ctx.env, (message) => ctx.warn(message));
+  const [{ openSecretStore, credentialAccount, sessionAccount }, { readProfiles }] = await Promise.all([import('../config/secrets.js'), import('../config/profiles.js')]);
+  // A device whose profile acknowledged plain-text storage (plain-text-ok) reads its secret without the warning.
+  const acknowledged = (account: string) => readProfiles(ctx.env).devices.some((p) => p.plainTextOk && (account === credentialAccount(p.name) || account === sessionAccount(p.name)));
+  return openSecretStore(kind, ctx.env, (message) => ctx.warn(message), acknowledged);
 }
 
 /** The second factor: asked on a terminal, otherwise none (the login then fails naming --token-code). */

@@ -39,6 +39,8 @@ export interface ApiDeps {
   committed: View;
   transactions: TransactionManager;
   hostname: string;
+  /** The serial number every envelope carries (each emulator its own, so that a fleet of them can be told apart). */
+  serial: string;
   /** The tables it serves. */
   catalogue: Catalogue;
   /** The release (and serial number) its answers report, when not the emulated 6.4.14 device's; 7.6 takes the backup as a POST. */
@@ -142,8 +144,8 @@ export class Api {
 
   handle(request: ApiRequest): ApiResponse {
     const response = this.route(request);
-    // Every envelope says the release emulated (a backup's text has its own header).
-    return this.deps.release && response.text === undefined ? { ...response, body: restamp(response.body, this.deps.release) } : response;
+    // Every envelope says the release emulated and the serial number (a backup's text has its own header).
+    return response.text === undefined ? { ...response, body: restamp(response.body, { ...this.deps.release, serial: this.deps.serial }) } : response;
   }
 
   private get release(): { version: string; build: number } {

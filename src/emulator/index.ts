@@ -9,6 +9,7 @@ import { Api } from './api.js';
 import { Authenticator } from './auth.js';
 import { certificateFingerprint, certificateHosts, generateSelfSignedCertificate, isUsableCertificate, type CertificatePair } from './cert.js';
 import { materialize, type Obj } from './schema.js';
+import { DEVICE } from './envelope.js';
 import { Device } from './server.js';
 import { buildDatabase, loadState, saveState, snapshot, type SavedState } from './state.js';
 
@@ -69,8 +70,10 @@ export interface EmulatorOptions {
   sessionTtlSeconds?: number;
   /** A login banner must be accepted (POST /logindisclaimer confirm=1). */
   disclaimer?: boolean;
-  /** Default 'cmdb-emulator'. */
-  hostname?: string;
+  /** Default 'cmdb-emulator'; a function of the port it listens on, to tell several emulators apart. */
+  hostname?: string | ((port: number) => string);
+  /** The serial number in every answer's envelope (default FGVMEMU000000001), or a function of the port. */
+  serial?: string | ((port: number) => string);
   /** Default true: keep every request in `requests` (a long-running emulator turns this off). */
   recordRequests?: boolean;
   /** The tables it serves; default the shipped 6.4.14 catalogue (`--schema FILE`: another release's). */
@@ -117,6 +120,10 @@ export interface RunningEmulator extends StartLine {
 }
 
 const DEFAULT_VDOMS = ['root', 'dmz'];
+/** The client's rule for VDOM names (src/cli/options.ts): the device has no name the client refuses. */
+const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
+
+const identity = (value: string | ((port: number) => string) | undefined, port: number) => (typeof value === 'function' ? value(port) : value);
 const MIB = 1024 * 1024;
 
 /** API tokens of the device: 30 lowercase letters and digits. */
@@ -185,6 +192,9 @@ function releaseOf(release: string | DeviceRelease | undefined): DeviceRelease |
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const saved = options.stateFile ? loadState(options.stateFile) : undefined;
   const vdoms = options.vdoms ?? (saved ? Object.keys(saved.vdoms) : DEFAULT_VDOMS);
+  // A name the client could never address (it refuses it before sending) is no VDOM of this device either.
+  const refused = vdoms.find((vdom) => !VDOM_NAME.test(vdom));
+  if (refused !== undefined) throw Object.assign(new Error(`invalid VDOM name '${refused}': VDOM names are letters, digits, _ . - (at most 31 characters)`), { code: 'EVDOMNAME' });
   const credentials = resolveCredentials(saved);
   const certificate = resolveCertificate(options, saved);
   const catalogue = options.catalogue ?? SHIPPED_CATALOGUE;
@@ -214,7 +224,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     disclaimer: options.disclaimer ?? false,
   });
   const transactions = new TransactionManager(db, persist);
-  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: options.hostname ?? 'cmdb-emulator', catalogue, release: releaseOf(options.release) });
+  const release = releaseOf(options.release);
+  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: identity(options.hostname, port) ?? 'cmdb-emulator', serial: identity(options.serial, port) ?? release?.serial ?? DEVICE.serial, catalogue, release });
   const requests: ReceivedRequest[] = [];
   server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
   // A run that changes nothing leaves the file as it was (a read-only --demo command, a restart).

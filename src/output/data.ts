@@ -48,3 +48,30 @@ export function rowsWithVdom(vdoms: Record<string, Row[] | Row>): Row[] {
   }
   return rows;
 }
+
+/** A value without the device's bookkeeping fields (`q_origin_key`, `q_ref`...), at every depth, but those in `keep`. */
+export function withoutBookkeeping<T>(value: T, keep: readonly string[] = []): T {
+  if (Array.isArray(value)) return value.map((v) => withoutBookkeeping(v, keep)) as T;
+  if (!value || typeof value !== 'object') return value;
+  const dropped = (name: string) => name.startsWith('q_') && !keep.includes(name);
+  let meta = false;
+  for (const name in value) if (dropped(name)) meta = true;
+  const entries = Object.entries(value);
+  // Most rows have no nested lists: only those with something to drop or descend into are copied.
+  if (!meta && !entries.some(([, v]) => v && typeof v === 'object')) return value;
+  return Object.fromEntries(entries.filter(([name]) => !dropped(name)).map(([name, v]) => [name, withoutBookkeeping(v, keep)])) as T;
+}
+
+/** A read's data without bookkeeping fields. */
+export function readWithoutBookkeeping<T extends Shaped>(data: T, keep: readonly string[] = []): T {
+  switch (data.kind) {
+    case 'list':
+      return { ...data, rows: withoutBookkeeping(data.rows, keep) };
+    case 'object':
+      return { ...data, object: withoutBookkeeping(data.object, keep) };
+    case 'byVdom':
+      return { ...data, vdoms: withoutBookkeeping(data.vdoms, keep) };
+    default:
+      return data;
+  }
+}

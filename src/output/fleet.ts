@@ -2,6 +2,7 @@
 // device's share of stdout put together keyed by device (src/output/devices.ts renders it).
 import { deviceHeading, ndjsonLineWithDevice, renderByDevice, rowsByDevice, type DevicePart } from './devices.js';
 import { render } from './index.js';
+import { StatusLine } from './status.js';
 import type { IO, OutputFormat, OutStream, RenderOptions, Shaped, Terminal } from './types.js';
 
 /** What the fleet's output needs of the run. */
@@ -10,17 +11,21 @@ export interface FleetRun {
   format: OutputFormat;
   raw: boolean;
   terminal: Terminal;
+  /** Told when some of the run's output reaches stdout (for what an interruption says). */
+  printed?: () => void;
 }
 
-/** On a terminal, `12/40 devices` on stderr; anything else written to stderr goes above it. */
+/** On a terminal, `12/40 devices` on stderr; anything else written to the terminal goes above it. */
 export class Progress {
   private done = 0;
-  private shown = false;
+  private paused = false;
+  private readonly line: StatusLine;
 
   /** stderr for the devices' messages: the progress line is taken away, the text written, the line put back. */
   readonly stream: OutStream;
 
   constructor(private readonly stderr: OutStream, private readonly total: number) {
+    this.line = StatusLine.of(stderr);
     this.stream = {
       write: (chunk: string) => {
         this.clear();
@@ -33,19 +38,24 @@ export class Progress {
     };
   }
 
-  private get active(): boolean {
-    return this.stderr.isTTY === true;
-  }
-
   private clear(): void {
-    if (this.shown) this.stderr.write('\r\x1b[K');
-    this.shown = false;
+    this.line.clear();
   }
 
   private draw(): void {
-    if (!this.active || this.done >= this.total) return;
-    this.stderr.write(`\r\x1b[K${this.done}/${this.total} devices`);
-    this.shown = true;
+    if (this.paused || this.done >= this.total) return;
+    this.line.show(`${this.done}/${this.total} devices`);
+  }
+
+  /** While a question is on the terminal: the line stays away. */
+  pause(): void {
+    this.paused = true;
+    this.clear();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.draw();
   }
 
   step(): void {
@@ -79,12 +89,42 @@ export interface DeviceSink {
  * are done. json, yaml, csv: kept until every device is done, then one document keyed by device.
  */
 export class FleetOutput {
-  private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean })[];
+  private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean; shown: boolean })[];
   private nextSection = 0;
-  private sections = 0;
+  /** A section is on stdout already: the next one starts after a blank line. */
+  private sectionShown = false;
 
   constructor(private readonly parent: FleetRun, devices: string[]) {
-    this.parts = devices.map((device) => ({ device, prints: [], text: '', finished: false, failed: false }));
+    this.parts = devices.map((device) => ({ device, prints: [], text: '', finished: false, failed: false, shown: false }));
+  }
+
+  /** Text on stdout, the terminal's status line (the progress) taken away first. */
+  private stdout(text: string): boolean {
+    StatusLine.of(this.parent.io.stderr).clear();
+    if (text) this.parent.printed?.();
+    return this.parent.io.stdout.write(text);
+  }
+
+  /** A device's section: its heading, then what it printed since its heading was last shown. */
+  private section(part: (typeof this.parts)[number]): string {
+    const text = part.text;
+    part.text = '';
+    // A device that printed only rows of the table of every device (`cmdb status`) has no section.
+    if (part.failed || (!text && (part.shown || part.prints.length > 0))) return '';
+    const first = !this.sectionShown;
+    part.shown = this.sectionShown = true;
+    return (first ? '' : '\n') + deviceHeading(part.device) + text;
+  }
+
+  /**
+   * table: prints what every device not yet done has printed so far, each under its heading (the
+   * plans of an apply, before its one question); the rest of each follows under its heading again.
+   */
+  flush(): void {
+    if (this.parent.format !== 'table' || this.streamsLines) return;
+    let text = '';
+    for (let i = this.nextSection; i < this.parts.length; i++) text += this.section(this.parts[i]);
+    if (text) this.stdout(text);
   }
 
   private get streamsLines(): boolean {
@@ -113,7 +153,7 @@ export class FleetOutput {
       const lines = partial.slice(0, end).split('\n');
       partial = partial.slice(end + 1);
       // One write of whole lines: the lines of two devices never mix within a line.
-      return stdout.write(lines.filter((l) => l.trim() !== '').map((l) => ndjsonLineWithDevice(part.device, l) + '\n').join(''));
+      return this.stdout(lines.filter((l) => l.trim() !== '').map((l) => ndjsonLineWithDevice(part.device, l) + '\n').join(''));
     };
     return {
       stream: { write, isTTY: stdout.isTTY, columns: stdout.columns },
@@ -136,11 +176,9 @@ export class FleetOutput {
     let text = '';
     while (this.nextSection < this.parts.length && this.parts[this.nextSection].finished) {
       const part = this.parts[this.nextSection++];
-      // A device that printed only rows of the table of every device has no section.
-      if (part.failed || (part.prints.length && !part.text)) continue;
-      text += (this.sections++ ? '\n' : '') + deviceHeading(part.device) + part.text;
+      text += this.section(part);
     }
-    if (text) this.parent.io.stdout.write(text);
+    if (text) this.stdout(text);
   }
 
   async end(): Promise<void> {
@@ -151,7 +189,7 @@ export class FleetOutput {
     if (!parts.some((p) => p.prints.length)) return;
     const own = parts.flatMap((p) => p.prints).find((p) => p.options.format)?.options.format;
     const text = await renderByDevice(parts, this.parent.raw ? 'json' : (own ?? this.parent.format), this.parent.terminal);
-    if (text) this.parent.io.stdout.write(text);
+    if (text) this.stdout(text);
   }
 
   /** The rows printed as one row per device (`cmdb status`): one table, `device` first, after the sections. */
@@ -161,6 +199,6 @@ export class FleetOutput {
     if (!rows.length) return;
     const { rowPerDevice: _, ...options } = parts[0].prints[0].options;
     const text = await render({ kind: 'list', rows }, { ...options, format: 'table', terminal: this.parent.terminal, keyField: 'device' });
-    if (text) this.parent.io.stdout.write((this.sections ? '\n' : '') + text);
+    if (text) this.stdout((this.sectionShown ? '\n' : '') + text);
   }
 }

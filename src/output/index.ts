@@ -43,6 +43,12 @@ export interface RowSink {
   write(rows: Row[]): Promise<void>;
   /** Writes the rest (a table's or csv's kept rows, the closing of a json array). Further write() calls throw. */
   end(): Promise<void>;
+  /**
+   * The run stops midway (interrupted, or a page failed): the text that closes what was begun so
+   * that it still parses (a json array's `]`; ndjson and csv lines are whole, table and yaml not
+   * begun); nothing is written after it.
+   */
+  abandon?(): string;
 }
 
 /**
@@ -89,17 +95,27 @@ async function writeOut(out: Writable, text: string): Promise<void> {
 /** A sink for `list --all`: rows arrive page by page; the text equals render() of all the rows. */
 export function createRowSink(out: Writable, opts: RenderOptions): RowSink {
   let formatter: Promise<RowFormatter> | undefined;
-  const load = () => (formatter ??= ROW_FORMATTERS[opts.format](opts));
+  let loaded: RowFormatter | undefined;
+  const load = () => (formatter ??= ROW_FORMATTERS[opts.format](opts).then((f) => (loaded = f)));
   let ended = false;
+  let begun = false;
   return {
     async write(rows) {
       if (ended) throw new Error('RowSink.write() after end()');
-      await writeOut(out, (await load()).add(rows));
+      const text = (await load()).add(rows);
+      begun ||= text !== '';
+      await writeOut(out, text);
     },
     async end() {
       if (ended) return;
       ended = true;
       for (const text of (await load()).end()) await writeOut(out, text);
+    },
+    abandon() {
+      if (ended || !begun || !loaded) return '';
+      ended = true;
+      // Only json's end is nothing but a closing; the others' would print what they keep (a table).
+      return opts.format === 'json' ? [...loaded.end()].join('') : '';
     },
   };
 }

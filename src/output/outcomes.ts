@@ -1,9 +1,10 @@
 // How what a command did looks: a write's outcome, a read's result, a bulk write's items and the pages
 // of `list --all`, in the run's format (or as the device's answer with --raw). The commands say what
 // happened; every decision of format, --raw, notices and columns is taken here. Loaded on first use.
-import { errorObject, writeResultObject } from './data.js';
+import { errorObject, readWithoutBookkeeping, withoutBookkeeping, writeResultObject } from './data.js';
 import { formatPlan, stepInWords } from './plan.js';
 import { formatRequestLines } from './requests.js';
+import { keyWord } from './text.js';
 import type { ErrorReport } from './errors.js';
 import type { RowSink } from './index.js';
 import type { PrintHooks, ShapeOptions } from './printer.js';
@@ -34,7 +35,7 @@ function outcomeNote(r: WriteResult): string {
  */
 export async function printWritten(data: Written, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (run.raw) return to.emit({ kind: 'raw', body: data.body }, options);
-  const line = (r: WriteResult) => `${data.verb} ${data.tablePath}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${r.mkey}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
+  const line = (r: WriteResult) => `${data.verb} ${data.tablePath}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${keyWord(r.mkey)}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
   if (!data.severalVdoms && data.results.length === 1) return to.emit({ kind: 'write', result: data.results[0], message: line(data.results[0]) }, options);
   if (run.format === 'table') {
     for (const r of data.results) await to.emit({ kind: 'write', result: r, message: line(r) }, options);
@@ -53,9 +54,9 @@ export async function printWritten(data: Written, run: Run, options: ShapeOption
 }
 
 /** Nothing found: nothing on stdout, and a line on stderr naming the table, its VDOMs and whether a filter was given. */
-function sayNone(data: Pick<Read, 'tablePath' | 'vdoms' | 'filtered'>, to: PrintHooks): void {
+function sayNone(data: Pick<Read, 'tablePath' | 'vdoms' | 'filtered' | 'none'>, to: PrintHooks): void {
   const where = data.vdoms ? ` (vdom ${data.vdoms.join(',')})` : '';
-  to.notice(data.filtered ? `nothing matched the filter in ${data.tablePath}${where}` : `no objects in ${data.tablePath}${where}`);
+  to.notice(data.filtered ? `nothing matched the filter in ${data.tablePath}${where}` : data.none ? `${data.none}${where}` : `no objects in ${data.tablePath}${where}`);
 }
 
 /**
@@ -66,7 +67,7 @@ export async function printRead(data: Read, run: Run, options: ShapeOptions, to:
   if (run.raw) await to.emit({ kind: 'raw', body: data.body }, options);
   else if (data.table && run.format === 'table') await to.emit({ kind: 'list', rows: data.table.rows }, { ...options, fields: data.table.fields });
   else if (data.data) {
-    const shaped = data.data;
+    const shaped = options.hideMeta ? readWithoutBookkeeping(data.data, options.showMeta) : data.data;
     const empty = shaped.kind === 'list' && shaped.rows.length === 0;
     const emptyVdoms = shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
     if (empty && run.format === 'table') {
@@ -126,7 +127,7 @@ export function bulkSink(what: { tablePath: string; verb: string }, run: Run, to
         await (await rows()).write([row as Row]);
       } else if (!report) {
         const where = item.vdom ? ` in vdom ${item.vdom}` : '';
-        await to.emit({ kind: 'write', result: item.result!, message: `${what.verb} ${what.tablePath} ${item.mkey ?? ''}`.trimEnd() + where + outcomeNote(item.result!) }, {});
+        await to.emit({ kind: 'write', result: item.result!, message: `${what.verb} ${what.tablePath} ${item.mkey === null || item.mkey === undefined ? '' : keyWord(item.mkey)}`.trimEnd() + where + outcomeNote(item.result!) }, {});
       }
     },
     async end(exit) {
@@ -162,8 +163,9 @@ export function pageSink(data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' 
       if (run.raw) bodies.push(body);
       several ||= severalVdoms;
     },
-    async rows(vdom, rows) {
+    async rows(vdom, page) {
       if (run.raw) return;
+      const rows = options.hideMeta ? withoutBookkeeping(page, options.showMeta) : page;
       if (several && run.format === 'ndjson') await (await out()).write(rows.map((r) => ({ vdom, ...r })));
       else if (several) {
         if (!byVdom.has(vdom)) byVdom.set(vdom, []);
@@ -211,7 +213,7 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
     await to.emit({ kind: 'object', object: { applied: data.applied, failed, not_applied: data.notApplied, unknown: data.unknown } }, options);
   } else if (data.applied.length) {
     const readBack = (s: PlanStep) => (s.outcome ? ': the answer was lost, reading it back shows it applied' : '');
-    await to.emit({ kind: 'text', text: data.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${s.key}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') }, options);
+    await to.emit({ kind: 'text', text: data.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${keyWord(s.key)}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') }, options);
   }
   if (data.nothingToDo) return;
   if (data.failed) to.error({ ...data.failed.error, message: `${stepInWords(data.failed)} failed: ${data.failed.error.message}` });

@@ -1,5 +1,5 @@
 import { paint as style, type Style } from './color.js';
-import { sanitizeMultiline } from './text.js';
+import { keyWord, sanitizeMultiline } from './text.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ function inVdom(vdom: string): string {
 }
 
 function subject(entry: { vdom: string; table: string; key: unknown }): string {
-  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${value(entry.key)}`}${inVdom(entry.vdom)}`;
+  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${typeof entry.key === 'string' ? keyWord(entry.key) : value(entry.key)}`}${inVdom(entry.vdom)}`;
 }
 
 /**
@@ -51,5 +51,5 @@ export function formatPlan(plan: PlanView, color: boolean): string {
 
 /** `update firewall/address a (vdom root)`, or the transaction of a VDOM: a step in an error or a warning. */
 export function stepInWords(step: { action: string; vdom: string; table: string | null; key: unknown }): string {
-  return step.table === null ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${step.key}`}${inVdom(step.vdom)}`;
+  return step.table === null ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${keyWord(step.key)}`}${inVdom(step.vdom)}`;
 }

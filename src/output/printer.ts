@@ -4,10 +4,11 @@
 import { decideColor, loadPalette, terminalFor } from './color.js';
 import { formatError, formatNotice, formatWarning, type ErrorReport } from './errors.js';
 import { createRowSink, render, type RowSink } from './index.js';
+import { StatusLine } from './status.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
 import type { BulkSink, PageSink, Run } from './outcomes.js';
-import type { IO, OutputFormat, Printable, Read, RenderOptions, Row, Shaped, Started, Terminal } from './types.js';
+import type { IO, OutputFormat, OutStream, Printable, Read, RenderOptions, Row, Shaped, Started, Terminal } from './types.js';
 
 /** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
 export interface PrintSettings {
@@ -46,12 +47,83 @@ export interface PrintHooks {
   summarize(report: ErrorReport & { counts: { failed: number; total: number } }): void;
 }
 
+/** What a run had put on stdout when it stopped midway (Ctrl-C, a device lost mid-stream). */
+export interface PartialOutput {
+  /** Rows handed to the output page by page (`list --all`, bulk results), printed or kept. */
+  rows: number;
+  /** Whether any data reached stdout. */
+  printed: boolean;
+  /** Output was cut short: a page-by-page output (`list --all`, bulk results) was still open. */
+  cut: boolean;
+  /** A json array begun on stdout was closed, so what was printed still parses. */
+  closed: boolean;
+}
+
 export class Printer {
+  /** Rows given to row sinks, whether anything reached stdout, and the sinks still open. */
+  private readonly partial = { rows: 0, printed: false, open: new Set<RowSink>() };
+
   constructor(
     readonly io: IO,
     private readonly env: NodeJS.ProcessEnv,
     private readonly settings: PrintSettings,
   ) {}
+
+  /** The terminal's status line (progress), cleared before anything else is written. */
+  private get statusLine(): StatusLine {
+    return StatusLine.of(this.io.stderr);
+  }
+
+  /**
+   * Output this printer does not write itself (the document of a run over several devices): until
+   * `done()`, a run stopped midway counts as cut short, and `printed()` says stdout has some of it.
+   */
+  outputElsewhere(): { printed(): void; done(): void } {
+    const open: RowSink = { write: async () => undefined, end: async () => undefined, abandon: () => '' };
+    this.partial.open.add(open);
+    return {
+      printed: () => void (this.partial.printed = true),
+      done: () => void this.partial.open.delete(open),
+    };
+  }
+
+  /** Takes the status line away (before a question on the terminal). */
+  clearStatus(): void {
+    this.statusLine.clear();
+  }
+
+  /** Text on stdout, the status line taken away first. */
+  private out(text: string): void {
+    if (!text) return;
+    this.statusLine.clear();
+    this.partial.printed = true;
+    this.io.stdout.write(text);
+  }
+
+  /** Text on stderr, the status line taken away first. */
+  private err(text: string): void {
+    this.statusLine.clear();
+    this.io.stderr.write(text);
+  }
+
+  /**
+   * The run stops midway: closes what stdout began where that keeps it parsing (a json array), and
+   * says what had been put out. Nothing is written after this.
+   */
+  endPartial(): PartialOutput {
+    let closed = false;
+    const cut = this.partial.open.size > 0;
+    for (const sink of this.partial.open) {
+      const closing = sink.abandon?.() ?? '';
+      if (closing) {
+        this.out(closing);
+        closed = true;
+      }
+    }
+    this.partial.open.clear();
+    this.statusLine.clear();
+    return { rows: this.partial.rows, printed: this.partial.printed, cut, closed };
+  }
 
   terminal(): Terminal {
     return terminalFor(this.io.stdout, this.env, this.settings.noColor);
@@ -145,49 +217,70 @@ export class Printer {
   async write(data: Shaped, options: Omit<View, 'tableFields'> = {}): Promise<void> {
     const { format, ...rest } = options;
     const text = await render(data, { format: format ?? this.settings.format(), terminal: this.terminal(), ...rest });
-    if (text) this.io.stdout.write(text);
+    this.out(text);
   }
 
   /** Rows that arrive page by page (`list --all`): written as the format allows. */
   rows(view: View = {}): RowSink {
-    return createRowSink(this.io.stdout, { format: this.settings.format(), terminal: this.terminal(), ...view });
+    const stdout = this.io.stdout as OutStream & Partial<NodeJS.EventEmitter>;
+    // The stream as the sink sees it: the status line cleared before each write, drain waited for.
+    const writer = {
+      write: (text: string) => {
+        this.statusLine.clear();
+        if (text) this.partial.printed = true;
+        return stdout.write(text);
+      },
+      once: stdout.once?.bind(stdout),
+      off: stdout.off?.bind(stdout),
+    };
+    const sink = createRowSink(writer, { format: this.settings.format(), terminal: this.terminal(), ...view });
+    this.partial.open.add(sink);
+    return {
+      write: async (rows) => {
+        this.partial.rows += rows.length;
+        await sink.write(rows);
+      },
+      end: async () => {
+        this.partial.open.delete(sink);
+        await sink.end();
+      },
+    };
   }
 
   /** Text that is its own format (a completion script, the emulator's start): printed as is. */
   text(text: string): void {
-    this.io.stdout.write(text);
+    this.out(text);
   }
 
   /** A line for people on stderr, as is (the emulator's "serving until Ctrl-C"). */
   status(text: string): void {
-    this.io.stderr.write(text);
+    this.err(text);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(formatWarning(message, this.color()));
+    this.err(formatWarning(message, this.color()));
   }
 
   notice(message: string): void {
-    this.io.stderr.write(formatNotice(message, this.color()));
+    this.err(formatNotice(message, this.color()));
   }
 
   /** An error as `cmdb: ...` with its hint, or as one JSON line for scripts. */
   error(report: ErrorReport, json = false): void {
-    this.io.stderr.write(formatError(report, { json, color: this.color() }));
+    this.err(formatError(report, { json, color: this.color() }));
   }
 
   /** A stack trace or cause under an error (--verbose). */
   detail(text: string): void {
-    this.io.stderr.write(`${text}\n`);
+    this.err(`${text}\n`);
   }
 
   /** `fetched N objects…` on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
   progress(): { update(count: number): void; done(): void } {
-    const stderr = this.io.stderr;
-    if (!stderr.isTTY) return { update() {}, done() {} };
+    const line = this.statusLine;
     return {
-      update: (n) => stderr.write(`\r\x1b[Kfetched ${n} objects…`),
-      done: () => stderr.write('\r\x1b[K'),
+      update: (n) => line.show(`fetched ${n.toLocaleString('en-US')} object${n === 1 ? '' : 's'}…`),
+      done: () => line.clear(),
     };
   }
 
@@ -205,6 +298,6 @@ export class Printer {
     }
     const text = sanitizeMultiline(lines.join('\n'));
     // `label`: the device, on each line, when a run works on several.
-    this.io.stderr.write((label ? text.replace(/^/gm, label) : text) + '\n');
+    this.err((label ? text.replace(/^/gm, label) : text) + '\n');
   }
 }

@@ -133,3 +133,9 @@ export function wrap(text: string, width: number): string[] {
   lines.push(rest);
   return lines;
 }
+
+/** A key in a line for people: as is, or in double quotes when it has spaces or other characters a shell would take apart. */
+export function keyWord(key: unknown): string {
+  const text = String(key);
+  return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : sanitizeInline(JSON.stringify(text));
+}

@@ -73,6 +73,8 @@ export interface Read {
   byKey?: boolean;
   /** What a table shows instead (a schema: one row per field). */
   table?: { rows: Row[]; fields: string[] };
+  /** What an empty answer is called on stderr, instead of "no objects in <table>" (`no transactions`). */
+  none?: string;
   refusals: Refusal[];
 }
 
@@ -201,6 +203,8 @@ export interface RenderOptions {
   showMeta?: readonly string[];
   /** With several devices in table format: a row of one table keyed by device (`cmdb status`), not a section of its own. */
   rowPerDevice?: boolean;
+  /** A read without --with-meta: the device's bookkeeping fields (`q_*`) are left out in every format (not with --raw). */
+  hideMeta?: boolean;
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

@@ -2,7 +2,7 @@ import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/inde
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
-import { boundedJson, parseDocument, readSource } from './input.js';
+import { boundedJson, elementLine, parseDocument, readSource } from './input.js';
 
 export interface BodyOptions {
   file?: string;
@@ -109,17 +109,22 @@ export function checkBody(table: TableDef, body: Obj, label = 'the body'): void 
   const problems = validateObject(table, body);
   if (!problems.length) return;
   const unknown = problems.find((p) => p.kind === 'unknown-field' && !p.field.includes('.'));
-  if (unknown && problems.length === 1) throw unknownField(table, unknown.field);
+  if (unknown && problems.length === 1) {
+    const plain = unknownField(table, unknown.field);
+    // An element of a bulk file is named (and its line), so the user finds the one to fix.
+    throw label === 'the body' ? plain : new UsageError(`${label}: ${plain.message}`, plain.hint);
+  }
   throw new UsageError(`${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`, `see each field's type and limits with 'cmdb schema ${table.path}' (sends a read)`);
 }
 
 /** The non-blank lines of a file, read a chunk at a time. */
-async function* fileLines(path: string): AsyncGenerator<string> {
+async function* fileLines(path: string): AsyncGenerator<{ line: string; number: number }> {
   const { createReadStream } = await import('node:fs');
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let number = 0;
   try {
-    for await (const line of lines) if (line.trim()) yield line;
+    for await (const line of lines) if ((number++, line.trim())) yield { line, number };
   } finally {
     lines.close();
   }
@@ -160,7 +165,7 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
   let empty = false;
   let checkError: unknown = null;
   try {
-    for await (const line of fileLines(path)) {
+    for await (const { line, number } of fileLines(path)) {
       if (!line.trim().startsWith('{')) return null;
       const element = JSON.parse(line) as unknown;
       if (!isObject(element)) return null;
@@ -178,7 +183,7 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
       if (Object.keys(body).length === 0) empty = true;
       else if (!checkError) {
         try {
-          checkBody(table, body, `element ${count}`);
+          checkBody(table, body, `element ${count} of '${path}' (line ${number})`);
         } catch (err) {
           checkError = err;
         }
@@ -195,7 +200,7 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
   return {
     count,
     bodies: async function* () {
-      for await (const line of fileLines(path)) yield build(line);
+      for await (const { line } of fileLines(path)) yield build(line);
     },
   };
 }
@@ -207,8 +212,10 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
 export async function readBodies(ctx: Context, table: TableDef, opts: BodyOptions, allowMany: boolean): Promise<{ bodies: Obj[]; many: boolean }> {
   let bodies: Obj[] = [{}];
   let many = false;
+  let file: { text: string; source: string } | undefined;
   if (opts.file !== undefined) {
-    const { text, source } = await readSource(ctx.io.stdin, opts.file);
+    file = await readSource(ctx.io.stdin, opts.file);
+    const { text, source } = file;
     const doc = await parseDocument(text, source);
     if (Array.isArray(doc)) {
       if (!allowMany) throw new UsageError(`${source} holds a list; this command takes one object`);
@@ -228,7 +235,17 @@ export async function readBodies(ctx: Context, table: TableDef, opts: BodyOption
   if (bodies.some((b) => Object.keys(b).length === 0)) {
     throw nothingToSend();
   }
-  bodies.forEach((b, i) => checkBody(table, b, many ? `element ${i + 1}` : 'the body'));
+  for (const [i, b] of bodies.entries()) {
+    try {
+      checkBody(table, b, 'the body');
+    } catch (err) {
+      if (!many || !file || !(err instanceof UsageError)) throw err;
+      const line = await elementLine(file.text, i);
+      const label = `element ${i + 1} of ${file.source}${line === null ? '' : ` (line ${line})`}`;
+      // Checked again under its name: the message says which element, and where it starts.
+      checkBody(table, b, label);
+    }
+  }
   return { bodies, many };
 }
 

@@ -68,26 +68,80 @@ export async function parseYaml(text: string, source: string): Promise<unknown> 
   }
 }
 
-/** JSON, NDJSON (one object per line) or YAML, in that order of trial; every one bounded (see parseYaml). */
+/** JSON.parse's complaint, with its position as a line and column of `text` (first line: `line`). */
+function jsonError(err: unknown, text: string, line = 1): { message: string; line: number } {
+  const message = (err as Error).message;
+  const at = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (!at) return { message: message.replace(/ of JSON input$/, ''), line: line + text.split('\n').length - 1 };
+  const before = text.slice(0, Number(at[2])).split('\n');
+  return { message: `${at[1]} at line ${line + before.length - 1}, column ${before.at(-1)!.length + 1}`, line: line + before.length - 1 };
+}
+
+/** Lines of NDJSON: more than one non-blank line, each an object's opening brace. */
+const ndjsonLines = (text: string) => {
+  const lines = text.split(/\r?\n/);
+  const filled = lines.filter((l) => l.trim());
+  return filled.length > 1 && filled.every((l) => l.trim().startsWith('{')) ? lines : null;
+};
+
+/**
+ * JSON, NDJSON (one object per line) or YAML. A file named .json is JSON and one named .ndjson or
+ * .jsonl NDJSON; otherwise each is tried in that order. A document that looks like JSON (it opens
+ * with a brace or bracket) and is not YAML either is reported as JSON, with its line.
+ */
 export async function parseDocument(text: string, source: string): Promise<unknown> {
   const trimmed = text.trim();
   if (!trimmed) throw new UsageError(`${source} is empty`);
-  let json: { value: unknown } | null = null;
+  const named = /\.(json|ndjson|jsonl)'?$/i.exec(source)?.[1]?.toLowerCase();
+  const lead = text.length - text.trimStart().length;
+  const firstLine = text.slice(0, lead).split('\n').length;
+  let asJson: UsageError | undefined;
   try {
-    json = { value: JSON.parse(trimmed) };
-  } catch {
-    /* not a single JSON document */
+    return boundedJson(JSON.parse(trimmed), trimmed, source);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    asJson = new UsageError(`${source} is not valid JSON: ${jsonError(err, trimmed, firstLine).message}`);
   }
-  if (json) return boundedJson(json.value, trimmed, source);
-  const lines = trimmed.split(/\r?\n/).filter((l) => l.trim());
-  if (lines.length > 1 && lines.every((l) => l.trim().startsWith('{'))) {
-    let values: unknown[] | null = null;
-    try {
-      values = lines.map((l) => JSON.parse(l));
-    } catch {
-      /* not NDJSON either */
+  const lines = named === 'json' ? null : ndjsonLines(text);
+  if (lines) {
+    const objects: unknown[] = [];
+    for (const [i, line] of lines.entries()) {
+      if (!line.trim()) continue;
+      try {
+        objects.push(JSON.parse(line));
+      } catch (err) {
+        asJson = new UsageError(`${source} is not valid NDJSON: line ${i + 1}: ${jsonError(err, line, i + 1).message.replace(/ at line \d+,/, ' at')}`, 'NDJSON is one JSON object per line');
+        if (named) throw asJson;
+        break;
+      }
     }
-    if (values) return boundedJson(values, trimmed, source);
+    if (objects.length === lines.filter((l) => l.trim()).length) return boundedJson(objects, trimmed, source);
+  }
+  if (named) throw asJson;
+  if (/^[[{]/.test(trimmed)) {
+    try {
+      return await parseYaml(trimmed, source);
+    } catch (err) {
+      // Bounds are the document's own problem whatever its syntax; anything else: it was meant as JSON.
+      if (err instanceof UsageError && /nests|alias|documents/.test(err.message)) throw err;
+      throw asJson;
+    }
   }
   return parseYaml(trimmed, source);
+}
+
+/** The line of the `index`th element of a list document (JSON array, NDJSON or YAML sequence), for messages; null when unknown. */
+export async function elementLine(text: string, index: number): Promise<number | null> {
+  const lines = ndjsonLines(text);
+  if (lines) {
+    let seen = -1;
+    for (const [i, line] of lines.entries()) if (line.trim() && ++seen === index) return i + 1;
+    return null;
+  }
+  const { parseDocument, LineCounter, isSeq } = await import('yaml');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, logLevel: 'silent' });
+  const item = isSeq(doc.contents) ? doc.contents.items[index] : undefined;
+  const start = (item as { range?: [number] } | undefined)?.range?.[0];
+  return start === undefined ? null : lineCounter.linePos(start).line;
 }

@@ -445,13 +445,13 @@ describe('configuration as code on several devices', () => {
 
   test('a write on several devices asks once on a terminal, naming them; no: nothing is sent', async () => {
     const sent = requestCount();
-    const no = terminalIO([[/create on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'n\r']]);
+    const no = terminalIO([[/create firewall\.ipmacbinding\/table on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'n\r']]);
     const args = ['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=50', '--set', 'ip=10.5.5.50', '--set', 'mac=00:09:0f:00:05:50'];
     assert.equal(await main(args, no, healthy), 2, 'declined: exit 2, as every other question');
     assert.match(no.err(), /cancelled: nothing was changed/);
     assert.deepEqual(no.unanswered(), []);
     assert.equal(requestCount(), sent);
-    const yes = terminalIO([[/create on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'y\r']]);
+    const yes = terminalIO([[/create firewall\.ipmacbinding\/table on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'y\r']]);
     assert.equal(await main([...args, '-o', 'json'], yes, healthy), 0, yes.err());
     assert.deepEqual(Object.keys(JSON.parse(yes.out()) as Obj), ['branch-1', 'branch-2']);
     assert.match(yes.err(), /\r\x1b\[K\d\/2 devices/, 'a progress line on the terminal');

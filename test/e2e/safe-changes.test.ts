@@ -196,7 +196,7 @@ describe('several devices', () => {
     const args = ['update', ACL, '10.0.0.0/8', '--set', 'comments=fleet', '-d', 'fw1,fw2', '--vdom', 'root,dmz', '-o', 'json'];
     const no = await cmdbOnTerminal(args, 'n\r', fleet);
     assert.equal(no.code, 2, no.stdout);
-    assert.match(no.stdout, /update on 2 devices \(fw1, fw2\)\? \[y\/N\]/);
+    assert.match(no.stdout, /update router\/access-list 10\.0\.0\.0\/8 on 2 devices \(fw1, fw2\)\? \[y\/N\]/);
     assert.match(no.stdout, /cancelled: nothing was changed/);
     assert.deepEqual([...writes(emu, since[0]), ...writes(second, since[1])], []);
     const yes = await cmdbOnTerminal(args, 'y\r', fleet);

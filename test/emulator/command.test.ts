@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
@@ -158,5 +159,36 @@ describe('cmdb emulator command', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr.split('\n')[0], new RegExp(`^cmdb: cannot start the emulator: ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON`));
     assert.equal(readFileSync(state, 'utf8'), '{"format": "cmdb-emulator-state", "version": 1, "vdoms": ');
+  });
+
+  it('each emulator is a device of its own: --serial and --hostname, else both from the port, told apart by auth status -d', TIMEOUT, async () => {
+    const named = emulator(['-o', 'json', '--serial', 'FGVM01TM00000042', '--hostname', 'fw-lab']);
+    const plain = emulator(['-o', 'json']);
+    const [a, b] = await Promise.all([named, plain].map(async (child) => JSON.parse((await linesUntil(child, () => true))[0]) as { url: string; token: string }));
+    const env = isolatedEnv();
+    try {
+      const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir, 'config.yaml'), `default: fw-a\ndevices:\n  fw-a:\n    host: ${a.url}\n    auth: token\n    secrets: file\n  fw-b:\n    host: ${b.url}\n    auth: token\n    secrets: file\n`, { mode: 0o600 });
+      writeFileSync(join(dir, 'credentials.yaml'), `fw-a: ${a.token}\nfw-b: ${b.token}\n`, { mode: 0o600 });
+      const r = await cmdb(['auth', 'status', '-d', 'fw*', '-o', 'json'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as Record<string, { hostname: string; serial: string }>;
+      const port = new URL(b.url).port;
+      assert.deepEqual([out['fw-a'].hostname, out['fw-a'].serial], ['fw-lab', 'FGVM01TM00000042']);
+      assert.deepEqual([out['fw-b'].hostname, out['fw-b'].serial], [`cmdb-emulator-${port}`, `FGVMEMU${port.padStart(9, '0')}`]);
+    } finally {
+      for (const child of [named, plain]) child.kill('SIGTERM');
+      rmSync(env.HOME!, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a VDOM name the client would refuse (exit 2), and a bad --serial', TIMEOUT, async () => {
+    const spaced = await cmdb(['emulator', '--vdoms', 'root,my lab']);
+    assert.equal(spaced.code, 2);
+    assert.match(spaced.stderr, /invalid VDOM name 'my lab'/);
+    const serial = await cmdb(['emulator', '--serial', 'no serial']);
+    assert.equal(serial.code, 2);
+    assert.match(serial.stderr, /invalid --serial 'no serial'/);
   });
 });
