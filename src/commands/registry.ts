@@ -1,4 +1,4 @@
-// Every command as data. The commander program (src/cli/program.ts), Tab completion's model
+// Every command as data. The commander program (buildProgram in src/cli/main.ts), Tab completion's model
 // (src/completion/model.ts) and the help examples are generated from this list. It imports no
 // command: each entry's load() imports its module only when the command runs.
 import { defineCommand, type CommandDef, type OptionSpec } from './spec.js';

@@ -104,14 +104,6 @@ export function resolveTarget(ctx: Context): Target {
   return { ...settingsFor(ctx, profile, host), credential };
 }
 
-/**
- * The devices a command acts on. One today (the flags, the environment or the default profile);
- * the seam where several devices (a group, a list) will be resolved.
- */
-export function resolveTargets(ctx: Context): Target[] {
-  return [resolveTarget(ctx)];
-}
-
 const GLOB = /[*?[]/;
 
 /** Whether -d/CMDB_DEVICE may name several devices (a comma list or a pattern); a plain name never does. */

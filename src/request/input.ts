@@ -42,8 +42,11 @@ function depthOf(value: unknown, limit: number): number {
 /** JSON whose nesting passes the bound every document has (JSON.parse itself nests without limit). */
 export function boundedJson(value: unknown, text: string, source: string): unknown {
   if (depthOf(value, MAX_DEPTH) <= MAX_DEPTH) return value;
-  const at = tooDeepAt(text);
-  throw new UsageError(`${source}${at === null ? '' : `, line ${lineAt(text, at)}`}: ${TOO_DEEP}`, 'a body or a configuration document nests a few levels: check that this is the file you meant');
+  throw tooDeep(text, source, tooDeepAt(text));
+}
+
+function tooDeep(text: string, source: string, at: number | null): UsageError {
+  return new UsageError(`${source}${at === null ? '' : `, line ${lineAt(text, at)}`}: ${TOO_DEEP}`, 'a body or a configuration document nests a few levels: check that this is the file you meant');
 }
 
 /**
@@ -100,6 +103,9 @@ export async function parseDocument(text: string, source: string): Promise<unkno
     return boundedJson(JSON.parse(trimmed), trimmed, source);
   } catch (err) {
     if (err instanceof UsageError) throw err;
+    // Nesting past the bound is the problem, whatever else is wrong (an unclosed `[[[[...`).
+    const deep = tooDeepAt(trimmed);
+    if (deep !== null) throw tooDeep(trimmed, source, deep);
     asJson = new UsageError(`${source} is not valid JSON: ${jsonError(err, trimmed, firstLine).message}`);
   }
   const lines = named === 'json' ? null : ndjsonLines(text);
