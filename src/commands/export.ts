@@ -1,15 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { selectedProfile } from '../device/select.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument } from '../plan/document.js';
-import { chosenTables, readConfiguration } from './desired.js';
+import { parseConcurrency } from '../request/bulk.js';
+import { chosenTables, readConfiguration, READ_CONCURRENCY, type ReadFailure } from './desired.js';
 
 export interface ExportOptions {
   excludeDefaultValues?: boolean;
   dir?: string;
+  concurrency?: string;
+  spec?: boolean;
 }
 
 /** `DIR/<device>.yaml`: the profile's name, or the host of --host/CMDB_HOST. */
@@ -21,14 +24,45 @@ function deviceFileName(ctx: Context, extension: string): string {
 }
 
 /**
- * `cmdb export [<table>...]`: the config document of the tables (default: every table that can be
- * read as a whole) in the chosen VDOMs, deterministic. A table that cannot be read is left out with
- * a note, and the run ends with the most severe such failure.
+ * What could not be read, said once: tables refused by the access profile in one line naming their
+ * groups, tables the device does not have (a full export only) counted in it; any other failure a line
+ * each. Returns the exit codes that count: a refusal's, and a named table's that the device lacks.
+ */
+function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): number[] {
+  const refused = failures.filter((f) => f.report.exit === EXIT.FORBIDDEN);
+  const missing = full ? failures.filter((f) => f.missing) : [];
+  const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
+  for (const { table, report } of others) ctx.warn(`${table.path} is left out: ${report.message}`);
+  if (refused.length || missing.length) {
+    const groups = [...new Set(refused.map((f) => f.table.group))].sort().join(', ');
+    const denied = refused.length ? `permission denied${missing.length ? ` for ${refused.length}` : ''} (groups: ${groups})` : '';
+    const absent = missing.length ? `${missing.length === 1 ? 'one is' : `${missing.length} are`} not on this device` : '';
+    const count = refused.length + missing.length;
+    ctx.warn(`${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent].filter(Boolean).join('; ')}`);
+  }
+  return [...refused, ...others].map((f) => f.report.exit);
+}
+
+/**
+ * `cmdb export [<table>...]`: the config document of the tables (default: every table the device has
+ * that can be read as a whole; `--spec`: of SPEC.md's 42) in the chosen VDOMs, deterministic, read
+ * `--concurrency` at once with a progress line on a terminal. A table that cannot be read is left out
+ * (reportFailures), and the run ends with the most severe such failure.
  */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ExportOptions): Promise<number> {
   const vdoms = ctx.vdoms();
-  const { tables, failures } = await readConfiguration(ctx, chosenTables(ctx, tableInputs), vdoms, { excludeDefaultValues: opts.excludeDefaultValues });
-  for (const { table, report } of failures) ctx.warn(`${table.path} is left out: ${report.message}`);
+  const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
+  const chosen = chosenTables(ctx, tableInputs, { spec: opts.spec });
+  const progress = ctx.out.progress('tables', chosen.length);
+  let done = 0;
+  let result;
+  try {
+    result = await readConfiguration(ctx, chosen, vdoms, { excludeDefaultValues: opts.excludeDefaultValues, concurrency, onRead: () => progress.update(++done) });
+  } finally {
+    progress.done();
+  }
+  const { tables, failures } = result;
+  const exits = reportFailures(ctx, failures, tableInputs.length === 0);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {
     const { text, extension } = await ctx.out.document(document);
@@ -39,5 +73,5 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   } else {
     await ctx.print(document);
   }
-  return mostSevere(failures.map((f) => f.report.exit));
+  return mostSevere(exits);
 }

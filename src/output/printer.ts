@@ -172,12 +172,12 @@ export class Printer {
     this.io.stderr.write(`${text}\n`);
   }
 
-  /** `fetched N objects…` on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
-  progress(): { update(count: number): void; done(): void } {
+  /** `fetched N objects…` (or `N/total tables`) on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
+  progress(what = 'objects', total?: number): { update(count: number): void; done(): void } {
     const stderr = this.io.stderr;
     if (!stderr.isTTY) return { update() {}, done() {} };
     return {
-      update: (n) => stderr.write(`\r\x1b[Kfetched ${n} objects…`),
+      update: (n) => stderr.write(`\r\x1b[Kfetched ${n}${total === undefined ? '' : `/${total}`} ${what}…`),
       done: () => stderr.write('\r\x1b[K'),
     };
   }
