@@ -81,7 +81,8 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
 }
 
 export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): SavedState {
-  const vdoms: SavedState['vdoms'] = {};
+  // Every VDOM, also one whose tables were never made: the VDOMs of a restart are the saved ones.
+  const vdoms: SavedState['vdoms'] = Object.fromEntries(db.vdoms.map((vdom) => [vdom, {}]));
   for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
   return { format: FORMAT, version: 1, ...extras, vdoms };
 }
