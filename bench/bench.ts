@@ -6,7 +6,7 @@
 // NODE_EXTRA_CA_CERTS (and NODE_OPTIONS) are not passed on: the first adds ~35 ms to every Node start
 // by loading a CA bundle, which a user's machine does not do.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { KeychainStore } from '../src/config/secrets.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -282,7 +282,7 @@ async function worker() {
   }
 }
 await Promise.all(Array.from({ length: 8 }, worker));
-process.stdout.write(JSON.stringify(out) + '\n');
+process.stdout.write(JSON.stringify(out) + '\\n');
 process.exit(0);
 `);
 await paired(
@@ -345,6 +345,7 @@ await Promise.all(fleet.map((e) => e.close()));
 
 await emu.close();
 await keyring?.stop();
+rmSync(home, { recursive: true, force: true });
 
 process.stdout.write(
   `\n${runs} pairs a ratio (median of the pairs' ratios; medians of each side in brackets), ${memoryRuns} runs a memory figure; Node ${process.version}, NODE_EXTRA_CA_CERTS unset; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.\n\n` +

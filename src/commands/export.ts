@@ -24,12 +24,13 @@ function deviceFileName(ctx: Context, extension: string): string {
 }
 
 /**
- * What could not be read, said once: tables refused by the access profile in one line naming their
- * groups, tables the device does not have (a full export only) counted in it; any other failure a line
- * each. Returns the exit codes that count: a refusal's, and a named table's that the device lacks.
+ * What a full export could not read, said once: tables refused by the access profile in one line
+ * naming their groups, tables the device does not have counted in it; any other failure (and every
+ * failure of tables named on the line) a line each. Returns the exit codes that count: a refusal's, and a named table's that the device lacks.
  */
 function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): number[] {
-  const refused = failures.filter((f) => f.report.exit === EXIT.FORBIDDEN);
+  // Tables named on the line: each one that cannot be read is named.
+  const refused = full ? failures.filter((f) => f.report.exit === EXIT.FORBIDDEN) : [];
   const missing = full ? failures.filter((f) => f.missing) : [];
   const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
   for (const { table, report } of others) ctx.warn(`${table.path} is left out: ${report.message}`);
