@@ -1,5 +1,5 @@
 import type { Context } from '../cli/context.js';
-import { allTables, namesOf, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import { allTables, findTable, namesOf, normalizeTablePath, tableSummaries, type TableDef, type TableSummary } from '../catalogue/index.js';
 import { ApiError } from '../api/errors.js';
 import type { ApplyReport } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
@@ -49,18 +49,22 @@ export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Prom
 }
 
 /** Whether a table can be read as a whole: a keyed table's list, or a singleton's object (by L or G). */
-const readable = (table: TableDef) => table.operations.includes('L') || table.operations.includes('G');
+const readable = (table: TableSummary) => table.operations.includes('L') || table.operations.includes('G');
 
 /** The tables named (each once, in the catalogue's order), or every table that can be read as a whole (`spec`: of SPEC.md's 42). */
 export function chosenTables(ctx: Context, inputs: string[], options: { spec?: boolean } = {}): TableDef[] {
-  if (!inputs.length) return allTables().filter((t) => readable(t) && (!options.spec || t.spec));
+  // SPEC.md's 42 from their own files; every table from the one file that holds them all.
+  if (!inputs.length && options.spec) return tableSummaries().filter((t) => t.spec && readable(t)).map((t) => findTable(t.path)!);
+  if (!inputs.length) return allTables().filter(readable);
   const named = [...new Map(inputs.map((input) => resolveTable(ctx, input)).map((t) => [t.path, t])).values()];
   for (const table of named) {
     if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
     requireOperation(ctx, table, table.singleton ? 'G' : 'L');
   }
-  const order = new Map(allTables().map((t, i) => [t.path, i]));
-  return named.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  // The catalogue's order (from its index: the whole catalogue is read only for a full export).
+  const order = new Map(tableSummaries().map((t, i) => [t.path, i]));
+  const at = (t: TableDef) => order.get(t.aliasOf ?? t.path) ?? order.size;
+  return named.sort((a, b) => at(a) - at(b));
 }
 
 /** A table that could not be read, and how the user sees why. */
