@@ -1,15 +1,28 @@
 // IPv4-shaped field values (format `ipv4`): the shipped catalogue uses that format for addresses,
 // subnets, netmasks and ranges alike, so both the check and the comparison stay loose (data/README.md).
 
-const QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/** The address as a 32-bit number, or undefined when it is not a dotted quad of 0..255. */
+/**
+ * The address as a 32-bit number, or undefined when it is not a dotted quad of 0..255. A loop over the
+ * characters, no regular expression: a 10,000-object document checks and compares one per object.
+ */
 function quad(text: string): number | undefined {
-  const m = QUAD.exec(text);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) >>> 0;
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      octet = octet * 10 + (c - 48);
+      if (++digits > 3 || octet > 255) return undefined;
+    } else if (c === 46 && digits > 0 && dots < 3) {
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+      dots++;
+    } else return undefined;
+  }
+  return dots === 3 && digits > 0 ? value * 256 + octet : undefined;
 }
 
 function dotted(n: number): string {
@@ -27,7 +40,7 @@ function prefixMask(bits: number): number {
  */
 export function isLooseIpv4(value: string): boolean {
   const text = value.trim();
-  if (text === '') return true;
+  if (text === '' || quad(text) !== undefined) return true;
   const range = /^([^\s-]+)\s*-\s*([^\s-]+)$/.exec(text);
   if (range) return quad(range[1]) !== undefined && quad(range[2]) !== undefined;
   const slash = /^(\S+)\/(\d{1,2})$/.exec(text);

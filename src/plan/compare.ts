@@ -60,6 +60,7 @@ function sameEntries(items: Record<string, FieldSchema>, desired: unknown[], act
 
 /** IPv4-shaped values by meaning (`/24` = `255.255.255.0`); a multi-value field's as sets of such values. */
 function sameIpv4(schema: FieldSchema, desired: string, actual: string): boolean {
+  if (desired === actual) return true;
   const meaning = (text: string) => ipv4Meaning(text) ?? text.trim();
   if (!schema.multiple) return meaning(desired) === meaning(actual);
   return sameSet(new Set(multipleValues(desired).map(meaning)), new Set(multipleValues(actual).map(meaning)));
