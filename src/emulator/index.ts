@@ -170,14 +170,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const vdoms = options.vdoms ?? (saved ? Object.keys(saved.vdoms) : DEFAULT_VDOMS);
   const credentials = resolveCredentials(saved);
   const certificate = resolveCertificate(options, saved);
-  const db = buildDatabase(vdoms, options.seed ?? 'demo', saved);
+  // The tables a saved state does not hold are made from the seed it was started with (tables are made on first use).
+  const seed = saved ? (saved.seed ?? 'demo') : (options.seed ?? 'demo');
+  const db = buildDatabase(vdoms, seed, saved);
   const stateFile = options.stateFile;
   const keepAddress = options.keepAddress ?? true;
   const host = options.host ?? '127.0.0.1';
   const server = certificate ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }) : createHttpServer();
   const port = await listen(server, options.port ?? (keepAddress ? saved?.port : undefined) ?? 0, host);
-  const extras: Pick<SavedState, 'credentials' | 'tls' | 'port'> = {
+  const extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'> = {
     credentials,
+    seed,
     ...(options.tls === true && certificate ? { tls: certificate } : {}),
     ...(keepAddress ? { port } : saved?.port !== undefined ? { port: saved.port } : {}),
   };

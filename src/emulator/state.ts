@@ -24,6 +24,8 @@ export interface SavedState {
   tls?: CertificatePair;
   /** The port it listened on, reused so that saved profiles keep their address. */
   port?: number;
+  /** The seed of the first start: the tables not saved yet are made from it (absent: demo). */
+  seed?: 'demo' | 'empty';
   vdoms: Record<string, Record<string, SavedTable>>;
 }
 
@@ -80,7 +82,7 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
   return Array.isArray(saved.objects) ? new KeyedTable(table.key!, saved.objects, saved.revision) : undefined;
 }
 
-export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): SavedState {
+export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'>): SavedState {
   // Every VDOM, also one whose tables were never made: the VDOMs of a restart are the saved ones.
   const vdoms: SavedState['vdoms'] = Object.fromEntries(db.vdoms.map((vdom) => [vdom, {}]));
   for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
