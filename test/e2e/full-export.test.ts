@@ -77,6 +77,15 @@ describe('a full export restored onto a fresh device', () => {
     assert.deepEqual(policyIds(second.stdout, 'root'), ids);
     const again = await cmdb(['diff', '-f', '-', '--prune', '-o', 'json'], { env: target, stdin: first.stdout, timeoutMs: 120_000 });
     assert.equal(again.code, 0, `in sync after the restore:\n${again.stdout}`);
+
+    // The policies put in another order by a document: moved into it, the fewest moves.
+    const policies = JSON.parse((await run(target, 'export', 'firewall/policy', '-o', 'json')).stdout) as { vdoms: { root: { 'firewall/policy': Obj[] } } };
+    const list = policies.vdoms.root['firewall/policy'];
+    const reordered = [list.at(-1)!, ...list.slice(0, -1)];
+    const moved = await cmdb(['apply', '-f', '-', '--yes', '-o', 'json'], { env: target, stdin: JSON.stringify({ vdoms: { root: { 'firewall/policy': reordered } } }) });
+    ok(moved, 'apply the new order');
+    assert.deepEqual((JSON.parse(moved.stdout) as { applied: Obj[] }).applied.map((s) => [s.action, s.key, s.before]), [['move', 20, list[0].policyid]]);
+    assert.deepEqual((fresh.objects('firewall/policy', 'root') as Obj[]).map((p) => p.policyid), reordered.map((p) => p.policyid));
   });
 });
 
