@@ -183,7 +183,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       { flags: '--exclude-default-values', description: 'leave out fields that hold their default value' },
       { flags: '--dir <dir>', description: 'write DIR/<device>.yaml instead of printing', kind: 'file' },
-      { flags: '--spec', description: "only SPEC.md's 42 core tables (default: every table the device has)" },
+      { flags: '--spec', description: 'only the 42 core tables of the API specification (default: every table the device has)' },
       { flags: '--concurrency <n>', description: 'tables read at once (default 8)', kind: 'none' },
     ],
     examples: ["cmdb export --vdom '*' > fw1.yaml", 'cmdb export router/access-list log.disk/setting', "cmdb -d fw1 export --vdom '*' --dir configs/"],
