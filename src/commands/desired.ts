@@ -128,8 +128,10 @@ export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promi
   const names = await tableNames(ctx);
   const reads = await settleConcurrent(desired, async (d): Promise<Comparison> => {
     const { table, reads: [first] } = await readTableAnyName(client, d.table, [d.vdom], { prefer: (n) => names.prefer(n) });
+    names.answered(namesOf(d.table), table.path);
     return { desired: { ...d, table }, actual: first?.content ?? [] };
   });
+  names.save();
   return reads.map((r) => {
     if (r.status === 'rejected') throw r.reason;
     return r.value;
