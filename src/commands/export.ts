@@ -26,10 +26,10 @@ function deviceFileName(ctx: Context, extension: string): string {
 /**
  * What a full export could not read, said once: tables refused by the access profile in one line
  * naming their groups, tables the device does not have counted in it; any other failure (and every
- * failure of tables named on the line) a line each. Returns the exit codes that count: a refusal's, and a named table's that the device lacks.
+ * failure of tables named on the line) a line each. Returns the exit codes that count: all but those
+ * of the tables a full export finds missing.
  */
 function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): number[] {
-  // Tables named on the line: each one that cannot be read is named.
   const refused = full ? failures.filter((f) => f.report.exit === EXIT.FORBIDDEN) : [];
   const missing = full ? failures.filter((f) => f.missing) : [];
   const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
@@ -56,13 +56,9 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   const chosen = chosenTables(ctx, tableInputs, { spec: opts.spec });
   const progress = ctx.out.progress('tables', chosen.length);
   let done = 0;
-  let result;
-  try {
-    result = await readConfiguration(ctx, chosen, vdoms, { excludeDefaultValues: opts.excludeDefaultValues, concurrency, onRead: () => progress.update(++done) });
-  } finally {
-    progress.done();
-  }
-  const { tables, failures } = result;
+  const { tables, failures } = await readConfiguration(ctx, chosen, vdoms, { excludeDefaultValues: opts.excludeDefaultValues, concurrency, onRead: () => progress.update(++done) }).finally(() =>
+    progress.done(),
+  );
   const exits = reportFailures(ctx, failures, tableInputs.length === 0);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {
