@@ -26,10 +26,19 @@ export function encodeMkey(mkey: string | number): string {
   return encodeURIComponent(String(mkey));
 }
 
+/**
+ * A table path as sent: as the device spells it (`firewall/DoS-policy`, `user/tacacs+`: `+` is a valid
+ * path character and what devices and their clients use), each segment percent-encoded where a
+ * character is not valid in a URL path.
+ */
+export function encodeTablePath(tablePath: string): string {
+  return tablePath.split('/').map((segment) => encodeURIComponent(segment).replace(/%2B/gi, '+')).join('/');
+}
+
 /** `<prefix>/<table>[/<mkey>]`, with the prefix normalised to one leading and no trailing slash. */
 export function buildPath(prefix: string, tablePath: string, mkey?: string | number): string {
   const base = '/' + prefix.replace(/^\/+|\/+$/g, '');
-  const table = tablePath.replace(/^\/+|\/+$/g, '');
+  const table = encodeTablePath(tablePath.replace(/^\/+|\/+$/g, ''));
   const path = table ? `${base}/${table}` : base;
   return mkey === undefined ? path : `${path}/${encodeMkey(mkey)}`;
 }

@@ -71,10 +71,18 @@ export function findTable(path: string): TableDef | undefined {
   return aliased ? { ...aliased, path: normalized, aliasOf: aliased.path } : undefined;
 }
 
-/** The names a table may be asked under on a device: the catalogue's, then the device's where SPEC.md renamed it. */
+/**
+ * The names a table may be asked under on a device: its own, then the other name of a table SPEC.md
+ * renamed (the device's for SPEC.md's name, SPEC.md's for the device's).
+ */
 export function namesOf(table: TableSummary): string[] {
-  const device = deviceNameOf(table.path);
-  return device ? [table.path, device] : [table.path];
+  const other = deviceNameOf(table.path) ?? specNameOf(table.path);
+  return other ? [table.path, other] : [table.path];
+}
+
+/** An integer key of 0 in a create: the device picks the next free key (`edit 0`), so it names no object. */
+export function devicePicksKey(table: TableSummary, key: unknown): boolean {
+  return table.keyType === 'integer' && (key === 0 || key === '0');
 }
 
 /** A stand-in definition for a well-formed path outside the catalogue. */

@@ -1,11 +1,12 @@
-import type { FieldSchema, TableDef } from './index.js';
+import { nearestNames, type FieldSchema, type TableDef } from './index.js';
+import { isLooseIpv4, isLooseIpv4List } from './ipv4.js';
 
 /** The values of a multi-value option field (`multiple`): one string on the wire, separated by spaces. */
 export function multipleValues(value: string): string[] {
   return value.split(/\s+/).filter(Boolean);
 }
 
-export type ProblemKind = 'unknown-field' | 'type' | 'enum' | 'range' | 'max-length' | 'not-object';
+export type ProblemKind = 'unknown-field' | 'type' | 'enum' | 'range' | 'max-length' | 'format' | 'not-object';
 
 /** One reason a body does not fit a table's field schema; `field` is a dotted path (`rule.2.action`). */
 export interface Problem {
@@ -60,6 +61,10 @@ function checkValue(path: string, value: unknown, schema: FieldSchema, problems:
       const several = schema.multiple ? ' (several, separated by spaces)' : '';
       problems.push({ kind: 'enum', field: path, message: `'${path}' must be one of ${schema.enum!.join(', ')}${several}, not ${JSON.stringify(wrong)}` });
     }
+    if (schema.format === 'ipv4' && !(schema.multiple ? isLooseIpv4List(value) : isLooseIpv4(value))) {
+      const shape = schema.multiple ? 'IPv4 addresses separated by spaces' : "an IPv4 address, optionally with a mask or '/prefix' (10.0.0.0 255.255.255.0, 10.0.0.0/24), or a range a-b";
+      problems.push({ kind: 'format', field: path, message: `'${path}' must be ${shape}, not ${JSON.stringify(value)}` });
+    }
     if (schema.maxLength !== undefined && value.length > schema.maxLength) {
       problems.push({ kind: 'max-length', field: path, message: `'${path}' is ${value.length} characters long; the maximum is ${schema.maxLength}` });
     }
@@ -81,7 +86,10 @@ function checkObject(path: string, value: unknown, fields: Record<string, FieldS
     if (isMetaField(name)) continue;
     const field = path ? `${path}.${name}` : name;
     const schema = fields[name];
-    if (!schema) problems.push({ kind: 'unknown-field', field, message: `'${field}' is not a field of this table` });
+    if (!schema) {
+      const [near] = nearestNames(name, Object.keys(fields));
+      problems.push({ kind: 'unknown-field', field, message: `'${field}' is not a field of this table${near ? ` (did you mean '${near}'?)` : ''}` });
+    }
     else checkValue(field, v, schema, problems);
   }
 }

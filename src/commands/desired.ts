@@ -1,13 +1,15 @@
 import type { Context } from '../cli/context.js';
-import { nearestNames, normalizeTablePath, type TableDef } from '../catalogue/index.js';
+import { namesOf, nearestNames, normalizeTablePath, type TableDef, type TableSummary } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
+import { ApiError } from '../api/errors.js';
 import type { ApplyReport } from '../plan/apply.js';
 import { UsageError } from '../errors.js';
 import type { Planned } from '../output/index.js';
 import { normalizeContent, readDocument, type DocumentTable } from '../plan/document.js';
 import type { Shown } from '../cli/hints.js';
 import { redactPlan, redactStep, type Comparison, type PlannedTables, type Step } from '../plan/plan.js';
-import { readTable } from '../plan/read.js';
+import { readTableAnyName } from '../plan/read.js';
+import { TableNames } from '../device/table-names.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { parseDocument, readSource } from '../request/input.js';
 import { requireOperation, resolveTable } from '../request/table.js';
@@ -30,14 +32,21 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   let tables = readDocument(value, source, (path) => catalogue.find(path));
   if (tableInputs.length) {
     // A table the document does not hold is a typo or the wrong file: comparing nothing would pass.
-    const held = [...new Set(tables.map((t) => t.table.path))];
-    const wanted = new Set(tableInputs.map((input) => catalogue.find(normalizeTablePath(input))?.path ?? normalizeTablePath(input)));
-    for (const path of wanted) {
-      if (held.includes(path)) continue;
-      const near = nearestNames(path, held, 3);
-      throw new UsageError(`${path} is not in ${source}`, near.length ? `did you mean ${near.join(' or ')}?` : `${source} holds ${held.length ? held.join(', ') : 'no table'}`);
+    // Either name of a renamed table names the same table.
+    const canonical = (table: TableDef) => table.aliasOf ?? table.path;
+    const held = [...new Set(tables.map((t) => canonical(t.table)))];
+    const wanted = new Map<string, string>();
+    for (const input of tableInputs) {
+      const path = normalizeTablePath(input);
+      const table = catalogue.find(path);
+      wanted.set(table ? canonical(table) : path, path);
     }
-    tables = tables.filter((t) => wanted.has(t.table.path));
+    for (const [path, name] of wanted) {
+      if (held.includes(path)) continue;
+      const near = nearestNames(name, held, 3);
+      throw new UsageError(`${name} is not in ${source}`, near.length ? `did you mean ${near.join(' or ')}?` : `${source} holds ${held.length ? held.join(', ') : 'no table'}`);
+    }
+    tables = tables.filter((t) => wanted.has(canonical(t.table)));
   }
   const vdoms = ctx.settings.vdomText !== undefined ? ctx.vdoms() : undefined;
   if (vdoms && !vdoms.includes('*')) tables = tables.filter((t) => vdoms.includes(t.vdom));
@@ -106,19 +115,27 @@ async function deviceFile(ctx: Context, dir: string): Promise<string> {
   return join(dir, own);
 }
 
-/** `work` over every item, READ_CONCURRENCY at once over the device's one connection pool; results in input order. */
-export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+/** `work` over every item, `concurrency` at once over the device's one connection pool; results in input order. */
+export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Promise<R>, concurrency = READ_CONCURRENCY, onSettled?: () => void): Promise<PromiseSettledResult<R>[]> {
   const results: PromiseSettledResult<R>[] = [];
-  const settle = (item: T) => work(item).then((value): PromiseSettledResult<R> => ({ status: 'fulfilled', value }), (reason: unknown): PromiseSettledResult<R> => ({ status: 'rejected', reason }));
-  await forEachConcurrent(items, READ_CONCURRENCY, settle, async (result) => void results.push(result));
+  const settle = (item: T) =>
+    work(item)
+      .then((value): PromiseSettledResult<R> => ({ status: 'fulfilled', value }), (reason: unknown): PromiseSettledResult<R> => ({ status: 'rejected', reason }))
+      .finally(onSettled);
+  await forEachConcurrent(items, concurrency, settle, async (result) => void results.push(result));
   return results;
 }
 
-/** Whether a table can be read as a whole: the collection GET (L), or a singleton's object (G). */
-const readable = (table: TableDef) => table.operations.includes('L') || (table.singleton && table.operations.includes('G'));
+/** Whether a table can be read as a whole: a keyed table's list, or a singleton's object (by L or G). */
+const readable = (table: TableSummary) => table.operations.includes('L') || table.operations.includes('G');
 
-/** The tables named (each resolved in the device's catalogue), in the catalogue's order; none named: every readable table. */
-export async function chosenTables(ctx: Context, catalogue: Catalogue, inputs: string[]): Promise<TableDef[]> {
+/**
+ * The tables named (each resolved in the device's catalogue, once, in the catalogue's order), or every
+ * table that can be read as a whole (`spec`: of SPEC.md's 42).
+ */
+export async function chosenTables(ctx: Context, catalogue: Catalogue, inputs: string[], options: { spec?: boolean } = {}): Promise<TableDef[]> {
+  // SPEC.md's 42 from their own files; every table from the one file that holds them all.
+  if (!inputs.length && options.spec) return catalogue.summaries().filter((t) => t.spec && readable(t)).map((t) => catalogue.find(t.path)!);
   if (!inputs.length) return catalogue.all().filter(readable);
   const resolved: TableDef[] = [];
   for (const input of inputs) resolved.push(await resolveTable(ctx, catalogue, input));
@@ -127,37 +144,77 @@ export async function chosenTables(ctx: Context, catalogue: Catalogue, inputs: s
     if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
     if (!readable(table)) requireOperation(ctx, table, table.singleton ? 'G' : 'L');
   }
-  const order = new Map(catalogue.all().map((t, i) => [t.path, i]));
-  return named.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  // The catalogue's order (from its index: the whole catalogue is read only for a full export).
+  const order = new Map(catalogue.summaries().map((t, i) => [t.path, i]));
+  const at = (t: TableDef) => order.get(t.aliasOf ?? t.path) ?? order.size;
+  return named.sort((a, b) => at(a) - at(b));
+}
+
+/** A table that could not be read, and how the user sees why. */
+export interface ReadFailure {
+  table: TableDef;
+  report: Shown;
+  /** The device does not have the table (404 under each of its names). */
+  missing: boolean;
+}
+
+/** Which names the connected device answered to (CLI.md "Names"), remembered per device address. */
+async function tableNames(ctx: Context): Promise<TableNames> {
+  return TableNames.load(ctx.env, ctx.demo ? 'demo' : (await ctx.client()).baseUrl);
 }
 
 /**
  * The configuration of some tables in some VDOMs (`undefined`: the management VDOM; `*`: all), read
- * concurrently, VDOM by VDOM in the device's order, tables in the catalogue's. A table that cannot be
+ * `concurrency` at once, VDOM by VDOM in the device's order, tables in the catalogue's; each under the
+ * name the device answered to (a renamed table: SPEC.md's or the device's). A table that cannot be
  * read is reported in `failures`; when none can be, the first failure is thrown.
  */
-export async function readConfiguration(ctx: Context, tables: TableDef[], vdoms: string[] | undefined, options: { excludeDefaultValues?: boolean } = {}): Promise<{ tables: DocumentTable[]; failures: { table: TableDef; report: Shown }[] }> {
+export async function readConfiguration(
+  ctx: Context,
+  tables: TableDef[],
+  vdoms: string[] | undefined,
+  options: { excludeDefaultValues?: boolean; concurrency?: number; onRead?: () => void } = {},
+): Promise<{ tables: DocumentTable[]; failures: ReadFailure[] }> {
   const client = await ctx.client();
-  const settled = await settleConcurrent(tables, (table) => readTable(client, table, vdoms, options));
-  const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ table: tables[i], report: ctx.describe(r.reason) }] : []));
+  const names = await tableNames(ctx);
+  const read = async (table: TableDef) => {
+    const answer = await readTableAnyName(client, table, vdoms, { excludeDefaultValues: options.excludeDefaultValues, prefer: (n) => names.prefer(n) });
+    names.answered(namesOf(table), answer.table.path);
+    return answer;
+  };
+  const settled = await settleConcurrent(tables, read, options.concurrency, options.onRead);
+  names.save();
+  const failures = settled.flatMap((r, i): ReadFailure[] =>
+    r.status === 'rejected' ? [{ table: tables[i], report: ctx.describe(r.reason), missing: r.reason instanceof ApiError && r.reason.notFound }] : [],
+  );
   const first = settled.find((r) => r.status === 'rejected');
   if (first && failures.length === tables.length) throw first.reason;
   const found: DocumentTable[] = [];
   const vdomOrder: string[] = [];
-  settled.forEach((r, i) => {
-    if (r.status === 'rejected') return;
-    for (const { vdom, content } of r.value) {
+  for (const r of settled) {
+    if (r.status === 'rejected') continue;
+    const { table, reads } = r.value;
+    for (const { vdom, content } of reads) {
       if (!vdomOrder.includes(vdom)) vdomOrder.push(vdom);
-      found.push({ vdom, table: tables[i], content: normalizeContent(tables[i], content) });
+      found.push({ vdom, table, content: normalizeContent(table, content) });
     }
-  });
+  }
   return { tables: vdomOrder.flatMap((vdom) => found.filter((t) => t.vdom === vdom)), failures };
 }
 
-/** The device's current content of every document table, read concurrently; the first failure stops the run. */
+/**
+ * The device's current content of every document table, read concurrently, each under the name the
+ * device answers to (a document may name a renamed table either way); the first failure stops the run.
+ */
 export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promise<Comparison[]> {
   const client = await ctx.client();
-  const reads = await settleConcurrent(desired, async (d) => ({ desired: d, actual: (await readTable(client, d.table, [d.vdom]))[0]?.content ?? [] }));
+  const names = await tableNames(ctx);
+  const reads = await settleConcurrent(desired, async (d): Promise<Comparison> => {
+    const { table, reads: [first] } = await readTableAnyName(client, d.table, [d.vdom], { prefer: (n) => names.prefer(n) });
+    names.answered(namesOf(d.table), table.path);
+    return { desired: { ...d, table }, actual: first?.content ?? [] };
+  });
+  names.save();
   return reads.map((r) => {
     if (r.status === 'rejected') throw r.reason;
     return r.value;

@@ -1,25 +1,57 @@
 import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { writePrivateFile } from '../files.js';
+import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument } from '../plan/document.js';
-import { chosenTables, readConfiguration } from './desired.js';
+import { parseConcurrency } from '../request/bulk.js';
+import { chosenTables, readConfiguration, READ_CONCURRENCY, type ReadFailure } from './desired.js';
 import { deviceFileName } from './shared.js';
 
 export interface ExportOptions {
   excludeDefaultValues?: boolean;
   dir?: string;
+  concurrency?: string;
+  spec?: boolean;
 }
 
 /**
- * `cmdb export [<table>...]`: the config document of the tables (default: every table that can be
- * read as a whole) in the chosen VDOMs, deterministic. A table that cannot be read is left out with
- * a note, and the run ends with the most severe such failure.
+ * What a full export could not read, said once: tables refused by the access profile in one line
+ * naming their groups, tables the device does not have counted in it; any other failure (and every
+ * failure of tables named on the line) a line each. Returns the exit codes that count: all but those
+ * of the tables a full export finds missing.
+ */
+function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): number[] {
+  const refused = full ? failures.filter((f) => f.report.exit === EXIT.FORBIDDEN) : [];
+  const missing = full ? failures.filter((f) => f.missing) : [];
+  const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
+  for (const { table, report } of others) ctx.warn(`${table.path} is left out: ${report.message}`);
+  if (refused.length || missing.length) {
+    const groups = [...new Set(refused.map((f) => f.table.group))].sort().join(', ');
+    const denied = refused.length ? `permission denied${missing.length ? ` for ${refused.length}` : ''} (groups: ${groups})` : '';
+    const absent = missing.length ? `${missing.length === 1 ? 'one is' : `${missing.length} are`} not on this device` : '';
+    const count = refused.length + missing.length;
+    ctx.warn(`${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent].filter(Boolean).join('; ')}`);
+  }
+  return [...refused, ...others].map((f) => f.report.exit);
+}
+
+/**
+ * `cmdb export [<table>...]`: the config document of the tables (default: every table the device has
+ * that can be read as a whole; `--spec`: of SPEC.md's 42) in the chosen VDOMs, deterministic, read
+ * `--concurrency` at once with a progress line on a terminal. A table that cannot be read is left out
+ * (reportFailures), and the run ends with the most severe such failure.
  */
 export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ExportOptions): Promise<number> {
   const vdoms = ctx.vdoms();
-  const { tables, failures } = await readConfiguration(ctx, await chosenTables(ctx, await ctx.catalogue(), tableInputs), vdoms, { excludeDefaultValues: opts.excludeDefaultValues });
-  for (const { table, report } of failures) ctx.warn(`${table.path} is left out: ${report.message}`);
+  const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
+  const chosen = await chosenTables(ctx, await ctx.catalogue(), tableInputs, { spec: opts.spec });
+  const progress = ctx.out.progress('tables', chosen.length);
+  let done = 0;
+  const { tables, failures } = await readConfiguration(ctx, chosen, vdoms, { excludeDefaultValues: opts.excludeDefaultValues, concurrency, onRead: () => progress.update(++done) }).finally(() =>
+    progress.done(),
+  );
+  const exits = reportFailures(ctx, failures, tableInputs.length === 0);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {
     const { text, extension } = await ctx.out.document(document);
@@ -30,5 +62,5 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
   } else {
     await ctx.print(document);
   }
-  return mostSevere(failures.map((f) => f.report.exit));
+  return mostSevere(exits);
 }

@@ -148,13 +148,17 @@ function offersTable(rule: TableRule | undefined, t: TableSummary, force: boolea
  */
 function tableCandidates(catalogue: Catalogue, cur: string, rule: TableRule | undefined, force: boolean): Candidate[] {
   const lead = cur.startsWith('/') ? '/' : '';
-  const tables = catalogue.summaries().filter((t) => offersTable(rule, t, force));
+  // A table SPEC.md renamed is offered under the device's name too (`log.fortianalyzer2/filter`).
+  const tables = catalogue
+    .summaries()
+    .filter((t) => offersTable(rule, t, force))
+    .flatMap((t) => (t.deviceName ? [{ path: t.path, t }, { path: t.deviceName, t }] : [{ path: t.path, t }]));
   let prefix = cur.slice(lead.length);
   for (;;) {
     const steps = new Map<string, Candidate>();
-    for (const t of tables.filter((t) => t.path.startsWith(prefix))) {
-      const end = t.path.slice(prefix.length).search(/[./]/);
-      const step = end < 0 ? t.path : t.path.slice(0, prefix.length + end + 1);
+    for (const { path, t } of tables.filter((n) => n.path.startsWith(prefix))) {
+      const end = path.slice(prefix.length).search(/[./]/);
+      const step = end < 0 ? path : path.slice(0, prefix.length + end + 1);
       steps.set(step, end < 0 ? { value: lead + step, description: tableDescription(t) } : { value: lead + step, noSpace: true });
     }
     const only = steps.size === 1 ? [...steps.values()][0] : undefined;

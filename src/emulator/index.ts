@@ -198,7 +198,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const credentials = resolveCredentials(saved);
   const certificate = resolveCertificate(options, saved);
   const catalogue = options.catalogue ?? SHIPPED_CATALOGUE;
-  const db = buildDatabase(vdoms, options.seed ?? 'demo', saved, catalogue);
+  // The tables a saved state does not hold are made from the seed it was started with (tables are made on first use).
+  const seed = saved ? (saved.seed ?? 'demo') : (options.seed ?? 'demo');
+  const db = buildDatabase(vdoms, seed, saved, catalogue);
   const stateFile = options.stateFile;
   const keepAddress = options.keepAddress ?? true;
   const host = options.host ?? '127.0.0.1';
@@ -206,7 +208,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const port = await listen(server, options.port ?? (keepAddress ? saved?.port : undefined) ?? 0, host);
   const extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'> = {
     credentials,
-    seed: saved?.seed ?? options.seed ?? 'demo',
+    seed,
     ...(options.tls === true && certificate ? { tls: certificate } : {}),
     ...(keepAddress ? { port } : saved?.port !== undefined ? { port: saved.port } : {}),
   };

@@ -275,11 +275,11 @@ export class Printer {
     this.err(`${text}\n`);
   }
 
-  /** `fetched N objects…` on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
-  progress(): { update(count: number): void; done(): void } {
+  /** `fetched N objects…` (or `N/total tables`) on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
+  progress(what = 'objects', total?: number): { update(count: number): void; done(): void } {
     const line = this.statusLine;
     return {
-      update: (n) => line.show(`fetched ${n.toLocaleString('en-US')} object${n === 1 ? '' : 's'}…`),
+      update: (n) => line.show(`fetched ${n.toLocaleString('en-US')}${total === undefined ? '' : `/${total.toLocaleString('en-US')}`} ${what === 'objects' && n === 1 && total === undefined ? 'object' : what}…`),
       done: () => line.clear(),
     };
   }

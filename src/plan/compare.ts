@@ -1,4 +1,5 @@
 import { entryKeyOf, entryOrderMatters, type FieldSchema } from '../catalogue/index.js';
+import { ipv4Meaning } from '../catalogue/ipv4.js';
 import { isEncrypted } from '../catalogue/secrets.js';
 import { isMetaField, multipleValues } from '../catalogue/validate.js';
 import { isObject, keyId, normalizeObject, type Obj } from './document.js';
@@ -57,16 +58,28 @@ function sameEntries(items: Record<string, FieldSchema>, desired: unknown[], act
   });
 }
 
+/** IPv4-shaped values by meaning (`/24` = `255.255.255.0`); a multi-value field's as sets of such values. */
+function sameIpv4(schema: FieldSchema, desired: string, actual: string): boolean {
+  if (desired === actual) return true;
+  const meaning = (text: string) => ipv4Meaning(text) ?? text.trim();
+  if (!schema.multiple) return meaning(desired) === meaning(actual);
+  return sameSet(new Set(multipleValues(desired).map(meaning)), new Set(multipleValues(actual).map(meaning)));
+}
+
 /**
  * Whether the device's value already is the desired one (CLI.md's comparison rules): numbers and
- * numeric strings by value, `multiple` fields as sets of words, `ENC ...` secrets equal to anything,
- * list fields entry by entry, objects in the fields they state.
+ * numeric strings by value, `multiple` fields as sets of words, `password` fields as set or not,
+ * IPv4-shaped values by meaning, `ENC ...` values equal to anything, list fields entry by entry,
+ * objects in the fields they state.
  */
 export function sameValue(schema: FieldSchema | undefined, desired: unknown, actual: unknown): boolean {
+  // A secret is set or not: the device never shows it, and re-encrypts it on every read.
+  if (schema?.format === 'password') return absent(desired) === absent(actual);
   if (isEncrypted(actual)) return true;
   if (Array.isArray(desired)) return sameEntries(schema?.items ?? {}, desired, actual);
   if (isObject(desired)) return isObject(actual) && sameFields({}, desired, actual);
   if (desired === null || desired === undefined || desired === '') return absent(actual);
+  if (schema?.format === 'ipv4' && typeof desired === 'string' && typeof actual === 'string') return sameIpv4(schema, desired, actual);
   if (schema?.multiple && typeof desired === 'string' && typeof actual === 'string') return sameSet(words(desired), words(actual));
   const a = numeric(desired);
   const b = numeric(actual);

@@ -1,4 +1,4 @@
-import { entryKeyOf, findTable, isWellFormedTablePath, normalizeTablePath, type FieldSchema, type TableDef } from '../catalogue/index.js';
+import { devicePicksKey, entryKeyOf, findTable, isWellFormedTablePath, normalizeTablePath, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 
@@ -83,6 +83,8 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
     if (!list || !table.key) return;
     const key = object[table.key];
     if (key === undefined || key === null || key === '') throw new UsageError(`${source}: ${at} has no '${table.key}', the table's key`);
+    // Key 0: a new object whose key the device picks, never one already there (several may be).
+    if (devicePicksKey(table, key)) return;
     if (seen.has(keyId(key))) throw new UsageError(`${source}: ${at} repeats the key ${JSON.stringify(key)}`);
     seen.add(keyId(key));
   });
@@ -105,7 +107,16 @@ export function readDocument(value: unknown, source: string, find: FindTable = f
   const tables: DocumentTable[] = [];
   for (const [vdom, byTable] of Object.entries(value.vdoms)) {
     if (!isObject(byTable)) throw new UsageError(`${source}: vdom ${vdom} must map table paths to their content`);
-    for (const [path, content] of Object.entries(byTable)) tables.push(checkTable(source, vdom, path, content, find));
+    // SPEC.md's name and the device's of a renamed table are the same table (CLI.md "Names").
+    const named = new Map<string, string>();
+    for (const [path, content] of Object.entries(byTable)) {
+      const checked = checkTable(source, vdom, path, content, find);
+      const canonical = checked.table.aliasOf ?? checked.table.path;
+      const other = named.get(canonical);
+      if (other !== undefined) throw new UsageError(`${source}: vdom ${vdom} names the same table twice, as ${other} and ${checked.table.path}`, 'keep one of the two names');
+      named.set(canonical, checked.table.path);
+      tables.push(checked);
+    }
   }
   return tables;
 }

@@ -38,7 +38,10 @@ function longestIncreasing(values: number[]): Set<number> {
 export function orderMoves(device: Key[], desired: Key[]): OrderMove[] {
   const position = new Map(device.map((key, i) => [keyId(key), i]));
   const present = desired.filter((key) => position.has(keyId(key)));
-  const kept = longestIncreasing(present.map((key) => position.get(keyId(key))!));
+  const positions = present.map((key) => position.get(keyId(key))!);
+  // In order already (an in-sync table): nothing to move.
+  if (positions.every((p, i) => i === 0 || positions[i - 1] < p)) return [];
+  const kept = longestIncreasing(positions);
   if (kept.size === present.length) return [];
   let first = present.length;
   for (const i of kept) first = Math.min(first, i);

@@ -1,4 +1,4 @@
-import { keepsOrder, type TableDef } from '../catalogue/index.js';
+import { devicePicksKey, keepsOrder, type TableDef } from '../catalogue/index.js';
 import type { ApiRequest } from '../api/client.js';
 import { redactSecrets } from '../catalogue/secrets.js';
 import { changedFields, type FieldChange } from './compare.js';
@@ -96,6 +96,12 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
     const listed = new Set<string>();
     for (const object of desired.content) {
       const key = keyOf(table, object);
+      if (devicePicksKey(table, key)) {
+        // Key 0: created each time, under the key the device picks, at the end of the table.
+        plan.create.push({ ...at, key, object });
+        steps.push({ action: 'create', ...at, key, object });
+        continue;
+      }
       listed.add(keyId(key));
       const current = onDevice.get(keyId(key));
       if (!current) {
@@ -112,7 +118,8 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
       }
     }
     if (keepsOrder(table)) {
-      const order = desired.content.map((object) => keyOf(table, object));
+      // Objects under key 0 have no key to place them by until the device picks one: they stay last.
+      const order = desired.content.map((object) => keyOf(table, object)).filter((key) => !devicePicksKey(table, key));
       const moves = orderMoves(deviceOrder, order).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
       if (moves.length) orders.set(orderSlot(vdom, table.path), order);
       plan.move.push(...moves);

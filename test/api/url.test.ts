@@ -17,6 +17,13 @@ test('the whole mkey is one percent-encoded path segment', () => {
   }
 });
 
+test('table paths are sent as the device spells them, encoded only where a URL needs it', () => {
+  assert.equal(buildPath('/api/v2/cmdb', 'user/tacacs+'), '/api/v2/cmdb/user/tacacs+');
+  assert.equal(buildPath('/api/v2/cmdb', 'firewall/DoS-policy', 3), '/api/v2/cmdb/firewall/DoS-policy/3');
+  assert.equal(buildPath('/api/v2/cmdb', 'firewall.service/custom', 'HTTP/S'), '/api/v2/cmdb/firewall.service/custom/HTTP%2FS');
+  assert.equal(buildPath('/api/v2/cmdb', 'odd area/t#1'), '/api/v2/cmdb/odd%20area/t%231');
+});
+
 test('paths join prefix and table whatever the slashes', () => {
   assert.equal(buildPath('api/v2/cmdb/', '/log.disk/setting'), '/api/v2/cmdb/log.disk/setting');
   assert.equal(buildPath('/api/v2/cmdb', ''), '/api/v2/cmdb');

@@ -235,7 +235,7 @@ describe('diff and apply', () => {
   });
 
   test('without --atomic a failed write stops the run and reports what was and was not applied', async () => {
-    const doc = file('bad.json', JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 55 }, [BINDINGS]: [{ 'seq-num': 70, ip: 'not-an-ip' }], [ACL]: [{ name: 'after-the-failure' }] } } }));
+    const doc = file('bad.json', JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 55 }, [BINDINGS]: [{ 'seq-num': 70, mac: 'not-a-mac' }], [ACL]: [{ name: 'after-the-failure' }] } } }));
     const r = await run('apply', '-f', doc);
     expectCode(r, 7);
     const report = json<{ applied: Obj[]; failed: Obj & { error: Obj }; not_applied: Obj[] }>(r);
@@ -253,7 +253,7 @@ describe('diff and apply', () => {
     const doc = file('atomic.json', JSON.stringify({
       vdoms: {
         root: { [DISK]: { 'max-log-file-size': 55 }, [ACL]: [{ name: 'in-root' }] },
-        dmz: { [ACL]: [{ name: 'in-dmz' }], [BINDINGS]: [{ 'seq-num': 70, ip: 'not-an-ip' }] },
+        dmz: { [ACL]: [{ name: 'in-dmz' }], [BINDINGS]: [{ 'seq-num': 70, mac: 'not-a-mac' }] },
       },
     }));
     const mark = emu.requests.length;
