@@ -13,11 +13,11 @@ const GROUPS: readonly HelpGroup[] = ['objects', 'metadata', 'configuration as c
 
 /** Examples of the whole tool: the first things a new user types. */
 export const EXAMPLES: readonly string[] = [
-  'cmdb --demo list firewall.ipmacbinding/table        # try it on the built-in device',
+  'cmdb --demo list firewall/policy        # try it on the built-in device',
   'printenv FW_TOKEN | cmdb login --host https://fw.example:8443 --token-stdin',
-  'cmdb get log.disk/setting -o yaml',
-  "cmdb update firewall.ipmacbinding/table 1 --set status=disable --vdom root",
-  'CMDB_HOST=https://fw.example CMDB_TOKEN=$TOKEN cmdb list router/access-list -o json   # in CI',
+  'cmdb get system/interface port1 -o yaml',
+  "cmdb update firewall/address lan-net --set comment='office LAN, 2nd floor' --vdom root",
+  'CMDB_HOST=https://fw.example CMDB_TOKEN=$TOKEN cmdb list firewall/address -o json   # in CI',
 ];
 
 const MORE = "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md and the guides in docs/ of the package (docs/reference.md: every command) for the output formats, configuration as code, many devices and the emulator";
