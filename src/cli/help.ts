@@ -194,7 +194,7 @@ function md(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Markdown code span: `` `text` ``, a pipe escaped (inside a table), backticks in the text doubled around. */
+/** A markdown code span in a table cell (a pipe escaped, as a cell would end there). */
 function code(text: string): string {
   return `\`${text.replace(/\|/g, '\\|')}\``;
 }
@@ -234,7 +234,7 @@ export function referencePage(): string {
   for (const group of groups) {
     out.push(`## ${capitalized(group)}`, '');
     for (const def of COMMANDS.filter((d) => d.group === group)) {
-      out.push(`### cmdb ${commandName(def)}`, '', code(`cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}`), '', `${md(capitalized(def.description))}.`, '');
+      out.push(`### cmdb ${commandName(def)}`, '', `\`cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\``, '', `${md(capitalized(def.description))}.`, '');
       for (const note of def.notes ?? []) out.push(md(note), '');
       if (def.options?.length) {
         out.push('| option | meaning |', '|---|---|');

@@ -172,7 +172,7 @@ function writeFixture(dir: string, home: string): void {
   }
 }
 
-test('every example of --help, the man page, README.md and docs/ runs against --demo with the exit code it implies', async () => {
+test('every example of --help, the man page, README.md and docs/ runs against --demo with the exit code it implies', async (t) => {
   // EXAMPLES_ONLY=<text> runs only the groups whose place contains it (`EXAMPLES_ONLY=docs/objects.md`).
   const only = process.env.EXAMPLES_ONLY;
   const groups = [...helpGroups(), ...documents().flatMap(documentGroups)].filter((g) => !only || g.where.includes(only));
@@ -181,6 +181,7 @@ test('every example of --help, the man page, README.md and docs/ runs against --
   const failures: string[] = [];
   const folders = new Map<string, string>();
   let ran = 0;
+  let notOnDemo = 0;
   try {
     for (const group of groups) {
       let dir = folders.get(group.folder);
@@ -193,7 +194,10 @@ test('every example of --help, the man page, README.md and docs/ runs against --
       const reset = await bash('cmdb demo reset', dir, env);
       assert.equal(reset.code, 0, reset.stderr);
       for (const example of group.examples) {
-        if (REAL_DEVICE.test(example.line)) continue;
+        if (REAL_DEVICE.test(example.line)) {
+          notOnDemo++;
+          continue;
+        }
         ran++;
         // `cmdb emulator` serves until stopped: it passes once it printed its address (a trailing `&` is dropped).
         const serving = SERVING.test(example.line);
@@ -209,6 +213,7 @@ test('every example of --help, the man page, README.md and docs/ runs against --
     rmSync(root, { recursive: true, force: true });
     rmSync(env.HOME!, { recursive: true, force: true });
   }
+  t.diagnostic(`${ran} examples run in ${groups.length} groups; ${notOnDemo} about a real device not run`);
   assert.ok(only || ran > 100, `only ${ran} examples found`);
   assert.equal(failures.length, 0, `${failures.length} of ${ran} examples failed:\n\n${failures.join('\n\n')}`);
 });
