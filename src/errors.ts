@@ -1,4 +1,4 @@
-/** Exit codes of CLI.md: a contract scripts depend on. */
+/** The exit codes: a contract scripts depend on (docs/reference.md lists them, generated from EXIT_MEANINGS). */
 export const EXIT = {
   OK: 0,
   INTERNAL: 1,
@@ -14,7 +14,7 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
-/** What each exit code means, by its name in EXIT, for help and the man page (CLI.md's table). */
+/** What each exit code means, by its name in EXIT, for help, the man page and docs/reference.md. */
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success (an empty list is success)',
   INTERNAL: 'unexpected internal error',
@@ -24,8 +24,8 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   FORBIDDEN: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
   NOT_FOUND: 'not found: 404',
   REJECTED: 'request rejected: 400, 405, 413, 424 (duplicate, missing or invalid attribute)',
-  BLOCKED: 'temporarily blocked after failed logins: 429',
-  DEVICE: "device error: 500 and other 5xx, and answers that are not the device's JSON",
+  BLOCKED: "temporarily blocked after failed logins: 429 (and a rate limit that outlasts five tries, and another cmdb process holding a shared file's lock longer than CMDB_LOCK_TIMEOUT)",
+  DEVICE: "device error: 500 and other 5xx, and answers that are not the device's JSON: HTML, an empty body, a 204, a body cut short, a redirect, JSON that is not an envelope, results that are not objects, data nested deeper than configuration, list --all paging that never advances, a 404 whose body is not the device's JSON",
   DIFFERENT: 'diff (and apply --dry-run): the device differs from the desired configuration',
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT): the run stops at once and says what it had done',
 };

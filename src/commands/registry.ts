@@ -75,8 +75,8 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--exclude-default-values', description: 'leave out properties that hold their default value' },
       { flags: '--no-headers', description: 'table and csv: leave out the header line' },
     ],
-    examples: ["cmdb list firewall.ipmacbinding/table --filter 'status==enable'", 'cmdb list router/access-list --all -o ndjson',
-      'cmdb list firewall.ipmacbinding/table -o csv --no-headers --fields ip,mac', "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip"],
+    examples: ['cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action', "cmdb list firewall/address --filter 'type==ipmask' -o json",
+      'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway', "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip"],
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
@@ -87,7 +87,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
     options: READ_OPTIONS,
-    examples: ['cmdb get firewall.ipmacbinding/table 1', 'cmdb get firewall.ipmacbinding/table 1 2 3 -o json', 'cmdb get log.disk/setting -o yaml', "cmdb get router/access-list 'mgmt nets' --vdom dmz --fields name,comments"],
+    examples: ['cmdb get firewall/policy 1', 'cmdb get firewall/address lan-net dmz-net -o json', 'cmdb get log.disk/setting -o yaml', 'cmdb get system/interface port1 --fields name,ip,allowaccess'],
     load: async () => (await import('./get.js')).run,
   }),
   defineCommand({
@@ -99,7 +99,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', body: 'none' },
     tables: { keyed: ['C'], singleton: ['C'] },
     options: [...BODY_OPTIONS, CONCURRENCY('an array body'), { flags: '--atomic', description: 'all or nothing: every element in one device transaction' }, ...WRITE_OPTIONS],
-    examples: ['cmdb create firewall.ipmacbinding/table --set seq-num=7 --set ip=10.0.0.7 --set mac=00:11:22:33:44:55', 'cmdb create dlp/filepattern -f patterns.yaml', "cmdb create router/access-list '{\"name\":\"lab\",\"comments\":\"lab nets\"}'"],
+    examples: ['cmdb create firewall/address --set name=lab-net --set subnet=10.20.0.0/24', 'cmdb create firewall/address -f addresses.yaml', 'cmdb create router/static --set dst=10.30.0.0/16 --set gateway=10.10.10.254 --set device=port4'],
     load: async () => (await import('./create.js')).run,
   }),
   defineCommand({
@@ -111,7 +111,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', key: 'key', 'new-key': 'none' },
     tables: { keyed: ['C'], singleton: [] },
     options: WRITE_OPTIONS,
-    examples: ['cmdb clone router/access-list deny-all deny-all-copy', 'cmdb clone system.3g-modem/custom 1 2 --vdom dmz --dry-run'],
+    examples: ['cmdb clone firewall/address lan-net lan-net-copy', 'cmdb clone firewall/policy 1 10 --dry-run'],
     load: async () => (await import('./clone.js')).run,
   }),
   defineCommand({
@@ -126,7 +126,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', args: 'key' },
     tables: { keyed: ['U'], singleton: ['P'] },
     options: [...BODY_OPTIONS, ...WRITE_OPTIONS],
-    examples: ['cmdb update firewall.ipmacbinding/table 1 --set status=disable', 'cmdb update log.disk/setting --set status=enable --set roll-day=sunday', 'cmdb update router/access-list deny-all -f acl.yaml'],
+    examples: ['cmdb update firewall/policy 4 --set status=disable', "cmdb update firewall/addrgrp internal-nets --set 'member+=dmz-net'", 'cmdb update log.disk/setting --set status=enable --set roll-day=sunday'],
     load: async () => (await import('./update.js')).run,
   }),
   defineCommand({
@@ -146,7 +146,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--bottom', description: 'move behind the last object' },
       ...WRITE_OPTIONS,
     ],
-    examples: ['cmdb move system.3g-modem/custom 3 --before 1', 'cmdb move router/access-list deny-all --after "mgmt nets"', 'cmdb move router/access-list deny-all --bottom'],
+    examples: ['cmdb move firewall/policy 4 --before 1', 'cmdb move firewall/policy 3 --after 5', 'cmdb move dlp/filepattern 1 --bottom'],
     load: async () => (await import('./move.js')).run,
   }),
   defineCommand({
@@ -158,7 +158,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', key: 'key' },
     tables: { keyed: ['U'], singleton: ['P'] },
     options: WRITE_OPTIONS,
-    examples: ["cmdb edit router/access-list 'mgmt nets'", 'cmdb edit log.disk/setting --vdom dmz'],
+    examples: ['cmdb edit firewall/policy 1', 'cmdb edit log.disk/setting --vdom dmz'],
     load: async () => (await import('./edit.js')).run,
   }),
   defineCommand({
@@ -171,7 +171,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['D'], singleton: [] },
     options: [CONCURRENCY('several keys'), { flags: '--atomic', description: 'all or nothing: every delete in one device transaction' }, ...WRITE_OPTIONS],
-    examples: ['cmdb delete firewall.ipmacbinding/table 7', 'cmdb delete firewall.ipmacbinding/table 7 8 9 --concurrency 2', 'cmdb delete firewall.ipmacbinding/table 7 --dry-run'],
+    examples: ['cmdb delete firewall/address dhcp-pool', 'cmdb delete firewall/policy 4 5 --concurrency 2', 'cmdb delete firewall.ipmacbinding/table 1 --dry-run'],
     load: async () => (await import('./delete.js')).run,
   }),
   defineCommand({
@@ -188,7 +188,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--spec', description: 'only the 42 core tables of the API specification (default: every table the device has)' },
       { flags: '--concurrency <n>', description: 'tables read at once (default 8)', kind: 'none' },
     ],
-    examples: ["cmdb export --vdom '*' > fw1.yaml", 'cmdb export router/access-list log.disk/setting', "cmdb -d fw1 export --vdom '*' --dir configs/"],
+    examples: ["cmdb export --vdom '*' > fw1.yaml", 'cmdb export firewall/address firewall/policy router/static', "cmdb -d fw1 export --vdom '*' --dir configs/"],
     load: async () => (await import('./export.js')).run,
   }),
   defineCommand({
@@ -225,7 +225,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--dry-run', description: 'print the plan and the exact requests; write nothing (exit 10 when there is something to do)' },
       { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
     ],
-    examples: ['cmdb apply -f fw1.yaml --dry-run', 'cmdb apply -f backup.yaml --prune --atomic --yes'],
+    examples: ['cmdb apply -f fw1.yaml --dry-run', 'cmdb apply -f fw1.yaml --prune --atomic --yes'],
     load: async () => (await import('./apply.js')).run,
   }),
   defineCommand({
@@ -239,7 +239,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--all', description: "the whole tree, every table's schema at once (--raw: the answer untouched, to save)" },
       { flags: '--refresh', description: 'also rewrite the cached schema of a device of another release than 6.4.14' },
     ],
-    examples: ['cmdb schema router/access-list', 'cmdb schema log.disk/setting -o json', 'cmdb schema --all --raw > fw-7.2.json'],
+    examples: ['cmdb schema firewall/policy', 'cmdb schema log.disk/setting -o json', 'cmdb schema --all --raw > fw-7.2.json'],
     load: async () => (await import('./action.js')).schema,
   }),
   defineCommand({
@@ -248,7 +248,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the default values of a table (action=default)',
     group: 'metadata',
     args: { table: 'table' },
-    examples: ['cmdb defaults log.disk/setting', 'cmdb defaults router/access-list -o yaml'],
+    examples: ['cmdb defaults log.disk/setting', 'cmdb defaults firewall/address -o yaml'],
     load: readAction('defaults'),
   }),
   defineCommand({
@@ -257,7 +257,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the meta data of a table (action=meta)',
     group: 'metadata',
     args: { table: 'table' },
-    examples: ['cmdb meta firewall.ipmacbinding/table', 'cmdb meta log.disk/setting -o json'],
+    examples: ['cmdb meta firewall/policy', 'cmdb meta log.disk/setting -o json'],
     load: readAction('meta'),
   }),
   defineCommand({
@@ -266,7 +266,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the CMDB revision of a table (action=revision)',
     group: 'metadata',
     args: { table: 'table', key: 'key' },
-    examples: ['cmdb revision firewall.ipmacbinding/table', 'cmdb revision router/access-list deny-all'],
+    examples: ['cmdb revision firewall/policy', 'cmdb revision firewall/address lan-net'],
     load: readAction('revision'),
   }),
   defineCommand({
@@ -275,7 +275,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'list configuration transactions (action=transaction-list)',
     group: 'metadata',
     args: { table: 'table', key: 'key' },
-    examples: ['cmdb transactions firewall.ipmacbinding/table', 'cmdb transactions router/access-list -o json'],
+    examples: ['cmdb transactions firewall/policy', 'cmdb transactions firewall/address -o json'],
     load: readAction('transactions'),
   }),
   defineCommand({
@@ -293,7 +293,7 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--all', description: 'a list: fetch every page (start and count)' },
       { flags: '--page-size <n>', description: 'entries per request with --all (default 1000)', kind: 'none' },
     ],
-    examples: ['cmdb api monitor/system/status', "cmdb api cmdb/firewall.ipmacbinding/table --query 'filter=status==enable' -o yaml", 'cmdb api cmdb/dlp/filepattern -X POST --data \'{"id":42,"name":"api-made"}\''],
+    examples: ['cmdb api monitor/system/status', "cmdb api cmdb/firewall/address --query 'filter=type==fqdn' -o yaml", 'cmdb api cmdb/dlp/filepattern -X POST --data \'{"id":42,"name":"api-made"}\''],
     load: async () => (await import('./api.js')).run,
   }),
   defineCommand({
@@ -323,7 +323,7 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the completion script for bash, zsh or fish',
     group: 'tools',
     args: { shell: 'shell' },
-    examples: ['source <(cmdb completion bash)', 'cmdb completion zsh > "${fpath[1]}/_cmdb"', 'cmdb completion fish > ~/.config/fish/completions/cmdb.fish'],
+    examples: ['source <(cmdb completion bash)', 'cmdb completion zsh > ~/.zsh/completions/_cmdb', 'cmdb completion fish > ~/.config/fish/completions/cmdb.fish'],
     load: async () => (await import('./completion.js')).run,
   }),
   defineCommand({
@@ -369,7 +369,7 @@ export const COMMANDS: readonly CommandDef[] = [
     parent: 'demo',
     description: 'forget the changes made with --demo',
     group: 'tools',
-    examples: ['cmdb demo reset', 'cmdb demo reset && cmdb --demo list dlp/filepattern'],
+    examples: ['cmdb demo reset', 'cmdb demo reset && cmdb --demo list firewall/policy'],
     load: async () => (await import('./demo.js')).run,
   }),
   defineCommand({

@@ -36,9 +36,8 @@ describe('over --demo', () => {
     try {
       const help = COMMANDS.filter((c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0])).flatMap((c) => c.examples ?? []);
       assert.equal(help.length, 8);
-      // And the command lines of their README sections.
-      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-      const sections = readme.slice(readme.indexOf('### `cmdb api <path>`'), readme.indexOf('### `cmdb completion bash'));
+      // And the command lines of their guide (docs/tools.md; test/e2e/examples.test.ts runs every example too).
+      const sections = readFileSync(join(ROOT, 'docs/tools.md'), 'utf8');
       const lines = [...sections.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).filter((l) => /^(\$ )?cmdb /.test(l)).map((l) => l.replace(/^\$ /, '').replace(/\s+#.*$/, ''));
       assert.equal(lines.length, 8);
       // Each set in a demo device of its own (both create the same object).
