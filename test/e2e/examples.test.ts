@@ -157,6 +157,10 @@ function scratchHome(): NodeJS.ProcessEnv {
   writeFileSync(join(bin, 'cmdb'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" --demo "$@"\n`);
   chmodSync(join(bin, 'cmdb'), 0o755);
   env.PATH = `${bin}:${process.env.PATH}`;
+  // A serving example is killed at the end, before it removes its temporary files (`cmdb emulator
+  // --tls` writes its CA file there): they go in the HOME, which the test removes.
+  env.TMPDIR = join(env.HOME!, 'tmp');
+  mkdirSync(env.TMPDIR);
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb');
   mkdirSync(config, { recursive: true });
   const devices = PROFILES.flatMap((name) => [`  ${name}:`, `    host: https://${name}.example:8443`, '    auth: token', '    secrets: file']);
