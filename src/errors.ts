@@ -18,7 +18,8 @@ export const EXIT = {
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success (an empty list is success)',
   INTERNAL: 'unexpected internal error',
-  USAGE: 'usage error or invalid input (unknown option, missing argument, bad value), or a question on the terminal answered no (apply included); nothing was sent',
+  USAGE:
+    'usage error or invalid input (unknown option, missing argument, bad value), or a question on the terminal answered no (apply included); nothing was sent',
   UNREACHABLE: 'cannot reach the device: DNS, refused, timeout, TLS verification, pinned certificate mismatch',
   AUTH: 'not authenticated: 401, no credential, login refused, no keychain; auth status when the credential does not work',
   FORBIDDEN: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
@@ -69,7 +70,9 @@ export class WriteOutcomeError extends CmdbError {
 
   /** A write whose request provably never reached the device (refused, no connection made). */
   static notSent(cause: unknown): WriteOutcomeError {
-    const err = new WriteOutcomeError(cause instanceof Error ? cause.message : String(cause), '', 'not_applied', { cause });
+    const err = new WriteOutcomeError(cause instanceof Error ? cause.message : String(cause), '', 'not_applied', {
+      cause,
+    });
     err.notSent = true;
     return err;
   }

@@ -5,7 +5,8 @@ import { COMMANDS, PARENTS, type CommandDef, type HelpGroup } from '../commands/
 import { EXIT_CODES } from '../errors.js';
 import { ENVIRONMENT, GLOBAL_OPTIONS } from './options.js';
 
-const SUMMARY = 'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.';
+const SUMMARY =
+  'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.';
 
 /** Help groups in the order help lists them. */
 const GROUPS: readonly HelpGroup[] = ['objects', 'metadata', 'configuration as code', 'devices and login', 'tools'];
@@ -15,11 +16,12 @@ const EXAMPLES = [
   'cmdb --demo list firewall.ipmacbinding/table        # try it on the built-in device',
   'printenv FW_TOKEN | cmdb login --host https://fw.example:8443 --token-stdin',
   'cmdb get log.disk/setting -o yaml',
-  "cmdb update firewall.ipmacbinding/table 1 --set status=disable --vdom root",
+  'cmdb update firewall.ipmacbinding/table 1 --set status=disable --vdom root',
   'CMDB_HOST=https://fw.example CMDB_TOKEN=$TOKEN cmdb list router/access-list -o json   # in CI',
 ];
 
-const MORE = "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md in the package for every command, the output formats and the emulator";
+const MORE =
+  "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md in the package for every command, the output formats and the emulator";
 
 const HELP_OPTION = { flags: '-h, --help', description: 'show this help' };
 const VERSION_OPTION = { flags: '-V, --version', description: 'print the version' };
@@ -55,7 +57,11 @@ function wrapWords(text: string, width: number): string[] {
 }
 
 /** Two columns: the term, then its text wrapped beside it (below it when the term is long). */
-function columns(rows: readonly (readonly [string, string])[], indent = 2, width = Math.max(...rows.map(([term]) => term.length))): string[] {
+function columns(
+  rows: readonly (readonly [string, string])[],
+  indent = 2,
+  width = Math.max(...rows.map(([term]) => term.length)),
+): string[] {
   const termWidth = Math.min(width, 30);
   const textWidth = Math.max(30, WIDTH - indent - termWidth - 2);
   const out: string[] = [];
@@ -79,27 +85,64 @@ function section(title: string, lines: string[]): string {
 
 /** `cmdb --help`: the commands by group, global options once, examples, environment, exit codes. */
 export function mainHelp(): string {
-  const parts = [`Usage: cmdb [global options] <command> [arguments] [options]\n\n${wrapWords(SUMMARY, WIDTH).join('\n')}\n`];
+  const parts = [
+    `Usage: cmdb [global options] <command> [arguments] [options]\n\n${wrapWords(SUMMARY, WIDTH).join('\n')}\n`,
+  ];
   const width = Math.max(...COMMANDS.map((d) => usageOf(d).length).filter((n) => n <= 30));
   for (const group of GROUPS) {
     const defs = COMMANDS.filter((d) => d.group === group);
-    if (defs.length) parts.push(section(capitalized(group), columns(defs.map((d) => [usageOf(d), d.description]), 2, width)));
+    if (defs.length)
+      parts.push(
+        section(
+          capitalized(group),
+          columns(
+            defs.map((d) => [usageOf(d), d.description]),
+            2,
+            width,
+          ),
+        ),
+      );
   }
-  parts.push(section('Global options (before or after the command; a flag wins over its variable)', columns([...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description]))));
-  parts.push(section('Examples', EXAMPLES.map((e) => `  ${e}`)));
+  parts.push(
+    section(
+      'Global options (before or after the command; a flag wins over its variable)',
+      columns([...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description])),
+    ),
+  );
+  parts.push(
+    section(
+      'Examples',
+      EXAMPLES.map((e) => `  ${e}`),
+    ),
+  );
   parts.push(section('Environment', columns(ENVIRONMENT.map((v) => [v.name, v.description]))));
   parts.push(section('Exit codes', columns(EXIT_CODES.map(([code, meaning]) => [String(code), meaning]))));
-  parts.push(section('More', wrapWords(MORE, WIDTH - 2).map((l) => `  ${l}`)));
+  parts.push(
+    section(
+      'More',
+      wrapWords(MORE, WIDTH - 2).map((l) => `  ${l}`),
+    ),
+  );
   return parts.join('\n');
 }
 
 /** A command's --help: its arguments as they are, its own options, 2-3 examples; global options by reference. */
 export function commandHelp(def: CommandDef): string {
-  const parts = [`Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`];
+  const parts = [
+    `Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`,
+  ];
   if (def.notes?.length) parts.push(def.notes.flatMap((n) => wrapWords(n, WIDTH)).join('\n') + '\n');
   parts.push(section('Options', columns([...(def.options ?? []), HELP_OPTION].map((o) => [o.flags, o.description]))));
-  if (def.examples?.length) parts.push(section('Examples', def.examples.map((e) => `  ${e}`)));
-  parts.push(`${wrapWords("Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.", WIDTH).join('\n')}\n`);
+  if (def.examples?.length)
+    parts.push(
+      section(
+        'Examples',
+        def.examples.map((e) => `  ${e}`),
+      ),
+    );
+  parts.push(
+    `${wrapWords("Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.", WIDTH).join('\n')}\n`,
+  );
   return parts.join('\n');
 }
 
@@ -163,8 +206,12 @@ export function manPage(version: string): string {
       }
     }
   }
-  out.push('.SH GLOBAL OPTIONS', 'Global options may stand before or after the command. Precedence: flag, then environment variable, then the device profile, then the default.');
-  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION]) out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
+  out.push(
+    '.SH GLOBAL OPTIONS',
+    'Global options may stand before or after the command. Precedence: flag, then environment variable, then the device profile, then the default.',
+  );
+  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION])
+    out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
   out.push('.SH EXAMPLES', '.nf');
   for (const e of EXAMPLES) out.push(roff(e));
   out.push('.fi', '.SH ENVIRONMENT');

@@ -25,7 +25,9 @@ interface Holder {
  */
 export class LockTimeoutError extends CmdbError {
   constructor(path: string, holder: Holder | null, seconds: number) {
-    const who = holder ? `cmdb process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})` : 'cmdb process';
+    const who = holder
+      ? `cmdb process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})`
+      : 'cmdb process';
     super(
       `another ${who} holds ${path} and did not release it within ${seconds} s`,
       EXIT.BLOCKED,

@@ -63,7 +63,10 @@ interface Running {
 }
 
 function start(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string): Running {
-  const child: ChildProcess = childProcess().spawn(command, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = childProcess().spawn(command, args, {
+    env,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   let timer: NodeJS.Timeout | undefined;
   const ended = new Promise<Ended>((resolve) => {
     const out: Buffer[] = [];
@@ -102,7 +105,13 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutM
  * argv). A read of the native tool started early with the same arguments (and bus) is taken over
  * instead of starting another.
  */
-export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string): Promise<Ended> {
+export function runChild(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  input?: string,
+): Promise<Ended> {
   return takeEarly(command, args, env) ?? start(command, args, env, timeoutMs, input).ended;
 }
 
@@ -132,7 +141,13 @@ export function startEarlyLookup(account: string, env: NodeJS.ProcessEnv, timeou
 
 function takeEarly(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ended> | null {
   const early = slot.cmdbEarlyLookup;
-  if (!early || early.command !== command || early.args.join('\0') !== args.join('\0') || early.bus !== env.DBUS_SESSION_BUS_ADDRESS) return null;
+  if (
+    !early ||
+    early.command !== command ||
+    early.args.join('\0') !== args.join('\0') ||
+    early.bus !== env.DBUS_SESSION_BUS_ADDRESS
+  )
+    return null;
   // Once: a later read of the same account (after a change) asks the keychain again.
   slot.cmdbEarlyLookup = null;
   early.running.keepAlive(true);

@@ -6,7 +6,13 @@
 import type { ApiResult } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { normalizeBaseUrl } from '../api/url.js';
-import { isTreeAnswer, releaseOf, treeEntries, type DeviceRelease, type DeviceTableSchema } from '../catalogue/device-schema.js';
+import {
+  isTreeAnswer,
+  releaseOf,
+  treeEntries,
+  type DeviceRelease,
+  type DeviceTableSchema,
+} from '../catalogue/device-schema.js';
 import type { TableDef } from '../catalogue/index.js';
 import { DeviceCatalogue, entryOf, SHIPPED_CATALOGUE, usesShipped, type Catalogue } from '../catalogue/provider.js';
 import type { Context } from '../cli/context.js';
@@ -14,7 +20,8 @@ import { updateProfiles, type DeviceProfile } from '../config/profiles.js';
 import { readHostRelease, readSchemaCache, writeHostRelease, writeSchemaCache } from '../config/schema-cache.js';
 import { selectedProfile } from './select.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function hostKey(host: string): string {
   try {
@@ -176,7 +183,10 @@ export async function rememberRelease(ctx: Context, seen: DeviceRelease): Promis
     const release = { version: seen.version, build: seen.build, serial: seen.serial };
     if (profile) {
       if (sameCatalogue(profileRelease(profile), release)) return;
-      await updateProfiles(ctx.env, (set) => ({ ...set, devices: set.devices.map((d) => (d.name === profile.name ? { ...d, ...release } : d)) }));
+      await updateProfiles(ctx.env, (set) => ({
+        ...set,
+        devices: set.devices.map((d) => (d.name === profile.name ? { ...d, ...release } : d)),
+      }));
     } else if (ctx.settings.host) {
       const host = hostKey(ctx.settings.host);
       if (!sameCatalogue(readHostRelease(ctx.env, host), release)) writeHostRelease(ctx.env, host, release);

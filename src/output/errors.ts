@@ -25,7 +25,9 @@ function present(text: string | null | undefined): text is string {
 
 /** Continuation lines of a multi-line message stay indented under their label. */
 function indentRest(text: string, indent: string): string {
-  return sanitizeMultiline(text.trimEnd()).split('\n').join('\n' + indent);
+  return sanitizeMultiline(text.trimEnd())
+    .split('\n')
+    .join('\n' + indent);
 }
 
 /**

@@ -5,7 +5,13 @@ import type { PlannedRequest } from './requests.js';
 export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
 
 /** Every output format, in the order help lists them (here, not in index.ts: the option parser and Tab import it without the printer). */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze(['table', 'json', 'yaml', 'ndjson', 'csv'] as const);
+export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze([
+  'table',
+  'json',
+  'yaml',
+  'ndjson',
+  'csv',
+] as const);
 
 /** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
 export type Row = Record<string, unknown>;

@@ -21,7 +21,10 @@ export interface UpdateEntry extends PlanEntry {
 }
 
 /** An object of a table whose order matters (keepsOrder) to place right before or after another: `{"before": k}` or `{"after": k}`. */
-export type MoveEntry = PlanEntry & { key: string | number } & ({ before: string | number } | { after: string | number });
+export type MoveEntry = PlanEntry & { key: string | number } & (
+    | { before: string | number }
+    | { after: string | number }
+  );
 
 /** CLI.md's plan object: what `diff -o json` prints. */
 export interface Plan {
@@ -34,7 +37,11 @@ export interface Plan {
 export type Action = 'create' | 'update' | 'move' | 'delete';
 
 /** One write of a plan, in the order apply sends them. */
-export type Step = ({ action: 'create' } & CreateEntry) | ({ action: 'update' } & UpdateEntry) | ({ action: 'move' } & MoveEntry) | ({ action: 'delete' } & PlanEntry);
+export type Step =
+  | ({ action: 'create' } & CreateEntry)
+  | ({ action: 'update' } & UpdateEntry)
+  | ({ action: 'move' } & MoveEntry)
+  | ({ action: 'delete' } & PlanEntry);
 
 export interface PlannedTables {
   plan: Plan;
@@ -92,7 +99,9 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
     // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
     if (!table.key) continue;
     const deviceOrder = (Array.isArray(actual) ? actual : []).map((object) => keyOf(table, object));
-    const onDevice = new Map((Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]));
+    const onDevice = new Map(
+      (Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]),
+    );
     const listed = new Set<string>();
     for (const object of desired.content) {
       const key = keyOf(table, object);
@@ -126,7 +135,9 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
       steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
     }
     if (!options.prune) continue;
-    const gone = [...onDevice.values()].filter((object) => !listed.has(keyId(keyOf(table, object)))).map((object) => ({ ...at, key: keyOf(table, object) }));
+    const gone = [...onDevice.values()]
+      .filter((object) => !listed.has(keyId(keyOf(table, object))))
+      .map((object) => ({ ...at, key: keyOf(table, object) }));
     plan.delete.push(...gone);
     deletes.push(gone.map((entry) => ({ action: 'delete' as const, ...entry })));
   }
@@ -149,22 +160,42 @@ export function requestOf(step: Step, table: TableDef): ApiRequest {
     case 'create':
       return { ...base, method: 'POST', body: step.object };
     case 'update':
-      return { ...base, method: 'PUT', mkey, body: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])) };
+      return {
+        ...base,
+        method: 'PUT',
+        mkey,
+        body: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])),
+      };
     case 'move':
-      return { ...base, method: 'PUT', mkey, query: { ...base.query, action: 'move', ...('before' in step ? { before: String(step.before) } : { after: String(step.after) }) } };
+      return {
+        ...base,
+        method: 'PUT',
+        mkey,
+        query: {
+          ...base.query,
+          action: 'move',
+          ...('before' in step ? { before: String(step.before) } : { after: String(step.after) }),
+        },
+      };
     case 'delete':
       return { ...base, method: 'DELETE', mkey };
   }
 }
 
 function redactChanges(table: TableDef | undefined, changes: Record<string, FieldChange>): Record<string, FieldChange> {
-  const from = redactSecrets(table?.fields, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])));
+  const from = redactSecrets(
+    table?.fields,
+    Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])),
+  );
   const to = redactSecrets(table?.fields, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.to])));
   return Object.fromEntries(Object.keys(changes).map((name) => [name, { from: from[name], to: to[name] }]));
 }
 
 /** A plan entry or step as it may be printed: secrets hidden. */
-export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEntry>(entry: T, tables: Map<string, TableDef>): T {
+export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEntry>(
+  entry: T,
+  tables: Map<string, TableDef>,
+): T {
   const table = tables.get(entry.table);
   const out = { ...entry };
   if (entry.object) out.object = redactSecrets(table?.fields, entry.object);
@@ -174,6 +205,10 @@ export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEn
 
 export function redactPlan(planned: PlannedTables): Plan {
   const { plan, tables } = planned;
-  return { create: plan.create.map((e) => redactStep(e, tables)), update: plan.update.map((e) => redactStep(e, tables)), move: plan.move, delete: plan.delete };
+  return {
+    create: plan.create.map((e) => redactStep(e, tables)),
+    update: plan.update.map((e) => redactStep(e, tables)),
+    move: plan.move,
+    delete: plan.delete,
+  };
 }
-

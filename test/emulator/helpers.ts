@@ -29,7 +29,12 @@ export interface CallOptions {
   token?: string | null;
 }
 
-export async function call(emulator: { url: string }, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+export async function call(
+  emulator: { url: string },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...options.headers };
   const token = options.token === undefined ? TOKEN : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
@@ -49,10 +54,12 @@ export async function call(emulator: { url: string }, method: string, path: stri
   return { status: response.status, headers: response.headers, text, json };
 }
 
-export const get = (emulator: { url: string }, path: string, options?: CallOptions) => call(emulator, 'GET', path, options);
+export const get = (emulator: { url: string }, path: string, options?: CallOptions) =>
+  call(emulator, 'GET', path, options);
 
 /** The item path of a key, encoded as one segment. */
-export const item = (tablePath: string, key: string | number) => `${CMDB}/${tablePath}/${encodeURIComponent(String(key))}`;
+export const item = (tablePath: string, key: string | number) =>
+  `${CMDB}/${tablePath}/${encodeURIComponent(String(key))}`;
 
 export function keysOf(results: Json[], key: string): unknown[] {
   return results.map((object) => object[key]);

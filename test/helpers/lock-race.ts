@@ -28,7 +28,11 @@ function barrier(): void {
   const [file, count] = process.env.CMDB_RACE_BARRIER.split(':');
   fs.appendFileSync(file, `${process.pid}\n`);
   const until = Date.now() + 20_000;
-  while (Date.now() < until && (readFileSync(file, 'utf8') as string).split('\n').filter(Boolean).length < Number(count)) Atomics.wait(cell, 0, 0, 5);
+  while (
+    Date.now() < until &&
+    (readFileSync(file, 'utf8') as string).split('\n').filter(Boolean).length < Number(count)
+  )
+    Atomics.wait(cell, 0, 0, 5);
 }
 
 fs.openSync = function (path: fs.PathLike, ...rest: unknown[]) {
@@ -53,7 +57,8 @@ fs.renameSync = function (from: fs.PathLike, to: fs.PathLike) {
     } catch {
       holder = 'none';
     }
-    if (holder !== String(process.pid)) fs.appendFileSync(log, `${process.pid} wrote ${String(to)} while the lock named ${holder}\n`);
+    if (holder !== String(process.pid))
+      fs.appendFileSync(log, `${process.pid} wrote ${String(to)} while the lock named ${holder}\n`);
   }
   renameSync(from, to);
 } as typeof fs.renameSync;

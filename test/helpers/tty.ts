@@ -13,10 +13,14 @@ export interface TerminalIO extends IO {
  * that matches it, in order.
  */
 export function terminalIO(answers: [prompt: RegExp, typed: string][] = []): TerminalIO {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, rawMode: false, setRawMode(mode: boolean) {
-    stdin.rawMode = mode;
-    return stdin;
-  } });
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    rawMode: false,
+    setRawMode(mode: boolean) {
+      stdin.rawMode = mode;
+      return stdin;
+    },
+  });
   const pending = [...answers];
   let out = '';
   let err = '';
