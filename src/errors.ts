@@ -19,9 +19,12 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success (an empty list is success)',
   INTERNAL: 'unexpected internal error',
   USAGE:
-    'usage error or invalid input (unknown option, missing argument, bad value), or a question on the terminal answered no (apply included); nothing was sent',
+    'usage error or invalid input (unknown option, missing argument, bad value), ' +
+    'or a question on the terminal answered no (apply included); nothing was sent',
   UNREACHABLE: 'cannot reach the device: DNS, refused, timeout, TLS verification, pinned certificate mismatch',
-  AUTH: 'not authenticated: 401, no credential, login refused, no keychain; auth status when the credential does not work',
+  AUTH:
+    'not authenticated: 401, no credential, login refused, no keychain; ' +
+    'auth status when the credential does not work',
   FORBIDDEN: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
   NOT_FOUND: 'not found: 404',
   REJECTED: 'request rejected: 400, 405, 413, 424 (duplicate, missing or invalid attribute)',

@@ -37,7 +37,8 @@ export function makePrivateDir(dir: string, warn?: Warn): void {
     if (warn && !warned.has(target) && (statSync(target).mode & 0o044) !== 0) {
       warned.add(target);
       warn(
-        `the folder ${dir} already exists and other users can read it; the files cmdb writes there are private (0600), but their names are not (chmod 700 ${dir})`,
+        `the folder ${dir} already exists and other users can read it; ` +
+          `the files cmdb writes there are private (0600), but their names are not (chmod 700 ${dir})`,
       );
     }
     return;

@@ -43,7 +43,10 @@ export interface RawRequest {
   body?: string;
   /** Keep the answer's bytes as they came (`bytes`), besides its text. */
   binary?: boolean;
-  /** Ends the request early, as a timeout: an interrupted download, a deadline over several requests (see ApiRequest.signal). */
+  /**
+   * Ends the request early, as a timeout: an interrupted download, a deadline over several requests (see
+   * ApiRequest.signal).
+   */
   signal?: AbortSignal;
 }
 
@@ -58,7 +61,10 @@ export interface RawResponse {
 /** A request on any path under the API root (the monitor and log APIs, a backup, later releases' endpoints). */
 export interface CallRequest {
   method: HttpMethod;
-  /** Under the API root, relative or from it (`monitor/system/status`, `/api/v2/cmdb/firewall/address`), with any query written into it. */
+  /**
+   * Under the API root, relative or from it (`monitor/system/status`, `/api/v2/cmdb/firewall/address`), with any query
+   * written into it.
+   */
   path: string;
   /** Query parameters added after those of the path, as name, value pairs (encoded here). */
   query?: readonly (readonly [string, string])[];
@@ -150,7 +156,9 @@ export interface Envelope {
   [field: string]: unknown;
 }
 
-/** A request as a dry run shows it: the path from the API prefix on (key percent-encoded), the encoded query, the body. */
+/**
+ * A request as a dry run shows it: the path from the API prefix on (key percent-encoded), the encoded query, the body.
+ */
 export interface DescribedRequest {
   method: HttpMethod;
   path: string;

@@ -43,7 +43,8 @@ export class ApiError extends CmdbApiError {
     readonly tries = 1,
   ) {
     super(
-      `${subject.method} ${subject.tablePath || '/'}: HTTP ${status}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`,
+      `${subject.method} ${subject.tablePath || '/'}: HTTP ` +
+        `${status}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`,
     );
   }
   /** The same answer about another subject (a clone's new key, a create's key from its body). */

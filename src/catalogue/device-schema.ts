@@ -119,7 +119,10 @@ function resultsOf(answer: unknown): unknown {
   return isObject(envelope) && 'results' in envelope ? envelope.results : envelope;
 }
 
-/** The tables of a whole-tree answer (the envelope as it came, or its `results`); `__tree__` entries and odd ones are left out. */
+/**
+ * The tables of a whole-tree answer (the envelope as it came, or its `results`); `__tree__` entries and odd ones are
+ * left out.
+ */
 export function treeEntries(answer: unknown): DeviceTreeEntry[] {
   const results = resultsOf(answer);
   if (!Array.isArray(results)) return [];

@@ -149,7 +149,10 @@ export class Context {
     );
   }
 
-  /** Whether this Context is one device of a run on several (-d a,b): what one device would print to stdout, each must put elsewhere. */
+  /**
+   * Whether this Context is one device of a run on several (-d a,b): what one device would print to stdout, each must
+   * put elsewhere.
+   */
   get severalDevices(): boolean {
     return false;
   }

@@ -92,7 +92,9 @@ class PlanGate {
       this.answer = Promise.resolve(true);
       return this.open(true);
     }
-    const question = `apply ${changes} change${changes === 1 ? '' : 's'} on ${devices.length} device${devices.length === 1 ? '' : 's'} (${devices.join(', ')})?`;
+    const question =
+      `apply ${changes} change${changes === 1 ? '' : 's'} on ` +
+      `${devices.length} device${devices.length === 1 ? '' : 's'} (${devices.join(', ')})?`;
     this.answer = this.ask(question, inSync).catch(() => false);
     void this.answer.then(this.open);
   }
@@ -135,7 +137,9 @@ class DeviceContext extends Context {
     this.out.exchange(ex, `[${this.device.name}] `);
   }
 
-  /** apply: the run's one question after every device's plan (see PlanGate); this device's place is given up meanwhile. */
+  /**
+   * apply: the run's one question after every device's plan (see PlanGate); this device's place is given up meanwhile.
+   */
   override async approvedPlan(changes: number, question: string): Promise<boolean> {
     const gate = this.run.gate;
     if (!gate || this.yes || this.dryRun) return super.approvedPlan(changes, question);
@@ -168,7 +172,10 @@ class DeviceContext extends Context {
   }
 
   /** Warnings are about the run (--insecure, --force, plain-text secrets): said once. */
-  /** Rows page by page: ndjson and table text go to the device's share as they come; json, yaml, csv are kept for the document keyed by device. */
+  /**
+   * Rows page by page: ndjson and table text go to the device's share as they come; json, yaml, csv are kept for the
+   * document keyed by device.
+   */
   override async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
     if (this.sink.keepsData) {
       const rows: Row[] = [];
@@ -248,7 +255,8 @@ export async function runSelected(
     const names = profiles.map((p) => p.name).join(', ');
     if (
       !(await ctx.confirm(
-        `${command.name}${command.what ? ` ${command.what}` : ''} on ${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`,
+        `${command.name}${command.what ? ` ${command.what}` : ''} on ` +
+          `${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`,
       ))
     ) {
       throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');

@@ -21,7 +21,8 @@ const EXAMPLES = [
 ];
 
 const MORE =
-  "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md in the package for every command, the output formats and the emulator";
+  "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; " +
+  'README.md in the package for every command, the output formats and the emulator';
 
 const HELP_OPTION = { flags: '-h, --help', description: 'show this help' };
 const VERSION_OPTION = { flags: '-V, --version', description: 'print the version' };
@@ -126,10 +127,14 @@ export function mainHelp(): string {
   return parts.join('\n');
 }
 
+const GLOBAL_OPTIONS_NOTE =
+  "Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.";
+
 /** A command's --help: its arguments as they are, its own options, 2-3 examples; global options by reference. */
 export function commandHelp(def: CommandDef): string {
   const parts = [
-    `Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`,
+    `Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n` +
+      `${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`,
   ];
   if (def.notes?.length) parts.push(def.notes.flatMap((n) => wrapWords(n, WIDTH)).join('\n') + '\n');
   parts.push(section('Options', columns([...(def.options ?? []), HELP_OPTION].map((o) => [o.flags, o.description]))));
@@ -140,9 +145,7 @@ export function commandHelp(def: CommandDef): string {
         def.examples.map((e) => `  ${e}`),
       ),
     );
-  parts.push(
-    `${wrapWords("Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.", WIDTH).join('\n')}\n`,
-  );
+  parts.push(`${wrapWords(GLOBAL_OPTIONS_NOTE, WIDTH).join('\n')}\n`);
   return parts.join('\n');
 }
 
@@ -187,7 +190,8 @@ export function manPage(version: string): string {
     '[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
     '.SH DESCRIPTION',
     roff(SUMMARY),
-    'Table paths are written \\fIarea[.subarea]/table\\fR as in the catalogue (\\fBcmdb tables\\fR); keys are typed by the catalogue.',
+    'Table paths are written \\fIarea[.subarea]/table\\fR as in the catalogue (\\fBcmdb tables\\fR); ' +
+      'keys are typed by the catalogue.',
     'Data goes to standard output; progress, notices, warnings and errors to standard error.',
     '.SH COMMANDS',
   ];
@@ -208,7 +212,8 @@ export function manPage(version: string): string {
   }
   out.push(
     '.SH GLOBAL OPTIONS',
-    'Global options may stand before or after the command. Precedence: flag, then environment variable, then the device profile, then the default.',
+    'Global options may stand before or after the command. Precedence: flag, then environment variable, ' +
+      'then the device profile, then the default.',
   );
   for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION])
     out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
@@ -225,7 +230,8 @@ export function manPage(version: string): string {
     'Saved device profiles (no secrets); the folder is CMDB_CONFIG_DIR when set.',
     '.TP',
     '.I $XDG_CONFIG_HOME/cmdb/credentials.yaml',
-    'Secrets kept in plain text (mode 0600) only with \\fBcmdb login \\-\\-insecure\\-storage\\fR; otherwise they are in the system keychain.',
+    'Secrets kept in plain text (mode 0600) only with \\fBcmdb login \\-\\-insecure\\-storage\\fR; ' +
+      'otherwise they are in the system keychain.',
     '.TP',
     '.I $XDG_STATE_HOME/cmdb/demo\\-state.json',
     'The state of the \\fB\\-\\-demo\\fR device (\\fBcmdb demo reset\\fR removes it).',

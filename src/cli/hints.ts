@@ -88,7 +88,8 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   if (code === -5 || code === -15) {
     const change =
       !rawPath && supports(subject.tablePath, 'U')
-        ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'`
+        ? `, or change the existing object with 'cmdb update ${subject.tablePath} ` +
+          `${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'`
         : '';
     return say(`${what} already exists${where}`, `choose another key${change}`);
   }
@@ -116,7 +117,9 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
     return say(
       `cannot ${verb} ${what}${where}: it is in use by other objects`,
       supports(subject.tablePath, 'R')
-        ? `find the references with 'cmdb get ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)} --with-meta' (q_ref) and remove them first`
+        ? `find the references with 'cmdb get ${subject.tablePath} ` +
+            `${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)} --with-meta' (q_ref) ` +
+            `and remove them first`
         : 'remove the references to it first',
     );
   }
@@ -154,18 +157,23 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
       `permission denied: cannot ${verb} ${what}${where}`,
       csrf
         ? "the device refused the write; the session's CSRF token may be stale: log in again with 'cmdb login'"
-        : `the administrator's access profile needs ${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}${where ? ' and access to that VDOM' : ''}`,
+        : `the administrator's access profile needs ` +
+            `${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}` +
+            `${where ? ' and access to that VDOM' : ''}`,
     );
   }
   if (status === 429 && err.tries > 1) {
     return say(
-      `the device still refused ${verb === 'read' ? 'to read' : `to ${verb}`} ${what}${where} as too many requests (HTTP 429) after ${err.tries} tries`,
-      'its rate limit is busy (other clients, monitoring): try again later, or send fewer requests at once (--concurrency)',
+      `the device still refused ${verb === 'read' ? 'to read' : `to ${verb}`} ${what}${where} as too many ` +
+        `requests (HTTP 429) after ${err.tries} tries`,
+      'its rate limit is busy (other clients, monitoring): try again later, ' +
+        'or send fewer requests at once (--concurrency)',
     );
   }
   if (status === 429) {
     return say(
-      `the device has temporarily blocked this address (too many failed logins, or too many requests); ${waitText(err.retryAfter)}`,
+      `the device has temporarily blocked this address (too many failed logins, or too many requests); ` +
+        `${waitText(err.retryAfter)}`,
       'do not retry in a loop: check the credential first (cmdb auth status)',
     );
   }
@@ -188,9 +196,12 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   }
   if (status < 400) {
     return say(
-      `the device refused to ${verb} ${what}${where}${detail ? `: ${detail}` : code === null ? ', giving no error code' : ` (error ${code})`} (an error in an HTTP ${status} answer)`,
+      `the device refused to ${verb} ` +
+        `${what}${where}${detail ? `: ${detail}` : code === null ? ', giving no error code' : ` (error ${code})`} ` +
+        `(an error in an HTTP ${status} answer)`,
       code === null
-        ? "the device answered with an error it did not explain: try again, and if it persists check the device's event log"
+        ? 'the device answered with an error it did not explain: try again, ' +
+            "and if it persists check the device's event log"
         : `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`,
     );
   }
@@ -252,7 +263,10 @@ function certificateProblem(err: TlsVerificationError): string {
     case 'wrong-name':
       return 'the certificate is for another name than the one connected to';
     case 'untrusted-issuer':
-      return `the certificate is signed by an authority this computer does not trust${err.caGiven ? ' (nor the --ca-file)' : ''}`;
+      return (
+        `the certificate is signed by an authority this computer does ` +
+        `not trust${err.caGiven ? ' (nor the --ca-file)' : ''}`
+      );
     default:
       return 'the certificate does not verify';
   }
@@ -266,8 +280,14 @@ function connectionWords(err: ConnectionError, typed?: readonly string[]): { mes
       const pin = err.pin!;
       const presented = pin.actual ?? cert?.fingerprint;
       return {
-        message: `the certificate of ${where} does not match the pinned fingerprint: it changed, or something is intercepting the connection`,
-        hint: `pinned ${displayFingerprint(pin.expected)}, presented ${pin.actual ? displayFingerprint(pin.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with ${pinCommand(typed, where, presented ? displayFingerprint(presented) : '<sha256>')}`,
+        message:
+          `the certificate of ${where} does not match the pinned fingerprint: it changed, ` +
+          `or something is intercepting the connection`,
+        hint:
+          `pinned ${displayFingerprint(pin.expected)}, presented ` +
+          `${pin.actual ? displayFingerprint(pin.actual) : 'none'}; ` +
+          `if the device's certificate was replaced on purpose, pin the new one with ` +
+          `${pinCommand(typed, where, presented ? displayFingerprint(presented) : '<sha256>')}`,
       };
     }
     const shown = cert ? ` (SHA-256 ${displayFingerprint(cert.fingerprint)}, subject ${cert.subject})` : '';
@@ -275,10 +295,13 @@ function connectionWords(err: ConnectionError, typed?: readonly string[]): { mes
       message: `TLS verification failed for ${where}: ${certificateProblem(err)}${shown}`,
       hint:
         err.problem === 'wrong-name'
-          ? `connect with the name the certificate is for, or pin this certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
+          ? `connect with the name the certificate is for, or pin this certificate: ` +
+            `${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
           : err.caGiven
-            ? `check the --ca-file, or pin the certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
-            : `trust the device's CA with --ca-file <pem>, or pin this certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`,
+            ? `check the --ca-file, or pin the certificate: ` +
+              `${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
+            : `trust the device's CA with --ca-file <pem>, or pin this certificate: ` +
+              `${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`,
     };
   }
   switch (err.reason) {
@@ -299,7 +322,9 @@ function connectionWords(err: ConnectionError, typed?: readonly string[]): { mes
       return err.answeredBefore
         ? {
             message: `the connection to ${where} was closed while the device was answering`,
-            hint: 'the device or the network path dropped it: try again; if it persists check the device and the path to it',
+            hint:
+              'the device or the network path dropped it: try again; ' +
+              'if it persists check the device and the path to it',
           }
         : {
             message: `the connection to ${where} was closed unexpectedly`,
@@ -325,7 +350,9 @@ function loginWords(err: LoginError): { message: string; hint: string } {
   switch (err.reason) {
     case 'blocked':
       return {
-        message: `the device has blocked logins from this address after too many failed attempts; ${waitText(err.retryAfter)}`,
+        message:
+          `the device has blocked logins from this address after too many failed attempts; ` +
+          `${waitText(err.retryAfter)}`,
         hint: 'do not retry in a loop: check the user name and password first',
       };
     case 'http-status':
@@ -373,7 +400,9 @@ function loginWords(err: LoginError): { message: string; hint: string } {
     case 'banner':
       return {
         message: `the device shows a login banner (disclaimer) that must be accepted before ${username} may use it`,
-        hint: "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD",
+        hint:
+          "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', " +
+          'or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD',
       };
     case 'banner-not-taken':
       return {
@@ -387,7 +416,8 @@ function loginWords(err: LoginError): { message: string; hint: string } {
 function malformedWords(err: MalformedAnswerError): { message: string; hint: string } {
   const what = err.subject.tablePath || 'the request';
   const prefix =
-    'check the address and the API prefix of the device profile (default /api/v2/cmdb): something other than the device may be answering';
+    'check the address and the API prefix of the device profile (default /api/v2/cmdb): ' +
+    'something other than the device may be answering';
   switch (err.malformation) {
     case 'not-json':
       return { message: `the device answered ${what} with a body that is not JSON (HTTP ${err.status})`, hint: prefix };
@@ -417,12 +447,18 @@ function malformedWords(err: MalformedAnswerError): { message: string; hint: str
       };
     case 'not-the-api':
       return {
-        message: `this does not look like the device's API: ${err.url ?? what} answered HTTP 404 with a body that is not the device's JSON`,
-        hint: 'check the address (scheme, host, port) and the API prefix of the device profile (default /api/v2/cmdb): something other than the device answers there',
+        message:
+          `this does not look like the device's API: ${err.url ?? what} answered HTTP 404 with a body that ` +
+          `is not the device's JSON`,
+        hint:
+          'check the address (scheme, host, port) and the API prefix of the device profile (default ' +
+          '/api/v2/cmdb): something other than the device answers there',
       };
     case 'no-progress':
       return {
-        message: `list --all stopped: the device answered the same page again for a later start, so paging would never end`,
+        message:
+          `list --all stopped: the device answered the same page again for a later start, ` +
+          `so paging would never end`,
         hint: 'the device ignores start; read it in one request without --all (use --count), or check its firmware',
       };
   }
@@ -437,7 +473,9 @@ function requestWords(err: RequestError): { message: string; hint: string | null
   if (err.reason === 'invalid-path')
     return {
       message: `'${err.target}' is not a path under /api/v2/`,
-      hint: 'give a path such as monitor/system/status or /api/v2/cmdb/firewall/address; the device comes from -d or --host',
+      hint:
+        'give a path such as monitor/system/status or /api/v2/cmdb/firewall/address; ' +
+        'the device comes from -d or --host',
     };
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
 }
@@ -449,7 +487,10 @@ export function partialWords(partial: PartialOutput): string {
     : '';
   if (!partial.printed) return `${after}nothing was printed`;
   if (!partial.cut) return `${after}the output printed is whole`;
-  return `${after}the output is incomplete${partial.closed ? ' (the JSON array printed is closed, so it still parses)' : ''}`;
+  return (
+    `${after}the output is incomplete` +
+    `${partial.closed ? ' (the JSON array printed is closed, so it still parses)' : ''}`
+  );
 }
 
 /** Ctrl-C: one line saying what was done (exit 130). `writes`: the command may have sent a write. */

@@ -44,7 +44,8 @@ export function buildProgram(io: IO, run: Invoke): Command {
   const out = plainPrinter(io, {}, false);
   const program = new Command('cmdb')
     .description(
-      'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.',
+      'Administer the configuration database (CMDB) of a network security device (release 6.4.14) ' +
+        'through its REST API.',
     )
     .version(version(), '-V, --version', 'print the version');
   for (const o of GLOBAL_OPTIONS) program.addOption(new Option(o.flags, o.description));

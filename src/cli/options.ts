@@ -136,7 +136,8 @@ type CmdbVariable = { [K in Variable]: (typeof VARIABLES)[K] extends `CMDB_${str
 /** What each CMDB_* variable without a flag does, for help and the man page (a new one must say). */
 const VARIABLE_HELP: Record<CmdbVariable, string> = {
   token:
-    'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, the usual way for CI',
+    'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, ' +
+    'the usual way for CI',
   username:
     'administrator for a session login without a saved profile: log in, do the work, log out (with CMDB_PASSWORD)',
   password: 'the password for CMDB_USERNAME',
@@ -146,7 +147,8 @@ const VARIABLE_HELP: Record<CmdbVariable, string> = {
   keychainTimeout: 'seconds a keychain call may take before it counts as unreachable (default 3)',
   completionTimeout: "seconds Tab completion waits for the device's keys (default 1.5)",
   lockTimeout:
-    'seconds to wait for another cmdb process holding a shared file or a device login (default 60; a login: 3 timeouts + 15); then exit 8',
+    'seconds to wait for another cmdb process holding a shared file or a device login (default 60; ' +
+    'a login: 3 timeouts + 15); then exit 8',
 };
 
 /** Every CMDB_* variable (and the colour ones), for help and the man page: the options' first, then the rest. */
@@ -254,7 +256,8 @@ export function parseHost(raw: string, what = '--host'): string {
       case 'credentials':
         throw new UsageError(
           `${what} '${err.address}' holds a user name or password`,
-          "credentials never go in the address: log in with 'cmdb login --username <name>' (or --token-stdin), or set CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD",
+          "credentials never go in the address: log in with 'cmdb login --username <name>' (or " +
+            '--token-stdin), or set CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD',
         );
       case 'no-host':
         throw new UsageError(`${what} '${err.address}' names no host`, example);

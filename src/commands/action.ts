@@ -36,7 +36,9 @@ export function readAction(command: ReadActionCommand) {
     const none =
       command === 'transactions'
         ? {
-            none: `no transactions${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}`,
+            none:
+              'no transactions' +
+              `${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}`,
           }
         : {};
     return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none });

@@ -61,7 +61,10 @@ function shapeResults(results: unknown): Shaped {
   return { kind: 'raw', body: results };
 }
 
-/** What the printer is given: the results (by VDOM when several answered), the whole envelope when it has none, or the bytes. */
+/**
+ * What the printer is given: the results (by VDOM when several answered), the whole envelope when it has none, or the
+ * bytes.
+ */
 export function answerOf(res: CallResult): Answer {
   if (!res.json) return { kind: 'answer', data: null, body: null, bytes: res.bytes };
   const { body, envelopes, multiVdom } = res.json;

@@ -48,7 +48,8 @@ export async function run(
     steps.length &&
     !(await ctx.approvedPlan(
       steps.length,
-      `apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`,
+      `apply ${steps.length} change${steps.length === 1 ? '' : 's'}` +
+        `${opts.atomic ? ' in one transaction per VDOM' : ''}?`,
     ))
   )
     throw declined();

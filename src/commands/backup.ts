@@ -69,7 +69,8 @@ function configText(res: CallResult): Buffer {
     throw new CmdbError(
       `the device answered the configuration backup with ${problem} (HTTP ${res.status})`,
       EXIT.DEVICE,
-      'nothing was written; check that the administrator may read the whole configuration, and the API prefix of the device',
+      'nothing was written; check that the administrator may read the whole configuration, ' +
+        'and the API prefix of the device',
     );
   return res.bytes;
 }

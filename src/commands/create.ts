@@ -26,7 +26,8 @@ export async function run(
   if (keepsOrder(table)) {
     if (opts.concurrency !== undefined && concurrency > 1)
       ctx.notice(
-        `${table.path} keeps its objects in order: they are created one at a time, in the file's order (--concurrency is not used)`,
+        `${table.path} keeps its objects in order: they are created one at a time, ` +
+          `in the file's order (--concurrency is not used)`,
       );
     concurrency = 1;
   }

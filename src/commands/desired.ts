@@ -66,7 +66,9 @@ export async function readDesired(
   return tables;
 }
 
-/** Where the desired configuration comes from: a document (-f), another device (--from), or a file per device (--dir). */
+/**
+ * Where the desired configuration comes from: a document (-f), another device (--from), or a file per device (--dir).
+ */
 export interface DesiredSource {
   file?: string;
   from?: string;
@@ -127,7 +129,8 @@ async function deviceFile(ctx: Context, dir: string): Promise<string> {
       entries = await readdir(dir);
     } catch (err) {
       throw new UsageError(
-        `cannot read the directory ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message}`,
+        `cannot read the directory ${dir}: ` +
+          `${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message}`,
         "write it with 'cmdb export -d <devices> --dir DIR'",
       );
     }

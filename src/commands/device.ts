@@ -122,7 +122,8 @@ export async function remove(ctx: Context, { name }: { name: string }, _opts: { 
     await store.delete(credentialAccount(name));
   } catch (err) {
     ctx.warn(
-      `the secrets of device '${name}' could not be deleted from ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`,
+      `the secrets of device '${name}' could not be deleted from ` +
+        `${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`,
     );
   }
   let wasDefault = false;

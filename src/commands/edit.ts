@@ -22,7 +22,8 @@ function allowedValues(fields: Record<string, FieldSchema>, prefix = ''): string
 
 function header(table: TableDef, mkey: string | number | undefined, vdom: string | undefined): string {
   const lines = [
-    `cmdb edit: ${table.path}${mkey === undefined ? '' : ` ${table.key} ${JSON.stringify(mkey)}`}${vdom ? ` in vdom ${vdom}` : ''}`,
+    `cmdb edit: ${table.path}${mkey === undefined ? '' : ` ${table.key} ${JSON.stringify(mkey)}`}` +
+      `${vdom ? ` in vdom ${vdom}` : ''}`,
     'Save to send the fields you changed (one PUT); save it unchanged to send nothing; empty the file to abort.',
     'A field you delete from the document is left as it is on the device.',
   ];

@@ -82,7 +82,8 @@ async function readCredential(
       'say how to log in',
       existing?.auth === 'token'
         ? 'give the API token on stdin with --token-stdin'
-        : 'with an API token on stdin (--token-stdin), or as an administrator (--username <name>, password prompted or read with --password-stdin)',
+        : 'with an API token on stdin (--token-stdin), or as an administrator (--username <name>, ' +
+            'password prompted or read with --password-stdin)',
     );
   }
   const secret = opts.passwordStdin
@@ -98,14 +99,16 @@ const KIND_WORDS: Record<AuthKind, string> = { token: 'an API token', session: '
 async function confirmReplace(ctx: Context, existing: DeviceProfile, credential: Credential): Promise<void> {
   const was = `${KIND_WORDS[existing.auth]}${existing.username ? ` (as ${existing.username})` : ''}`;
   const now = `${KIND_WORDS[credential.kind]}${credential.username ? ` (as ${credential.username})` : ''}`;
-  const what = `device '${existing.name}' (${existing.host}) is saved with ${was}; this login with ${now} would replace it`;
+  const what =
+    `device '${existing.name}' (${existing.host}) is saved with ${was}; ` + `this login with ${now} would replace it`;
   if (ctx.interactive) {
     if (await ctx.confirm(`The ${what}. Replace it?`)) return;
     throw new UsageError(`not replaced: ${what}`, `keep both by saving this login under another name with -d <name>`);
   }
   throw new UsageError(
     what,
-    `on a terminal cmdb asks; here: remove it first with 'cmdb device remove ${existing.name}', or save this login under another name with -d <name>`,
+    `on a terminal cmdb asks; here: remove it first with 'cmdb device remove ${existing.name}', ` +
+      `or save this login under another name with -d <name>`,
   );
 }
 
@@ -142,7 +145,10 @@ async function check(
       const certificate = err instanceof TlsVerificationError ? err.certificate : null;
       if (!certificate || fingerprint || !ctx.interactive) throw err;
       ctx.warn(
-        `the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one the device shows (get system certificate, or the web interface) before you trust it.`,
+        `the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n  SHA-256  ` +
+          `${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ` +
+          `${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one ` +
+          `the device shows (get system certificate, or the web interface) before you trust it.`,
       );
       if (!(await ctx.confirm(`Pin this certificate for device '${name}'?`))) throw err;
       fingerprint = certificate.fingerprint;
@@ -251,7 +257,8 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const who = credential.kind === 'token' ? 'with an API token' : `as ${credential.username}`;
   await printOutcome(
     ctx,
-    `Logged in to ${describeDevice(facts)} at ${host} ${who}; saved as device '${name}'${isDefault ? ' (the default)' : ''}, secret in ${store.location}`,
+    `Logged in to ${describeDevice(facts)} at ${host} ${who}; ` +
+      `saved as device '${name}'${isDefault ? ' (the default)' : ''}, secret in ${store.location}`,
     {
       device: name,
       host,

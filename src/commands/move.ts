@@ -72,7 +72,9 @@ export async function run(
     );
     if (!moved) throw err;
     throw new CmdbError(
-      `cannot move ${table.path} ${JSON.stringify(String(mkey))}: the --${where} object ${JSON.stringify(String(other))} not found${err.subject.vdoms ? ` in vdom ${err.subject.vdoms.join(',')}` : ''}`,
+      `cannot move ${table.path} ${JSON.stringify(String(mkey))}: ` +
+        `the --${where} object ${JSON.stringify(String(other))} ` +
+        `not found${err.subject.vdoms ? ` in vdom ${err.subject.vdoms.join(',')}` : ''}`,
       EXIT.NOT_FOUND,
       keysHint(table.path, err.subject.vdoms),
       { cause: err },

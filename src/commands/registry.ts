@@ -169,7 +169,8 @@ export const COMMANDS: readonly CommandDef[] = [
     devices: 'each',
     usage: 'update <table> [key] [body]',
     notes: [
-      'A keyed table takes the key of the object; a singleton takes none. The body (inline JSON, -f, --data, --set) holds only the fields to change.',
+      'A keyed table takes the key of the object; a singleton takes none. The body (inline JSON, -f, ' +
+        '--data, --set) holds only the fields to change.',
     ],
     description: 'change fields of an object ([key] [body]), or of a singleton ([body])',
     group: 'objects',
@@ -190,7 +191,8 @@ export const COMMANDS: readonly CommandDef[] = [
     devices: 'each',
     usage: 'move <table> <key> (--before <key> | --after <key> | --top | --bottom)',
     notes: [
-      'Give exactly one of --before, --after, --top or --bottom: the object the moved one goes in front of, or behind, or the first or last place.',
+      'Give exactly one of --before, --after, --top or --bottom: ' +
+        'the object the moved one goes in front of, or behind, or the first or last place.',
     ],
     description: 'move an object before or after another, or to the top or bottom',
     group: 'objects',
@@ -400,7 +402,10 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'tools',
     args: { path: 'apipath' },
     notes: [
-      'The path is relative to /api/v2/ (monitor/system/status) or starts with it; a scheme and host, or a path outside /api/v2/, is refused. -X defaults to GET, or POST with a body. Prints the results in the chosen format (--raw: the whole answer); an answer that is not JSON (a configuration backup) goes to stdout byte for byte.',
+      'The path is relative to /api/v2/ (monitor/system/status) or starts with it; a scheme and host, ' +
+        'or a path outside /api/v2/, is refused. -X defaults to GET, or POST with a body. ' +
+        'Prints the results in the chosen format (--raw: the whole answer); ' +
+        'an answer that is not JSON (a configuration backup) goes to stdout byte for byte.',
     ],
     options: [
       {
@@ -433,7 +438,8 @@ export const COMMANDS: readonly CommandDef[] = [
     description: "save the device's full configuration text (atomically, mode 0600), or print it",
     group: 'tools',
     notes: [
-      'Without --file or --dir the configuration goes to stdout. With several devices (-d a,b) give --dir: each is written to DIR/<device>.conf.',
+      'Without --file or --dir the configuration goes to stdout. With several devices (-d a,b) give --dir: ' +
+        'each is written to DIR/<device>.conf.',
     ],
     options: [
       {
@@ -477,7 +483,9 @@ export const COMMANDS: readonly CommandDef[] = [
     devices: 'one',
     usage: 'login --host <url> (--token-stdin | --username <name>)',
     notes: [
-      'Needs --host (or CMDB_HOST; or -d of a saved device) and one of --token-stdin (an API token on stdin) or --username (the password prompted, or read with --password-stdin). The secret goes to the system keychain, never into argv or the profile.',
+      'Needs --host (or CMDB_HOST; or -d of a saved device) and one of --token-stdin (an API token on ' +
+        'stdin) or --username (the password prompted, or read with --password-stdin). ' +
+        'The secret goes to the system keychain, never into argv or the profile.',
     ],
     description: 'check a credential against a device and save it (keychain) with a device profile',
     group: 'devices and login',

@@ -2,7 +2,9 @@ import type { CallResult } from '../api/client.js';
 import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 
-/** `{hostname, serial, version, build, model}` (and `uptime` where the device gives it) from `monitor/system/status`. */
+/**
+ * `{hostname, serial, version, build, model}` (and `uptime` where the device gives it) from `monitor/system/status`.
+ */
 export function deviceStatus(res: CallResult): Row {
   const envelope = res.json?.envelopes[0] ?? {};
   const results = (

@@ -52,7 +52,8 @@ export async function run(
       if (!(err instanceof ApiError && err.duplicate) || newKey === undefined || String(newKey) === String(mkey))
         throw err;
       throw new CmdbError(
-        `cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ${JSON.stringify(String(newKey))} already exists`,
+        `cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ` +
+          `${JSON.stringify(String(newKey))} already exists`,
         EXIT.REJECTED,
         `choose another ${table.key}, or leave ${table.key} out of the body to keep the name`,
         { cause: err },
@@ -73,7 +74,8 @@ export async function run(
   const what = `${table.path}${mkey === undefined ? '' : ` ${mkey}`}`;
   if (!Object.keys(body).length) {
     ctx.notice(
-      `nothing to change: ${what} already has ${changes.map((c) => `${c.field} ${c.op === '+' ? 'with' : 'without'} ${c.values.join(', ')}`).join('; ')}`,
+      `nothing to change: ${what} already has ` +
+        `${changes.map((c) => `${c.field} ${c.op === '+' ? 'with' : 'without'} ${c.values.join(', ')}`).join('; ')}`,
     );
     return 0;
   }

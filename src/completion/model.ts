@@ -85,7 +85,8 @@ export function completionModel(): CommandModel {
     name: 'cmdb',
     aliases: [],
     description:
-      'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.',
+      'Administer the configuration database (CMDB) of a network security device (release 6.4.14) ' +
+      'through its REST API.',
     args: [],
     options: [
       optionModel('-V, --version', 'print the version'),

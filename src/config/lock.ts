@@ -31,7 +31,8 @@ export class LockTimeoutError extends CmdbError {
     super(
       `another ${who} holds ${path} and did not release it within ${seconds} s`,
       EXIT.BLOCKED,
-      `try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); if no cmdb runs any more, delete ${path}`,
+      `try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); ` +
+        `if no cmdb runs any more, delete ${path}`,
     );
   }
 }

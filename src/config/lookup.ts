@@ -30,7 +30,9 @@ export function nativeTool(platform: NodeJS.Platform): string | null {
   return platform === 'linux' ? 'secret-tool' : null;
 }
 
-/** The native tool's arguments for one read: it prints the secret and exits 0, or exits 1 silently when there is none. */
+/**
+ * The native tool's arguments for one read: it prints the secret and exits 0, or exits 1 silently when there is none.
+ */
 export function lookupArgs(account: string): string[] {
   return ['lookup', 'service', KEYCHAIN_SERVICE, 'username', account];
 }

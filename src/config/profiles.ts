@@ -68,7 +68,8 @@ const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; chec
         return normalizeBaseUrl(v as string);
       } catch {
         throw new Error(
-          `host '${redactAddress(v as string)}' is not an address like https://fw.example:8443 (without user name or password)`,
+          `host '${redactAddress(v as string)}' is not an address like https://fw.example:8443 (without ` +
+            `user name or password)`,
         );
       }
     },

@@ -43,7 +43,10 @@ export function readSchemaCache(env: NodeJS.ProcessEnv, device: DeviceRelease): 
   return cache as SchemaCache;
 }
 
-/** Writes a device's schema cache atomically (0600; its folder 0700). A cache that cannot be written only costs a read next time. */
+/**
+ * Writes a device's schema cache atomically (0600; its folder 0700). A cache that cannot be written only costs a read
+ * next time.
+ */
 export function writeSchemaCache(
   env: NodeJS.ProcessEnv,
   device: DeviceRelease,

@@ -41,7 +41,9 @@ export class KeychainError extends AuthError {
   constructor(keychain: string, reason: string, env: NodeJS.ProcessEnv) {
     super(
       `cannot use ${keychain}: ${reason}`,
-      `without a keychain, give the credential in the environment (CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD), or keep it in a plain-text file (mode 0600) with 'cmdb login --insecure-storage' (${credentialsPath(env)})`,
+      `without a keychain, give the credential in the environment (CMDB_TOKEN, ` +
+        `or CMDB_USERNAME and CMDB_PASSWORD), or keep it in a plain-text file (mode 0600) ` +
+        `with 'cmdb login --insecure-storage' (${credentialsPath(env)})`,
     );
   }
 }
@@ -266,7 +268,9 @@ export class FileSecretStore implements SecretStore {
     if (this.warned) return;
     this.warned = true;
     this.warn(
-      `secrets are kept in plain text in ${this.path} (--insecure-storage): anyone who can read that file can use them ('cmdb device set <name> plain-text-ok=true' silences this for a device once you accept it)`,
+      `secrets are kept in plain text in ${this.path} (--insecure-storage): ` +
+        `anyone who can read that file can use them ('cmdb device set <name> plain-text-ok=true' silences ` +
+        `this for a device once you accept it)`,
     );
   }
 

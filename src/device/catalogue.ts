@@ -35,7 +35,9 @@ function profileRelease(profile: DeviceProfile): DeviceRelease | undefined {
   return profile.version ? { version: profile.version, build: profile.build, serial: profile.serial } : undefined;
 }
 
-/** The release of the run's device as known before any request: its profile's, else the one last seen at its address. */
+/**
+ * The release of the run's device as known before any request: its profile's, else the one last seen at its address.
+ */
 export function knownRelease(ctx: Context): DeviceRelease | undefined {
   if (ctx.demo) return undefined;
   const profile = selectedProfile(ctx);
@@ -165,7 +167,10 @@ export function cachedCatalogue(ctx: Context): Catalogue | undefined {
   return cached ? new DeviceCatalogue(cached.device, cached.tables) : undefined;
 }
 
-/** Whether two releases call for the same catalogue file: 6.4.14 (or not known) both, or the same build of the same device. */
+/**
+ * Whether two releases call for the same catalogue file: 6.4.14 (or not known) both, or the same build of the same
+ * device.
+ */
 function sameCatalogue(known: DeviceRelease | undefined, seen: DeviceRelease): boolean {
   if (usesShipped(known) && usesShipped(seen)) return true;
   return known?.version === seen.version && known?.build === seen.build && known?.serial === seen.serial;

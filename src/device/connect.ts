@@ -47,7 +47,8 @@ function warnPlainHttp(ctx: Context, host: string): void {
   const url = new URL(host);
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     ctx.warn(
-      `${host} is plain HTTP: the credential and every answer travel unencrypted, readable by anyone on the way; use https://`,
+      `${host} is plain HTTP: the credential and every answer travel unencrypted, ` +
+        `readable by anyone on the way; use https://`,
     );
   }
 }
@@ -190,7 +191,8 @@ export async function endSession(ctx: Context, profile: DeviceProfile, store: Se
       ended = await session.logout(client);
     } catch (err) {
       ctx.warn(
-        `the session could not be ended on ${profile.host} (${(err as Error).message}); the saved session is deleted anyway`,
+        `the session could not be ended on ${profile.host} (${(err as Error).message}); ` +
+          `the saved session is deleted anyway`,
       );
     } finally {
       await client.close();

@@ -220,7 +220,9 @@ export async function forgetSecrets(
     if (which.session) await store.delete(sessionAccount(profile.name));
   } catch (err) {
     ctx.warn(
-      `the old secret of device '${profile.name}' in ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ${(err as Error).message}`,
+      `the old secret of device '${profile.name}' in ` +
+        `${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ` +
+        `${(err as Error).message}`,
     );
   }
 }

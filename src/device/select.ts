@@ -106,7 +106,8 @@ export function resolveTarget(ctx: Context): Target {
   if (!host) {
     throw new AuthError(
       'no device to talk to',
-      "log in with 'cmdb login --host <url> --token-stdin', set CMDB_HOST and CMDB_TOKEN, or try the built-in device with --demo",
+      "log in with 'cmdb login --host <url> --token-stdin', set CMDB_HOST and CMDB_TOKEN, " +
+        'or try the built-in device with --demo',
     );
   }
   const fromEnv = ctx.settings.environmentCredential;

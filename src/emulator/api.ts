@@ -51,7 +51,10 @@ export interface ApiDeps {
   serial: string;
   /** The tables it serves. */
   catalogue: Catalogue;
-  /** The release (and serial number) its answers report, when not the emulated 6.4.14 device's; 7.6 takes the backup as a POST. */
+  /**
+   * The release (and serial number) its answers report, when not the emulated 6.4.14 device's; 7.6 takes the backup as
+   * a POST.
+   */
   release?: DeviceRelease;
 }
 

@@ -55,7 +55,8 @@ function requireOperation(call: CmdbCall, ...codes: OperationCode[]): void {
   if (codes.some((code) => allows(call.table, code))) return;
   const what = codes.map((code) => OPERATION_NAMES[code]).join('/');
   throw fail.methodNotAllowed(
-    `method ${call.method} (${what}) is not allowed on ${call.table.path}, which supports: ${describeOperations(call.table)}`,
+    `method ${call.method} (${what}) is not allowed on ${call.table.path}, which supports: ` +
+      `${describeOperations(call.table)}`,
   );
 }
 
@@ -322,7 +323,8 @@ function planSingleton(call: CmdbCall, action: string | null): Operation {
 
 function unsupportedMethod(call: CmdbCall): never {
   throw fail.methodNotAllowed(
-    `method ${call.method} is not allowed on this path of ${call.table.path}, which supports: ${describeOperations(call.table)}`,
+    `method ${call.method} is not allowed on this path of ${call.table.path}, which supports: ` +
+      `${describeOperations(call.table)}`,
   );
 }
 

@@ -133,5 +133,8 @@ const REASONS: Record<number, string> = {
 /** The HTML error page devices send for authentication failures (clients must not expect JSON there). */
 export function htmlErrorPage(status: number, detail: string): string {
   const title = `${status} ${REASONS[status] ?? 'Error'}`;
-  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`;
+  return (
+    `<!DOCTYPE html>\n<html><head><title>${title}</title></head>` +
+    `<body><h1>${title}</h1><p>${detail}</p></body></html>\n`
+  );
 }

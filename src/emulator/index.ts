@@ -115,7 +115,10 @@ export interface RunningEmulator extends StartLine {
   keyPem: string | null;
   /** Every request received, in order. */
   requests: ReceivedRequest[];
-  /** Committed state: an array for keyed tables (in order), an object for singletons; `vdom` defaults to the management VDOM. */
+  /**
+   * Committed state: an array for keyed tables (in order), an object for singletons; `vdom` defaults to the management
+   * VDOM.
+   */
   objects(tablePath: string, vdom?: string): Record<string, unknown>[] | Record<string, unknown>;
   /** Bulk insert (tests, benchmarks): defaults are filled in, not validated; a duplicate key throws. */
   populate(tablePath: string, vdom: string, objects: Record<string, unknown>[]): void;
@@ -189,7 +192,10 @@ function sameExtras(saved: SavedState, extras: Pick<SavedState, 'credentials' | 
   return kept(saved) === kept(extras);
 }
 
-/** `7.6.0` → `{version: 'v7.6.0', build}`; a release given whole as it is; undefined (6.4.14, the envelope's own) when not given. */
+/**
+ * `7.6.0` → `{version: 'v7.6.0', build}`; a release given whole as it is; undefined (6.4.14, the envelope's own) when
+ * not given.
+ */
 function releaseOf(release: string | DeviceRelease | undefined): DeviceRelease | undefined {
   if (release === undefined || typeof release === 'object') return release;
   const version = `v${release.replace(/^v/, '')}`;

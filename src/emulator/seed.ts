@@ -160,7 +160,8 @@ const datasetSeed: KeyedSeed = () => [
   {
     name: 'traffic.bandwidth',
     query:
-      'select $flex_timescale(timestamp) as hodex, sum(coalesce(sentbyte, 0) + coalesce(rcvdbyte, 0)) as bandwidth from $log where $filter group by hodex order by hodex',
+      'select $flex_timescale(timestamp) as hodex, sum(coalesce(sentbyte, 0) + coalesce(rcvdbyte, 0)) ' +
+      'as bandwidth from $log where $filter group by hodex order by hodex',
     field: [
       { id: 1, type: 'text', name: 'hodex', displayname: 'Time' },
       { id: 2, type: 'integer', name: 'bandwidth', displayname: 'Bandwidth' },
@@ -169,7 +170,8 @@ const datasetSeed: KeyedSeed = () => [
   {
     name: 'traffic.top-sources',
     query:
-      'select srcip, sum(coalesce(sentbyte, 0) + coalesce(rcvdbyte, 0)) as bytes from $log where $filter group by srcip order by bytes desc',
+      'select srcip, sum(coalesce(sentbyte, 0) + coalesce(rcvdbyte, 0)) ' +
+      'as bytes from $log where $filter group by srcip order by bytes desc',
     field: [
       { id: 1, type: 'text', name: 'srcip', displayname: 'Source' },
       { id: 2, type: 'integer', name: 'bytes', displayname: 'Bytes' },
@@ -307,7 +309,8 @@ const ipsCustomSeed: KeyedSeed = () => [
     action: 'block',
     comment: 'blocks a scanner user agent',
     signature:
-      'F-SBID( --name "Block.Example.UserAgent"; --protocol tcp; --service HTTP; --flow from_client; --pattern "BadBot/1.0"; --context header; --no_case; )',
+      'F-SBID( --name "Block.Example.UserAgent"; --protocol tcp; --service HTTP; --flow from_client; ' +
+      '--pattern "BadBot/1.0"; --context header; --no_case; )',
   },
   {
     tag: 'Detect.Admin.Login',
@@ -323,7 +326,8 @@ const ipsCustomSeed: KeyedSeed = () => [
     action: 'pass',
     comment: 'logs admin page requests',
     signature:
-      'F-SBID( --name "Detect.Admin.Login"; --protocol tcp; --service HTTP; --flow from_client; --pattern "/admin/login"; --context uri; )',
+      'F-SBID( --name "Detect.Admin.Login"; --protocol tcp; --service HTTP; --flow from_client; ' +
+      '--pattern "/admin/login"; --context uri; )',
   },
 ];
 
@@ -521,7 +525,9 @@ const vendorClientSeed: KeyedSeed = () => [
   { realm: 'partners.example.net', usergroupname: 'partners', phase2name: 'partner-p2', status: 'disable' },
 ];
 
-/** A UUID derived from a name, so that the demo is the same on every start (devices give every address and policy one). */
+/**
+ * A UUID derived from a name, so that the demo is the same on every start (devices give every address and policy one).
+ */
 function uuidOf(name: string): string {
   const hex = createHash('sha1').update(`cmdb-demo:${name}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -920,7 +926,10 @@ function fallbackSeed(table: TableDef): Obj[] {
   return table.spec ? [{ [table.key!]: table.keyType === 'integer' ? 1 : 'example' }] : [];
 }
 
-/** The demo objects of a keyed table (or the settings of a singleton) for the VDOM `vdom` at `vdomIndex`, before defaults are filled in. */
+/**
+ * The demo objects of a keyed table (or the settings of a singleton) for the VDOM `vdom` at `vdomIndex`, before
+ * defaults are filled in.
+ */
 export function seedObjects(table: TableDef, vdomIndex: number, vdom: string): Obj[] | Obj {
   const flavor = { index: vdomIndex, primary: vdomIndex === 0, vdom };
   if (table.singleton) return SINGLETON_SEEDS[table.path]?.(flavor) ?? {};

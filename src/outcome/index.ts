@@ -199,7 +199,9 @@ function shows(table: TableDef, expected: Expectation, content: Obj[] | Obj | nu
   return hasFields(table, copy, Object.fromEntries(Object.entries(original).filter(([field]) => field !== table.key)));
 }
 
-/** One read of what the write touched, per VDOM: the object (for a move, the table's keys; for a clone, both objects). */
+/**
+ * One read of what the write touched, per VDOM: the object (for a move, the table's keys; for a clone, both objects).
+ */
 async function look(
   client: CmdbClient,
   table: TableDef,
@@ -321,7 +323,10 @@ export function unknownOutcome(what: string, err: unknown, check: CheckWith, unr
   return new WriteOutcomeError(message, hint, 'unknown', { cause: err });
 }
 
-/** A write to several VDOMs whose answer was lost, or any write the device did not answer, with the VDOMs not shown applied. */
+/**
+ * A write to several VDOMs whose answer was lost, or any write the device did not answer, with the VDOMs not shown
+ * applied.
+ */
 export interface LostWrite {
   vdom: string | null;
   error: WriteOutcomeError;

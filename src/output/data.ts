@@ -56,7 +56,9 @@ export function rowsWithVdom(vdoms: Record<string, Row[] | Row>): Row[] {
   return rows;
 }
 
-/** A value without the device's bookkeeping fields (`q_origin_key`, `q_ref`...), at every depth, but those in `keep`. */
+/**
+ * A value without the device's bookkeeping fields (`q_origin_key`, `q_ref`...), at every depth, but those in `keep`.
+ */
 export function withoutBookkeeping<T>(value: T, keep: readonly string[] = []): T {
   if (Array.isArray(value)) return value.map((v) => withoutBookkeeping(v, keep)) as T;
   if (!value || typeof value !== 'object') return value;

@@ -15,7 +15,10 @@ export interface ErrorReport {
   device?: string | null;
   /** A bulk run's summary: how many items failed, of how many. */
   counts?: { failed: number; total: number };
-  /** A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it applied (`unknown`). */
+  /**
+   * A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it
+   * applied (`unknown`).
+   */
   outcome?: string | null;
 }
 

@@ -36,7 +36,9 @@ function outcomeNote(r: WriteResult): string {
 export async function printWritten(data: Written, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (run.raw) return to.emit({ kind: 'raw', body: data.body }, options);
   const line = (r: WriteResult) =>
-    `${data.verb} ${data.tablePath}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${keyWord(r.mkey)}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
+    `${data.verb} ${data.tablePath}` +
+    `${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${keyWord(r.mkey)}` : ''}` +
+    `${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
   if (!data.severalVdoms && data.results.length === 1)
     return to.emit({ kind: 'write', result: data.results[0], message: line(data.results[0]) }, options);
   if (run.format === 'table') {
@@ -65,7 +67,9 @@ export async function printWritten(data: Written, run: Run, options: ShapeOption
   else await to.emit({ kind: 'list', rows }, options);
 }
 
-/** Nothing found: nothing on stdout, and a line on stderr naming the table, its VDOMs and whether a filter was given. */
+/**
+ * Nothing found: nothing on stdout, and a line on stderr naming the table, its VDOMs and whether a filter was given.
+ */
 function sayNone(data: Pick<Read, 'tablePath' | 'vdoms' | 'filtered' | 'none'>, to: PrintHooks): void {
   const where = data.vdoms ? ` (vdom ${data.vdoms.join(',')})` : '';
   to.notice(
@@ -118,7 +122,10 @@ export interface BulkSink {
   end(exit: number): Promise<void>;
 }
 
-/** A failed bulk item's error names the item by its key, and its VDOM when the run writes to several, whatever the message says. */
+/**
+ * A failed bulk item's error names the item by its key, and its VDOM when the run writes to several, whatever the
+ * message says.
+ */
 function namedByKey(
   report: ErrorReport,
   tablePath: string,
@@ -161,7 +168,10 @@ export function bulkSink(what: { tablePath: string; verb: string }, run: Run, to
             kind: 'write',
             result: item.result!,
             message:
-              `${what.verb} ${what.tablePath} ${item.mkey === null || item.mkey === undefined ? '' : keyWord(item.mkey)}`.trimEnd() +
+              (
+                `${what.verb} ${what.tablePath} ` +
+                `${item.mkey === null || item.mkey === undefined ? '' : keyWord(item.mkey)}`
+              ).trimEnd() +
               where +
               outcomeNote(item.result!),
           },
@@ -186,7 +196,9 @@ export function bulkSink(what: { tablePath: string; verb: string }, run: Run, to
 }
 
 export interface PageSink {
-  /** One page's answer as it came (--raw prints them all at the end); `severalVdoms`: the device answers for several. */
+  /**
+   * One page's answer as it came (--raw prints them all at the end); `severalVdoms`: the device answers for several.
+   */
   page(body: unknown, severalVdoms: boolean): void;
   /** One VDOM's rows of the page. */
   rows(vdom: string, rows: Row[]): Promise<void>;
@@ -245,7 +257,10 @@ export function pageSink(
 function planSummary({ plan }: Planned): string {
   if (!plan.create.length && !plan.update.length && !plan.move.length && !plan.delete.length)
     return 'in sync: the device matches the document';
-  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`;
+  return (
+    `${plan.create.length} to create, ${plan.update.length} to update, ` +
+    `${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`
+  );
 }
 
 /** The plan: `+ ~ -` lines with a summary on stderr (and a dry run's requests), or the plan object. */
@@ -265,7 +280,10 @@ export async function printPlan(data: Planned, run: Run, options: ShapeOptions, 
 
 const DONE: Record<string, string> = { create: 'created', update: 'updated', move: 'moved', delete: 'deleted' };
 
-/** What an apply did: `{applied, failed, not_applied, unknown}`, or a line per change made; then the failure and a summary on stderr. */
+/**
+ * What an apply did: `{applied, failed, not_applied, unknown}`, or a line per change made; then the failure and a
+ * summary on stderr.
+ */
 export async function printApplied(data: Applied, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (forScripts(run)) {
     const failed = data.failed ? { ...data.failed, error: errorObject(data.failed.error) } : null;
@@ -284,7 +302,8 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
         text: data.applied
           .map(
             (s) =>
-              `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${keyWord(s.key)}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`,
+              `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${keyWord(s.key)}`}` +
+              `${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`,
           )
           .join(''),
       },
@@ -303,6 +322,7 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
     (data.failed?.table && data.failed.outcome !== 'unknown' ? 1 : 0);
   const unknown = data.unknown.length ? `; unknown (the device may still apply them): ${data.unknown.length}` : '';
   to.notice(
-    `applied ${data.applied.length} of ${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
+    `applied ${data.applied.length} of ` +
+      `${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
   );
 }

@@ -22,7 +22,11 @@ function inVdom(vdom: string): string {
 }
 
 function subject(entry: { vdom: string; table: string; key: unknown }): string {
-  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${typeof entry.key === 'string' ? keyWord(entry.key) : value(entry.key)}`}${inVdom(entry.vdom)}`;
+  const key =
+    entry.key === null || entry.key === undefined
+      ? ''
+      : ` ${typeof entry.key === 'string' ? keyWord(entry.key) : value(entry.key)}`;
+  return `${entry.table}${key}${inVdom(entry.vdom)}`;
 }
 
 /**

@@ -299,19 +299,26 @@ export class Printer {
     this.err(`${text}\n`);
   }
 
-  /** `fetched N objects…` (or `N/total tables`) on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
+  /**
+   * `fetched N objects…` (or `N/total tables`) on a terminal's stderr, rewritten in place; nothing when stderr is not a
+   * terminal.
+   */
   progress(what = 'objects', total?: number): { update(count: number): void; done(): void } {
     const line = this.statusLine;
     return {
       update: (n) =>
         line.show(
-          `fetched ${n.toLocaleString('en-US')}${total === undefined ? '' : `/${total.toLocaleString('en-US')}`} ${what === 'objects' && n === 1 && total === undefined ? 'object' : what}…`,
+          `fetched ${n.toLocaleString('en-US')}${total === undefined ? '' : `/${total.toLocaleString('en-US')}`} ` +
+            `${what === 'objects' && n === 1 && total === undefined ? 'object' : what}…`,
         ),
       done: () => line.clear(),
     };
   }
 
-  /** --verbose: one exchange on stderr (each line after `label`). Device headers and bodies may hold escape sequences: shown, never obeyed. */
+  /**
+   * --verbose: one exchange on stderr (each line after `label`). Device headers and bodies may hold escape sequences:
+   * shown, never obeyed.
+   */
   exchange(ex: Exchange, label = ''): void {
     const lines = [`> ${ex.method} ${ex.url}`];
     for (const [k, v] of Object.entries(ex.requestHeaders)) lines.push(`> ${k}: ${v}`);

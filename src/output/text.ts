@@ -143,7 +143,10 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** A key in a line for people: as is, or in double quotes when it has spaces or other characters a shell would take apart. */
+/**
+ * A key in a line for people: as is, or in double quotes when it has spaces or other characters a shell would take
+ * apart.
+ */
 export function keyWord(key: unknown): string {
   const text = String(key);
   return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : sanitizeInline(JSON.stringify(text));

@@ -42,7 +42,10 @@ export interface ApplyReport {
 
 export interface ApplyOptions {
   atomic: boolean;
-  /** The catalogue entry of every table of the steps: a write whose answer is lost is read back in it. Without: reported as failed. */
+  /**
+   * The catalogue entry of every table of the steps: a write whose answer is lost is read back in it. Without: reported
+   * as failed.
+   */
   tables?: Map<string, TableDef>;
   /** PlannedTables.orders: how a lost commit's moves are read back. */
   orders?: Map<string, (string | number)[]>;
@@ -76,7 +79,10 @@ function send(client: CmdbClient, tx: Transaction | undefined, request: ApiReque
   return tx ? tx.request(request) : client.request(request);
 }
 
-/** What a step should leave on the device, as the write-outcome module judges it; null: nothing to look for (the device picks the key). */
+/**
+ * What a step should leave on the device, as the write-outcome module judges it; null: nothing to look for (the device
+ * picks the key).
+ */
 function expectationOf(step: Step): Expectation | null {
   switch (step.action) {
     case 'create':

@@ -119,7 +119,9 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
  * Checks a parsed document (shape, tables, keys, field schema) and returns its tables in document
  * order. Anything wrong is a usage error naming where: nothing is read or sent before it is whole.
  */
-/** How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one). */
+/**
+ * How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one).
+ */
 export type FindTable = (path: string) => TableDef | undefined;
 
 export function readDocument(value: unknown, source: string, find: FindTable = findTable): DocumentTable[] {

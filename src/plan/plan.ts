@@ -20,7 +20,10 @@ export interface UpdateEntry extends PlanEntry {
   changes: Record<string, FieldChange>;
 }
 
-/** An object of a table whose order matters (keepsOrder) to place right before or after another: `{"before": k}` or `{"after": k}`. */
+/**
+ * An object of a table whose order matters (keepsOrder) to place right before or after another: `{"before": k}` or
+ * `{"after": k}`.
+ */
 export type MoveEntry = PlanEntry & { key: string | number } & (
     | { before: string | number }
     | { after: string | number }
@@ -53,7 +56,10 @@ export interface PlannedTables {
   steps: Step[];
   /** The catalogue entry of every table the plan touches, by path. */
   tables: Map<string, TableDef>;
-  /** The document's order of the keys of each table with moves, by `orderSlot(vdom, table)`: what the moves together must leave. */
+  /**
+   * The document's order of the keys of each table with moves, by `orderSlot(vdom, table)`: what the moves together
+   * must leave.
+   */
   orders: Map<string, (string | number)[]>;
 }
 
@@ -152,7 +158,9 @@ export function stepAllowed(step: Step, table: TableDef): boolean {
   return table.operations.includes(table.singleton ? 'P' : NEEDS[step.action]);
 }
 
-/** The request that carries out one step: POST the object, PUT only the changed fields, PUT action=move, DELETE by key. */
+/**
+ * The request that carries out one step: POST the object, PUT only the changed fields, PUT action=move, DELETE by key.
+ */
 export function requestOf(step: Step, table: TableDef): ApiRequest {
   const base = { tablePath: table.path, group: table.group, query: { vdom: [step.vdom] } };
   const mkey = step.key === null ? undefined : step.key;

@@ -38,7 +38,10 @@ export interface BulkOutcome {
   error?: unknown;
 }
 
-/** A write's answer: the VDOMs that succeeded, those that refused (`failed`) and those whose lost answer was not shown applied (`lost`). */
+/**
+ * A write's answer: the VDOMs that succeeded, those that refused (`failed`) and those whose lost answer was not shown
+ * applied (`lost`).
+ */
 type ItemAnswer = ApiResult & { lost?: { vdom: string | null; error: unknown }[] };
 
 /** What the device said of one write, with the key the command knew when the device did not say it. */

@@ -143,7 +143,8 @@ export async function parseDocument(text: string, source: string): Promise<unkno
         objects.push(JSON.parse(line));
       } catch (err) {
         asJson = new UsageError(
-          `${source} is not valid NDJSON: line ${i + 1}: ${jsonError(err, line, i + 1).message.replace(/ at line \d+,/, ' at')}`,
+          `${source} is not valid NDJSON: line ${i + 1}: ` +
+            `${jsonError(err, line, i + 1).message.replace(/ at line \d+,/, ' at')}`,
           'NDJSON is one JSON object per line',
         );
         if (named) throw asJson;
@@ -165,7 +166,10 @@ export async function parseDocument(text: string, source: string): Promise<unkno
   return parseYaml(trimmed, source);
 }
 
-/** The line of the `index`th element of a list document (JSON array, NDJSON or YAML sequence), for messages; null when unknown. */
+/**
+ * The line of the `index`th element of a list document (JSON array, NDJSON or YAML sequence), for messages; null when
+ * unknown.
+ */
 export async function elementLine(text: string, index: number): Promise<number | null> {
   const lines = ndjsonLines(text);
   if (lines) {

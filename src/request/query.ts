@@ -19,7 +19,8 @@ export function parseFilter(table: TableDef, expr: string): string {
     if (!m) {
       throw new UsageError(
         `invalid --filter '${expr}': '${term}' has no known operator`,
-        `write field<op>value with one of ${FILTER_OPERATORS.join(' ')}, for example --filter 'name=@web'; a comma inside a value is written \\,`,
+        `write field<op>value with one of ${FILTER_OPERATORS.join(' ')}, for example --filter 'name=@web'; ` +
+          `a comma inside a value is written \\,`,
       );
     }
     checkField(table, m[1]);

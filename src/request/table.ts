@@ -30,14 +30,16 @@ export async function resolveTable(ctx: Context, catalogue: Catalogue, input: st
       `'${input}' is not a table path`,
       near.length
         ? `did you mean ${near.join(' or ')}? (table paths look like area[.subarea]/table)`
-        : "table paths look like area[.subarea]/table, for example firewall.ipmacbinding/table; 'cmdb tables' lists them",
+        : 'table paths look like area[.subarea]/table, for example firewall.ipmacbinding/table; ' +
+            "'cmdb tables' lists them",
     );
   }
   const table = catalogue.find(path) ?? (await catalogue.lookup?.(path));
   if (table) return table;
   const near = suggestTables(path, 3, catalogue.summaries());
   ctx.notice(
-    `${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
+    `${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a ` +
+      `string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
   );
   return uncataloguedTable(path);
 }
@@ -51,7 +53,8 @@ export function requireOperation(ctx: Context, table: TableDef, ...ops: Operatio
     return;
   }
   throw new UsageError(
-    `${table.path} does not support ${name}${table.singleton ? ' (it is a singleton table)' : ''}; it has: ${describeOperations(table)}`,
+    `${table.path} does not support ${name}${table.singleton ? ' (it is a singleton table)' : ''}; it has: ` +
+      `${describeOperations(table)}`,
     '--force sends it anyway',
   );
 }
