@@ -35,7 +35,7 @@ interface Command {
   shell?: boolean;
   stdin?: string;
   /** Run just before each run (a fresh cache folder...). */
-  before?: () => NodeJS.ProcessEnv | void;
+  before?: () => NodeJS.ProcessEnv | undefined;
 }
 
 // Reports the process's peak RSS on stderr at exit (used by the memory rows only).

@@ -235,7 +235,7 @@ const parts =
 // HTTP/1.1 client, the body) come compiled, where V8 would compile them from the source on each run.
 async function oneRequest({ Agent, request }) {
   const { createServer } = await import('node:http');
-  const server = createServer((req, res) => res.setHeader('content-type', 'application/json').end('{"results":[]}'));
+  const server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"results":[]}'));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const agent = new Agent();
   try {

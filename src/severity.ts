@@ -23,7 +23,7 @@ export const SEVERITY: readonly number[] = [
 function rank(code: number): number {
   const at = SEVERITY.indexOf(code);
   // A code outside the contract can only be a defect: as severe as an internal error.
-  return at < 0 ? 0 : at;
+  return Math.max(at, 0);
 }
 
 /** The most severe of several exit codes (0 for none). */

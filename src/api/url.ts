@@ -55,7 +55,10 @@ export function buildQuery(params: QueryParams = {}): string {
   const add = (name: string, value: string) => parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   for (const [name, value] of Object.entries(params) as [keyof QueryParams, QueryParams[keyof QueryParams]][]) {
     if (value === undefined || value === false) continue;
-    if (name === 'filter') (value as string[]).forEach((f) => add(name, f));
+    if (name === 'filter')
+      (value as string[]).forEach((f) => {
+        add(name, f);
+      });
     else if (name === 'format') add(name, (value as string[]).join('|'));
     else if (name === 'vdom') add(name, (value as string[]).join(','));
     else if (value === true) add(name, '1');
@@ -83,7 +86,10 @@ export class AddressError extends TypeError {
  * password typed as the user name) becomes `***`: `https://u:pw@fw` → `https://***@fw`.
  */
 export function redactAddress(input: string): string {
-  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`);
+  return input.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)?[\s\S]*@/i,
+    (_m, scheme: string | undefined) => `${scheme ?? ''}***@`,
+  );
 }
 
 /**

@@ -104,7 +104,9 @@ function checkValue(path: string, value: unknown, schema: FieldSchema, problems:
     });
     return;
   }
-  value.forEach((entry, i) => checkObject(`${path}.${i}`, entry, schema.items ?? {}, problems));
+  value.forEach((entry, i) => {
+    checkObject(`${path}.${i}`, entry, schema.items ?? {}, problems);
+  });
 }
 
 function checkObject(path: string, value: unknown, fields: Record<string, FieldSchema>, problems: Problem[]): void {

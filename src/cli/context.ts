@@ -17,7 +17,6 @@ import {
   type OutStream,
   type Printable,
   type RenderOptions,
-  type Row,
   type RowSink,
   type Shaped,
   type Terminal,
@@ -263,6 +262,7 @@ export class Context {
    * The question before a plan's `changes` are made (apply), answered. On several devices the run
    * asks once for all of them, after every device has shown its plan (cli/fleet.ts).
    */
+  // biome-ignore lint/correctness/noUnusedFunctionParameters: the count is for several devices (cli/fleet.ts)
   async approvedPlan(changes: number, question: string): Promise<boolean> {
     return this.approved(question);
   }

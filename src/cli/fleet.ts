@@ -274,7 +274,7 @@ async function runOnDevices(
 ): Promise<number> {
   const slots = new Slots(ctx.settings.parallel);
   // The devices' output is written by the fleet's own writer: main()'s printer hears of it for Ctrl-C.
-  let printed = () => undefined as void;
+  let printed: () => void = () => {};
   const output = new FleetOutput(
     { io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() },
     profiles.map((p) => p.name),

@@ -37,7 +37,7 @@ const isEmpty = (text: string) => text.split('\n').every((line) => !line.trim() 
 
 /** The document with a previous error removed, and the new one on top as a comment. */
 function withError(text: string, message: string): string {
-  const body = text.replace(/^(# error: .*\n|#   .*\n)*/, '');
+  const body = text.replace(/^(# error: .*\n|# {3}.*\n)*/, '');
   const [first, ...rest] = message.split('\n');
   return `# error: ${first}\n${rest.map((l) => `#   ${l}\n`).join('')}${body}`;
 }

@@ -473,6 +473,7 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { shell: 'shell' },
     examples: [
       'source <(cmdb completion bash)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's ${fpath[1]}, shell text and not a template
       'cmdb completion zsh > "${fpath[1]}/_cmdb"',
       'cmdb completion fish > ~/.config/fish/completions/cmdb.fish',
     ],

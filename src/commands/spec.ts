@@ -73,7 +73,8 @@ type OptionValue<O extends OptionSpec> = O['flags'] extends `${string}<${string}
 
 /** The options object commander hands a command, as its flags declare it. */
 export type OptionsOf<T extends readonly OptionSpec[]> = [T[number]] extends [never]
-  ? {}
+  ? // biome-ignore lint/complexity/noBannedTypes: a command without options is handed an empty object
+    {}
   : { [O in T[number] as OptionKey<O['flags']>]?: OptionValue<O> };
 
 type ArgumentOf<W extends string> = W extends `<${infer N}...>`

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
 import { lockTimeoutMs } from '../cli/options.js';
@@ -7,7 +6,7 @@ import { writePrivateFile } from '../files.js';
 import { fileError, readYamlTree, yaml } from './files.js';
 import { isMapping, type PlainEntry } from './plain-yaml.js';
 import { lockFileFor, withLock } from './lock.js';
-import { configDir, profilesPath } from './paths.js';
+import { profilesPath } from './paths.js';
 
 export { profilesPath };
 

@@ -199,7 +199,7 @@ export class Authenticator {
   /** `POST /logindisclaimer`: `confirm=1` accepts the banner, anything else ends the session. */
   acceptDisclaimer(form: URLSearchParams, cookies: Map<string, string>): LoginAnswer | undefined {
     const session = this.sessionOf(cookies);
-    if (!session || session.stage !== 'disclaimer') return undefined;
+    if (session?.stage !== 'disclaimer') return undefined;
     if (form.get('confirm') !== '1') return this.logout(cookies);
     session.stage = 'active';
     session.lastUsed = this.clock();
@@ -282,7 +282,7 @@ export class Authenticator {
       return token && principalOf('api-token', 'token', token, null);
     }
     const session = this.sessionOf(cookies);
-    if (!session || session.stage !== 'active') return undefined;
+    if (session?.stage !== 'active') return undefined;
     session.lastUsed = this.clock();
     return principalOf(session.admin.username, 'session', session.admin, session.csrf);
   }

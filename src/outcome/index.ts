@@ -211,31 +211,29 @@ async function look(
 ): Promise<{ vdom: string | null; shown: boolean; unreadable: boolean }[] | null> {
   if ('moved' in expected) {
     const seen = await readEach(client, table, undefined, query, deadline, { format: [table.key!] });
-    return (
-      seen &&
-      seen.map((s) => ({
-        vdom: s.vdom,
-        shown: !s.unreadable && shows(table, expected, s.content),
-        unreadable: !!s.unreadable,
-      }))
-    );
+    return seen === null
+      ? null
+      : seen.map((s) => ({
+          vdom: s.vdom,
+          shown: !s.unreadable && shows(table, expected, s.content),
+          unreadable: !!s.unreadable,
+        }));
   }
   const [seen, originals] = await Promise.all([
     readEach(client, table, expected.mkey, query, deadline),
     'cloneOf' in expected ? readEach(client, table, expected.cloneOf, query, deadline) : null,
   ]);
-  return (
-    seen &&
-    seen.map((s) => {
-      const original = originals?.find((o) => o.vdom === s.vdom);
-      const source = 'cloneOf' in expected && original ? find(table, original.content, expected.cloneOf) : null;
-      return {
-        vdom: s.vdom,
-        shown: !s.unreadable && shows(table, expected, s.content, source),
-        unreadable: !!s.unreadable,
-      };
-    })
-  );
+  return seen === null
+    ? null
+    : seen.map((s) => {
+        const original = originals?.find((o) => o.vdom === s.vdom);
+        const source = 'cloneOf' in expected && original ? find(table, original.content, expected.cloneOf) : null;
+        return {
+          vdom: s.vdom,
+          shown: !s.unreadable && shows(table, expected, s.content, source),
+          unreadable: !!s.unreadable,
+        };
+      });
 }
 
 /** How a lost write turned out in one VDOM, and whether its VDOM could be read at all. */

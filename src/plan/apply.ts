@@ -163,7 +163,7 @@ async function stepOutcome(
     (await judgeLost(client, table, expected, step.vdom ? { vdom: [step.vdom] } : {}, error, options.judge));
   if (judged?.length === 1 && judged[0].outcome === 'applied') return { error, outcome: 'applied' };
   return {
-    error: unknownOutcome('the write', error, CHECK, !judged || judged.length !== 1 || judged[0].unreadable),
+    error: unknownOutcome('the write', error, CHECK, judged?.length !== 1 || judged[0].unreadable),
     outcome: 'unknown',
   };
 }

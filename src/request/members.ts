@@ -20,7 +20,7 @@ export function splitMemberChanges(table: TableDef, sets: string[]): { sets: str
   const changes: MemberChange[] = [];
   for (const assignment of sets) {
     const m = /^([^=]*?)([+-])=(.*)$/s.exec(assignment);
-    if (!m || !m[1].trim()) {
+    if (!m?.[1].trim()) {
       plain.push(assignment);
       continue;
     }

@@ -36,7 +36,9 @@ export function parseFields(table: TableDef, raw: string | undefined): string[] 
     .map((f) => f.trim())
     .filter(Boolean);
   if (!fields.length) throw new UsageError('--fields needs at least one field name');
-  fields.forEach((f) => checkField(table, f));
+  fields.forEach((f) => {
+    checkField(table, f);
+  });
   return fields;
 }
 

@@ -11,7 +11,7 @@ import type { IO } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { CmdbError, EXIT, UsageError } from '../../src/errors.js';
+import { type CmdbError, EXIT, type UsageError } from '../../src/errors.js';
 import { captureIO } from '../helpers/io.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';

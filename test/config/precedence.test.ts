@@ -1,11 +1,10 @@
 // Which device and settings a run uses: flag, then environment, then profile, then default.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { resolveTarget, settingsFor } from '../../src/device/select.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
-import { AuthError, EXIT, UsageError } from '../../src/errors.js';
+import { type AuthError, EXIT, type UsageError } from '../../src/errors.js';
 import { offlineContext } from '../helpers/io.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -12,7 +12,7 @@ import {
   keychainTimeoutMs,
   sessionAccount,
 } from '../../src/config/secrets.js';
-import { EXIT, UsageError } from '../../src/errors.js';
+import { EXIT, type UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** HOME of the keychain runs: what they write there (a cache) goes with it. */
@@ -115,7 +115,9 @@ test('a D-Bus that never answers does not hang the tool: the call fails after th
         /CMDB_KEYCHAIN_TIMEOUT/.test(e.message),
     );
   } finally {
-    held.forEach((s) => s.destroy());
+    held.forEach((s) => {
+      s.destroy();
+    });
     server.close();
   }
 });

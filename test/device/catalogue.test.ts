@@ -31,7 +31,9 @@ const envelope = (results: unknown, release: object = R72) => ({
 });
 
 const made: string[] = [];
-after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 /** A cache folder of its own, removed after the suite. */
 function withCache(run: (env: NodeJS.ProcessEnv) => Promise<void>): Promise<void> {

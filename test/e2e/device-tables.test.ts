@@ -67,7 +67,7 @@ test('a value the device refuses (a malformed MAC address) is refused with HTTP 
   const { error } = JSON.parse(r.stderr) as { error: Obj };
   assert.equal(error.status, 500);
   assert.equal(error.code, -651);
-  assert.match(String(error.cli_error), /node_check_object fail! for macaddr not-a-mac[^]*Return code -651/);
+  assert.match(String(error.cli_error), /node_check_object fail! for macaddr not-a-mac[\s\S]*Return code -651/);
   const table = await demo('update', 'system/interface', 'port1', '--set', 'macaddr=not-a-mac');
   assert.equal(table.code, 7);
   assert.match(table.stderr, /Return code -651/);

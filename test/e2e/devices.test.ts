@@ -9,7 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';
 import { main } from '../../src/cli/main.js';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
@@ -317,14 +317,12 @@ describe('writes on several devices', () => {
           assert.deepEqual(stdout.split('\n').sort(), expected.ndjson(selected, seq).split('\n').sort(), what);
         else assert.equal(stdout, expected[format](selected, seq), what);
         for (const name of NAMES) {
-          const received = emus[name].requests
-            .slice(sent[name])
-            .map((q) => ({
-              method: q.method,
-              path: q.path,
-              query: q.query,
-              body: q.body ? (JSON.parse(q.body) as Obj) : null,
-            }));
+          const received = emus[name].requests.slice(sent[name]).map((q) => ({
+            method: q.method,
+            path: q.path,
+            query: q.query,
+            body: q.body ? (JSON.parse(q.body) as Obj) : null,
+          }));
           const has = (emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === seq);
           if (selected.includes(name)) {
             assert.deepEqual(

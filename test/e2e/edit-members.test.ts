@@ -42,7 +42,9 @@ after(() => emu.close());
  */
 function scriptedEditor(saves: string[]): { editor: string; seen: (n: number) => string; opened: () => number } {
   const dir = tempDir('cmdb-editor-');
-  saves.forEach((text, i) => writeFileSync(join(dir, `save-${i + 1}.txt`), text));
+  saves.forEach((text, i) => {
+    writeFileSync(join(dir, `save-${i + 1}.txt`), text);
+  });
   const script = join(dir, 'editor.mjs');
   writeFileSync(
     script,

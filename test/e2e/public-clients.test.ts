@@ -26,7 +26,7 @@ interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: whatever JSON the client parsed, indexed freely by the tests
   json: any;
   /** SHA-256 of the server certificate, lowercase hex without colons (HTTPS only). */
   fingerprint: string | null;

@@ -140,16 +140,19 @@ describe('the demo seed of the everyday tables', () => {
     );
     assert.match(
       policies,
-      /^ {4}edit 1\n {8}set name "lan-to-internet"\n[^]*? {8}set srcintf "port1"\n {8}set dstintf "port2"\n {8}set srcaddr "lan-net"\n {8}set dstaddr "all"\n/m,
+      /^ {4}edit 1\n {8}set name "lan-to-internet"\n[\s\S]*? {8}set srcintf "port1"\n {8}set dstintf "port2"\n {8}set srcaddr "lan-net"\n {8}set dstaddr "all"\n/m,
     );
     assert.match(policies, / {8}set service "Web Access"\n/);
     assert.match(
       section('system interface'),
-      /edit "port1"\n[^]*? {8}set ip 192\.168\.1\.99 255\.255\.255\.0\n[^]*? {8}set allowaccess ping https ssh http fgfm\n/,
+      /edit "port1"\n[\s\S]*? {8}set ip 192\.168\.1\.99 255\.255\.255\.0\n[\s\S]*? {8}set allowaccess ping https ssh http fgfm\n/,
     );
-    assert.match(section('firewall address'), /edit "lan-net"\n[^]*? {8}set subnet 192\.168\.1\.0 255\.255\.255\.0\n/);
-    assert.match(section('firewall addrgrp'), /edit "internal-nets"\n[^]*? {8}set member "lan-net" "servers-net"\n/);
-    assert.match(section('router static'), /edit 1\n[^]*? {8}set gateway 203\.0\.113\.1\n/);
-    assert.match(section('user local'), /edit "alice"\n[^]*? {8}set passwd ENC \S+\n/);
+    assert.match(
+      section('firewall address'),
+      /edit "lan-net"\n[\s\S]*? {8}set subnet 192\.168\.1\.0 255\.255\.255\.0\n/,
+    );
+    assert.match(section('firewall addrgrp'), /edit "internal-nets"\n[\s\S]*? {8}set member "lan-net" "servers-net"\n/);
+    assert.match(section('router static'), /edit 1\n[\s\S]*? {8}set gateway 203\.0\.113\.1\n/);
+    assert.match(section('user local'), /edit "alice"\n[\s\S]*? {8}set passwd ENC \S+\n/);
   });
 });

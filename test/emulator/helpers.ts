@@ -10,7 +10,7 @@ export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 }
 
 // Response bodies are whatever JSON the device sent: tests index into them freely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the device's JSON, indexed freely by the tests
 export type Json = any;
 
 export interface Reply {
@@ -45,7 +45,7 @@ export async function call(
   }
   const response = await fetch(emulator.url + path, { method, headers, body });
   const text = await response.text();
-  let json: Json = undefined;
+  let json: Json;
   try {
     json = JSON.parse(text);
   } catch {

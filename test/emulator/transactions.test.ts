@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { buildDatabase } from '../../src/emulator/state.js';
-import { CommittedView, KeyedTable } from '../../src/emulator/store.js';
+import { CommittedView, type KeyedTable } from '../../src/emulator/store.js';
 import { TransactionManager } from '../../src/emulator/transactions.js';
 import { call, CMDB, get, item, start } from './helpers.js';
 

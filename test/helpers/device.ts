@@ -1,6 +1,5 @@
 // Commands run in-process against a device stand-in: a Context whose device is a CmdbClient on
 // undici's MockAgent. Every request the command sends is recorded; nothing leaves the process.
-import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { Context, type GlobalOptions } from '../../src/cli/context.js';
 import { COMMANDS } from '../../src/commands/registry.js';

@@ -33,7 +33,7 @@ export function terminalIO(answers: [prompt: RegExp, typed: string][] = []): Ter
       write: (s: string) => {
         err += s;
         const next = pending[0];
-        if (next && next[0].test(err.slice(since))) {
+        if (next?.[0].test(err.slice(since))) {
           pending.shift();
           since = err.length;
           setImmediate(() => stdin.write(next[1]));

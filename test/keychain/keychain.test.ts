@@ -402,7 +402,9 @@ describe('without a reachable keychain', () => {
       assert.equal(r.code, 4, r.stderr);
       assert.match(r.stderr, /did not answer within 1 s/);
     } finally {
-      held.forEach((s) => s.destroy());
+      held.forEach((s) => {
+        s.destroy();
+      });
       server.close();
     }
   });

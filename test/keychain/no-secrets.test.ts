@@ -24,7 +24,7 @@ function sessionSecrets(emu: RunningEmulator): string[] {
   for (const r of emu.requests) {
     for (const pair of (r.headers.cookie ?? '').split(';')) {
       const value = pair.split('=').slice(1).join('=').trim();
-      if (value) [value, value.replace(/^"|"$/g, '')].forEach((v) => secrets.add(v));
+      if (value) for (const v of [value, value.replace(/^"|"$/g, '')]) secrets.add(v);
     }
     if (r.headers['x-csrftoken']) secrets.add(r.headers['x-csrftoken']);
   }
