@@ -145,10 +145,13 @@ async function check(
       const certificate = err instanceof TlsVerificationError ? err.certificate : null;
       if (!certificate || fingerprint || !ctx.interactive) throw err;
       ctx.warn(
-        `the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n  SHA-256  ` +
-          `${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ` +
-          `${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one ` +
-          `the device shows (get system certificate, or the web interface) before you trust it.`,
+        `the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n` +
+          `  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n` +
+          `  subject  ${certificate.subject}\n` +
+          `  issuer   ${certificate.issuer}\n` +
+          `  expires  ${certificate.validTo}\n` +
+          'Compare the fingerprint with the one the device shows (get system certificate, or the web interface) ' +
+          'before you trust it.',
       );
       if (!(await ctx.confirm(`Pin this certificate for device '${name}'?`))) throw err;
       fingerprint = certificate.fingerprint;
