@@ -35,7 +35,7 @@ interface Command {
   shell?: boolean;
   stdin?: string;
   /** Run just before each run (a fresh cache folder...). */
-  before?: () => NodeJS.ProcessEnv | void;
+  before?: () => NodeJS.ProcessEnv | undefined;
 }
 
 // Reports the process's peak RSS on stderr at exit (used by the memory rows only).
@@ -50,7 +50,9 @@ interface Sample {
 function once(cmd: Command, measureRss = false): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const env = cmd.before?.() ?? cmd.env;
-    const argv = cmd.shell ? ['sh', ['-c', cmd.args.join(' ')]] as const : [process.execPath, measureRss ? ['--import', RSS_HOOK, ...cmd.args] : cmd.args] as const;
+    const argv = cmd.shell
+      ? (['sh', ['-c', cmd.args.join(' ')]] as const)
+      : ([process.execPath, measureRss ? ['--import', RSS_HOOK, ...cmd.args] : cmd.args] as const);
     const started = process.hrtime.bigint();
     const child = spawn(argv[0], argv[1], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
@@ -78,7 +80,9 @@ const rows: Row[] = [];
 
 function record(row: Row): void {
   rows.push(row);
-  process.stderr.write(`${row.measure}: ${row.value} (goal ${row.goal}${row.met === null ? '' : row.met ? ', met' : ', NOT met'})\n`);
+  process.stderr.write(
+    `${row.measure}: ${row.value} (goal ${row.goal}${row.met === null ? '' : row.met ? ', met' : ', NOT met'})\n`,
+  );
 }
 
 /** A and B in turn, n pairs after one warm-up each; the median of the pairs' ratios A/B. A null goal: a floor. */
@@ -90,14 +94,20 @@ async function paired(measure: string, a: Command, b: Command, goal: number | nu
   const bs: number[] = [];
   for (let i = 0; i < n; i++) {
     // Alternate which goes first, so neither always runs on a machine warmed by the other.
-    const [ta, tb] = i % 2 ? [(await once(b)).ms, (await once(a)).ms].reverse() : [(await once(a)).ms, (await once(b)).ms];
+    const [ta, tb] =
+      i % 2 ? [(await once(b)).ms, (await once(a)).ms].reverse() : [(await once(a)).ms, (await once(b)).ms];
     as.push(ta!);
     bs.push(tb!);
     ratios.push(ta! / tb!);
   }
   const ratio = median(ratios);
   const value = `${ratio.toFixed(2)}× (${median(as).toFixed(0)} ms / ${median(bs).toFixed(0)} ms)`;
-  record({ measure, value, goal: goal === null ? 'floor' : goal === 'none' ? '' : `≤ ${goal}×`, met: typeof goal === 'number' ? ratio <= goal : null });
+  record({
+    measure,
+    value,
+    goal: goal === null ? 'floor' : goal === 'none' ? '' : `≤ ${goal}×`,
+    met: typeof goal === 'number' ? ratio <= goal : null,
+  });
 }
 
 /** Median peak RSS of the CLI's process over `memoryRuns` runs. */
@@ -108,7 +118,14 @@ async function peakRss(cmd: Command): Promise<number> {
 }
 
 const home = mkdtempSync(join(tmpdir(), 'cmdb-bench-'));
-const baseEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: join(home, 'k') };
+const baseEnv: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: home,
+  LANG: 'C.UTF-8',
+  XDG_CONFIG_HOME: join(home, 'c'),
+  XDG_STATE_HOME: join(home, 's'),
+  XDG_CACHE_HOME: join(home, 'k'),
+};
 const node = (label: string, args: string[], env = baseEnv): Command => ({ label, args, env });
 const cli = (args: string[], env = baseEnv): Command => node(`cmdb ${args.join(' ')}`, [bin, ...args], env);
 const bare = node('node -e 0', ['-e', '0']);
@@ -125,19 +142,26 @@ const floor = (measure: string, a: Command, b: Command) => paired(measure, a, b,
 // and one line written to stdout: what every command that is not --version or --help pays.
 const loadsProgram = join(home, 'loads-program.cjs');
 writeFileSync(loadsProgram, `require(${JSON.stringify(bin)}).loadBundle('cli.cjs');\nprocess.stdout.write('[]\\n');\n`);
-await floor('floor: loading the program and writing a line to stdout / `node -e 0`', node('loads the program', [loadsProgram]), bare);
+await floor(
+  'floor: loading the program and writing a line to stdout / `node -e 0`',
+  node('loads the program', [loadsProgram]),
+  bare,
+);
 
 const emu = await startEmulator({ port: 0, seed: 'demo' });
 const tokenEnv = { ...baseEnv, CMDB_HOST: emu.url, CMDB_TOKEN: emu.token };
 
 // The same GET as a minimal script would do it: node:http, parse, print.
 const script = join(home, 'get.mjs');
-writeFileSync(script, `import { get } from 'node:http';
+writeFileSync(
+  script,
+  `import { get } from 'node:http';
 get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {
   let body = '';
   res.setEncoding('utf8').on('data', (d) => (body += d)).on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body).results, null, 2) + '\\n'));
 });
-`);
+`,
+);
 await paired(
   '`cmdb get log.disk/setting` (CMDB_TOKEN) / the same GET by a minimal `node:http` script',
   cli(['get', 'log.disk/setting'], tokenEnv),
@@ -147,17 +171,24 @@ await paired(
 
 // The same GET by node:http from a script that first loads the program and undici as a `get` does.
 const loadsClient = join(home, 'loads-client.cjs');
-writeFileSync(loadsClient, `const { loadBundle } = require(${JSON.stringify(bin)});
+writeFileSync(
+  loadsClient,
+  `const { loadBundle } = require(${JSON.stringify(bin)});
 loadBundle('cli.cjs');
 loadBundle('undici.cjs');
 require('node:http').get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {
   let body = '';
   res.setEncoding('utf8').on('data', (d) => (body += d)).on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body).results, null, 2) + '\\n'));
 });
-`);
+`,
+);
 await floor(
   'floor: loading the program and undici, then the same GET by `node:http` / the minimal `node:http` script',
-  node('loads program and undici, node:http GET', [loadsClient], { ...baseEnv, URL: `${emu.url}/api/v2/cmdb/log.disk/setting`, TOKEN: emu.token }),
+  node('loads program and undici, node:http GET', [loadsClient], {
+    ...baseEnv,
+    URL: `${emu.url}/api/v2/cmdb/log.disk/setting`,
+    TOKEN: emu.token,
+  }),
   node('node get.mjs', [script], { ...baseEnv, URL: `${emu.url}/api/v2/cmdb/log.disk/setting`, TOKEN: emu.token }),
 );
 
@@ -172,7 +203,10 @@ if (skip) {
 } else {
   keyring = await startKeyring();
   const profileEnv = { ...keyring.env, CMDB_CONFIG_DIR: join(home, 'profile') };
-  await once({ ...cli(['login', '--host', emu.url, '-d', 'bench', '--token-stdin'], profileEnv), stdin: `${emu.token}\n` });
+  await once({
+    ...cli(['login', '--host', emu.url, '-d', 'bench', '--token-stdin'], profileEnv),
+    stdin: `${emu.token}\n`,
+  });
   await paired(
     '`cmdb get` with a saved profile, token in the keychain / the same with `CMDB_TOKEN`',
     cli(['get', 'log.disk/setting'], profileEnv),
@@ -182,12 +216,21 @@ if (skip) {
   // The keychain's own cost: the native lookup tool, a process of its own, with the Secret Service's work.
   await floor(
     'floor: `secret-tool lookup` of the same token / `node -e 0`',
-    { label: 'secret-tool lookup', args: ['exec', 'secret-tool', 'lookup', 'service', 'cmdb', 'username', 'bench'], env: profileEnv, shell: true },
+    {
+      label: 'secret-tool lookup',
+      args: ['exec', 'secret-tool', 'lookup', 'service', 'cmdb', 'username', 'bench'],
+      env: profileEnv,
+      shell: true,
+    },
     bare,
   );
   let fresh = 0;
   // A cold Tab asks the device as a `get` does: one request, with its program and HTTP stack loaded.
-  await floor('floor: one request to the device, `cmdb get log.disk/setting` (CMDB_TOKEN) / `node -e 0`', cli(['get', 'log.disk/setting'], tokenEnv), bare);
+  await floor(
+    'floor: one request to the device, `cmdb get log.disk/setting` (CMDB_TOKEN) / `node -e 0`',
+    cli(['get', 'log.disk/setting'], tokenEnv),
+    bare,
+  );
   await paired(
     'Tab, key completion, cache cold, logged-in profile / `node -e 0`',
     { ...cli(tab, profileEnv), before: () => ({ ...profileEnv, XDG_CACHE_HOME: join(home, `cold-${fresh++}`) }) },
@@ -205,22 +248,46 @@ const binding = (i: number) => ({
   name: `h${i}`,
   status: i % 3 ? 'enable' : 'disable',
 });
-emu.populate(TABLE, 'root', Array.from({ length: 50_000 }, (_, i) => binding(i)));
-emu.populate(TABLE, 'dmz', Array.from({ length: 200_000 }, (_, i) => binding(i)));
+emu.populate(
+  TABLE,
+  'root',
+  Array.from({ length: 50_000 }, (_, i) => binding(i)),
+);
+emu.populate(
+  TABLE,
+  'dmz',
+  Array.from({ length: 200_000 }, (_, i) => binding(i)),
+);
 
 for (const format of ['ndjson', 'json', 'csv', 'table']) {
   const limit = format === 'table' ? 150 : 100;
-  const list = (count: number) => cli(['list', TABLE, '--vdom', 'dmz', '--all', '--count', String(count), '-o', format], tokenEnv);
+  const list = (count: number) =>
+    cli(['list', TABLE, '--vdom', 'dmz', '--all', '--count', String(count), '-o', format], tokenEnv);
   const small = await peakRss(list(50_000));
   const big = await peakRss(list(200_000));
-  record({ measure: `\`list --all\` peak RSS, -o ${format}, 50,000 → 200,000 objects`, value: `${small.toFixed(0)} → ${big.toFixed(0)} MB`, goal: `< ${limit} MB, flat`, met: big < limit && big - small < 10 });
+  record({
+    measure: `\`list --all\` peak RSS, -o ${format}, 50,000 → 200,000 objects`,
+    value: `${small.toFixed(0)} → ${big.toFixed(0)} MB`,
+    goal: `< ${limit} MB, flat`,
+    met: big < limit && big - small < 10,
+  });
 }
 
 const jq = `jq -r '.results[] | [.["seq-num"], .ip, .mac, .name, .status] | @tsv'`;
 await paired(
   '`list --all` of 50,000 objects `-o table` piped / `curl` of the same table piped to `jq`',
-  { label: 'cmdb list --all -o table | cat', args: [`'${process.execPath}'`, `'${bin}'`, 'list', TABLE, '--all', '-o', 'table', '| cat'], env: tokenEnv, shell: true },
-  { label: 'curl | jq', args: [`curl -sf -H "Authorization: Bearer $CMDB_TOKEN" "$CMDB_HOST/api/v2/cmdb/${TABLE}?vdom=root"`, '|', jq], env: tokenEnv, shell: true },
+  {
+    label: 'cmdb list --all -o table | cat',
+    args: [`'${process.execPath}'`, `'${bin}'`, 'list', TABLE, '--all', '-o', 'table', '| cat'],
+    env: tokenEnv,
+    shell: true,
+  },
+  {
+    label: 'curl | jq',
+    args: [`curl -sf -H "Authorization: Bearer $CMDB_TOKEN" "$CMDB_HOST/api/v2/cmdb/${TABLE}?vdom=root"`, '|', jq],
+    env: tokenEnv,
+    shell: true,
+  },
   1.2,
   Math.min(runs, 7),
 );
@@ -240,8 +307,12 @@ const bulk = async (n: number) => {
 };
 const small = await bulk(10_000);
 const big = await bulk(50_000);
-record({ measure: '`create -f` of an NDJSON file, peak RSS, 10,000 → 50,000 objects', value: `${small.toFixed(0)} → ${big.toFixed(0)} MB`, goal: '< 100 MB, flat', met: big < 100 && big - small < 10 });
-
+record({
+  measure: '`create -f` of an NDJSON file, peak RSS, 10,000 → 50,000 objects',
+  value: `${small.toFixed(0)} → ${big.toFixed(0)} MB`,
+  goal: '< 100 MB, flat',
+  met: big < 100 && big - small < 10,
+});
 
 /** The stdout of one run of the CLI. */
 function stdoutOf(cmd: Command): Promise<string> {
@@ -260,14 +331,28 @@ function stdoutOf(cmd: Command): Promise<string> {
 // it; the same in YAML shows what YAML parsing costs at that size.
 const demo = await startEmulator({ port: 0, seed: 'demo' });
 const demoEnv = { ...baseEnv, CMDB_HOST: demo.url, CMDB_TOKEN: demo.token };
-await paired("`cmdb export --spec --vdom '*'` (SPEC.md's 42 tables, both VDOMs) / `cmdb get log.disk/setting`", cli(['export', '--spec', '--vdom', '*'], demoEnv), cli(['get', 'log.disk/setting'], demoEnv), 3);
+await paired(
+  "`cmdb export --spec --vdom '*'` (SPEC.md's 42 tables, both VDOMs) / `cmdb get log.disk/setting`",
+  cli(['export', '--spec', '--vdom', '*'], demoEnv),
+  cli(['get', 'log.disk/setting'], demoEnv),
+  3,
+);
 // A full backup: every table of the device catalogue that can be read as a whole, both VDOMs, against
 // a hand-written script that GETs the same paths with undici, 8 at a time as export does, and prints
 // what it got as one JSON document.
 const paths = join(home, 'paths.json');
-writeFileSync(paths, JSON.stringify(allTables().filter((t) => t.operations.includes('L') || t.operations.includes('G')).map((t) => t.path)));
+writeFileSync(
+  paths,
+  JSON.stringify(
+    allTables()
+      .filter((t) => t.operations.includes('L') || t.operations.includes('G'))
+      .map((t) => t.path),
+  ),
+);
 const fetchAll = join(home, 'fetch-all.mjs');
-writeFileSync(fetchAll, `import { readFileSync } from 'node:fs';
+writeFileSync(
+  fetchAll,
+  `import { readFileSync } from 'node:fs';
 import { Agent, request } from ${JSON.stringify(join(root, 'node_modules/undici/index.js'))};
 const paths = JSON.parse(readFileSync(process.env.PATHS, 'utf8'));
 const dispatcher = new Agent();
@@ -284,7 +369,8 @@ async function worker() {
 await Promise.all(Array.from({ length: 8 }, worker));
 process.stdout.write(JSON.stringify(out) + '\\n');
 process.exit(0);
-`);
+`,
+);
 await paired(
   "`cmdb export --vdom '*'` (all 472 tables, both VDOMs) / a concurrent undici script GETting the same paths",
   cli(['export', '--vdom', '*'], demoEnv),
@@ -292,18 +378,45 @@ await paired(
   1.5,
   Math.min(runs, 7),
 );
-demo.populate(TABLE, 'dmz', Array.from({ length: 10_000 }, (_, i) => binding(i)));
+demo.populate(
+  TABLE,
+  'dmz',
+  Array.from({ length: 10_000 }, (_, i) => binding(i)),
+);
 const jsonDocument = join(home, 'held.json');
 const yamlDocument = join(home, 'held.yaml');
 writeFileSync(jsonDocument, await stdoutOf(cli(['export', TABLE, '--vdom', 'dmz', '-o', 'json'], demoEnv)));
 writeFileSync(yamlDocument, await stdoutOf(cli(['export', TABLE, '--vdom', 'dmz'], demoEnv)));
 const listHeld = cli(['list', TABLE, '--vdom', 'dmz', '-o', 'json'], demoEnv);
 const writesBefore = demo.requests.filter((r) => r.method !== 'GET').length;
-await paired('`cmdb diff` of a 10,000-object JSON document, in sync / `cmdb list` of the same table', cli(['diff', '-f', jsonDocument], demoEnv), listHeld, 3, Math.min(runs, 7));
-await paired('`cmdb apply` of the same document (in sync) / `cmdb list` of the same table', cli(['apply', '-f', jsonDocument], demoEnv), listHeld, 3, Math.min(runs, 7));
-await paired('`cmdb diff` of the same document in YAML / in JSON', cli(['diff', '-f', yamlDocument], demoEnv), cli(['diff', '-f', jsonDocument], demoEnv), 10, Math.min(runs, 5));
+await paired(
+  '`cmdb diff` of a 10,000-object JSON document, in sync / `cmdb list` of the same table',
+  cli(['diff', '-f', jsonDocument], demoEnv),
+  listHeld,
+  3,
+  Math.min(runs, 7),
+);
+await paired(
+  '`cmdb apply` of the same document (in sync) / `cmdb list` of the same table',
+  cli(['apply', '-f', jsonDocument], demoEnv),
+  listHeld,
+  3,
+  Math.min(runs, 7),
+);
+await paired(
+  '`cmdb diff` of the same document in YAML / in JSON',
+  cli(['diff', '-f', yamlDocument], demoEnv),
+  cli(['diff', '-f', jsonDocument], demoEnv),
+  10,
+  Math.min(runs, 5),
+);
 const writes = demo.requests.filter((r) => r.method !== 'GET').length - writesBefore;
-record({ measure: 'writes sent by those in-sync diffs and applies', value: String(writes), goal: '0', met: writes === 0 });
+record({
+  measure: 'writes sent by those in-sync diffs and applies',
+  value: String(writes),
+  goal: '0',
+  met: writes === 0,
+});
 await demo.close();
 
 // Many devices: `list` over 50 device profiles (one emulator each, on loopback) in one run, against a
@@ -313,21 +426,42 @@ const fleet = await Promise.all(Array.from({ length: FLEET }, () => startEmulato
 const fleetProfiles = (secrets: 'file' | 'keychain', dir: string) => {
   mkdirSync(dir, { recursive: true });
   const names = fleet.map((_, i) => `branch-${String(i + 1).padStart(2, '0')}`);
-  writeFileSync(join(dir, 'config.yaml'), `default: ${names[0]}\ndevices:\n${fleet.map((e, i) => `  ${names[i]}:\n    host: ${e.url}\n    auth: token\n    secrets: ${secrets}\n`).join('')}`, { mode: 0o600 });
-  if (secrets === 'file') writeFileSync(join(dir, 'credentials.yaml'), fleet.map((e, i) => `${names[i]}: ${e.token}\n`).join(''), { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    `default: ${names[0]}\ndevices:\n${fleet.map((e, i) => `  ${names[i]}:\n    host: ${e.url}\n    auth: token\n    secrets: ${secrets}\n`).join('')}`,
+    { mode: 0o600 },
+  );
+  if (secrets === 'file')
+    writeFileSync(join(dir, 'credentials.yaml'), fleet.map((e, i) => `${names[i]}: ${e.token}\n`).join(''), {
+      mode: 0o600,
+    });
   return names;
 };
 const fleetEnv = { ...baseEnv, CMDB_CONFIG_DIR: join(home, 'fleet') };
 const fleetNames = fleetProfiles('file', fleetEnv.CMDB_CONFIG_DIR);
-const oneRun = node(`cmdb list ${TABLE} -d 'branch-*' -o json`, [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], fleetEnv);
+const oneRun = node(
+  `cmdb list ${TABLE} -d 'branch-*' -o json`,
+  [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'],
+  fleetEnv,
+);
 await paired(
   `\`list\` over ${FLEET} device profiles in one run (\`-d 'branch-*'\`) / a bash loop of ${FLEET} single-device runs`,
   oneRun,
-  { label: 'bash loop', args: [`for d in ${fleetNames.join(' ')}; do '${process.execPath}' '${bin}' list ${TABLE} -d "$d" -o json; done`], env: fleetEnv, shell: true },
+  {
+    label: 'bash loop',
+    args: [`for d in ${fleetNames.join(' ')}; do '${process.execPath}' '${bin}' list ${TABLE} -d "$d" -o json; done`],
+    env: fleetEnv,
+    shell: true,
+  },
   0.1,
   Math.min(runs, 3),
 );
-record({ measure: `\`list\` over ${FLEET} device profiles in one run, peak RSS`, value: `${(await peakRss(oneRun)).toFixed(0)} MB`, goal: '< 150 MB', met: null });
+record({
+  measure: `\`list\` over ${FLEET} device profiles in one run, peak RSS`,
+  value: `${(await peakRss(oneRun)).toFixed(0)} MB`,
+  goal: '< 150 MB',
+  met: null,
+});
 if (keyring) {
   const keychainEnv = { ...keyring.env, CMDB_CONFIG_DIR: join(home, 'fleet-keychain') };
   fleetProfiles('keychain', keychainEnv.CMDB_CONFIG_DIR);
@@ -336,7 +470,10 @@ if (keyring) {
   await paired(
     `\`list\` over ${FLEET} device profiles in one run, tokens in the keychain / in credentials.yaml`,
     node('one run, keychain', [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], keychainEnv),
-    node('one run, file', [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], { ...keychainEnv, CMDB_CONFIG_DIR: fleetEnv.CMDB_CONFIG_DIR }),
+    node('one run, file', [bin, 'list', TABLE, '-d', 'branch-*', '-o', 'json'], {
+      ...keychainEnv,
+      CMDB_CONFIG_DIR: fleetEnv.CMDB_CONFIG_DIR,
+    }),
     1.3,
     Math.min(runs, 5),
   );
@@ -348,6 +485,8 @@ await keyring?.stop();
 rmSync(home, { recursive: true, force: true });
 
 process.stdout.write(
-  `\n${runs} pairs a ratio (median of the pairs' ratios; medians of each side in brackets), ${memoryRuns} runs a memory figure; Node ${process.version}, NODE_EXTRA_CA_CERTS unset; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.\n\n` +
+  `\n${runs} pairs a ratio (median of the pairs' ratios; medians of each side in brackets), ${memoryRuns} runs a memory figure; Node ${process.version}, NODE_EXTRA_CA_CERTS unset; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end.\n\n` +
     `| measure | this run | goal | met |\n|---|---|---|---|\n${rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.met === null ? '' : r.met ? 'yes' : 'no'} |`).join('\n')}\n`,
 );

@@ -44,15 +44,27 @@ function loadBundle(name) {
     const header = source.slice(0, source.indexOf('\n') + 1);
     const start = header.length + 9;
     const data = cache.subarray(start);
-    if (header.startsWith('// cmdb ') && cache.toString('latin1', 0, start) === `${header}${checksum(data)}\n`) cachedData = data;
+    if (header.startsWith('// cmdb ') && cache.toString('latin1', 0, start) === `${header}${checksum(data)}\n`)
+      cachedData = data;
   } catch {
     // no cache: compiled from the source
   }
   const script = new Script(wrap(source), { filename: file, cachedData });
-  globalThis.cmdbCodeCache = { ...globalThis.cmdbCodeCache, [name]: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' };
+  globalThis.cmdbCodeCache = {
+    ...globalThis.cmdbCodeCache,
+    [name]: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used',
+  };
   const module = { exports: {} };
   const fileRequire = require('node:module').createRequire(file);
-  script.runInThisContext()(module.exports, fileRequire, module, file, require('node:path').dirname(file), (specifier) => import(specifier), loadBundle);
+  script.runInThisContext()(
+    module.exports,
+    fileRequire,
+    module,
+    file,
+    require('node:path').dirname(file),
+    (specifier) => import(specifier),
+    loadBundle,
+  );
   loaded.set(name, module.exports);
   return module.exports;
 }
@@ -75,7 +87,10 @@ function runProgram(argv) {
 if (require.main === module) {
   const argv = process.argv.slice(2);
   // Tab: complete.cjs answers what needs no device (a warm key cache too), else the program does.
-  if (argv[0] === '__complete') require('../dist/src/bundle/complete.cjs').completeQuickly(argv.slice(1)).then((done) => done || runProgram(argv));
+  if (argv[0] === '__complete')
+    require('../dist/src/bundle/complete.cjs')
+      .completeQuickly(argv.slice(1))
+      .then((done) => done || runProgram(argv));
   else if (!require('../dist/src/bundle/quick.cjs').answerQuickly(argv)) runProgram(argv);
 }
 

@@ -66,7 +66,10 @@ async function bundle(name, options) {
   // import().
   const external = info.imports.filter((i) => i.kind === 'dynamic-import' && i.external).length;
   let replaced = 0;
-  text = text.replace(/\bimport\(("(?:node:[^"]+|yaml|\.\/early\.cjs)")\)/g, (_, specifier) => (replaced++, `Promise.resolve().then(() => require(${specifier}))`));
+  text = text.replace(
+    /\bimport\(("(?:node:[^"]+|yaml|\.\/early\.cjs)")\)/g,
+    (_, specifier) => (replaced++, `Promise.resolve().then(() => require(${specifier}))`),
+  );
   text = text.replace(/\bimport\((?=")/g, () => (replaced++, '__cmdbImport('));
   if (replaced !== external) throw new Error(`${name}: ${replaced} import() calls replaced, ${external} expected`);
   // ASCII only (esbuild escapes strings, not the comments it keeps): V8 holds the source of a run's
@@ -100,7 +103,10 @@ async function writeWithCache(name, body, { run = false, train } = {}) {
   if (run) script.runInThisContext()(module.exports, createRequire(file), module, file, outdir);
   // Train: exercise the loaded file, so that the functions a run calls come compiled too. A training
   // that fails leaves a cache of what did run (a warning, not a failed build).
-  if (train) await train(module.exports).catch((err) => process.stderr.write(`warning: ${name}'s code cache not trained: ${err.message}\n`));
+  if (train)
+    await train(module.exports).catch((err) =>
+      process.stderr.write(`warning: ${name}'s code cache not trained: ${err.message}\n`),
+    );
   const data = script.createCachedData();
   write(`${name}.cache`, Buffer.concat([Buffer.from(`// cmdb ${id}\n${checksum(data)}\n`), data]));
 }
@@ -129,7 +135,10 @@ const noImports = {
       if (args.path === '../device/early.js') return { path: './early.cjs', external: true };
       return { path: args.path, namespace: 'not-in-complete' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'not-in-complete' }, () => ({ contents: "throw new Error('not in complete.cjs');", loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'not-in-complete' }, () => ({
+      contents: "throw new Error('not in complete.cjs');",
+      loader: 'js',
+    }));
   },
 };
 // Required as it is, like quick.cjs: at its size (~60 KB) a code cache costs more to load (node:vm,
@@ -146,7 +155,14 @@ const modelAsData = {
     }));
   },
 };
-write('complete.cjs', await bundle('complete.cjs', { ...program, entryPoints: [join(root, 'dist/src/completion/quick.js')], plugins: [noImports, modelAsData] }));
+write(
+  'complete.cjs',
+  await bundle('complete.cjs', {
+    ...program,
+    entryPoints: [join(root, 'dist/src/completion/quick.js')],
+    plugins: [noImports, modelAsData],
+  }),
+);
 write('early.cjs', await bundle('early.cjs', { ...program, entryPoints: [join(root, 'dist/src/device/early.js')] }));
 // The model as data there too: a Tab that falls through to the program (keys not cached) builds nothing.
 // Run for its cache: loading cli.cjs only defines its modules (main() is called by bin/cmdb.js), and
@@ -166,8 +182,19 @@ async function someCommands({ main }) {
   const { PassThrough } = await import('node:stream');
   const emu = await startEmulator({ port: 0, seed: 'demo' });
   const home = mkdtempSync(join(tmpdir(), 'cmdb-build-'));
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: join(home, 'k'), CMDB_HOST: emu.url, CMDB_TOKEN: emu.token };
-  const io = () => ({ stdout: new PassThrough().resume(), stderr: new PassThrough().resume(), stdin: new PassThrough() });
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'c'),
+    XDG_STATE_HOME: join(home, 's'),
+    XDG_CACHE_HOME: join(home, 'k'),
+    CMDB_HOST: emu.url,
+    CMDB_TOKEN: emu.token,
+  };
+  const io = () => ({
+    stdout: new PassThrough().resume(),
+    stderr: new PassThrough().resume(),
+    stdin: new PassThrough(),
+  });
   try {
     const commands = [
       ['tables', '-o', 'json'],
@@ -184,7 +211,11 @@ async function someCommands({ main }) {
     rmSync(home, { recursive: true, force: true });
   }
 }
-await writeWithCache('cli.cjs', await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')], plugins: [modelAsData] }), { run: true, train: someCommands });
+await writeWithCache(
+  'cli.cjs',
+  await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')], plugins: [modelAsData] }),
+  { run: true, train: someCommands },
+);
 
 // The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads
 // node:http2) replaced as undici.ts replaces it: the program never asks undici for HTTP/2.
@@ -198,23 +229,36 @@ const withoutHttp2 = {
     }));
   },
 };
-const parts = "module.exports = { Agent: require('undici/lib/dispatcher/agent.js'), buildConnector: require('undici/lib/core/connect.js'), request: require('undici/lib/api/api-request.js') };";
+const parts =
+  "module.exports = { Agent: require('undici/lib/dispatcher/agent.js'), buildConnector: require('undici/lib/core/connect.js'), request: require('undici/lib/api/api-request.js') };";
 // Trained by one request to a local server: the functions of a request (the pool, the connector, the
 // HTTP/1.1 client, the body) come compiled, where V8 would compile them from the source on each run.
 async function oneRequest({ Agent, request }) {
   const { createServer } = await import('node:http');
-  const server = createServer((req, res) => res.setHeader('content-type', 'application/json').end('{"results":[]}'));
+  const server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"results":[]}'));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const agent = new Agent();
   try {
-    const res = await request.call(agent, { origin: `http://127.0.0.1:${server.address().port}`, path: '/api/v2/cmdb/system/status', method: 'GET', headers: { accept: 'application/json' } });
+    const res = await request.call(agent, {
+      origin: `http://127.0.0.1:${server.address().port}`,
+      path: '/api/v2/cmdb/system/status',
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
     await res.body.text();
   } finally {
     await agent.close();
     await new Promise((resolve) => server.close(resolve));
   }
 }
-await writeWithCache('undici.cjs', await bundle('undici.cjs', { stdin: { contents: parts, resolveDir: join(root, 'dist/src/api'), loader: 'js' }, plugins: [withoutHttp2] }), { run: true, train: oneRequest });
+await writeWithCache(
+  'undici.cjs',
+  await bundle('undici.cjs', {
+    stdin: { contents: parts, resolveDir: join(root, 'dist/src/api'), loader: 'js' },
+    plugins: [withoutHttp2],
+  }),
+  { run: true, train: oneRequest },
+);
 
 write('meta.json', JSON.stringify(meta, null, 1));
 process.stdout.write(`bundled ${Object.values(meta).flat().length} modules into ${relative(root, outdir)}/\n`);

@@ -33,4 +33,6 @@ const summaries = tables.map(({ fields, ...summary }) => summary);
 writeFileSync(join(temp, 'index.json'), JSON.stringify({ release: device.release, tables: summaries }));
 rmSync(out, { recursive: true, force: true });
 renameSync(temp, out);
-process.stdout.write(`catalogue: ${tables.length} tables (${tables.filter((t) => t.spec).length} of SPEC.md) into dist/src/catalogue/data/\n`);
+process.stdout.write(
+  `catalogue: ${tables.length} tables (${tables.filter((t) => t.spec).length} of SPEC.md) into dist/src/catalogue/data/\n`,
+);

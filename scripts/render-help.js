@@ -27,6 +27,10 @@ const program = buildProgram({ stdout: { write: () => true }, stderr: { write: (
 const paths = (c, prefix) => [prefix, ...c.commands.flatMap((sub) => paths(sub, [...prefix, sub.name()]))];
 for (const path of paths(program, [])) {
   const wide = render(path, UNWRAPPED);
-  help[path.join(' ')] = { narrow: render(path, 80), wide, wideWidth: Math.max(...wide.split('\n').map((l) => l.length)) };
+  help[path.join(' ')] = {
+    narrow: render(path, 80),
+    wide,
+    wideWidth: Math.max(...wide.split('\n').map((l) => l.length)),
+  };
 }
 writeFileSync(new URL('../dist/src/cli/help.json', import.meta.url), JSON.stringify(help));

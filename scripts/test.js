@@ -26,13 +26,18 @@ const temp = mkdtempSync(join(tmpdir(), 'cmdb-test-run-'));
 let result;
 let left;
 try {
-  result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env: { ...process.env, TMPDIR: temp } });
+  result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {
+    stdio: 'inherit',
+    env: { ...process.env, TMPDIR: temp },
+  });
   left = readdirSync(temp);
 } finally {
   rmSync(temp, { recursive: true, force: true, maxRetries: 3 });
 }
 if (left.length) {
-  console.error(`\nthe tests left ${left.length} entries in the temp folder (${temp}, now removed): ${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`);
+  console.error(
+    `\nthe tests left ${left.length} entries in the temp folder (${temp}, now removed): ${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`,
+  );
   console.error('every test must remove what it creates: make folders with tempDir() (test/helpers/temp.ts)');
   process.exit(result.status || 1);
 }

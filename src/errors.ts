@@ -18,14 +18,23 @@ export const EXIT = {
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success (an empty list is success)',
   INTERNAL: 'unexpected internal error',
-  USAGE: 'usage error or invalid input (unknown option, missing argument, bad value), or a question on the terminal answered no (apply included); nothing was sent',
+  USAGE:
+    'usage error or invalid input (unknown option, missing argument, bad value), ' +
+    'or a question on the terminal answered no (apply included); nothing was sent',
   UNREACHABLE: 'cannot reach the device: DNS, refused, timeout, TLS verification, pinned certificate mismatch',
-  AUTH: 'not authenticated: 401, no credential, login refused, no keychain; auth status when the credential does not work',
+  AUTH:
+    'not authenticated: 401, no credential, login refused, no keychain; ' +
+    'auth status when the credential does not work',
   FORBIDDEN: 'forbidden: 403 (missing access group or CSRF), no access to a VDOM',
   NOT_FOUND: 'not found: 404',
   REJECTED: 'request rejected: 400, 405, 413, 424 (duplicate, missing or invalid attribute)',
-  BLOCKED: "temporarily blocked after failed logins: 429 (and a rate limit that outlasts five tries, and another cmdb process holding a shared file's lock longer than CMDB_LOCK_TIMEOUT)",
-  DEVICE: "device error: 500 and other 5xx, and answers that are not the device's JSON: HTML, an empty body, a 204, a body cut short, a redirect, JSON that is not an envelope, results that are not objects, data nested deeper than configuration, list --all paging that never advances, a 404 whose body is not the device's JSON",
+  BLOCKED:
+    'temporarily blocked after failed logins: 429 (and a rate limit that outlasts five tries, and another cmdb ' +
+    "process holding a shared file's lock longer than CMDB_LOCK_TIMEOUT)",
+  DEVICE:
+    "device error: 500 and other 5xx, and answers that are not the device's JSON: HTML, an empty body, a 204, a " +
+    'body cut short, a redirect, JSON that is not an envelope, results that are not objects, data nested deeper ' +
+    "than configuration, list --all paging that never advances, a 404 whose body is not the device's JSON",
   DIFFERENT: 'diff (and apply --dry-run): the device differs from the desired configuration',
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT): the run stops at once and says what it had done',
 };
@@ -69,7 +78,9 @@ export class WriteOutcomeError extends CmdbError {
 
   /** A write whose request provably never reached the device (refused, no connection made). */
   static notSent(cause: unknown): WriteOutcomeError {
-    const err = new WriteOutcomeError(cause instanceof Error ? cause.message : String(cause), '', 'not_applied', { cause });
+    const err = new WriteOutcomeError(cause instanceof Error ? cause.message : String(cause), '', 'not_applied', {
+      cause,
+    });
     err.notSent = true;
     return err;
   }

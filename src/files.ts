@@ -1,4 +1,16 @@
-import { chmodSync, closeSync, fchmodSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 // The one writer of files and folders: everything cmdb creates on disk (profiles, secrets, caches,
@@ -24,7 +36,10 @@ export function makePrivateDir(dir: string, warn?: Warn): void {
   if (first === undefined) {
     if (warn && !warned.has(target) && (statSync(target).mode & 0o044) !== 0) {
       warned.add(target);
-      warn(`the folder ${dir} already exists and other users can read it; the files cmdb writes there are private (0600), but their names are not (chmod 700 ${dir})`);
+      warn(
+        `the folder ${dir} already exists and other users can read it; ` +
+          `the files cmdb writes there are private (0600), but their names are not (chmod 700 ${dir})`,
+      );
     }
     return;
   }
@@ -61,7 +76,11 @@ export function openPrivateFile(path: string, flags: 'w' | 'wx' | 'wx+'): number
  * only a cache (a crash may lose it, and its reader takes anything unreadable for a miss): a flush
  * took ~1 ms, and tens under disk load.
  */
-export function writePrivateFile(path: string, text: string | Uint8Array, { durable = true, warn }: { durable?: boolean; warn?: Warn } = {}): void {
+export function writePrivateFile(
+  path: string,
+  text: string | Uint8Array,
+  { durable = true, warn }: { durable?: boolean; warn?: Warn } = {},
+): void {
   makePrivateDir(dirname(path), warn);
   const tmp = `${path}.${process.pid}.tmp`;
   const fd = openPrivateFile(tmp, 'w');

@@ -1,8 +1,23 @@
 export { CmdbClient } from './api/client.js';
-export type { ApiRequest, ApiResult, Authenticator, ClientOptions, Envelope, Exchange, TlsOptions } from './api/client.js';
+export type {
+  ApiRequest,
+  ApiResult,
+  Authenticator,
+  ClientOptions,
+  Envelope,
+  Exchange,
+  TlsOptions,
+} from './api/client.js';
 export { TokenAuth, noAuth } from './api/auth.js';
 export { SessionAuth, type SessionOptions, type SessionState } from './api/session.js';
-export { ApiError, CmdbApiError, ConnectionError, LoginError, RequestError, TlsVerificationError } from './api/errors.js';
+export {
+  ApiError,
+  CmdbApiError,
+  ConnectionError,
+  LoginError,
+  RequestError,
+  TlsVerificationError,
+} from './api/errors.js';
 export type { ConnectionFailure, LoginFailure, PeerCertificate, RequestSubject } from './api/errors.js';
 export { buildPath, buildQuery, encodeMkey, type QueryParams } from './api/url.js';
 export { allTables, findTable, type TableDef, type FieldSchema } from './catalogue/index.js';

@@ -6,12 +6,24 @@ import { EXIT } from './errors.js';
  * that answered nonsense outranks an unreachable device, which outranks a refusal, and so on down to
  * a difference found (10) and success.
  */
-export const SEVERITY: readonly number[] = [EXIT.INTERNAL, EXIT.DEVICE, EXIT.UNREACHABLE, EXIT.AUTH, EXIT.FORBIDDEN, EXIT.BLOCKED, EXIT.REJECTED, EXIT.NOT_FOUND, EXIT.USAGE, EXIT.DIFFERENT, EXIT.OK];
+export const SEVERITY: readonly number[] = [
+  EXIT.INTERNAL,
+  EXIT.DEVICE,
+  EXIT.UNREACHABLE,
+  EXIT.AUTH,
+  EXIT.FORBIDDEN,
+  EXIT.BLOCKED,
+  EXIT.REJECTED,
+  EXIT.NOT_FOUND,
+  EXIT.USAGE,
+  EXIT.DIFFERENT,
+  EXIT.OK,
+];
 
 function rank(code: number): number {
   const at = SEVERITY.indexOf(code);
   // A code outside the contract can only be a defect: as severe as an internal error.
-  return at < 0 ? 0 : at;
+  return Math.max(at, 0);
 }
 
 /** The most severe of several exit codes (0 for none). */

@@ -1,9 +1,24 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, ConnectionError, MalformedAnswerError, RequestError, type Malformation, type RequestSubject } from './errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  MalformedAnswerError,
+  RequestError,
+  type Malformation,
+  type RequestSubject,
+} from './errors.js';
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent } from './network.js';
 import { undici } from './undici.js';
-import { apiPath, buildPath, buildQuery, DEFAULT_PREFIX, joinQuery, normalizeBaseUrl, type QueryParams } from './url.js';
+import {
+  apiPath,
+  buildPath,
+  buildQuery,
+  DEFAULT_PREFIX,
+  joinQuery,
+  normalizeBaseUrl,
+  type QueryParams,
+} from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -28,7 +43,10 @@ export interface RawRequest {
   body?: string;
   /** Keep the answer's bytes as they came (`bytes`), besides its text. */
   binary?: boolean;
-  /** Ends the request early, as a timeout: an interrupted download, a deadline over several requests (see ApiRequest.signal). */
+  /**
+   * Ends the request early, as a timeout: an interrupted download, a deadline over several requests (see
+   * ApiRequest.signal).
+   */
   signal?: AbortSignal;
 }
 
@@ -43,7 +61,10 @@ export interface RawResponse {
 /** A request on any path under the API root (the monitor and log APIs, a backup, later releases' endpoints). */
 export interface CallRequest {
   method: HttpMethod;
-  /** Under the API root, relative or from it (`monitor/system/status`, `/api/v2/cmdb/firewall/address`), with any query written into it. */
+  /**
+   * Under the API root, relative or from it (`monitor/system/status`, `/api/v2/cmdb/firewall/address`), with any query
+   * written into it.
+   */
   path: string;
   /** Query parameters added after those of the path, as name, value pairs (encoded here). */
   query?: readonly (readonly [string, string])[];
@@ -135,7 +156,9 @@ export interface Envelope {
   [field: string]: unknown;
 }
 
-/** A request as a dry run shows it: the path from the API prefix on (key percent-encoded), the encoded query, the body. */
+/**
+ * A request as a dry run shows it: the path from the API prefix on (key percent-encoded), the encoded query, the body.
+ */
 export interface DescribedRequest {
   method: HttpMethod;
   path: string;
@@ -170,7 +193,9 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-csrf
 const SECRET_FIELD = /pass|secret|psk|token|key$/i;
 
 /** Header values that carry credentials are replaced, keeping cookie names visible. */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -178,7 +203,8 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
     if (!SECRET_HEADERS.has(lower)) out[name] = value;
     else if (lower === 'authorization') out[name] = String(value).replace(/^(\w+)\s.*$/, `$1 ${REDACTED}`);
     else if (lower === 'cookie') out[name] = String(value).replace(/=([^;]*)/g, `=${REDACTED}`);
-    else if (lower === 'set-cookie') out[name] = (Array.isArray(value) ? value : [value]).map((c) => c.replace(/^([^=]*)=[^;]*/, `$1=${REDACTED}`));
+    else if (lower === 'set-cookie')
+      out[name] = (Array.isArray(value) ? value : [value]).map((c) => c.replace(/^([^=]*)=[^;]*/, `$1=${REDACTED}`));
     else out[name] = REDACTED;
   }
   return out;
@@ -188,10 +214,14 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 export function redactBody(body: string | undefined, contentType = ''): string | undefined {
   if (!body) return body;
   if (contentType.includes('x-www-form-urlencoded')) {
-    return body.replace(/(^|&)([^=&]*)=([^&]*)/g, (m, sep: string, name: string) => (/secretkey|pass|token_code/i.test(name) ? `${sep}${name}=${REDACTED}` : m));
+    return body.replace(/(^|&)([^=&]*)=([^&]*)/g, (m, sep: string, name: string) =>
+      /secretkey|pass|token_code/i.test(name) ? `${sep}${name}=${REDACTED}` : m,
+    );
   }
   try {
-    return JSON.stringify(JSON.parse(body), (k, v) => (k && typeof v !== 'object' && SECRET_FIELD.test(k) && !/^(q_origin_key|key)$/.test(k) ? REDACTED : v));
+    return JSON.stringify(JSON.parse(body), (k, v) =>
+      k && typeof v !== 'object' && SECRET_FIELD.test(k) && !/^(q_origin_key|key)$/.test(k) ? REDACTED : v,
+    );
   } catch {
     return body;
   }
@@ -236,7 +266,8 @@ function parseBody(text: string): { body: unknown; malformation: Malformation | 
     return { body: undefined, malformation: 'not-json' };
   }
   const envelopes = Array.isArray(body) ? body : [body];
-  if (!envelopes.length || !envelopes.every((e) => isObject(e) && ENVELOPE_FIELDS.some((f) => f in e))) return { body, malformation: 'not-envelope' };
+  if (!envelopes.length || !envelopes.every((e) => isObject(e) && ENVELOPE_FIELDS.some((f) => f in e)))
+    return { body, malformation: 'not-envelope' };
   return { body, malformation: null };
 }
 
@@ -261,9 +292,17 @@ export function retryAfterSeconds(res: Pick<RawResponse, 'headers'>): number | n
 }
 
 /** The error of a device answer: its status, its `error` code and `cli_error`, and what was asked. */
-function apiError(status: number, envelope: Envelope | undefined, subject: RequestSubject, authKind: Authenticator['kind'], retryAfter: number | null, tries = 1): ApiError {
+function apiError(
+  status: number,
+  envelope: Envelope | undefined,
+  subject: RequestSubject,
+  authKind: Authenticator['kind'],
+  retryAfter: number | null,
+  tries = 1,
+): ApiError {
   const code = typeof envelope?.error === 'number' ? envelope.error : null;
-  const cliError = typeof envelope?.cli_error === 'string' && envelope.cli_error.trim() ? envelope.cli_error.trim() : null;
+  const cliError =
+    typeof envelope?.cli_error === 'string' && envelope.cli_error.trim() ? envelope.cli_error.trim() : null;
   return new ApiError(status, code, cliError, subject, authKind, retryAfter, tries);
 }
 
@@ -347,8 +386,18 @@ export class CmdbClient {
       } catch (err) {
         log({ status: res.statusCode, error: (err as Error).message });
         // A body still coming when the time ran out timed out; one the connection cut short broke off.
-        if (signal.aborted || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT') throw new ConnectionError('timeout', this.baseUrl, `the answer did not end in time (HTTP ${res.statusCode} received)`, this.timeoutMs, { cause: err });
-        throw new MalformedAnswerError('truncated', res.statusCode, { method: req.method, tablePath: req.path.split('?')[0] });
+        if (signal.aborted || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT')
+          throw new ConnectionError(
+            'timeout',
+            this.baseUrl,
+            `the answer did not end in time (HTTP ${res.statusCode} received)`,
+            this.timeoutMs,
+            { cause: err },
+          );
+        throw new MalformedAnswerError('truncated', res.statusCode, {
+          method: req.method,
+          tablePath: req.path.split('?')[0],
+        });
       }
       const out: RawResponse = { status: res.statusCode, headers: res.headers, body, ...(bytes ? { bytes } : {}) };
       this.answered = true;
@@ -364,7 +413,12 @@ export class CmdbClient {
 
   /** What `request` would send, for a dry run: the path from the API prefix on, the query string, the body. */
   describeRequest(req: ApiRequest): DescribedRequest {
-    return { method: req.method, path: buildPath(this.prefix, req.tablePath, req.mkey), query: buildQuery(req.query).replace(/^\?/, ''), body: req.body ?? null };
+    return {
+      method: req.method,
+      path: buildPath(this.prefix, req.tablePath, req.mkey),
+      query: buildQuery(req.query).replace(/^\?/, ''),
+      body: req.body ?? null,
+    };
   }
 
   /**
@@ -384,13 +438,24 @@ export class CmdbClient {
     if (this.recorder && req.method !== 'GET') {
       this.recorder(req, this.describeRequest(req));
       const vdoms = req.query?.vdom;
-      const envelope: Envelope = { http_method: req.method, status: 'success', http_status: 200, ...(req.mkey !== undefined ? { mkey: req.mkey } : {}) };
+      const envelope: Envelope = {
+        http_method: req.method,
+        status: 'success',
+        http_status: 200,
+        ...(req.mkey !== undefined ? { mkey: req.mkey } : {}),
+      };
       if (vdoms && vdoms.length === 1 && vdoms[0] !== '*') envelope.vdom = vdoms[0];
       return { status: 200, body: envelope, envelopes: [envelope], multiVdom: false };
     }
     const path = buildPath(this.prefix, req.tablePath, req.mkey) + buildQuery(req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const subject: RequestSubject = { method: req.method, tablePath: req.tablePath, mkey: req.mkey, vdoms: req.query?.vdom, group: req.group };
+    const subject: RequestSubject = {
+      method: req.method,
+      tablePath: req.tablePath,
+      mkey: req.mkey,
+      vdoms: req.query?.vdom,
+      group: req.group,
+    };
     for (let tries = 1; ; tries++) {
       const res = await this.sendLimited(path, req, body, tries);
       if (res) return this.unwrap(res, subject, path, tries, req.eachVdom);
@@ -402,7 +467,12 @@ export class CmdbClient {
    * (`Retry-After` at most MAX_RETRY_AFTER_S, fewer than RATE_LIMIT_TRIES tries): the request was not
    * executed, so it is sent again once everyone has waited.
    */
-  private async sendLimited(path: string, req: Outgoing, body: string | undefined, tries: number): Promise<RawResponse | null> {
+  private async sendLimited(
+    path: string,
+    req: Outgoing,
+    body: string | undefined,
+    tries: number,
+  ): Promise<RawResponse | null> {
     await this.gate.enter();
     try {
       let res = await this.sendAuthenticated(path, req, body);
@@ -455,7 +525,8 @@ export class CmdbClient {
     const text = res.body.trim();
     const looksJson = contentType.includes('json') || text.startsWith('{') || text.startsWith('[');
     if (res.status >= 400 || !looksJson || !text) {
-      if (res.status >= 200 && res.status < 300 && res.status !== 204) return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
+      if (res.status >= 200 && res.status < 300 && res.status !== 204)
+        return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: null };
       // The statuses request() refuses the same way (an error envelope, a redirect, no body).
       this.unwrap(res, subject, path, tries);
     }
@@ -470,18 +541,38 @@ export class CmdbClient {
     }
     const envelopes = (Array.isArray(body) ? body : [body]).filter(isObject) as Envelope[];
     const failed = envelopes.find((e) => e.status === 'error');
-    if (failed) throw apiError(failed.http_status ?? res.status, failed, failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject, this.auth?.kind ?? 'none', null, tries);
+    if (failed)
+      throw apiError(
+        failed.http_status ?? res.status,
+        failed,
+        failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject,
+        this.auth?.kind ?? 'none',
+        null,
+        tries,
+      );
     if (res.status >= 300) this.unwrap(res, subject, path, tries);
-    return { status: res.status, contentType, bytes: res.bytes ?? Buffer.from(res.body), json: { status: res.status, body, envelopes, multiVdom: Array.isArray(body) } };
+    return {
+      status: res.status,
+      contentType,
+      bytes: res.bytes ?? Buffer.from(res.body),
+      json: { status: res.status, body, envelopes, multiVdom: Array.isArray(body) },
+    };
   }
 
   private unwrap(res: RawResponse, subject: RequestSubject, path: string, tries = 1, eachVdom = false): ApiResult {
     const authKind = this.auth?.kind ?? 'none';
     const { body, malformation } = parseBody(res.body);
     // The device answers a path it does not have with its JSON: an HTML or empty 404 is someone else.
-    if (res.status === 404 && malformation) throw new MalformedAnswerError('not-the-api', 404, subject, this.baseUrl + path.split('?')[0]);
+    if (res.status === 404 && malformation)
+      throw new MalformedAnswerError('not-the-api', 404, subject, this.baseUrl + path.split('?')[0]);
     // Several VDOMs that answered differently: the HTTP status is one VDOM's, each envelope speaks for its own.
-    if (eachVdom && !malformation && Array.isArray(body) && body.length > 1 && (res.status < 300 || res.status >= 400)) {
+    if (
+      eachVdom &&
+      !malformation &&
+      Array.isArray(body) &&
+      body.length > 1 &&
+      (res.status < 300 || res.status >= 400)
+    ) {
       return this.eachVdom(res.status, body as Envelope[], subject, authKind);
     }
     if (res.status >= 400) {
@@ -496,23 +587,36 @@ export class CmdbClient {
     const { envelopes, multiVdom } = toEnvelopes(body);
     const seen = envelopes[0];
     if (typeof seen?.version === 'string' && seen.version) {
-      this.release = { version: seen.version, build: typeof seen.build === 'number' ? seen.build : undefined, serial: typeof seen.serial === 'string' ? seen.serial : undefined };
+      this.release = {
+        version: seen.version,
+        build: typeof seen.build === 'number' ? seen.build : undefined,
+        serial: typeof seen.serial === 'string' ? seen.serial : undefined,
+      };
     }
     const failed = envelopes.find((e) => e.status === 'error');
     if (failed) {
       const vdomSubject = failed.vdom ? { ...subject, vdoms: [failed.vdom] } : subject;
       throw apiError(failed.http_status ?? res.status, failed, vdomSubject, authKind, null);
     }
-    if (subject.method === 'GET' && !envelopes.every(readableResults)) throw new MalformedAnswerError('bad-results', res.status, subject);
+    if (subject.method === 'GET' && !envelopes.every(readableResults))
+      throw new MalformedAnswerError('bad-results', res.status, subject);
     return { status: res.status, body, envelopes, multiVdom };
   }
 
-  private eachVdom(status: number, envelopes: Envelope[], subject: RequestSubject, authKind: Authenticator['kind']): ApiResult {
+  private eachVdom(
+    status: number,
+    envelopes: Envelope[],
+    subject: RequestSubject,
+    authKind: Authenticator['kind'],
+  ): ApiResult {
     const succeeded = envelopes.filter((e) => e.status !== 'error');
     const failed = envelopes
       .filter((e) => e.status === 'error')
-      .map((e) => apiError(e.http_status ?? status, e, e.vdom ? { ...subject, vdoms: [e.vdom] } : subject, authKind, null));
-    if (subject.method === 'GET' && !succeeded.every(readableResults)) throw new MalformedAnswerError('bad-results', status, subject);
+      .map((e) =>
+        apiError(e.http_status ?? status, e, e.vdom ? { ...subject, vdoms: [e.vdom] } : subject, authKind, null),
+      );
+    if (subject.method === 'GET' && !succeeded.every(readableResults))
+      throw new MalformedAnswerError('bad-results', status, subject);
     return { status, body: envelopes, envelopes: succeeded, multiVdom: true, failed };
   }
 

@@ -42,11 +42,22 @@ export class ApiError extends CmdbApiError {
     /** How many times the request was sent (more than one after the device's rate limit, 429). */
     readonly tries = 1,
   ) {
-    super(`${subject.method} ${subject.tablePath || '/'}: HTTP ${status}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`);
+    super(
+      `${subject.method} ${subject.tablePath || '/'}: HTTP ` +
+        `${status}${code !== null ? ` (error ${code})` : ''}${cliError ? `: ${cliError}` : ''}`,
+    );
   }
   /** The same answer about another subject (a clone's new key, a create's key from its body). */
   about(subject: Partial<RequestSubject>): ApiError {
-    return new ApiError(this.status, this.code, this.cliError, { ...this.subject, ...subject }, this.authKind, this.retryAfter, this.tries);
+    return new ApiError(
+      this.status,
+      this.code,
+      this.cliError,
+      { ...this.subject, ...subject },
+      this.authKind,
+      this.retryAfter,
+      this.tries,
+    );
   }
 
   /** Whether the device said the key already exists (-5 or -15, whatever the HTTP status). */
@@ -95,7 +106,16 @@ export class MalformedAnswerError extends CmdbApiError {
 }
 
 /** Why the device could not be reached. */
-export type ConnectionFailure = 'pin-mismatch' | 'tls-verify' | 'dns' | 'refused' | 'unreachable' | 'reset' | 'timeout' | 'tls-handshake' | 'other';
+export type ConnectionFailure =
+  | 'pin-mismatch'
+  | 'tls-verify'
+  | 'dns'
+  | 'refused'
+  | 'unreachable'
+  | 'reset'
+  | 'timeout'
+  | 'tls-handshake'
+  | 'other';
 
 /** The device could not be reached (DNS, refused, timeout, TLS). */
 export class ConnectionError extends CmdbApiError {
@@ -116,7 +136,14 @@ export class ConnectionError extends CmdbApiError {
 
 /** A TLS certificate that did not verify or did not match the pin; carries what the server presented. */
 /** Why a certificate did not verify, as data (the CLI says it in words, never OpenSSL's string). */
-export type TlsProblem = 'expired' | 'not-yet-valid' | 'self-signed' | 'untrusted-issuer' | 'wrong-name' | 'pin-changed' | 'other';
+export type TlsProblem =
+  | 'expired'
+  | 'not-yet-valid'
+  | 'self-signed'
+  | 'untrusted-issuer'
+  | 'wrong-name'
+  | 'pin-changed'
+  | 'other';
 
 export class TlsVerificationError extends ConnectionError {
   readonly problem: TlsProblem;
@@ -172,7 +199,13 @@ export class RequestError extends CmdbApiError {
     /** The table path, the address that does not parse, or the path that is not under the API root. */
     readonly target: string,
   ) {
-    super(reason === 'delete-without-key' ? `refusing to send DELETE without a key to ${target}` : reason === 'invalid-path' ? `refusing to send a request to '${target}': not a path under /api/v2/` : `invalid device address '${target}'`);
+    super(
+      reason === 'delete-without-key'
+        ? `refusing to send DELETE without a key to ${target}`
+        : reason === 'invalid-path'
+          ? `refusing to send a request to '${target}': not a path under /api/v2/`
+          : `invalid device address '${target}'`,
+    );
   }
 }
 
@@ -182,5 +215,7 @@ export class RequestError extends CmdbApiError {
  */
 export function outcomeUnknown(err: unknown): boolean {
   if (err instanceof MalformedAnswerError) return err.malformation === 'truncated';
-  return err instanceof ConnectionError && (err.reason === 'reset' || err.reason === 'timeout' || err.reason === 'other');
+  return (
+    err instanceof ConnectionError && (err.reason === 'reset' || err.reason === 'timeout' || err.reason === 'other')
+  );
 }

@@ -5,7 +5,12 @@ export function normalizeFingerprint(fingerprint: string): string {
 
 /** `abcd...` → `AB:CD:...`, the way fingerprints are shown to people. */
 export function displayFingerprint(fingerprint: string): string {
-  return normalizeFingerprint(fingerprint).toUpperCase().match(/.{1,2}/g)?.join(':') ?? '';
+  return (
+    normalizeFingerprint(fingerprint)
+      .toUpperCase()
+      .match(/.{1,2}/g)
+      ?.join(':') ?? ''
+  );
 }
 
 export function isFingerprint(text: string): boolean {

@@ -1,7 +1,13 @@
 import type { TLSSocket } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
 import { undici } from './undici.js';
-import { ConnectionError, TlsVerificationError, type ConnectionFailure, type PeerCertificate, type TlsProblem } from './errors.js';
+import {
+  ConnectionError,
+  TlsVerificationError,
+  type ConnectionFailure,
+  type PeerCertificate,
+  type TlsProblem,
+} from './errors.js';
 import type { TlsOptions } from './client.js';
 import { normalizeFingerprint } from './fingerprint.js';
 
@@ -11,7 +17,10 @@ export { displayFingerprint, isFingerprint, normalizeFingerprint } from './finge
 /** The pinned certificate did not match: the device's certificate changed, or someone is in the middle. */
 export class PinMismatchError extends Error {
   readonly code = 'CMDB_PIN_MISMATCH';
-  constructor(readonly actual: string | null, readonly expected: string) {
+  constructor(
+    readonly actual: string | null,
+    readonly expected: string,
+  ) {
     super('certificate fingerprint mismatch');
   }
 }
@@ -28,7 +37,12 @@ export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
   // Without chain verification (a pin, --insecure) no CA is ever consulted: an empty list keeps Node
   // from building its root store (~30 ms) for the first TLS context.
   const ca = verifyChain ? tls.ca : (tls.ca ?? []);
-  const connector = buildConnector({ ca, rejectUnauthorized: verifyChain, timeout: timeoutMs, ...(pinned ? { maxCachedSessions: 0 } : {}) });
+  const connector = buildConnector({
+    ca,
+    rejectUnauthorized: verifyChain,
+    timeout: timeoutMs,
+    ...(pinned ? { maxCachedSessions: 0 } : {}),
+  });
   const connect: buildConnector.connector = pinned
     ? (options, callback) =>
         connector(options, (err, socket) => {
@@ -57,7 +71,12 @@ export async function probeCertificate(baseUrl: string, timeoutMs = 5000): Promi
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // Only reads the certificate to show it to the user; nothing is ever sent over this socket.
     const verify = false;
-    const socket = tlsConnect({ host, port: Number(url.port || 443), servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: verify });
+    const socket = tlsConnect({
+      host,
+      port: Number(url.port || 443),
+      servername: /^[\d.:]+$/.test(host) ? undefined : host,
+      rejectUnauthorized: verify,
+    });
     const done = (value: PeerCertificate | null) => {
       socket.destroy();
       resolve(value);
@@ -67,8 +86,18 @@ export async function probeCertificate(baseUrl: string, timeoutMs = 5000): Promi
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate();
       if (!cert?.fingerprint256) return done(null);
-      const name = (n: unknown) => (n && typeof n === 'object' ? Object.entries(n).map(([k, v]) => `${k}=${v}`).join(', ') : String(n ?? ''));
-      done({ fingerprint: normalizeFingerprint(cert.fingerprint256), subject: name(cert.subject), issuer: name(cert.issuer), validTo: cert.valid_to });
+      const name = (n: unknown) =>
+        n && typeof n === 'object'
+          ? Object.entries(n)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ')
+          : String(n ?? '');
+      done({
+        fingerprint: normalizeFingerprint(cert.fingerprint256),
+        subject: name(cert.subject),
+        issuer: name(cert.issuer),
+        validTo: cert.valid_to,
+      });
     });
   });
 }
@@ -90,9 +119,11 @@ const TLS_CODES = new Set([
 function tlsProblem(code: string, message: string): TlsProblem {
   if (code === 'CERT_HAS_EXPIRED') return 'expired';
   if (code === 'CERT_NOT_YET_VALID') return 'not-yet-valid';
-  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN' || /self[- ]signed/i.test(message)) return 'self-signed';
+  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN' || /self[- ]signed/i.test(message))
+    return 'self-signed';
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return 'wrong-name';
-  if (/^UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT)/.test(code) || code === 'CERT_UNTRUSTED') return 'untrusted-issuer';
+  if (/^UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT)/.test(code) || code === 'CERT_UNTRUSTED')
+    return 'untrusted-issuer';
   return 'other';
 }
 
@@ -108,18 +139,43 @@ function rootCause(err: unknown): { code?: string; name?: string; message?: stri
 }
 
 /** Turns a network failure into a ConnectionError that says what happened, with the certificate for TLS. */
-export async function connectionError(err: unknown, baseUrl: string, timeoutMs: number, tls: TlsOptions, answeredBefore = false): Promise<ConnectionError> {
+export async function connectionError(
+  err: unknown,
+  baseUrl: string,
+  timeoutMs: number,
+  tls: TlsOptions,
+  answeredBefore = false,
+): Promise<ConnectionError> {
   const cause = rootCause(err);
   const code = typeof cause.code === 'string' ? cause.code : '';
   const detail = String(cause.message ?? String(err));
-  const fail = (reason: ConnectionFailure) => new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err, answeredBefore });
+  const fail = (reason: ConnectionFailure) =>
+    new ConnectionError(reason, baseUrl, detail, timeoutMs, { cause: err, answeredBefore });
   if (cause instanceof PinMismatchError) {
     const cert = await probeCertificate(baseUrl);
-    return new TlsVerificationError('pin-mismatch', baseUrl, detail, timeoutMs, cert, !!tls.ca, { expected: cause.expected, actual: cause.actual }, { cause: err });
+    return new TlsVerificationError(
+      'pin-mismatch',
+      baseUrl,
+      detail,
+      timeoutMs,
+      cert,
+      !!tls.ca,
+      { expected: cause.expected, actual: cause.actual },
+      { cause: err },
+    );
   }
   if (TLS_CODES.has(code) || /certificate|self[- ]signed/i.test(String(cause.message ?? ''))) {
     const cert = await probeCertificate(baseUrl);
-    return new TlsVerificationError('tls-verify', baseUrl, String(cause.message ?? code), timeoutMs, cert, !!tls.ca, null, { cause: err, problem: tlsProblem(code, String(cause.message ?? '')) });
+    return new TlsVerificationError(
+      'tls-verify',
+      baseUrl,
+      String(cause.message ?? code),
+      timeoutMs,
+      cert,
+      !!tls.ca,
+      null,
+      { cause: err, problem: tlsProblem(code, String(cause.message ?? '')) },
+    );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail('dns');
   if (code === 'ECONNREFUSED') return fail('refused');

@@ -13,7 +13,11 @@ const FIRST_BACKOFF_MS = 500;
  * How long to wait after the `attempt`-th 429 (1-based): the device's `Retry-After` when it gave one,
  * else exponential backoff (0.5, 1, 2, 4 s) with jitter, so that parallel runs do not come back in step.
  */
-export function rateLimitDelayMs(attempt: number, retryAfterSeconds: number | null, random: () => number = Math.random): number {
+export function rateLimitDelayMs(
+  attempt: number,
+  retryAfterSeconds: number | null,
+  random: () => number = Math.random,
+): number {
   if (retryAfterSeconds !== null) return retryAfterSeconds * 1000;
   const ceiling = FIRST_BACKOFF_MS * 2 ** (attempt - 1);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);

@@ -52,7 +52,9 @@ export function parseSession(text: string | null): SessionState | null {
   try {
     const parsed = JSON.parse(text) as { v?: number; cookies?: unknown };
     if (parsed.v !== 1 || !parsed.cookies || typeof parsed.cookies !== 'object') return null;
-    const cookies = Object.fromEntries(Object.entries(parsed.cookies).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const cookies = Object.fromEntries(
+      Object.entries(parsed.cookies).filter(([, v]) => typeof v === 'string'),
+    ) as Record<string, string>;
     return Object.keys(cookies).length ? { cookies } : null;
   } catch {
     return null;
@@ -68,7 +70,6 @@ function isExpired(attributes: string[]): boolean {
   }
   return false;
 }
-
 
 /**
  * Session login in the device's dialect (PROTOCOL.md): `POST /logincheck`, the first-character answer,
@@ -134,7 +135,9 @@ export class SessionAuth implements Authenticator {
   }
 
   private sessionHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    const headers: Record<string, string> = {
+      cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    };
     const csrf = this.csrfToken();
     if (csrf) headers['x-csrftoken'] = csrf;
     return headers;
@@ -154,17 +157,28 @@ export class SessionAuth implements Authenticator {
   }
 
   private async post(client: CmdbClient, path: string, form: Record<string, string>): Promise<RawResponse> {
-    const headers = { ...(this.cookies.size ? this.sessionHeaders() : {}), 'content-type': FORM, accept: 'text/html, */*' };
+    const headers = {
+      ...(this.cookies.size ? this.sessionHeaders() : {}),
+      'content-type': FORM,
+      accept: 'text/html, */*',
+    };
     const res = await client.send({ method: 'POST', path, headers, body: new URLSearchParams(form).toString() });
     this.takeCookies(res);
-    if (res.status === 429) throw this.refuse(new LoginError('blocked', this.options.username, 429, retryAfterSeconds(res)));
+    if (res.status === 429)
+      throw this.refuse(new LoginError('blocked', this.options.username, 429, retryAfterSeconds(res)));
     return res;
   }
 
   private async logincheck(client: CmdbClient, form: Record<string, string>): Promise<LoginAnswer> {
     const res = await this.post(client, '/logincheck', { ...form, ajax: '1' });
     // Every device has its login page: a 404 there is something else answering at this address.
-    if (res.status === 404) throw new MalformedAnswerError('not-the-api', 404, { method: 'POST', tablePath: '/logincheck' }, `${client.baseUrl}/logincheck`);
+    if (res.status === 404)
+      throw new MalformedAnswerError(
+        'not-the-api',
+        404,
+        { method: 'POST', tablePath: '/logincheck' },
+        `${client.baseUrl}/logincheck`,
+      );
     if (res.status !== 200) {
       throw new LoginError('http-status', this.options.username, res.status);
     }

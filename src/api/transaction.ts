@@ -45,9 +45,18 @@ export class Transaction {
 
   /** Whether the device still lists the transaction among its open ones (`GET <prefix>?action=transaction-list`). */
   async isOpen(): Promise<boolean> {
-    const result = await this.client.request({ method: 'GET', tablePath: '', query: { action: 'transaction-list', ...(this.vdom ? { vdom: [this.vdom] } : {}) } });
+    const result = await this.client.request({
+      method: 'GET',
+      tablePath: '',
+      query: { action: 'transaction-list', ...(this.vdom ? { vdom: [this.vdom] } : {}) },
+    });
     const listed = result.envelopes.flatMap((envelope) => (Array.isArray(envelope.results) ? envelope.results : []));
-    return listed.some((entry) => !!entry && typeof entry === 'object' && Number((entry as Record<string, unknown>)['transaction-id']) === this.id);
+    return listed.some(
+      (entry) =>
+        !!entry &&
+        typeof entry === 'object' &&
+        Number((entry as Record<string, unknown>)['transaction-id']) === this.id,
+    );
   }
 
   /** Sends one request inside the transaction. */

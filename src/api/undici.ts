@@ -56,7 +56,11 @@ export function undici(): Transport {
     });
   } catch {
     const entry = load('undici') as typeof import('undici');
-    transport = { Agent: entry.Agent, buildConnector: entry.buildConnector, request: (dispatcher, options) => dispatcher.request(options) };
+    transport = {
+      Agent: entry.Agent,
+      buildConnector: entry.buildConnector,
+      request: (dispatcher, options) => dispatcher.request(options),
+    };
   }
   return transport;
 }
@@ -69,7 +73,11 @@ interface Parts {
 }
 
 function fromParts(parts: Parts): Transport {
-  return { Agent: parts.Agent, buildConnector: parts.buildConnector, request: (dispatcher, options) => parts.request.call(dispatcher, options) };
+  return {
+    Agent: parts.Agent,
+    buildConnector: parts.buildConnector,
+    request: (dispatcher, options) => parts.request.call(dispatcher, options),
+  };
 }
 
 /**

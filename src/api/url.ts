@@ -32,7 +32,10 @@ export function encodeMkey(mkey: string | number): string {
  * character is not valid in a URL path.
  */
 export function encodeTablePath(tablePath: string): string {
-  return tablePath.split('/').map((segment) => encodeURIComponent(segment).replace(/%2B/gi, '+')).join('/');
+  return tablePath
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/%2B/gi, '+'))
+    .join('/');
 }
 
 /** `<prefix>/<table>[/<mkey>]`, with the prefix normalised to one leading and no trailing slash. */
@@ -52,7 +55,10 @@ export function buildQuery(params: QueryParams = {}): string {
   const add = (name: string, value: string) => parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   for (const [name, value] of Object.entries(params) as [keyof QueryParams, QueryParams[keyof QueryParams]][]) {
     if (value === undefined || value === false) continue;
-    if (name === 'filter') (value as string[]).forEach((f) => add(name, f));
+    if (name === 'filter')
+      (value as string[]).forEach((f) => {
+        add(name, f);
+      });
     else if (name === 'format') add(name, (value as string[]).join('|'));
     else if (name === 'vdom') add(name, (value as string[]).join(','));
     else if (value === true) add(name, '1');
@@ -66,7 +72,10 @@ export type AddressProblem = 'empty' | 'no-host' | 'credentials' | 'scheme' | 'i
 
 /** A device address that cannot be used; `address` is the input with any user information replaced by `***`. */
 export class AddressError extends TypeError {
-  constructor(readonly problem: AddressProblem, readonly address: string) {
+  constructor(
+    readonly problem: AddressProblem,
+    readonly address: string,
+  ) {
     super(`${problem}: ${address}`);
     this.name = 'AddressError';
   }
@@ -77,7 +86,10 @@ export class AddressError extends TypeError {
  * password typed as the user name) becomes `***`: `https://u:pw@fw` → `https://***@fw`.
  */
 export function redactAddress(input: string): string {
-  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`);
+  return input.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)?[\s\S]*@/i,
+    (_m, scheme: string | undefined) => `${scheme ?? ''}***@`,
+  );
 }
 
 /**
@@ -129,12 +141,16 @@ export type ApiPathProblem = 'empty' | 'absolute-url' | 'outside' | 'dot-segment
  */
 export function apiPath(input: string): { path: string; query: string } | { problem: ApiPathProblem } {
   const text = input.trim();
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//') || text.startsWith('\\')) return { problem: 'absolute-url' };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//') || text.startsWith('\\'))
+    return { problem: 'absolute-url' };
   if (/[\x00-\x1f\x7f\\]/.test(text)) return { problem: 'characters' };
   if (text.includes('#')) return { problem: 'fragment' };
   const q = text.indexOf('?');
   let path = q < 0 ? text : text.slice(0, q);
-  const query = q < 0 ? '' : text.slice(q + 1).replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%/?]/gi, (c) => encodeURIComponent(c));
+  const query =
+    q < 0
+      ? ''
+      : text.slice(q + 1).replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%/?]/gi, (c) => encodeURIComponent(c));
   if (path.startsWith('/') || path.startsWith('api/')) {
     const rooted = path.startsWith('/') ? path : `/${path}`;
     if (!rooted.startsWith('/api/v2/')) return { problem: 'outside' };
@@ -152,6 +168,9 @@ export function apiPath(input: string): { path: string; query: string } | { prob
 
 /** `name=value` pairs as a query string (each part percent-encoded), after any query already given. */
 export function joinQuery(given: string, pairs: readonly (readonly [string, string])[]): string {
-  const parts = [...(given ? [given] : []), ...pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)];
+  const parts = [
+    ...(given ? [given] : []),
+    ...pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+  ];
   return parts.length ? `?${parts.join('&')}` : '';
 }

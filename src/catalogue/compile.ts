@@ -34,9 +34,11 @@ export function compileCatalogue(device: SourceTable[], spec: SourceTable[]): Co
     specByPath.delete(path);
     const key = d.key?.name ?? null;
     if (s) {
-      if ((s.deviceKey ?? null) !== key) throw new Error(`${path}: SPEC.md's key ${s.deviceKey} is not the device's ${key}`);
+      if ((s.deviceKey ?? null) !== key)
+        throw new Error(`${path}: SPEC.md's key ${s.deviceKey} is not the device's ${key}`);
       if (s.singleton !== d.singleton) throw new Error(`${path}: SPEC.md and the device disagree on its kind`);
-      if (JSON.stringify(s.fields) !== JSON.stringify(d.fields)) throw new Error(`${path}: SPEC.md's fields are not the device's`);
+      if (JSON.stringify(s.fields) !== JSON.stringify(d.fields))
+        throw new Error(`${path}: SPEC.md's fields are not the device's`);
     }
     const operations = ORDER.filter((op) => d.operations.includes(op) || s?.operations.includes(op));
     return {

@@ -33,7 +33,8 @@ export interface DeviceRelease {
 }
 
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const number = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** The catalogue's format of a device field type, where it has one (address formats, secrets, UUIDs). */
 function formatOf(type: string): string | undefined {
@@ -53,7 +54,11 @@ export function fieldFromSchema(field: unknown): FieldSchema {
   if (type === 'option') {
     const options = Array.isArray(field.options) ? field.options : [];
     const values = options.map((o) => (isObject(o) ? o.name : o)).filter((v): v is string => typeof v === 'string');
-    return { type: 'string', ...(values.length ? { enum: values } : {}), ...(field.multiple_values === true ? { multiple: true } : {}) };
+    return {
+      type: 'string',
+      ...(values.length ? { enum: values } : {}),
+      ...(field.multiple_values === true ? { multiple: true } : {}),
+    };
   }
   if (type === 'string' || type === 'var-string') {
     const size = number(field.size);
@@ -62,7 +67,11 @@ export function fieldFromSchema(field: unknown): FieldSchema {
   if (type === 'integer') {
     const min = number(field['min-value']);
     const max = number(field['max-value']);
-    return { type: 'integer', ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }) };
+    return {
+      type: 'integer',
+      ...(min === undefined ? {} : { minimum: min }),
+      ...(max === undefined ? {} : { maximum: max }),
+    };
   }
   const format = formatOf(type);
   return format ? { type: 'string', format } : { type: 'string' };
@@ -99,7 +108,9 @@ export function tableFromSchema(path: string, schema: unknown): TableDef {
 
 /** `router` + `static` → `router/static`. */
 export function schemaPath(entry: { path?: unknown; name?: unknown }): string | undefined {
-  return typeof entry.path === 'string' && typeof entry.name === 'string' && entry.path && entry.name ? `${entry.path}/${entry.name}` : undefined;
+  return typeof entry.path === 'string' && typeof entry.name === 'string' && entry.path && entry.name
+    ? `${entry.path}/${entry.name}`
+    : undefined;
 }
 
 /** The results of an answer: the envelope's (the first of several VDOMs'), or the value itself. */
@@ -108,7 +119,10 @@ function resultsOf(answer: unknown): unknown {
   return isObject(envelope) && 'results' in envelope ? envelope.results : envelope;
 }
 
-/** The tables of a whole-tree answer (the envelope as it came, or its `results`); `__tree__` entries and odd ones are left out. */
+/**
+ * The tables of a whole-tree answer (the envelope as it came, or its `results`); `__tree__` entries and odd ones are
+ * left out.
+ */
 export function treeEntries(answer: unknown): DeviceTreeEntry[] {
   const results = resultsOf(answer);
   if (!Array.isArray(results)) return [];
@@ -133,7 +147,12 @@ export function releaseOf(answer: unknown): DeviceRelease {
   const envelope = Array.isArray(answer) ? answer[0] : answer;
   if (!isObject(envelope)) return {};
   const version = typeof envelope.version === 'string' && envelope.version ? envelope.version : undefined;
-  const build = typeof envelope.build === 'number' && Number.isInteger(envelope.build) ? envelope.build : typeof envelope.build === 'string' && /^\d+$/.test(envelope.build) ? Number(envelope.build) : undefined;
+  const build =
+    typeof envelope.build === 'number' && Number.isInteger(envelope.build)
+      ? envelope.build
+      : typeof envelope.build === 'string' && /^\d+$/.test(envelope.build)
+        ? Number(envelope.build)
+        : undefined;
   const serial = typeof envelope.serial === 'string' && envelope.serial ? envelope.serial : undefined;
   return { ...(version ? { version } : {}), ...(build !== undefined ? { build } : {}), ...(serial ? { serial } : {}) };
 }

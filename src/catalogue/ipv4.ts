@@ -51,7 +51,10 @@ export function isLooseIpv4(value: string): boolean {
 
 /** A multi-value IPv4 field (`notify-hosts`): every space-separated value an address, prefix or range. */
 export function isLooseIpv4List(value: string): boolean {
-  return value.trim().split(/\s+/).every((word) => isLooseIpv4(word));
+  return value
+    .trim()
+    .split(/\s+/)
+    .every((word) => isLooseIpv4(word));
 }
 
 /**
@@ -72,7 +75,8 @@ export function ipv4Meaning(value: string): string | undefined {
   if (address === undefined) return undefined;
   let mask: number | undefined;
   if (m[2] === '') mask = 0xffffffff;
-  else if (/^\d{1,2}$/.test(m[2]) && text.includes('/')) mask = Number(m[2]) <= 32 ? prefixMask(Number(m[2])) : undefined;
+  else if (/^\d{1,2}$/.test(m[2]) && text.includes('/'))
+    mask = Number(m[2]) <= 32 ? prefixMask(Number(m[2])) : undefined;
   else mask = quad(m[2]);
   return mask === undefined ? undefined : `${dotted(address)} ${dotted(mask)}`;
 }

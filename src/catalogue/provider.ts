@@ -3,7 +3,13 @@
 // one; nothing outside src/catalogue needs to know which.
 import { allTables, findTable, RELEASE, tableSummaries } from './index.js';
 import { normalizeTablePath, specNameOf } from './names.js';
-import { releaseNumber, tableFromSchema, type DeviceRelease, type DeviceTableSchema, type DeviceTreeEntry } from './device-schema.js';
+import {
+  releaseNumber,
+  tableFromSchema,
+  type DeviceRelease,
+  type DeviceTableSchema,
+  type DeviceTreeEntry,
+} from './device-schema.js';
 import type { TableDef, TableSummary } from './types.js';
 
 export interface Catalogue {
@@ -39,7 +45,13 @@ export const SHIPPED_CATALOGUE: Catalogue = {
 
 /** The same catalogue without looking tables up in the device's schema (a command about the schema itself). */
 export function withoutLookup(catalogue: Catalogue): Catalogue {
-  return { release: catalogue.release, shipped: catalogue.shipped, find: (path) => catalogue.find(path), summaries: () => catalogue.summaries(), all: () => catalogue.all() };
+  return {
+    release: catalogue.release,
+    shipped: catalogue.shipped,
+    find: (path) => catalogue.find(path),
+    summaries: () => catalogue.summaries(),
+    all: () => catalogue.all(),
+  };
 }
 
 /** Whether a device of this release uses the shipped catalogue: 6.4.14, or a release not known yet. */
@@ -70,7 +82,11 @@ export class DeviceCatalogue implements Catalogue {
 
   /** SPEC.md's tables of the shipped catalogue, by path (its index only, read once). */
   private spec(path: string): TableSummary | undefined {
-    this.specs ??= new Map(tableSummaries().filter((t) => t.spec).map((t) => [t.path, t]));
+    this.specs ??= new Map(
+      tableSummaries()
+        .filter((t) => t.spec)
+        .map((t) => [t.path, t]),
+    );
     return this.specs.get(path);
   }
 
@@ -80,9 +96,16 @@ export class DeviceCatalogue implements Catalogue {
     const path = specNameOf(devicePath) ?? devicePath;
     const read = tableFromSchema(path, entry.schema);
     const spec = this.spec(path);
-    const table: TableDef = spec && spec.singleton === read.singleton
-      ? { ...read, operations: spec.operations, spec: true, specOperations: spec.specOperations, ...(path !== devicePath ? { deviceName: devicePath } : {}) }
-      : { ...read, path: devicePath };
+    const table: TableDef =
+      spec && spec.singleton === read.singleton
+        ? {
+            ...read,
+            operations: spec.operations,
+            spec: true,
+            specOperations: spec.specOperations,
+            ...(path !== devicePath ? { deviceName: devicePath } : {}),
+          }
+        : { ...read, path: devicePath };
     this.tables.set(table.path, { table, entry });
     return table;
   }

@@ -21,8 +21,14 @@ export function redactSecrets(fields: TableDef['fields'] | undefined, object: Ob
   const out: Obj = {};
   for (const [name, value] of Object.entries(object)) {
     const schema = fields?.[name];
-    if (isSecret(name, schema) && typeof value === 'string' && value !== '' && !isEncrypted(value)) out[name] = REDACTED;
-    else if (Array.isArray(value)) out[name] = value.map((entry) => (entry && typeof entry === 'object' && !Array.isArray(entry) ? redactSecrets(schema?.items, entry as Obj) : entry));
+    if (isSecret(name, schema) && typeof value === 'string' && value !== '' && !isEncrypted(value))
+      out[name] = REDACTED;
+    else if (Array.isArray(value))
+      out[name] = value.map((entry) =>
+        entry && typeof entry === 'object' && !Array.isArray(entry)
+          ? redactSecrets(schema?.items, entry as Obj)
+          : entry,
+      );
     else out[name] = value;
   }
   return out;

@@ -24,7 +24,11 @@ export function isMetaField(name: string): boolean {
 export function withoutMeta<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutMeta) as T;
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !isMetaField(k)).map(([k, v]) => [k, withoutMeta(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !isMetaField(k))
+      .map(([k, v]) => [k, withoutMeta(v)]),
+  ) as T;
 }
 
 /**
@@ -41,12 +45,20 @@ function checkValue(path: string, value: unknown, schema: FieldSchema, problems:
   if (value === null) return;
   if (schema.type === 'integer') {
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      problems.push({ kind: 'type', field: path, message: `'${path}' must be an integer, not ${JSON.stringify(value)}` });
+      problems.push({
+        kind: 'type',
+        field: path,
+        message: `'${path}' must be an integer, not ${JSON.stringify(value)}`,
+      });
       return;
     }
     const { minimum, maximum } = schema;
     if ((minimum !== undefined && value < minimum) || (maximum !== undefined && value > maximum)) {
-      problems.push({ kind: 'range', field: path, message: `'${path}' must be between ${minimum ?? '-∞'} and ${maximum ?? '∞'}, not ${value}` });
+      problems.push({
+        kind: 'range',
+        field: path,
+        message: `'${path}' must be between ${minimum ?? '-∞'} and ${maximum ?? '∞'}, not ${value}`,
+      });
     }
     return;
   }
@@ -59,22 +71,42 @@ function checkValue(path: string, value: unknown, schema: FieldSchema, problems:
     const wrong = schema.enum ? values.find((v) => !schema.enum!.includes(v)) : undefined;
     if (wrong !== undefined) {
       const several = schema.multiple ? ' (several, separated by spaces)' : '';
-      problems.push({ kind: 'enum', field: path, message: `'${path}' must be one of ${schema.enum!.join(', ')}${several}, not ${JSON.stringify(wrong)}` });
+      problems.push({
+        kind: 'enum',
+        field: path,
+        message: `'${path}' must be one of ${schema.enum!.join(', ')}${several}, not ${JSON.stringify(wrong)}`,
+      });
     }
     if (schema.format === 'ipv4' && !(schema.multiple ? isLooseIpv4List(value) : isLooseIpv4(value))) {
-      const shape = schema.multiple ? 'IPv4 addresses separated by spaces' : "an IPv4 address, optionally with a mask or '/prefix' (10.0.0.0 255.255.255.0, 10.0.0.0/24), or a range a-b";
-      problems.push({ kind: 'format', field: path, message: `'${path}' must be ${shape}, not ${JSON.stringify(value)}` });
+      const shape = schema.multiple
+        ? 'IPv4 addresses separated by spaces'
+        : "an IPv4 address, optionally with a mask or '/prefix' (10.0.0.0 255.255.255.0, 10.0.0.0/24), or a range a-b";
+      problems.push({
+        kind: 'format',
+        field: path,
+        message: `'${path}' must be ${shape}, not ${JSON.stringify(value)}`,
+      });
     }
     if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      problems.push({ kind: 'max-length', field: path, message: `'${path}' is ${value.length} characters long; the maximum is ${schema.maxLength}` });
+      problems.push({
+        kind: 'max-length',
+        field: path,
+        message: `'${path}' is ${value.length} characters long; the maximum is ${schema.maxLength}`,
+      });
     }
     return;
   }
   if (!Array.isArray(value)) {
-    problems.push({ kind: 'type', field: path, message: `'${path}' must be a list of entries, not ${JSON.stringify(value)}` });
+    problems.push({
+      kind: 'type',
+      field: path,
+      message: `'${path}' must be a list of entries, not ${JSON.stringify(value)}`,
+    });
     return;
   }
-  value.forEach((entry, i) => checkObject(`${path}.${i}`, entry, schema.items ?? {}, problems));
+  value.forEach((entry, i) => {
+    checkObject(`${path}.${i}`, entry, schema.items ?? {}, problems);
+  });
 }
 
 function checkObject(path: string, value: unknown, fields: Record<string, FieldSchema>, problems: Problem[]): void {
@@ -88,9 +120,12 @@ function checkObject(path: string, value: unknown, fields: Record<string, FieldS
     const schema = fields[name];
     if (!schema) {
       const [near] = nearestNames(name, Object.keys(fields));
-      problems.push({ kind: 'unknown-field', field, message: `'${field}' is not a field of this table${near ? ` (did you mean '${near}'?)` : ''}` });
-    }
-    else checkValue(field, v, schema, problems);
+      problems.push({
+        kind: 'unknown-field',
+        field,
+        message: `'${field}' is not a field of this table${near ? ` (did you mean '${near}'?)` : ''}`,
+      });
+    } else checkValue(field, v, schema, problems);
   }
 }
 

@@ -5,7 +5,22 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { FormatRule } from '../commands/spec.js';
 import type { Connection } from '../device/connect.js';
 import { selectedProfile } from '../device/select.js';
-import { decideColor, defaultFormat, loadPalette, type BulkSink, type ErrorReport, type IO, type PageSink, type OutputFormat, type OutStream, type Printable, type RenderOptions, type Row, type RowSink, type Shaped, type Terminal } from '../output/index.js';
+import {
+  decideColor,
+  defaultFormat,
+  loadPalette,
+  type BulkSink,
+  type ErrorReport,
+  type IO,
+  type PageSink,
+  type OutputFormat,
+  type OutStream,
+  type Printable,
+  type RenderOptions,
+  type RowSink,
+  type Shaped,
+  type Terminal,
+} from '../output/index.js';
 import { Printer, type PrintHooks, type View } from '../output/printer.js';
 import type { PlannedRequest } from '../output/requests.js';
 import { sanitizeMultiline } from '../output/text.js';
@@ -82,10 +97,15 @@ export class Context {
     const format = this.explicitFormat ?? own ?? this.format;
     if (formats.includes(format)) return;
     const others = formats.filter((f) => f !== own);
-    const hint = own ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}` : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
+    const hint = own
+      ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}`
+      : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
     const asked = this.settings.formatAsked ?? `-o ${format}`;
     // The variable is named when it set the format, so the user knows what to unset or override.
-    throw new UsageError(`${asked} does not fit ${what}`, asked.startsWith('-o') ? hint : `${hint}, which overrides CMDB_OUTPUT`);
+    throw new UsageError(
+      `${asked} does not fit ${what}`,
+      asked.startsWith('-o') ? hint : `${hint}, which overrides CMDB_OUTPUT`,
+    );
   }
 
   /** The format asked for with -o or CMDB_OUTPUT, or undefined. */
@@ -123,10 +143,15 @@ export class Context {
    * The profile is looked up here: commands build their query (with vdom) before they ask for the client.
    */
   vdoms(): string[] | undefined {
-    return this.settings.vdoms(this.settings.vdomText === undefined && !this.demo ? selectedProfile(this)?.vdom : undefined);
+    return this.settings.vdoms(
+      this.settings.vdomText === undefined && !this.demo ? selectedProfile(this)?.vdom : undefined,
+    );
   }
 
-  /** Whether this Context is one device of a run on several (-d a,b): what one device would print to stdout, each must put elsewhere. */
+  /**
+   * Whether this Context is one device of a run on several (-d a,b): what one device would print to stdout, each must
+   * put elsewhere.
+   */
   get severalDevices(): boolean {
     return false;
   }
@@ -204,7 +229,10 @@ export class Context {
     const { redactSecrets } = await import('../catalogue/secrets.js');
     return (req, described) => {
       const body = described.body;
-      const hidden = body && typeof body === 'object' && !Array.isArray(body) ? redactSecrets(findTable(req.tablePath)?.fields, body as Record<string, unknown>) : body;
+      const hidden =
+        body && typeof body === 'object' && !Array.isArray(body)
+          ? redactSecrets(findTable(req.tablePath)?.fields, body as Record<string, unknown>)
+          : body;
       this.planned.push({ ...described, body: hidden });
     };
   }
@@ -234,6 +262,7 @@ export class Context {
    * The question before a plan's `changes` are made (apply), answered. On several devices the run
    * asks once for all of them, after every device has shown its plan (cli/fleet.ts).
    */
+  // biome-ignore lint/correctness/noUnusedFunctionParameters: the count is for several devices (cli/fleet.ts)
   async approvedPlan(changes: number, question: string): Promise<boolean> {
     return this.approved(question);
   }
@@ -279,7 +308,10 @@ export class Context {
   }
 
   /** A shape on stdout (a device of several keeps it for the document keyed by device). */
-  async printShaped(data: Shaped, options: Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat } = {}): Promise<void> {
+  async printShaped(
+    data: Shaped,
+    options: Omit<RenderOptions, 'format' | 'terminal'> & { format?: OutputFormat } = {},
+  ): Promise<void> {
     await this.out.write(data, options);
   }
 
@@ -298,7 +330,12 @@ export class Context {
 
   /** The same run against another saved device (its own profile and credential); close() it after use. */
   forDevice(name: string): Context {
-    return new Context(this.io, otherDeviceEnv(this.env), { ...this.options, device: name, host: undefined, demo: undefined }, this.connector);
+    return new Context(
+      this.io,
+      otherDeviceEnv(this.env),
+      { ...this.options, device: name, host: undefined, demo: undefined },
+      this.connector,
+    );
   }
 
   /**
@@ -323,7 +360,11 @@ export class Context {
     takeovers++;
     process.once('SIGINT', handler);
     process.once('SIGTERM', handler);
-    return { signal: controller.signal, exitCode: () => (received === undefined ? undefined : received === 'SIGINT' ? 130 : 143), release };
+    return {
+      signal: controller.signal,
+      exitCode: () => (received === undefined ? undefined : received === 'SIGINT' ? 130 : 143),
+      release,
+    };
   }
 
   warn(message: string): void {

@@ -36,7 +36,16 @@ function flagOf(spec: Pick<OptionSpec, 'flags' | 'repeatable' | 'choices' | 'def
   const m = /^(?:-(\w), )?--([a-z][\w-]*)( <[^>]+>)?$/.exec(spec.flags);
   if (!m) return null; // an optional value `[x]` or another form: left to commander
   const negate = m[2]!.startsWith('no-');
-  return { short: m[1], long: m[2]!, key: camel(negate ? m[2]!.slice(3) : m[2]!), value: !!m[3], negate, repeatable: !!spec.repeatable, choices: spec.choices, default: spec.default };
+  return {
+    short: m[1],
+    long: m[2]!,
+    key: camel(negate ? m[2]!.slice(3) : m[2]!),
+    value: !!m[3],
+    negate,
+    repeatable: !!spec.repeatable,
+    choices: spec.choices,
+    default: spec.default,
+  };
 }
 
 function flagsOf(specs: readonly Pick<OptionSpec, 'flags' | 'repeatable' | 'choices' | 'default'>[]): Flag[] | null {

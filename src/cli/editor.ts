@@ -12,7 +12,11 @@ import type { IO } from './context.js';
  * environment runs without a terminal too (a script as editor); `vi` needs one.
  */
 export async function editText(io: IO, editor: string | undefined, text: string, name: string): Promise<string> {
-  if (!editor && !io.stdin.isTTY) throw new UsageError('stdin is not a terminal, so cmdb cannot open vi', 'set VISUAL or EDITOR to an editor (or a script) that works without one');
+  if (!editor && !io.stdin.isTTY)
+    throw new UsageError(
+      'stdin is not a terminal, so cmdb cannot open vi',
+      'set VISUAL or EDITOR to an editor (or a script) that works without one',
+    );
   const command = editor ?? 'vi';
   const dir = makePrivateTempDir(tmpdir(), 'cmdb-edit-');
   const file = join(dir, name);
@@ -24,7 +28,11 @@ export async function editText(io: IO, editor: string | undefined, text: string,
       child.on('error', reject);
       child.on('close', resolve);
     });
-    if (code !== 0) throw new CmdbError(`the editor (${command}) exited with ${code === null ? 'a signal' : `code ${code}`}: nothing was sent`, EXIT.USAGE);
+    if (code !== 0)
+      throw new CmdbError(
+        `the editor (${command}) exited with ${code === null ? 'a signal' : `code ${code}`}: nothing was sent`,
+        EXIT.USAGE,
+      );
     return await readFile(file, 'utf8');
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -92,7 +92,9 @@ class PlanGate {
       this.answer = Promise.resolve(true);
       return this.open(true);
     }
-    const question = `apply ${changes} change${changes === 1 ? '' : 's'} on ${devices.length} device${devices.length === 1 ? '' : 's'} (${devices.join(', ')})?`;
+    const question =
+      `apply ${changes} change${changes === 1 ? '' : 's'} on ` +
+      `${devices.length} device${devices.length === 1 ? '' : 's'} (${devices.join(', ')})?`;
     this.answer = this.ask(question, inSync).catch(() => false);
     void this.answer.then(this.open);
   }
@@ -103,8 +105,21 @@ class DeviceContext extends Context {
   private readonly warned: Set<string>;
   private readonly stores: SharedStores;
 
-  constructor(parent: Context, readonly device: DeviceProfile, readonly index: number, private readonly sink: DeviceSink, stderr: OutStream, private readonly run: RunShared) {
-    super({ stdout: sink.stream, stderr, stdin: parent.io.stdin }, parent.env, { ...parent.options, device: device.name }, parent.connector, parent.formats);
+  constructor(
+    parent: Context,
+    readonly device: DeviceProfile,
+    readonly index: number,
+    private readonly sink: DeviceSink,
+    stderr: OutStream,
+    private readonly run: RunShared,
+  ) {
+    super(
+      { stdout: sink.stream, stderr, stdin: parent.io.stdin },
+      parent.env,
+      { ...parent.options, device: device.name },
+      parent.connector,
+      parent.formats,
+    );
     this.dispatcher = parent.dispatcher;
     this.runCache = parent.runCache;
     this.warned = run.warned;
@@ -122,7 +137,9 @@ class DeviceContext extends Context {
     this.out.exchange(ex, `[${this.device.name}] `);
   }
 
-  /** apply: the run's one question after every device's plan (see PlanGate); this device's place is given up meanwhile. */
+  /**
+   * apply: the run's one question after every device's plan (see PlanGate); this device's place is given up meanwhile.
+   */
   override async approvedPlan(changes: number, question: string): Promise<boolean> {
     const gate = this.run.gate;
     if (!gate || this.yes || this.dryRun) return super.approvedPlan(changes, question);
@@ -155,7 +172,10 @@ class DeviceContext extends Context {
   }
 
   /** Warnings are about the run (--insecure, --force, plain-text secrets): said once. */
-  /** Rows page by page: ndjson and table text go to the device's share as they come; json, yaml, csv are kept for the document keyed by device. */
+  /**
+   * Rows page by page: ndjson and table text go to the device's share as they come; json, yaml, csv are kept for the
+   * document keyed by device.
+   */
   override async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
     if (this.sink.keepsData) {
       const rows: Row[] = [];
@@ -214,10 +234,17 @@ export interface FleetCommand {
   asks?: 'plan';
 }
 
-export async function runSelected(ctx: Context, command: FleetCommand, action: (ctx: Context) => Promise<number>): Promise<number> {
+export async function runSelected(
+  ctx: Context,
+  command: FleetCommand,
+  action: (ctx: Context) => Promise<number>,
+): Promise<number> {
   if (ctx.demo) return action(ctx);
   if (command.devices === 'one') {
-    throw new UsageError(`'cmdb ${command.name}' works on one device, but -d '${ctx.settings.device}' names several`, 'name one device with -d <name>');
+    throw new UsageError(
+      `'cmdb ${command.name}' works on one device, but -d '${ctx.settings.device}' names several`,
+      'name one device with -d <name>',
+    );
   }
   const profiles = selectedProfiles(ctx);
   if (!profiles) return action(ctx);
@@ -226,50 +253,79 @@ export async function runSelected(ctx: Context, command: FleetCommand, action: (
   const asked = command.writes && !command.yes && ctx.interactive;
   if (asked && command.asks !== 'plan') {
     const names = profiles.map((p) => p.name).join(', ');
-    if (!(await ctx.confirm(`${command.name}${command.what ? ` ${command.what}` : ''} on ${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`))) {
+    if (
+      !(await ctx.confirm(
+        `${command.name}${command.what ? ` ${command.what}` : ''} on ` +
+          `${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`,
+      ))
+    ) {
       throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
     }
   }
   return runOnDevices(ctx, profiles, action, asked, asked && command.asks === 'plan');
 }
 
-async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ctx: Context) => Promise<number>, confirmed: boolean, plansFirst: boolean): Promise<number> {
+async function runOnDevices(
+  ctx: Context,
+  profiles: DeviceProfile[],
+  action: (ctx: Context) => Promise<number>,
+  confirmed: boolean,
+  plansFirst: boolean,
+): Promise<number> {
   const slots = new Slots(ctx.settings.parallel);
   // The devices' output is written by the fleet's own writer: main()'s printer hears of it for Ctrl-C.
-  let printed = () => undefined as void;
-  const output = new FleetOutput({ io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() }, profiles.map((p) => p.name));
+  let printed: () => void = () => {};
+  const output = new FleetOutput(
+    { io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() },
+    profiles.map((p) => p.name),
+  );
   const progress = new Progress(ctx.io.stderr, profiles.length);
   /** The question itself failed (Ctrl-C at it): the run ends with that, once no device writes. */
   let unanswered: unknown;
   const gate = plansFirst
-    ? new PlanGate(profiles.map((p) => p.name), async (question, inSync) => {
-        // The plans so far on the screen, the progress line away while the terminal asks.
-        output.flush();
-        progress.pause();
-        try {
-          if (inSync.length) ctx.notice(`in sync, nothing to apply: ${inSync.join(', ')}`);
-          return await ctx.confirm(question);
-        } catch (err) {
-          unanswered = err;
-          return false;
-        } finally {
-          progress.resume();
-        }
-      })
+    ? new PlanGate(
+        profiles.map((p) => p.name),
+        async (question, inSync) => {
+          // The plans so far on the screen, the progress line away while the terminal asks.
+          output.flush();
+          progress.pause();
+          try {
+            if (inSync.length) ctx.notice(`in sync, nothing to apply: ${inSync.join(', ')}`);
+            return await ctx.confirm(question);
+          } catch (err) {
+            unanswered = err;
+            return false;
+          } finally {
+            progress.resume();
+          }
+        },
+      )
     : undefined;
   const warned = new Set<string>();
   const questions = { turn: Promise.resolve() as Promise<unknown> };
-  const machineErrors = ctx.explicitFormat !== undefined && ctx.explicitFormat !== 'table' && ctx.explicitFormat !== 'csv';
+  const machineErrors =
+    ctx.explicitFormat !== undefined && ctx.explicitFormat !== 'table' && ctx.explicitFormat !== 'csv';
   const stores = await prefetchSecretStores(ctx, profiles);
   /** Usage errors are the same on every device (bad input): held, and said once when they are. */
   const usage: ErrorReport[] = [];
-  const messages = new Printer({ stdout: ctx.io.stdout, stderr: progress.stream, stdin: ctx.io.stdin }, ctx.env, { format: () => ctx.format, raw: ctx.settings.raw, noColor: ctx.settings.noColor });
+  const messages = new Printer({ stdout: ctx.io.stdout, stderr: progress.stream, stdin: ctx.io.stdin }, ctx.env, {
+    format: () => ctx.format,
+    raw: ctx.settings.raw,
+    noColor: ctx.settings.noColor,
+  });
   const say = (report: ErrorReport) => messages.error(report, machineErrors);
   progress.start();
   const elsewhere = ctx.out.outputElsewhere();
   printed = elsewhere.printed;
   const codes = await pool(profiles, slots, async (profile, index) => {
-    const sub = new DeviceContext(ctx, profile, index, output.sink(index), progress.stream, { warned, stores, confirmed: confirmed && !gate, questions, gate, slots });
+    const sub = new DeviceContext(ctx, profile, index, output.sink(index), progress.stream, {
+      warned,
+      stores,
+      confirmed: confirmed && !gate,
+      questions,
+      gate,
+      slots,
+    });
     let failed = false;
     let code: number = EXIT.INTERNAL;
     try {
@@ -295,7 +351,10 @@ async function runOnDevices(ctx: Context, profiles: DeviceProfile[], action: (ct
     elsewhere.done();
   }
   if (unanswered) throw unanswered;
-  if (usage.length === profiles.length && usage.every((u) => u.message === usage[0].message && u.hint === usage[0].hint)) {
+  if (
+    usage.length === profiles.length &&
+    usage.every((u) => u.message === usage[0].message && u.hint === usage[0].hint)
+  ) {
     say({ ...usage[0], device: null });
   } else usage.forEach(say);
   return mostSevere(codes);

@@ -6,7 +6,8 @@ import { EXIT_CODES } from '../errors.js';
 import { SEVERITY } from '../severity.js';
 import { ENVIRONMENT, GLOBAL_OPTIONS } from './options.js';
 
-const SUMMARY = 'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.';
+const SUMMARY =
+  'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.';
 
 /** Help groups in the order help lists them. */
 const GROUPS: readonly HelpGroup[] = ['objects', 'metadata', 'configuration as code', 'devices and login', 'tools'];
@@ -20,7 +21,10 @@ export const EXAMPLES: readonly string[] = [
   'CMDB_HOST=https://fw.example CMDB_TOKEN=$TOKEN cmdb list firewall/address -o json   # in CI',
 ];
 
-const MORE = "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md and the guides in docs/ of the package (docs/reference.md: every command) for the output formats, configuration as code, many devices and the emulator";
+const MORE =
+  "'cmdb <command> --help' for a command's options and examples; 'man cmdb'; README.md and the guides in " +
+  'docs/ of the package (docs/reference.md: every command) for the output formats, configuration as code, ' +
+  'many devices and the emulator';
 
 const HELP_OPTION = { flags: '-h, --help', description: 'show this help' };
 const VERSION_OPTION = { flags: '-V, --version', description: 'print the version' };
@@ -56,7 +60,11 @@ function wrapWords(text: string, width: number): string[] {
 }
 
 /** Two columns: the term, then its text wrapped beside it (below it when the term is long). */
-function columns(rows: readonly (readonly [string, string])[], indent = 2, width = Math.max(...rows.map(([term]) => term.length))): string[] {
+function columns(
+  rows: readonly (readonly [string, string])[],
+  indent = 2,
+  width = Math.max(...rows.map(([term]) => term.length)),
+): string[] {
   const termWidth = Math.min(width, 30);
   const textWidth = Math.max(30, WIDTH - indent - termWidth - 2);
   const out: string[] = [];
@@ -80,27 +88,66 @@ function section(title: string, lines: string[]): string {
 
 /** `cmdb --help`: the commands by group, global options once, examples, environment, exit codes. */
 export function mainHelp(): string {
-  const parts = [`Usage: cmdb [global options] <command> [arguments] [options]\n\n${wrapWords(SUMMARY, WIDTH).join('\n')}\n`];
+  const parts = [
+    `Usage: cmdb [global options] <command> [arguments] [options]\n\n${wrapWords(SUMMARY, WIDTH).join('\n')}\n`,
+  ];
   const width = Math.max(...COMMANDS.map((d) => usageOf(d).length).filter((n) => n <= 30));
   for (const group of GROUPS) {
     const defs = COMMANDS.filter((d) => d.group === group);
-    if (defs.length) parts.push(section(capitalized(group), columns(defs.map((d) => [usageOf(d), d.description]), 2, width)));
+    if (defs.length)
+      parts.push(
+        section(
+          capitalized(group),
+          columns(
+            defs.map((d) => [usageOf(d), d.description]),
+            2,
+            width,
+          ),
+        ),
+      );
   }
-  parts.push(section('Global options (before or after the command; a flag wins over its variable)', columns([...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description]))));
-  parts.push(section('Examples', EXAMPLES.map((e) => `  ${e}`)));
+  parts.push(
+    section(
+      'Global options (before or after the command; a flag wins over its variable)',
+      columns([...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description])),
+    ),
+  );
+  parts.push(
+    section(
+      'Examples',
+      EXAMPLES.map((e) => `  ${e}`),
+    ),
+  );
   parts.push(section('Environment', columns(ENVIRONMENT.map((v) => [v.name, v.description]))));
   parts.push(section('Exit codes', columns(EXIT_CODES.map(([code, meaning]) => [String(code), meaning]))));
-  parts.push(section('More', wrapWords(MORE, WIDTH - 2).map((l) => `  ${l}`)));
+  parts.push(
+    section(
+      'More',
+      wrapWords(MORE, WIDTH - 2).map((l) => `  ${l}`),
+    ),
+  );
   return parts.join('\n');
 }
 
+const GLOBAL_OPTIONS_NOTE =
+  "Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.";
+
 /** A command's --help: its arguments as they are, its own options, 2-3 examples; global options by reference. */
 export function commandHelp(def: CommandDef): string {
-  const parts = [`Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`];
+  const parts = [
+    `Usage: cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\n\n` +
+      `${wrapWords(`${capitalized(def.description)}.`, WIDTH).join('\n')}\n`,
+  ];
   if (def.notes?.length) parts.push(def.notes.flatMap((n) => wrapWords(n, WIDTH)).join('\n') + '\n');
   parts.push(section('Options', columns([...(def.options ?? []), HELP_OPTION].map((o) => [o.flags, o.description]))));
-  if (def.examples?.length) parts.push(section('Examples', def.examples.map((e) => `  ${e}`)));
-  parts.push(`${wrapWords("Global options (-d, --host, --vdom, -o, --demo, ...) and the environment variables: see 'cmdb --help'.", WIDTH).join('\n')}\n`);
+  if (def.examples?.length)
+    parts.push(
+      section(
+        'Examples',
+        def.examples.map((e) => `  ${e}`),
+      ),
+    );
+  parts.push(`${wrapWords(GLOBAL_OPTIONS_NOTE, WIDTH).join('\n')}\n`);
   return parts.join('\n');
 }
 
@@ -145,7 +192,8 @@ export function manPage(version: string): string {
     '[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
     '.SH DESCRIPTION',
     roff(SUMMARY),
-    'Table paths are written \\fIarea[.subarea]/table\\fR as in the catalogue (\\fBcmdb tables\\fR); keys are typed by the catalogue.',
+    'Table paths are written \\fIarea[.subarea]/table\\fR as in the catalogue (\\fBcmdb tables\\fR); keys are ' +
+      'typed by the catalogue.',
     'Data goes to standard output; progress, notices, warnings and errors to standard error.',
     '.SH COMMANDS',
   ];
@@ -164,8 +212,13 @@ export function manPage(version: string): string {
       }
     }
   }
-  out.push('.SH GLOBAL OPTIONS', 'Global options may stand before or after the command. Precedence: flag, then environment variable, then the device profile, then the default.');
-  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION]) out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
+  out.push(
+    '.SH GLOBAL OPTIONS',
+    'Global options may stand before or after the command. Precedence: flag, then environment variable, then ' +
+      'the device profile, then the default.',
+  );
+  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION])
+    out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
   out.push('.SH EXAMPLES', '.nf');
   for (const e of EXAMPLES) out.push(roff(e));
   out.push('.fi', '.SH ENVIRONMENT');
@@ -179,7 +232,8 @@ export function manPage(version: string): string {
     'Saved device profiles (no secrets); the folder is CMDB_CONFIG_DIR when set.',
     '.TP',
     '.I $XDG_CONFIG_HOME/cmdb/credentials.yaml',
-    'Secrets kept in plain text (mode 0600) only with \\fBcmdb login \\-\\-insecure\\-storage\\fR; otherwise they are in the system keychain.',
+    'Secrets kept in plain text (mode 0600) only with \\fBcmdb login \\-\\-insecure\\-storage\\fR; otherwise ' +
+      'they are in the system keychain.',
     '.TP',
     '.I $XDG_STATE_HOME/cmdb/demo\\-state.json',
     'The state of the \\fB\\-\\-demo\\fR device (\\fBcmdb demo reset\\fR removes it).',
@@ -217,24 +271,41 @@ export function referencePage(): string {
   const out: string[] = [
     '# Command reference',
     '',
-    '<!-- Generated by `npm run build` (scripts/man.js) from src/cli/help.ts, src/commands/registry.ts, src/cli/options.ts and src/errors.ts: the same source as `cmdb --help` and `man cmdb`. Do not edit; change the source and run `npm run build`. -->',
+    '<!-- Generated by `npm run build` (scripts/man.js) from src/cli/help.ts, src/commands/registry.ts, ' +
+      'src/cli/options.ts and src/errors.ts: the same source as `cmdb --help` and `man cmdb`. Do not edit; change ' +
+      'the source and run `npm run build`. -->',
     '',
     md(SUMMARY),
     '',
-    'Usage: `cmdb [global options] <command> [arguments] [options]`. Global options may stand before or after the command. Table paths are written `area[.subarea]/table` as in the catalogue (`cmdb tables`); keys are typed by the catalogue. Data goes to standard output; progress, notices, warnings and errors to standard error. The examples below run against the built-in demo device (`cmdb --demo ...`), except those that log in to a real one.',
+    'Usage: `cmdb [global options] <command> [arguments] [options]`. Global options may stand before or after ' +
+      'the command. Table paths are written `area[.subarea]/table` as in the catalogue (`cmdb tables`); keys are ' +
+      'typed by the catalogue. Data goes to standard output; progress, notices, warnings and errors to standard ' +
+      'error. The examples below run against the built-in demo device (`cmdb --demo ...`), except those that log ' +
+      'in to a real one.',
     '',
     '## Contents',
     '',
   ];
   const groups = GROUPS.filter((g) => COMMANDS.some((d) => d.group === g));
   for (const group of groups) {
-    out.push(`- [${capitalized(group)}](#${anchorOf(capitalized(group))}): ${COMMANDS.filter((d) => d.group === group).map((d) => `[${commandName(d)}](#${anchorOf(`cmdb ${commandName(d)}`)})`).join(', ')}`);
+    out.push(
+      `- [${capitalized(group)}](#${anchorOf(capitalized(group))}): ${COMMANDS.filter((d) => d.group === group)
+        .map((d) => `[${commandName(d)}](#${anchorOf(`cmdb ${commandName(d)}`)})`)
+        .join(', ')}`,
+    );
   }
   out.push('- [Global options](#global-options)', '- [Environment](#environment)', '- [Exit codes](#exit-codes)', '');
   for (const group of groups) {
     out.push(`## ${capitalized(group)}`, '');
     for (const def of COMMANDS.filter((d) => d.group === group)) {
-      out.push(`### cmdb ${commandName(def)}`, '', `\`cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\``, '', `${md(capitalized(def.description))}.`, '');
+      out.push(
+        `### cmdb ${commandName(def)}`,
+        '',
+        `\`cmdb ${usageOf(def)}${def.options?.length ? ' [options]' : ''}\``,
+        '',
+        `${md(capitalized(def.description))}.`,
+        '',
+      );
       for (const note of def.notes ?? []) out.push(md(note), '');
       if (def.options?.length) {
         out.push('| option | meaning |', '|---|---|');
@@ -244,11 +315,41 @@ export function referencePage(): string {
       if (def.examples?.length) out.push('```', ...def.examples, '```', '');
     }
   }
-  out.push('## Global options', '', 'Before or after the command. Precedence: flag, then environment variable, then the device profile, then the default.', '', '| option | variable | meaning |', '|---|---|---|');
-  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION]) out.push(`| ${code(o.flags)} | ${'env' in o && o.env ? code(String(o.env)) : ''} | ${md(o.description)} |`);
-  out.push('', 'Examples of the whole tool:', '', '```', ...EXAMPLES, '```', '', '## Environment', '', '| variable | meaning |', '|---|---|');
+  out.push(
+    '## Global options',
+    '',
+    'Before or after the command. Precedence: flag, then environment variable, then the device profile, then ' +
+      'the default.',
+    '',
+    '| option | variable | meaning |',
+    '|---|---|---|',
+  );
+  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION])
+    out.push(`| ${code(o.flags)} | ${'env' in o && o.env ? code(String(o.env)) : ''} | ${md(o.description)} |`);
+  out.push(
+    '',
+    'Examples of the whole tool:',
+    '',
+    '```',
+    ...EXAMPLES,
+    '```',
+    '',
+    '## Environment',
+    '',
+    '| variable | meaning |',
+    '|---|---|',
+  );
   for (const v of ENVIRONMENT) out.push(`| ${code(v.name)} | ${md(v.description)} |`);
-  out.push('', '## Exit codes', '', `A run that does several things (several keys, VDOMs or devices) exits with the most severe code of its parts, in this order, most severe first: ${SEVERITY.join(', ')}.`, '', '| code | meaning |', '|---|---|');
+  out.push(
+    '',
+    '## Exit codes',
+    '',
+    'A run that does several things (several keys, VDOMs or devices) exits with the most severe code of its ' +
+      `parts, in this order, most severe first: ${SEVERITY.join(', ')}.`,
+    '',
+    '| code | meaning |',
+    '|---|---|',
+  );
   for (const [exit, meaning] of EXIT_CODES) out.push(`| ${exit} | ${md(meaning)} |`);
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,15 @@
 // The one map from an error to what the user sees: its message, its hint and its exit code (CLI.md).
 // The api layer's errors carry data only (src/api/errors.ts); the words and the advice are here.
-import { ApiError, CmdbApiError, ConnectionError, LoginError, MalformedAnswerError, RequestError, TlsVerificationError, type RequestSubject } from '../api/errors.js';
+import {
+  ApiError,
+  CmdbApiError,
+  ConnectionError,
+  LoginError,
+  MalformedAnswerError,
+  RequestError,
+  TlsVerificationError,
+  type RequestSubject,
+} from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
@@ -77,67 +86,136 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
 
   const rawPath = subject.mkey === undefined && /^(monitor|log|cmdb|service)\//.test(subject.tablePath ?? '');
   if (code === -5 || code === -15) {
-    const change = !rawPath && supports(subject.tablePath, 'U') ? `, or change the existing object with 'cmdb update ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'` : '';
+    const change =
+      !rawPath && supports(subject.tablePath, 'U')
+        ? `, or change the existing object with 'cmdb update ${subject.tablePath} ` +
+          `${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)}'`
+        : '';
     return say(`${what} already exists${where}`, `choose another key${change}`);
   }
-  if (rawPath && status === 405) return say(`the device does not allow ${subject.method} on ${what}`, 'this endpoint takes another method (-X GET, POST, PUT or DELETE): see the API reference of its release');
+  if (rawPath && status === 405)
+    return say(
+      `the device does not allow ${subject.method} on ${what}`,
+      'this endpoint takes another method (-X GET, POST, PUT or DELETE): see the API reference of its release',
+    );
   if ((code === -3 || status === 404) && rawPath) {
     // A raw request (cmdb api): a path of any API tree.
-    return say(`${what} not found${where}`, 'the device has nothing at this path (check its spelling and the release), or the VDOM does not exist');
+    return say(
+      `${what} not found${where}`,
+      'the device has nothing at this path (check its spelling and the release), or the VDOM does not exist',
+    );
   }
   if (code === -3 || status === 404) {
-    return say(`${what} not found${where}`, subject.mkey === undefined
-      ? 'the device does not have this table (check the path with cmdb tables), or the VDOM does not exist'
-      : keysHint(subject.tablePath ?? '', subject.vdoms));
+    return say(
+      `${what} not found${where}`,
+      subject.mkey === undefined
+        ? 'the device does not have this table (check the path with cmdb tables), or the VDOM does not exist'
+        : keysHint(subject.tablePath ?? '', subject.vdoms),
+    );
   }
   if (code === -23) {
-    return say(`cannot ${verb} ${what}${where}: it is in use by other objects`, supports(subject.tablePath, 'R')
-      ? `find the references with 'cmdb get ${subject.tablePath} ${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)} --with-meta' (q_ref) and remove them first`
-      : 'remove the references to it first');
+    return say(
+      `cannot ${verb} ${what}${where}: it is in use by other objects`,
+      supports(subject.tablePath, 'R')
+        ? `find the references with 'cmdb get ${subject.tablePath} ` +
+            `${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)} --with-meta' (q_ref) ` +
+            `and remove them first`
+        : 'remove the references to it first',
+    );
   }
   if (status === 401) {
-    return say(`not authenticated to the device (${verb} ${what})`, authKind === 'token'
-      ? 'the API token was refused: check it, and that this address is one of the API administrator\'s trusted hosts'
-      : authKind === 'session'
-        ? "the session was refused: log in again with 'cmdb login'"
-        : "log in with 'cmdb login --host <url> --token-stdin', or set CMDB_TOKEN");
+    return say(
+      `not authenticated to the device (${verb} ${what})`,
+      authKind === 'token'
+        ? "the API token was refused: check it, and that this address is one of the API administrator's trusted hosts"
+        : authKind === 'session'
+          ? "the session was refused: log in again with 'cmdb login'"
+          : "log in with 'cmdb login --host <url> --token-stdin', or set CMDB_TOKEN",
+    );
   }
   if (code === -37 && subject.vdoms?.length) {
     // Devices answer a VDOM that does not exist as one the administrator may not use (403).
     const vdoms = subject.vdoms.filter((vdom) => vdom !== '*');
-    const which = vdoms.length === 0 ? 'no vdom is' : vdoms.length === 1 ? `vdom ${vdoms[0]} does not exist or is` : `one of vdoms ${vdoms.join(', ')} does not exist or is`;
-    return say(`permission denied: ${which} not accessible to this administrator (${verb} ${what})`, "check the VDOM name (VDOM names are case-sensitive), and that the administrator's access profile includes it");
+    const which =
+      vdoms.length === 0
+        ? 'no vdom is'
+        : vdoms.length === 1
+          ? `vdom ${vdoms[0]} does not exist or is`
+          : `one of vdoms ${vdoms.join(', ')} does not exist or is`;
+    return say(
+      `permission denied: ${which} not accessible to this administrator (${verb} ${what})`,
+      "check the VDOM name (VDOM names are case-sensitive), and that the administrator's access profile includes it",
+    );
   }
   if (status === 403 || code === -14 || code === -37) {
     const csrf = authKind === 'session' && subject.method !== 'GET' && !cliError && code === null;
-    const group = subject.group && subject.group !== 'unknown' ? `the '${subject.group}' access group` : 'the access group of this table';
-    return say(`permission denied: cannot ${verb} ${what}${where}`, csrf
-      ? 'the device refused the write; the session\'s CSRF token may be stale: log in again with \'cmdb login\''
-      : `the administrator's access profile needs ${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}${where ? ' and access to that VDOM' : ''}`);
+    const group =
+      subject.group && subject.group !== 'unknown'
+        ? `the '${subject.group}' access group`
+        : 'the access group of this table';
+    return say(
+      `permission denied: cannot ${verb} ${what}${where}`,
+      csrf
+        ? "the device refused the write; the session's CSRF token may be stale: log in again with 'cmdb login'"
+        : `the administrator's access profile needs ` +
+            `${group}${subject.method === 'GET' ? ' (read)' : ' (read-write)'}` +
+            `${where ? ' and access to that VDOM' : ''}`,
+    );
   }
   if (status === 429 && err.tries > 1) {
-    return say(`the device still refused ${verb === 'read' ? 'to read' : `to ${verb}`} ${what}${where} as too many requests (HTTP 429) after ${err.tries} tries`, 'its rate limit is busy (other clients, monitoring): try again later, or send fewer requests at once (--concurrency)');
+    return say(
+      `the device still refused ${verb === 'read' ? 'to read' : `to ${verb}`} ${what}${where} as too many ` +
+        `requests (HTTP 429) after ${err.tries} tries`,
+      'its rate limit is busy (other clients, monitoring): try again later, ' +
+        'or send fewer requests at once (--concurrency)',
+    );
   }
   if (status === 429) {
-    return say(`the device has temporarily blocked this address (too many failed logins, or too many requests); ${waitText(err.retryAfter)}`, 'do not retry in a loop: check the credential first (cmdb auth status)');
+    return say(
+      `the device has temporarily blocked this address (too many failed logins, or too many requests); ` +
+        `${waitText(err.retryAfter)}`,
+      'do not retry in a loop: check the credential first (cmdb auth status)',
+    );
   }
-  if (status === 405) return say(`the device does not allow ${subject.method} on ${what}`, `see which operations the table has with 'cmdb tables'`);
+  if (status === 405)
+    return say(
+      `the device does not allow ${subject.method} on ${what}`,
+      `see which operations the table has with 'cmdb tables'`,
+    );
   if (status === 413) {
-    return say(`the request to ${verb} ${what} is too large for the device`, 'send fewer objects per request (create -f with an array sends one request per object)');
+    return say(
+      `the request to ${verb} ${what} is too large for the device`,
+      'send fewer objects per request (create -f with an array sends one request per object)',
+    );
   }
   if (status === 400) {
-    return say(`the device refused the request to ${verb} ${what}${where} as invalid${detail ? `: ${detail}` : ''}`, 'check the options: an action the operation does not support is refused');
+    return say(
+      `the device refused the request to ${verb} ${what}${where} as invalid${detail ? `: ${detail}` : ''}`,
+      'check the options: an action the operation does not support is refused',
+    );
   }
   if (status < 400) {
-    return say(`the device refused to ${verb} ${what}${where}${detail ? `: ${detail}` : code === null ? ', giving no error code' : ` (error ${code})`} (an error in an HTTP ${status} answer)`, code === null
-      ? 'the device answered with an error it did not explain: try again, and if it persists check the device\'s event log'
-      : `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);
+    return say(
+      `the device refused to ${verb} ` +
+        `${what}${where}${detail ? `: ${detail}` : code === null ? ', giving no error code' : ` (error ${code})`} ` +
+        `(an error in an HTTP ${status} answer)`,
+      code === null
+        ? 'the device answered with an error it did not explain: try again, ' +
+            "and if it persists check the device's event log"
+        : `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`,
+    );
   }
   // 6.4 sends a value its CLI layer refuses as HTTP 500; the request was wrong, not the device.
   if (status >= 500 && !isValueError(code)) {
-    return say(`the device failed to ${verb} ${what}${where} (HTTP ${status}${detail ? `: ${detail}` : ''})`, 'the device failed, not the request: try again, and if it persists check the device\'s event log');
+    return say(
+      `the device failed to ${verb} ${what}${where} (HTTP ${status}${detail ? `: ${detail}` : ''})`,
+      "the device failed, not the request: try again, and if it persists check the device's event log",
+    );
   }
-  return say(`the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`, `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`);
+  return say(
+    `the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`,
+    `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`,
+  );
 }
 
 /** The value of a flag on the command line as typed (`-d lab`, `--host=x`), or undefined. */
@@ -158,12 +236,17 @@ function typedValue(typed: readonly string[], ...flags: string[]): string | unde
 function pinCommand(typed: readonly string[] | undefined, where: string, fingerprint: string): string {
   const pin = `--fingerprint ${fingerprint}`;
   if (typed?.includes('login')) {
-    const kept = typed.filter((word, i) => word !== '--fingerprint' && typed[i - 1] !== '--fingerprint' && !word.startsWith('--fingerprint='));
+    const kept = typed.filter(
+      (word, i) => word !== '--fingerprint' && typed[i - 1] !== '--fingerprint' && !word.startsWith('--fingerprint='),
+    );
     return `'cmdb ${[...kept.map(shellWord), pin].join(' ')}'`;
   }
   const device = typed && typedValue(typed, '-d', '--device');
   const host = typed && typedValue(typed, '--host');
-  const naming = device !== undefined ? `-d ${shellWord(device)}${host !== undefined ? ` --host ${shellWord(host)}` : ''}` : `--host ${shellWord(host ?? where)}`;
+  const naming =
+    device !== undefined
+      ? `-d ${shellWord(device)}${host !== undefined ? ` --host ${shellWord(host)}` : ''}`
+      : `--host ${shellWord(host ?? where)}`;
   return `'cmdb login ${naming} --token-stdin ${pin}' (or --username <name> instead of --token-stdin)`;
 }
 
@@ -180,7 +263,10 @@ function certificateProblem(err: TlsVerificationError): string {
     case 'wrong-name':
       return 'the certificate is for another name than the one connected to';
     case 'untrusted-issuer':
-      return `the certificate is signed by an authority this computer does not trust${err.caGiven ? ' (nor the --ca-file)' : ''}`;
+      return (
+        `the certificate is signed by an authority this computer does ` +
+        `not trust${err.caGiven ? ' (nor the --ca-file)' : ''}`
+      );
     default:
       return 'the certificate does not verify';
   }
@@ -194,36 +280,66 @@ function connectionWords(err: ConnectionError, typed?: readonly string[]): { mes
       const pin = err.pin!;
       const presented = pin.actual ?? cert?.fingerprint;
       return {
-        message: `the certificate of ${where} does not match the pinned fingerprint: it changed, or something is intercepting the connection`,
-        hint: `pinned ${displayFingerprint(pin.expected)}, presented ${pin.actual ? displayFingerprint(pin.actual) : 'none'}; if the device's certificate was replaced on purpose, pin the new one with ${pinCommand(typed, where, presented ? displayFingerprint(presented) : '<sha256>')}`,
+        message:
+          `the certificate of ${where} does not match the pinned fingerprint: it changed, ` +
+          `or something is intercepting the connection`,
+        hint:
+          `pinned ${displayFingerprint(pin.expected)}, presented ` +
+          `${pin.actual ? displayFingerprint(pin.actual) : 'none'}; ` +
+          `if the device's certificate was replaced on purpose, pin the new one with ` +
+          `${pinCommand(typed, where, presented ? displayFingerprint(presented) : '<sha256>')}`,
       };
     }
     const shown = cert ? ` (SHA-256 ${displayFingerprint(cert.fingerprint)}, subject ${cert.subject})` : '';
     return {
       message: `TLS verification failed for ${where}: ${certificateProblem(err)}${shown}`,
-      hint: err.problem === 'wrong-name'
-        ? `connect with the name the certificate is for, or pin this certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
-        : err.caGiven
-          ? `check the --ca-file, or pin the certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
-          : `trust the device's CA with --ca-file <pem>, or pin this certificate: ${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`,
+      hint:
+        err.problem === 'wrong-name'
+          ? `connect with the name the certificate is for, or pin this certificate: ` +
+            `${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
+          : err.caGiven
+            ? `check the --ca-file, or pin the certificate: ` +
+              `${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`
+            : `trust the device's CA with --ca-file <pem>, or pin this certificate: ` +
+              `${pinCommand(typed, where, cert ? displayFingerprint(cert.fingerprint) : '<sha256>')}`,
     };
   }
   switch (err.reason) {
     case 'dns':
-      return { message: `cannot resolve the device's host name in ${where}`, hint: 'check the spelling of --host, CMDB_HOST or the profile, and your DNS' };
+      return {
+        message: `cannot resolve the device's host name in ${where}`,
+        hint: 'check the spelling of --host, CMDB_HOST or the profile, and your DNS',
+      };
     case 'refused':
-      return { message: `connection refused by ${where}`, hint: 'check the port and that administrative HTTPS access is enabled on that interface' };
+      return {
+        message: `connection refused by ${where}`,
+        hint: 'check the port and that administrative HTTPS access is enabled on that interface',
+      };
     case 'unreachable':
       return { message: `no route to ${where}`, hint: 'check the address and your network' };
     case 'reset':
       // A wrong scheme is likely only when the device never answered; midway it dropped the connection.
       return err.answeredBefore
-        ? { message: `the connection to ${where} was closed while the device was answering`, hint: 'the device or the network path dropped it: try again; if it persists check the device and the path to it' }
-        : { message: `the connection to ${where} was closed unexpectedly`, hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?' };
+        ? {
+            message: `the connection to ${where} was closed while the device was answering`,
+            hint:
+              'the device or the network path dropped it: try again; ' +
+              'if it persists check the device and the path to it',
+          }
+        : {
+            message: `the connection to ${where} was closed unexpectedly`,
+            hint: 'is it an HTTPS port being spoken to in plain HTTP (or the reverse)?',
+          };
     case 'timeout':
-      return { message: `timed out: no complete answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`, hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable' };
+      return {
+        message: `timed out: no complete answer from ${where} within ${Math.round(err.timeoutMs / 1000)}s`,
+        hint: 'raise --timeout (or CMDB_TIMEOUT), or check that the device is reachable',
+      };
     case 'tls-handshake':
-      return { message: `TLS handshake with ${where} failed: ${err.detail}`, hint: 'is the scheme right (https:// vs http://)?' };
+      return {
+        message: `TLS handshake with ${where} failed: ${err.detail}`,
+        hint: 'is the scheme right (https:// vs http://)?',
+      };
     default:
       return { message: `cannot reach ${where}: ${err.detail}`, hint: null };
   }
@@ -233,79 +349,161 @@ function loginWords(err: LoginError): { message: string; hint: string } {
   const username = err.username;
   switch (err.reason) {
     case 'blocked':
-      return { message: `the device has blocked logins from this address after too many failed attempts; ${waitText(err.retryAfter)}`, hint: 'do not retry in a loop: check the user name and password first' };
+      return {
+        message:
+          `the device has blocked logins from this address after too many failed attempts; ` +
+          `${waitText(err.retryAfter)}`,
+        hint: 'do not retry in a loop: check the user name and password first',
+      };
     case 'http-status':
-      return { message: `the device answered the login with HTTP ${err.status}`, hint: 'check the address: /logincheck is the login page of the device, at the root of its HTTPS address' };
+      return {
+        message: `the device answered the login with HTTP ${err.status}`,
+        hint: 'check the address: /logincheck is the login page of the device, at the root of its HTTPS address',
+      };
     case 'no-password':
       return { message: `no saved password for ${username}`, hint: "log in again with 'cmdb login --username <name>'" };
     case 'second-factor-needed':
-      return { message: `the device asks for a second factor (token code) to log in ${username}`, hint: "give the code with 'cmdb login --token-code <code>', or log in on a terminal to be asked for it" };
+      return {
+        message: `the device asks for a second factor (token code) to log in ${username}`,
+        hint: "give the code with 'cmdb login --token-code <code>', or log in on a terminal to be asked for it",
+      };
     case 'second-factor-refused':
-      return { message: `the device refused the second-factor code for ${username}`, hint: 'codes are valid for a short time: log in again with a fresh one' };
+      return {
+        message: `the device refused the second-factor code for ${username}`,
+        hint: 'codes are valid for a short time: log in again with a fresh one',
+      };
     case 'no-cookie':
-      return { message: 'the device accepted the login but set no session cookie', hint: 'is this address the device itself, and not a proxy in front of it?' };
+      return {
+        message: 'the device accepted the login but set no session cookie',
+        hint: 'is this address the device itself, and not a proxy in front of it?',
+      };
     case 'refused':
-      return { message: `the device refused the login of ${username}: wrong user name or password`, hint: 'check them; after a few failed logins the device blocks this address for a while' };
+      return {
+        message: `the device refused the login of ${username}: wrong user name or password`,
+        hint: 'check them; after a few failed logins the device blocks this address for a while',
+      };
     case 'locked-out':
-      return { message: `the administrator account ${username} is locked out for a while after too many failed logins`, hint: 'wait for the lockout to expire (or ask another administrator to unlock it), then log in again' };
+      return {
+        message: `the administrator account ${username} is locked out for a while after too many failed logins`,
+        hint: 'wait for the lockout to expire (or ask another administrator to unlock it), then log in again',
+      };
     case 'password-change':
-      return { message: `the device requires a new password for ${username} before it accepts a login`, hint: "change it in the device's web interface or CLI, then log in again with the new password" };
+      return {
+        message: `the device requires a new password for ${username} before it accepts a login`,
+        hint: "change it in the device's web interface or CLI, then log in again with the new password",
+      };
     case 'unknown-answer':
-      return { message: 'the device gave an answer to the login that cmdb does not know', hint: 'check that the address is the administrative HTTPS interface of a release 6.4 device' };
+      return {
+        message: 'the device gave an answer to the login that cmdb does not know',
+        hint: 'check that the address is the administrative HTTPS interface of a release 6.4 device',
+      };
     case 'banner':
       return {
         message: `the device shows a login banner (disclaimer) that must be accepted before ${username} may use it`,
-        hint: "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD",
+        hint:
+          "read it in the device's web interface, then accept it with 'cmdb login --accept-disclaimer', " +
+          'or CMDB_ACCEPT_DISCLAIMER=1 for a login from CMDB_USERNAME/CMDB_PASSWORD',
       };
     case 'banner-not-taken':
-      return { message: `the device did not take the acceptance of its login banner (HTTP ${err.status})`, hint: 'log in again; if it persists, accept the banner once in the web interface' };
+      return {
+        message: `the device did not take the acceptance of its login banner (HTTP ${err.status})`,
+        hint: 'log in again; if it persists, accept the banner once in the web interface',
+      };
   }
 }
 
 /** An answer that is not the device's JSON, in words: what came, and where to look. */
 function malformedWords(err: MalformedAnswerError): { message: string; hint: string } {
   const what = err.subject.tablePath || 'the request';
-  const prefix = 'check the address and the API prefix of the device profile (default /api/v2/cmdb): something other than the device may be answering';
+  const prefix =
+    'check the address and the API prefix of the device profile (default /api/v2/cmdb): ' +
+    'something other than the device may be answering';
   switch (err.malformation) {
     case 'not-json':
       return { message: `the device answered ${what} with a body that is not JSON (HTTP ${err.status})`, hint: prefix };
     case 'empty':
       return { message: `the device answered ${what} with no body (HTTP ${err.status})`, hint: prefix };
     case 'redirect':
-      return { message: `the device answered ${what} with a redirect (HTTP ${err.status}), which the API never sends`, hint: 'a proxy or login portal may be in the way; check the address (https://, port) of the device' };
+      return {
+        message: `the device answered ${what} with a redirect (HTTP ${err.status}), which the API never sends`,
+        hint: 'a proxy or login portal may be in the way; check the address (https://, port) of the device',
+      };
     case 'not-envelope':
       return { message: `the device answered ${what} with JSON that is not an API answer (no envelope)`, hint: prefix };
     case 'bad-results':
-      return { message: `the device answered ${what} with results that are not objects`, hint: "the answer cannot be the table's data; check the firmware release (6.4) and the API prefix" };
+      return {
+        message: `the device answered ${what} with results that are not objects`,
+        hint: "the answer cannot be the table's data; check the firmware release (6.4) and the API prefix",
+      };
     case 'too-deep':
-      return { message: `the device answered ${what} with data nested too deeply to be configuration`, hint: 'the answer cannot be the table\'s data; check what answers at this address' };
+      return {
+        message: `the device answered ${what} with data nested too deeply to be configuration`,
+        hint: "the answer cannot be the table's data; check what answers at this address",
+      };
     case 'truncated':
-      return { message: `the answer to ${what} broke off before its end`, hint: 'the connection was cut while the device answered: try again; if it persists check the network path' };
+      return {
+        message: `the answer to ${what} broke off before its end`,
+        hint: 'the connection was cut while the device answered: try again; if it persists check the network path',
+      };
     case 'not-the-api':
-      return { message: `this does not look like the device's API: ${err.url ?? what} answered HTTP 404 with a body that is not the device's JSON`, hint: 'check the address (scheme, host, port) and the API prefix of the device profile (default /api/v2/cmdb): something other than the device answers there' };
+      return {
+        message:
+          `this does not look like the device's API: ${err.url ?? what} answered HTTP 404 with a body that ` +
+          `is not the device's JSON`,
+        hint:
+          'check the address (scheme, host, port) and the API prefix of the device profile (default ' +
+          '/api/v2/cmdb): something other than the device answers there',
+      };
     case 'no-progress':
-      return { message: `list --all stopped: the device answered the same page again for a later start, so paging would never end`, hint: 'the device ignores start; read it in one request without --all (use --count), or check its firmware' };
+      return {
+        message:
+          `list --all stopped: the device answered the same page again for a later start, ` +
+          `so paging would never end`,
+        hint: 'the device ignores start; read it in one request without --all (use --count), or check its firmware',
+      };
   }
 }
 
 function requestWords(err: RequestError): { message: string; hint: string | null } {
-  if (err.reason === 'invalid-address') return { message: `invalid device address '${err.target}'`, hint: 'use https://host[:port], for example https://fw.example:8443' };
-  if (err.reason === 'invalid-path') return { message: `'${err.target}' is not a path under /api/v2/`, hint: 'give a path such as monitor/system/status or /api/v2/cmdb/firewall/address; the device comes from -d or --host' };
+  if (err.reason === 'invalid-address')
+    return {
+      message: `invalid device address '${err.target}'`,
+      hint: 'use https://host[:port], for example https://fw.example:8443',
+    };
+  if (err.reason === 'invalid-path')
+    return {
+      message: `'${err.target}' is not a path under /api/v2/`,
+      hint:
+        'give a path such as monitor/system/status or /api/v2/cmdb/firewall/address; ' +
+        'the device comes from -d or --host',
+    };
   return { message: `refusing to send DELETE without a key to ${err.target}`, hint: null };
 }
 
 /** What a run that stopped midway had done: `after 26,950 rows; the output is incomplete`. */
 export function partialWords(partial: PartialOutput): string {
-  const after = partial.rows ? `after ${partial.rows.toLocaleString('en-US')} row${partial.rows === 1 ? '' : 's'}; ` : '';
+  const after = partial.rows
+    ? `after ${partial.rows.toLocaleString('en-US')} row${partial.rows === 1 ? '' : 's'}; `
+    : '';
   if (!partial.printed) return `${after}nothing was printed`;
   if (!partial.cut) return `${after}the output printed is whole`;
-  return `${after}the output is incomplete${partial.closed ? ' (the JSON array printed is closed, so it still parses)' : ''}`;
+  return (
+    `${after}the output is incomplete` +
+    `${partial.closed ? ' (the JSON array printed is closed, so it still parses)' : ''}`
+  );
 }
 
 /** Ctrl-C: one line saying what was done (exit 130). `writes`: the command may have sent a write. */
 export function interruptedReport(partial: PartialOutput, writes: boolean): Shown {
   const sent = writes ? '; a write already sent may have been applied: read the objects back to see' : '';
-  return { exit: EXIT.INTERRUPTED, status: null, code: null, cliError: null, message: `interrupted ${partialWords(partial)}${sent}`, hint: null };
+  return {
+    exit: EXIT.INTERRUPTED,
+    status: null,
+    code: null,
+    cliError: null,
+    message: `interrupted ${partialWords(partial)}${sent}`,
+    hint: null,
+  };
 }
 
 /**
@@ -315,9 +513,16 @@ export function interruptedReport(partial: PartialOutput, writes: boolean): Show
 export function describeError(err: unknown, typed?: readonly string[]): Shown {
   const none = { status: null, code: null, cliError: null };
   if (err instanceof ApiError) {
-    return { exit: apiExit(err.status, err.code), status: err.status, code: err.code, cliError: err.cliError, ...apiWords(err) };
+    return {
+      exit: apiExit(err.status, err.code),
+      status: err.status,
+      code: err.code,
+      cliError: err.cliError,
+      ...apiWords(err),
+    };
   }
-  if (err instanceof MalformedAnswerError) return { exit: EXIT.DEVICE, ...none, status: err.status, ...malformedWords(err) };
+  if (err instanceof MalformedAnswerError)
+    return { exit: EXIT.DEVICE, ...none, status: err.status, ...malformedWords(err) };
   if (err instanceof ConnectionError) return { exit: EXIT.UNREACHABLE, ...none, ...connectionWords(err, typed) };
   if (err instanceof LoginError) {
     const status = err.reason === 'blocked' ? 429 : err.reason === 'http-status' && err.status === 401 ? 401 : null;
@@ -328,11 +533,19 @@ export function describeError(err: unknown, typed?: readonly string[]): Shown {
   if (err instanceof WriteOutcomeError && err.notSent) return { ...describeError(err.cause), outcome: err.outcome };
   if (err instanceof CmdbError) {
     // A device error the command put in its own words keeps the device's status, code and text.
-    const device = err.cause instanceof ApiError ? { status: err.cause.status, code: err.cause.code, cliError: err.cause.cliError } : none;
+    const device =
+      err.cause instanceof ApiError
+        ? { status: err.cause.status, code: err.cause.code, cliError: err.cause.cliError }
+        : none;
     const outcome = err instanceof WriteOutcomeError ? { outcome: err.outcome } : {};
     return { exit: err.exitCode, ...none, ...device, message: err.message, hint: err.hint, ...outcome };
   }
   if (err instanceof CmdbApiError) return { exit: EXIT.INTERNAL, ...none, message: err.message, hint: null };
   const message = err instanceof Error ? err.message : String(err);
-  return { exit: EXIT.INTERNAL, ...none, message: `internal error: ${message}`, hint: 'run again with --verbose for details, and report it if it persists' };
+  return {
+    exit: EXIT.INTERNAL,
+    ...none,
+    message: `internal error: ${message}`,
+    hint: 'run again with --verbose for details, and report it if it persists',
+  };
 }

@@ -43,7 +43,10 @@ export function buildProgram(io: IO, run: Invoke): Command {
   const { Command, Option } = commander();
   const out = plainPrinter(io, {}, false);
   const program = new Command('cmdb')
-    .description('Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.')
+    .description(
+      'Administer the configuration database (CMDB) of a network security device (release 6.4.14) ' +
+        'through its REST API.',
+    )
     .version(version(), '-V, --version', 'print the version');
   for (const o of GLOBAL_OPTIONS) program.addOption(new Option(o.flags, o.description));
   program
@@ -75,7 +78,9 @@ export function buildProgram(io: IO, run: Invoke): Command {
     const names = argumentNames(def.spec);
     command.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, the options, then the Command itself.
-      const args = Object.fromEntries(names.map((name, i) => [name, params[i]]).filter(([, value]) => value !== undefined));
+      const args = Object.fromEntries(
+        names.map((name, i) => [name, params[i]]).filter(([, value]) => value !== undefined),
+      );
       await run(def, args, params[names.length] as object, params[names.length + 1] as Command);
     });
   }
@@ -87,7 +92,13 @@ function plainPrinter(io: IO, env: NodeJS.ProcessEnv, noColor: boolean): Printer
   return new Printer(io, env, { format: () => 'table', raw: false, noColor });
 }
 
-async function printError(out: Printer, env: NodeJS.ProcessEnv, argv: string[], err: unknown, partial?: PartialOutput): Promise<number> {
+async function printError(
+  out: Printer,
+  env: NodeJS.ProcessEnv,
+  argv: string[],
+  err: unknown,
+  partial?: PartialOutput,
+): Promise<number> {
   const described = describeError(err, argv);
   // A run cut midway (a device lost mid-stream) says what it had printed, as an interruption does.
   const report = partial?.cut ? { ...described, message: `${described.message}, ${partialWords(partial)}` } : described;
@@ -96,7 +107,8 @@ async function printError(out: Printer, env: NodeJS.ProcessEnv, argv: string[], 
   out.error(report, early.machineErrors);
   const known = err instanceof CmdbError || err instanceof CmdbApiError;
   if (early.verbose && err instanceof Error && !known) out.detail(`${err.stack}`);
-  if (early.verbose && known && err.cause instanceof Error) out.detail(`cause: ${err.cause.stack ?? err.cause.message}`);
+  if (early.verbose && known && err.cause instanceof Error)
+    out.detail(`cause: ${err.cause.stack ?? err.cause.message}`);
   return report.exit;
 }
 
@@ -142,9 +154,14 @@ function typedTargets(def: CommandDef, args: Record<string, unknown>): string | 
 }
 
 /** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */
-export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = processEnv()): Promise<number> {
+export async function main(
+  argv: string[],
+  io: IO = processIO(),
+  env: NodeJS.ProcessEnv = processEnv(),
+): Promise<number> {
   // Tab completion: answered without building the commander program.
-  if (argv[0] === '__complete') return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
+  if (argv[0] === '__complete')
+    return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
   const out = plainPrinter(io, env, earlySettings(argv, env).noColor);
@@ -168,7 +185,14 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     if (several) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
       const opts = options as { dryRun?: boolean; yes?: boolean };
-      const command = { name, devices: def.devices, writes: !!def.writes && !opts.dryRun, yes: !!opts.yes, what: typedTargets(def, args), asks: def.asks };
+      const command = {
+        name,
+        devices: def.devices,
+        writes: !!def.writes && !opts.dryRun,
+        yes: !!opts.yes,
+        what: typedTargets(def, args),
+        asks: def.asks,
+      };
       exitCode = await (await import('./fleet.js')).runSelected(ctx, command, action);
     } else exitCode = await action(ctx);
   };

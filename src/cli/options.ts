@@ -38,19 +38,75 @@ export interface GlobalOption {
 
 /** The global options in the order `--help` shows them. */
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
-  { name: 'device', flags: '-d, --device <list>', env: 'CMDB_DEVICE', kind: 'device', description: "saved device profile(s): a name, a,b or patterns like 'branch-*' (env CMDB_DEVICE)" },
-  { name: 'parallel', flags: '--parallel <n>', kind: 'none', description: 'devices worked on at once when -d names several (default 10)' },
-  { name: 'host', flags: '--host <url>', env: 'CMDB_HOST', kind: 'none', description: 'device address, https://fw.example:8443 (env CMDB_HOST)' },
-  { name: 'vdom', flags: '--vdom <list>', env: 'CMDB_VDOM', kind: 'vdom', description: "VDOM: root, a,b or '*' (env CMDB_VDOM)" },
-  { name: 'output', flags: '-o, --output <format>', env: 'CMDB_OUTPUT', kind: 'output', description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)' },
+  {
+    name: 'device',
+    flags: '-d, --device <list>',
+    env: 'CMDB_DEVICE',
+    kind: 'device',
+    description: "saved device profile(s): a name, a,b or patterns like 'branch-*' (env CMDB_DEVICE)",
+  },
+  {
+    name: 'parallel',
+    flags: '--parallel <n>',
+    kind: 'none',
+    description: 'devices worked on at once when -d names several (default 10)',
+  },
+  {
+    name: 'host',
+    flags: '--host <url>',
+    env: 'CMDB_HOST',
+    kind: 'none',
+    description: 'device address, https://fw.example:8443 (env CMDB_HOST)',
+  },
+  {
+    name: 'vdom',
+    flags: '--vdom <list>',
+    env: 'CMDB_VDOM',
+    kind: 'vdom',
+    description: "VDOM: root, a,b or '*' (env CMDB_VDOM)",
+  },
+  {
+    name: 'output',
+    flags: '-o, --output <format>',
+    env: 'CMDB_OUTPUT',
+    kind: 'output',
+    description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)',
+  },
   { name: 'raw', flags: '--raw', description: "print the device's JSON response untouched" },
-  { name: 'caFile', flags: '--ca-file <pem>', env: 'CMDB_CA_FILE', kind: 'file', description: 'trust this CA bundle for TLS (env CMDB_CA_FILE)' },
-  { name: 'insecure', flags: '--insecure', env: 'CMDB_INSECURE', description: 'do not verify TLS (env CMDB_INSECURE=1)' },
-  { name: 'timeout', flags: '--timeout <seconds>', env: 'CMDB_TIMEOUT', kind: 'none', description: 'per-request timeout, default 30 (env CMDB_TIMEOUT)' },
-  { name: 'verbose', flags: '-v, --verbose', env: 'CMDB_DEBUG', description: 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)' },
+  {
+    name: 'caFile',
+    flags: '--ca-file <pem>',
+    env: 'CMDB_CA_FILE',
+    kind: 'file',
+    description: 'trust this CA bundle for TLS (env CMDB_CA_FILE)',
+  },
+  {
+    name: 'insecure',
+    flags: '--insecure',
+    env: 'CMDB_INSECURE',
+    description: 'do not verify TLS (env CMDB_INSECURE=1)',
+  },
+  {
+    name: 'timeout',
+    flags: '--timeout <seconds>',
+    env: 'CMDB_TIMEOUT',
+    kind: 'none',
+    description: 'per-request timeout, default 30 (env CMDB_TIMEOUT)',
+  },
+  {
+    name: 'verbose',
+    flags: '-v, --verbose',
+    env: 'CMDB_DEBUG',
+    description: 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)',
+  },
   // NO_COLOR (and FORCE_COLOR) are read by the output layer's colour decision, with the rest of the terminal.
   { name: 'color', flags: '--no-color', description: 'no ANSI colour (env NO_COLOR)' },
-  { name: 'demo', flags: '--demo', env: 'CMDB_DEMO', description: 'run against the built-in emulated device (env CMDB_DEMO=1)' },
+  {
+    name: 'demo',
+    flags: '--demo',
+    env: 'CMDB_DEMO',
+    description: 'run against the built-in emulated device (env CMDB_DEMO=1)',
+  },
   { name: 'force', flags: '--force', description: 'send an operation the catalogue does not list for the table' },
 ];
 
@@ -79,15 +135,20 @@ type CmdbVariable = { [K in Variable]: (typeof VARIABLES)[K] extends `CMDB_${str
 
 /** What each CMDB_* variable without a flag does, for help and the man page (a new one must say). */
 const VARIABLE_HELP: Record<CmdbVariable, string> = {
-  token: 'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, the usual way for CI',
-  username: 'administrator for a session login without a saved profile: log in, do the work, log out (with CMDB_PASSWORD)',
+  token:
+    'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, ' +
+    'the usual way for CI',
+  username:
+    'administrator for a session login without a saved profile: log in, do the work, log out (with CMDB_PASSWORD)',
   password: 'the password for CMDB_USERNAME',
   acceptDisclaimer: "1: accept the device's login banner for a CMDB_USERNAME login",
   apiPrefix: 'API prefix of the device (default /api/v2/cmdb)',
   configDir: 'where device profiles live (default $XDG_CONFIG_HOME/cmdb, ~/.config/cmdb)',
   keychainTimeout: 'seconds a keychain call may take before it counts as unreachable (default 3)',
   completionTimeout: "seconds Tab completion waits for the device's keys (default 1.5)",
-  lockTimeout: 'seconds to wait for another cmdb process holding a shared file or a device login (default 60; a login: 3 timeouts + 15); then exit 8',
+  lockTimeout:
+    'seconds to wait for another cmdb process holding a shared file or a device login (default 60; ' +
+    'a login: 3 timeouts + 15); then exit 8',
 };
 
 /** Every CMDB_* variable (and the colour ones), for help and the man page: the options' first, then the rest. */
@@ -96,7 +157,10 @@ export const ENVIRONMENT: readonly { name: string; description: string }[] = [
     name: `${o.env}${o.env === 'CMDB_INSECURE' || o.env === 'CMDB_DEBUG' || o.env === 'CMDB_DEMO' ? '=1' : ''}`,
     description: `as ${o.flags.split(', ').pop()!.split(' ')[0]}: ${o.description.replace(/ \(env [^)]*\)$/, '')}`,
   })),
-  ...(Object.keys(VARIABLE_HELP) as CmdbVariable[]).map((key) => ({ name: VARIABLES[key], description: VARIABLE_HELP[key] })),
+  ...(Object.keys(VARIABLE_HELP) as CmdbVariable[]).map((key) => ({
+    name: VARIABLES[key],
+    description: VARIABLE_HELP[key],
+  })),
   { name: 'NO_COLOR', description: 'no colour (as --no-color); FORCE_COLOR forces it on, even into a pipe' },
 ];
 
@@ -129,14 +193,23 @@ const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
 
 /** Parses `root`, `a,b` or `*` into the list sent as `vdom=`. */
 export function parseVdoms(value: string): string[] {
-  const vdoms = value.split(',').map((v) => v.trim()).filter(Boolean);
-  if (!vdoms.length) throw new UsageError(`invalid --vdom '${value}'`, "give a VDOM name, a comma-separated list (root,dmz) or '*' for all");
+  const vdoms = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!vdoms.length)
+    throw new UsageError(
+      `invalid --vdom '${value}'`,
+      "give a VDOM name, a comma-separated list (root,dmz) or '*' for all",
+    );
   if (vdoms.includes('*')) {
-    if (vdoms.length > 1) throw new UsageError(`invalid --vdom '${value}': '*' stands alone`, "use '*' for all VDOMs, or list them");
+    if (vdoms.length > 1)
+      throw new UsageError(`invalid --vdom '${value}': '*' stands alone`, "use '*' for all VDOMs, or list them");
     return ['*'];
   }
   for (const v of vdoms) {
-    if (!VDOM_NAME.test(v)) throw new UsageError(`invalid VDOM name '${v}'`, 'VDOM names are letters, digits, _ . - (at most 31 characters)');
+    if (!VDOM_NAME.test(v))
+      throw new UsageError(`invalid VDOM name '${v}'`, 'VDOM names are letters, digits, _ . - (at most 31 characters)');
   }
   return vdoms;
 }
@@ -154,8 +227,16 @@ export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** Seconds as given to --timeout, in milliseconds. */
 export function parseTimeout(raw: string): number {
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid timeout '${raw}'`, 'give a number of seconds greater than 0, for example --timeout 10');
-  if (seconds > MAX_TIMEOUT_SECONDS) throw new UsageError(`invalid timeout '${raw}': at most ${MAX_TIMEOUT_SECONDS} seconds`, 'give a number of seconds, for example --timeout 10');
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(
+      `invalid timeout '${raw}'`,
+      'give a number of seconds greater than 0, for example --timeout 10',
+    );
+  if (seconds > MAX_TIMEOUT_SECONDS)
+    throw new UsageError(
+      `invalid timeout '${raw}': at most ${MAX_TIMEOUT_SECONDS} seconds`,
+      'give a number of seconds, for example --timeout 10',
+    );
   return Math.round(seconds * 1000);
 }
 
@@ -173,7 +254,11 @@ export function parseHost(raw: string, what = '--host'): string {
       case 'empty':
         throw new UsageError(`${what} is empty`, example);
       case 'credentials':
-        throw new UsageError(`${what} '${err.address}' holds a user name or password`, "credentials never go in the address: log in with 'cmdb login --username <name>' (or --token-stdin), or set CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD");
+        throw new UsageError(
+          `${what} '${err.address}' holds a user name or password`,
+          "credentials never go in the address: log in with 'cmdb login --username <name>' (or " +
+            '--token-stdin), or set CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD',
+        );
       case 'no-host':
         throw new UsageError(`${what} '${err.address}' names no host`, example);
       case 'scheme':
@@ -189,8 +274,16 @@ export function parsePrefix(prefix: string, what: string): string {
   const problem = prefixProblem(prefix);
   if (!problem) return prefix;
   const shown = JSON.stringify(prefix);
-  if (problem === 'characters') throw new UsageError(`the API prefix ${shown} (${what}) holds spaces, control or non-ASCII characters`, 'give a path such as /api/v2/cmdb');
-  if (problem === 'query') throw new UsageError(`the API prefix ${shown} (${what}) holds '?' or '#'`, 'give a path only, such as /api/v2/cmdb: query parameters have options of their own');
+  if (problem === 'characters')
+    throw new UsageError(
+      `the API prefix ${shown} (${what}) holds spaces, control or non-ASCII characters`,
+      'give a path such as /api/v2/cmdb',
+    );
+  if (problem === 'query')
+    throw new UsageError(
+      `the API prefix ${shown} (${what}) holds '?' or '#'`,
+      'give a path only, such as /api/v2/cmdb: query parameters have options of their own',
+    );
   throw new UsageError(`invalid API prefix ${shown} (${what})`, 'give a path such as /api/v2/cmdb');
 }
 
@@ -269,7 +362,10 @@ export class Settings {
     if (raw === undefined) return DEFAULT_PARALLEL;
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 1000) {
-      throw new UsageError(`invalid --parallel '${raw}'`, 'give a whole number of devices from 1 to 1000, for example --parallel 20');
+      throw new UsageError(
+        `invalid --parallel '${raw}'`,
+        'give a whole number of devices from 1 to 1000, for example --parallel 20',
+      );
     }
     return n;
   }
@@ -320,10 +416,16 @@ export class Settings {
   }
 
   /** The credential the environment gives, if any: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
-  get environmentCredential(): { kind: 'token'; token: string } | { kind: 'session'; username: string; password: string | undefined } | null {
+  get environmentCredential():
+    | { kind: 'token'; token: string }
+    | { kind: 'session'; username: string; password: string | undefined }
+    | null {
     const token = variable(this.env, 'token');
     if (token && !isUsableToken(token)) {
-      throw new UsageError(`${VARIABLES.token} holds spaces, control or non-ASCII characters, which no API token has`, 'set it to the token alone, for example CMDB_TOKEN="$(cat token.txt)"');
+      throw new UsageError(
+        `${VARIABLES.token} holds spaces, control or non-ASCII characters, which no API token has`,
+        'set it to the token alone, for example CMDB_TOKEN="$(cat token.txt)"',
+      );
     }
     if (token) return { kind: 'token', token };
     const username = variable(this.env, 'username');
@@ -350,7 +452,10 @@ export class Settings {
  * Read from argv and the environment alone, before commander runs (for errors raised while parsing):
  * whether errors are machine-readable (-o json|yaml|ndjson), and whether --verbose is on.
  */
-export function earlySettings(argv: string[], env: NodeJS.ProcessEnv): { machineErrors: boolean; verbose: boolean; noColor: boolean } {
+export function earlySettings(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): { machineErrors: boolean; verbose: boolean; noColor: boolean } {
   let format = env.CMDB_OUTPUT;
   argv.forEach((a, i) => {
     if (a === '-o' || a === '--output') format = argv[i + 1];

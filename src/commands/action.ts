@@ -25,14 +25,32 @@ export function readAction(command: ReadActionCommand) {
     const results = result.envelopes[0]?.results;
     // A table shows a schema as a person reads it: one row per field.
     const schema = command === 'schema' && !result.multiVdom && isObject(results) && isObject(results.children);
-    const forPeople = schema ? { table: { rows: schemaRows(results.children as Obj, String(results.mkey ?? ''), 0, table.fields), fields: SCHEMA_COLUMNS } } : {};
-    const none = command === 'transactions' ? { none: `no transactions${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}` } : {};
+    const forPeople = schema
+      ? {
+          table: {
+            rows: schemaRows(results.children as Obj, String(results.mkey ?? ''), 0, table.fields),
+            fields: SCHEMA_COLUMNS,
+          },
+        }
+      : {};
+    const none =
+      command === 'transactions'
+        ? {
+            none:
+              'no transactions' +
+              `${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}`,
+          }
+        : {};
     return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none });
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
     const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
     const mkey = key === undefined ? undefined : parseMkey(table, key);
-    const result = await send(ctx, table, { method: 'GET', mkey, query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] } });
+    const result = await send(ctx, table, {
+      method: 'GET',
+      mkey,
+      query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] },
+    });
     return print(ctx, table, result, mkey);
   };
   return Object.assign(run, { print });
@@ -48,7 +66,11 @@ export interface SchemaOptions {
  * `--raw` as it came. `--refresh` (and `--all` always) rewrites the schema cache of a device of another
  * release than 6.4.14.
  */
-export async function schema(ctx: Context, { table: tableInput }: { table?: string }, opts: SchemaOptions): Promise<number> {
+export async function schema(
+  ctx: Context,
+  { table: tableInput }: { table?: string },
+  opts: SchemaOptions,
+): Promise<number> {
   if (opts.all && tableInput !== undefined) throw new UsageError('give a table or --all, not both');
   const device = await import('../device/catalogue.js');
   if (opts.all) {
@@ -57,7 +79,11 @@ export async function schema(ctx: Context, { table: tableInput }: { table?: stri
     const rows = Array.isArray(results) ? results.filter(isObject).map(treeRow) : [];
     return printRead(ctx, uncataloguedTable(''), result, false, {}, { table: { rows, fields: TREE_COLUMNS } });
   }
-  if (tableInput === undefined) throw new UsageError('say which table', "give a table path, or --all for every table (cmdb schema --all --raw > FILE saves the device's whole schema)");
+  if (tableInput === undefined)
+    throw new UsageError(
+      'say which table',
+      "give a table path, or --all for every table (cmdb schema --all --raw > FILE saves the device's whole schema)",
+    );
   // Its schema is what is asked for: the table is not looked up in the device's schema first.
   const table = await resolveTable(ctx, withoutLookup(await ctx.catalogue()), tableInput);
   const result = await send(ctx, table, { method: 'GET', query: { ...vdomQuery(ctx), action: 'schema' } });
@@ -73,7 +99,13 @@ const TREE_COLUMNS = ['table', 'kind', 'key', 'keyType', 'group'];
 function treeRow(entry: Obj): Row {
   const s = isObject(entry.schema) ? entry.schema : {};
   const keyed = s.category === 'table';
-  return { table: `${String(entry.path)}/${String(entry.name)}`, kind: keyed ? 'keyed' : s.category === 'complex' ? 'singleton' : String(s.category ?? ''), key: keyed ? String(s.mkey ?? '') : '', keyType: keyed ? String(s.mkey_type ?? '') : '', group: String(s.access_group ?? '') };
+  return {
+    table: `${String(entry.path)}/${String(entry.name)}`,
+    kind: keyed ? 'keyed' : s.category === 'complex' ? 'singleton' : String(s.category ?? ''),
+    key: keyed ? String(s.mkey ?? '') : '',
+    keyType: keyed ? String(s.mkey_type ?? '') : '',
+    group: String(s.access_group ?? ''),
+  };
 }
 
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -103,19 +135,33 @@ export function schemaRows(children: Obj, mkey: string, depth = 0, known: Record
     const field = isObject(value) ? value : {};
     const key = name === mkey ? ' (key)' : '';
     if (field.category === 'table' && isObject(field.children)) {
-      rows.push({ field: `${indent}${name}`, type: `list${key}${field.mkey ? `, key ${String(field.mkey)}` : ''}`, 'size/range': '', values: '', default: '' });
+      rows.push({
+        field: `${indent}${name}`,
+        type: `list${key}${field.mkey ? `, key ${String(field.mkey)}` : ''}`,
+        'size/range': '',
+        values: '',
+        default: '',
+      });
       rows.push(...schemaRows(field.children, String(field.mkey ?? ''), depth + 1, known[name]?.items ?? {}));
       continue;
     }
-    const options = Array.isArray(field.options) ? field.options.map((o) => (isObject(o) ? String(o.name) : String(o))) : [];
+    const options = Array.isArray(field.options)
+      ? field.options.map((o) => (isObject(o) ? String(o.name) : String(o)))
+      : [];
     // Several values at once: the device's mark, else the catalogue's.
-    const several = field.multiple_values === true || field.multiple === true || known[name]?.multiple ? ' (several)' : '';
+    const several =
+      field.multiple_values === true || field.multiple === true || known[name]?.multiple ? ' (several)' : '';
     rows.push({
       field: `${indent}${name}`,
       type: `${String(field.type ?? field.category ?? '')}${key}${several}`,
       'size/range': limits(field),
       values: options.join(' '),
-      default: field.default === undefined || field.default === null ? '' : typeof field.default === 'object' ? JSON.stringify(field.default) : String(field.default),
+      default:
+        field.default === undefined || field.default === null
+          ? ''
+          : typeof field.default === 'object'
+            ? JSON.stringify(field.default)
+            : String(field.default),
     });
   }
   return rows;

@@ -29,7 +29,8 @@ const PATH_PROBLEMS: Record<string, string> = {
 /** The path under /api/v2/ and the query written into it, or a usage error (nothing sent). */
 export function checkedPath(input: string): { path: string; query: string } {
   const checked = apiPath(input);
-  if ('problem' in checked) throw new UsageError(`'${input}' is not a path under /api/v2/`, PATH_PROBLEMS[checked.problem]);
+  if ('problem' in checked)
+    throw new UsageError(`'${input}' is not a path under /api/v2/`, PATH_PROBLEMS[checked.problem]);
   return checked;
 }
 
@@ -46,7 +47,8 @@ function methodOf(given: string | undefined, hasBody: boolean): HttpMethod {
   if (given === undefined) return hasBody ? 'POST' : 'GET';
   const method = given.toUpperCase() as HttpMethod;
   if (!METHODS.includes(method)) throw new UsageError(`-X ${given}: the API takes ${METHODS.join(', ')}`);
-  if (method === 'GET' && hasBody) throw new UsageError('-X GET sends no body', 'drop -f/--data, or send it with -X POST or PUT');
+  if (method === 'GET' && hasBody)
+    throw new UsageError('-X GET sends no body', 'drop -f/--data, or send it with -X POST or PUT');
   return method;
 }
 
@@ -59,12 +61,19 @@ function shapeResults(results: unknown): Shaped {
   return { kind: 'raw', body: results };
 }
 
-/** What the printer is given: the results (by VDOM when several answered), the whole envelope when it has none, or the bytes. */
+/**
+ * What the printer is given: the results (by VDOM when several answered), the whole envelope when it has none, or the
+ * bytes.
+ */
 export function answerOf(res: CallResult): Answer {
   if (!res.json) return { kind: 'answer', data: null, body: null, bytes: res.bytes };
   const { body, envelopes, multiVdom } = res.json;
   const withResults = envelopes.length > 0 && envelopes.every((e) => 'results' in e);
-  if (multiVdom && withResults && envelopes.every((e) => isRow(e.results) || (Array.isArray(e.results) && e.results.every(isRow)))) {
+  if (
+    multiVdom &&
+    withResults &&
+    envelopes.every((e) => isRow(e.results) || (Array.isArray(e.results) && e.results.every(isRow)))
+  ) {
     const vdoms = Object.fromEntries(envelopes.map((e, i) => [e.vdom ?? `vdom${i}`, e.results as Row | Row[]]));
     return { kind: 'answer', data: { kind: 'byVdom', vdoms }, body };
   }
@@ -84,7 +93,10 @@ export async function run(ctx: Context, { path: input }: { path: string }, opts:
   const body = await readRawBody(ctx, opts);
   const method = methodOf(opts.method, body !== undefined);
   if (method === 'DELETE' && wholeTable(target.path) && !ctx.force) {
-    throw new UsageError(`refusing to send DELETE to the whole table ${target.path}: it deletes every object in it`, 'add the key to the path to delete one object, or give --force to empty the table');
+    throw new UsageError(
+      `refusing to send DELETE to the whole table ${target.path}: it deletes every object in it`,
+      'add the key to the path to delete one object, or give --force to empty the table',
+    );
   }
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (opts.all && method !== 'GET') throw new UsageError('--all pages a read: it goes with GET');
@@ -96,18 +108,30 @@ export async function run(ctx: Context, { path: input }: { path: string }, opts:
     await ctx.print(answerOf(await client.call({ method, path: input, query: pairs, body })));
     return 0;
   }
-  if (named('start') || named('count')) throw new UsageError('--all sets start and count of each page', 'leave them out of the path and --query');
+  if (named('start') || named('count'))
+    throw new UsageError('--all sets start and count of each page', 'leave them out of the path and --query');
   await readAll(ctx, client, input, target.path, pairs, parseCount(opts.pageSize, '--page-size', 1) ?? 1000);
   return 0;
 }
 
 /** --all: pages of `size` from 0 until a short one; an answer that is not a list is printed as it is. */
-async function readAll(ctx: Context, client: CmdbClient, input: string, tablePath: string, pairs: [string, string][], size: number): Promise<void> {
+async function readAll(
+  ctx: Context,
+  client: CmdbClient,
+  input: string,
+  tablePath: string,
+  pairs: [string, string][],
+  size: number,
+): Promise<void> {
   let start = 0;
   const lastPage = new Map<string, string>();
   let sink: Awaited<ReturnType<Context['pageSink']>> | undefined;
   for (;;) {
-    const res = await client.call({ method: 'GET', path: input, query: [...pairs, ['start', String(start)], ['count', String(size)]] });
+    const res = await client.call({
+      method: 'GET',
+      path: input,
+      query: [...pairs, ['start', String(start)], ['count', String(size)]],
+    });
     const envelopes: Envelope[] = res.json?.envelopes ?? [];
     const listShaped = envelopes.length > 0 && envelopes.every((e) => Array.isArray(e.results));
     if (!sink && !listShaped) return ctx.print(answerOf(res));

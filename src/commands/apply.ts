@@ -16,13 +16,20 @@ export interface ApplyOptions extends DesiredSource {
  * `cmdb apply -f FILE [<table>...]`: the plan of `diff`, then the writes that make the device match:
  * POST creates, PUT only the changed fields, DELETE (--prune) last. An empty plan sends no write.
  */
-export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ApplyOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { tables: tableInputs = [] }: { tables?: string[] },
+  opts: ApplyOptions,
+): Promise<number> {
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
   const client = await ctx.client();
   const allowed = (s: Step) => ctx.force || stepAllowed(s, planned.tables.get(s.table)!);
   const skipped = planned.steps.filter((s) => !allowed(s));
-  for (const step of skipped) ctx.warn(`cannot ${stepInWords(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`);
+  for (const step of skipped)
+    ctx.warn(
+      `cannot ${stepInWords(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`,
+    );
   const steps = planned.steps.filter(allowed);
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (ctx.dryRun) {
@@ -37,11 +44,24 @@ export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?:
     return EXIT.OK;
   }
   // Declined: exit 2, as every question (CLI.md).
-  if (steps.length && !(await ctx.approvedPlan(steps.length, `apply ${steps.length} change${steps.length === 1 ? '' : 's'}${opts.atomic ? ' in one transaction per VDOM' : ''}?`))) throw declined();
+  if (
+    steps.length &&
+    !(await ctx.approvedPlan(
+      steps.length,
+      `apply ${steps.length} change${steps.length === 1 ? '' : 's'}` +
+        `${opts.atomic ? ' in one transaction per VDOM' : ''}?`,
+    ))
+  )
+    throw declined();
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {
-    report = await applySteps(client, steps, requests, { atomic: !!opts.atomic, signal: interrupt.signal, tables: planned.tables, orders: planned.orders });
+    report = await applySteps(client, steps, requests, {
+      atomic: !!opts.atomic,
+      signal: interrupt.signal,
+      tables: planned.tables,
+      orders: planned.orders,
+    });
   } finally {
     interrupt.release();
   }

@@ -7,7 +7,9 @@ import type { Step } from '../plan/plan.js';
 import { printReport } from './desired.js';
 
 /** One write of a bulk command run with --atomic. */
-export type BulkWrite = { action: 'create'; key: string | number | null; object: Record<string, unknown> } | { action: 'delete'; key: string | number };
+export type BulkWrite =
+  | { action: 'create'; key: string | number | null; object: Record<string, unknown> }
+  | { action: 'delete'; key: string | number };
 
 /**
  * `--atomic` on `create -f` and `delete` of several keys: every write in one device transaction,
@@ -16,12 +18,21 @@ export type BulkWrite = { action: 'create'; key: string | number | null; object:
 export async function runAtomically(ctx: Context, table: TableDef, writes: BulkWrite[]): Promise<number> {
   const vdoms = ctx.vdoms();
   if (vdoms && (vdoms.length > 1 || vdoms[0] === '*')) {
-    throw new UsageError('--atomic writes to one VDOM at a time here', "give one --vdom, or use 'cmdb apply --atomic' with a document that names each VDOM");
+    throw new UsageError(
+      '--atomic writes to one VDOM at a time here',
+      "give one --vdom, or use 'cmdb apply --atomic' with a document that names each VDOM",
+    );
   }
   const vdom = vdoms?.[0] ?? '';
   const base = { tablePath: table.path, group: table.group, query: vdoms ? { vdom: vdoms } : {} };
-  const steps: Step[] = writes.map((w) => (w.action === 'create' ? { action: 'create', vdom, table: table.path, key: w.key, object: w.object } : { action: 'delete', vdom, table: table.path, key: w.key }));
-  const requests: ApiRequest[] = writes.map((w) => (w.action === 'create' ? { ...base, method: 'POST', body: w.object } : { ...base, method: 'DELETE', mkey: w.key }));
+  const steps: Step[] = writes.map((w) =>
+    w.action === 'create'
+      ? { action: 'create', vdom, table: table.path, key: w.key, object: w.object }
+      : { action: 'delete', vdom, table: table.path, key: w.key },
+  );
+  const requests: ApiRequest[] = writes.map((w) =>
+    w.action === 'create' ? { ...base, method: 'POST', body: w.object } : { ...base, method: 'DELETE', mkey: w.key },
+  );
   const client = await ctx.client();
   // A dry run shows the writes (the client keeps them); there is no transaction to open.
   if (ctx.dryRun) {
@@ -31,7 +42,11 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   const interrupt = ctx.interruptible();
   let report: ApplyReport;
   try {
-    report = await applySteps(client, steps, requests, { atomic: true, signal: interrupt.signal, tables: new Map([[table.path, table]]) });
+    report = await applySteps(client, steps, requests, {
+      atomic: true,
+      signal: interrupt.signal,
+      tables: new Map([[table.path, table]]),
+    });
   } finally {
     interrupt.release();
   }

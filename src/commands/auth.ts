@@ -8,7 +8,10 @@ import { EXIT } from '../errors.js';
 import { deviceFacts, type DeviceFacts } from './outcome.js';
 
 /** Whether a profile's credential is in its store (a session profile may still hold a session). */
-async function savedCredential(ctx: Context, profile: DeviceProfile): Promise<{ store: SecretStore; present: boolean }> {
+async function savedCredential(
+  ctx: Context,
+  profile: DeviceProfile,
+): Promise<{ store: SecretStore; present: boolean }> {
   const store = await secretStore(ctx, profile.secrets);
   return { store, present: (await store.get(credentialAccount(profile.name))) !== null };
 }
@@ -29,7 +32,18 @@ function authKind(target: Target): 'token' | 'session' {
 /** With --demo: the demo device, its built-in token, and whether it answers. */
 async function demoStatus(ctx: Context): Promise<number> {
   const facts = deviceFacts(await (await ctx.client()).monitor('system/status'));
-  await ctx.print({ kind: 'object', object: { device: 'demo', host: 'built in (--demo)', auth: 'token', username: null, secret: 'built in (the demo device)', works: true, ...facts } });
+  await ctx.print({
+    kind: 'object',
+    object: {
+      device: 'demo',
+      host: 'built in (--demo)',
+      auth: 'token',
+      username: null,
+      secret: 'built in (the demo device)',
+      works: true,
+      ...facts,
+    },
+  });
   return EXIT.OK;
 }
 
@@ -40,14 +54,18 @@ export async function run(ctx: Context): Promise<number> {
   const tls = await tlsOptions(ctx, target);
   const kind = authKind(target);
   const fromEnv = ctx.settings.environmentCredential;
-  const username = kind === 'session' ? (fromEnv?.kind === 'session' ? fromEnv.username : target.profile?.username) : undefined;
+  const username =
+    kind === 'session' ? (fromEnv?.kind === 'session' ? fromEnv.username : target.profile?.username) : undefined;
   let facts: DeviceFacts | null = null;
   let problem: { message: string; hint: string | null } | null = null;
   let store: SecretStore | undefined;
   const saved = target.credential === 'profile' ? await savedCredential(ctx, target.profile!) : null;
   if (saved && !saved.present) {
     store = saved.store;
-    problem = { message: `no ${kind === 'token' ? 'API token' : 'password'} is saved for device '${target.profile!.name}'`, hint: `log in again with 'cmdb login -d ${target.profile!.name}'` };
+    problem = {
+      message: `no ${kind === 'token' ? 'API token' : 'password'} is saved for device '${target.profile!.name}'`,
+      hint: `log in again with 'cmdb login -d ${target.profile!.name}'`,
+    };
   } else {
     const authenticated = await authenticate(ctx, target);
     store = authenticated.store;
@@ -69,7 +87,10 @@ export async function run(ctx: Context): Promise<number> {
       host: target.host,
       auth: kind,
       username: username ?? null,
-      secret: saved && !saved.present ? `none saved (looked in ${secretLocation(target, store)})` : secretLocation(target, store),
+      secret:
+        saved && !saved.present
+          ? `none saved (looked in ${secretLocation(target, store)})`
+          : secretLocation(target, store),
       works: problem === null,
       ...(facts ?? {}),
       ...(problem ? { problem: problem.message } : {}),

@@ -31,10 +31,22 @@ async function release(client: CmdbClient, signal: AbortSignal | undefined): Pro
 }
 
 /** The configuration text: GET, or POST where the release takes it so; the other form after a 405. */
-async function download(client: CmdbClient, scope: 'global' | 'vdom', vdom: string | undefined, signal: AbortSignal | undefined): Promise<CallResult> {
+async function download(
+  client: CmdbClient,
+  scope: 'global' | 'vdom',
+  vdom: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<CallResult> {
   const inVdom: [string, string][] = vdom ? [['vdom', vdom]] : [];
   const byGet = () => client.call({ method: 'GET', path: BACKUP_PATH, query: [['scope', scope], ...inVdom], signal });
-  const byPost = () => client.call({ method: 'POST', path: BACKUP_PATH, query: inVdom, body: { destination: 'file', scope, ...(vdom ? { vdom } : {}) }, signal });
+  const byPost = () =>
+    client.call({
+      method: 'POST',
+      path: BACKUP_PATH,
+      query: inVdom,
+      body: { destination: 'file', scope, ...(vdom ? { vdom } : {}) },
+      signal,
+    });
   const post = backupByPost(await release(client, signal));
   try {
     return await (post ? byPost() : byGet());
@@ -46,8 +58,20 @@ async function download(client: CmdbClient, scope: 'global' | 'vdom', vdom: stri
 
 /** The answer must be the configuration's text: not JSON, not empty, not binary (exit 9, no file). */
 function configText(res: CallResult): Buffer {
-  const problem = res.json ? 'JSON instead of the configuration text' : !res.bytes.toString('utf8').trim() ? 'nothing' : !isUtf8(res.bytes) || res.bytes.includes(0) ? 'data that is not text' : null;
-  if (problem) throw new CmdbError(`the device answered the configuration backup with ${problem} (HTTP ${res.status})`, EXIT.DEVICE, 'nothing was written; check that the administrator may read the whole configuration, and the API prefix of the device');
+  const problem = res.json
+    ? 'JSON instead of the configuration text'
+    : !res.bytes.toString('utf8').trim()
+      ? 'nothing'
+      : !isUtf8(res.bytes) || res.bytes.includes(0)
+        ? 'data that is not text'
+        : null;
+  if (problem)
+    throw new CmdbError(
+      `the device answered the configuration backup with ${problem} (HTTP ${res.status})`,
+      EXIT.DEVICE,
+      'nothing was written; check that the administrator may read the whole configuration, ' +
+        'and the API prefix of the device',
+    );
   return res.bytes;
 }
 
@@ -58,15 +82,22 @@ function configText(res: CallResult): Buffer {
 export async function run(ctx: Context, _args: object, opts: BackupOptions): Promise<number> {
   const scope = opts.scope ?? 'global';
   if (opts.file !== undefined && opts.dir !== undefined) throw new UsageError('give --file or --dir, not both');
-  if (ctx.severalDevices && opts.dir === undefined) throw new UsageError('a backup of several devices needs --dir', 'give --dir DIR: each device is written to DIR/<device>.conf');
+  if (ctx.severalDevices && opts.dir === undefined)
+    throw new UsageError(
+      'a backup of several devices needs --dir',
+      'give --dir DIR: each device is written to DIR/<device>.conf',
+    );
   const vdoms = ctx.vdoms();
-  if (scope === 'vdom' && vdoms && (vdoms.length > 1 || vdoms[0] === '*')) throw new UsageError('--scope vdom saves one VDOM', 'name it with --vdom NAME (default: the management VDOM)');
+  if (scope === 'vdom' && vdoms && (vdoms.length > 1 || vdoms[0] === '*'))
+    throw new UsageError('--scope vdom saves one VDOM', 'name it with --vdom NAME (default: the management VDOM)');
   const destination = opts.file ?? (opts.dir !== undefined ? join(opts.dir, deviceFileName(ctx, 'conf')) : undefined);
   const client = await ctx.client();
   // Into a file: an interrupt stops the download and nothing is written (to stdout, it ends the run as usual).
   const interrupt = destination === undefined ? undefined : ctx.interruptible();
   try {
-    const text = configText(await download(client, scope, scope === 'vdom' ? vdoms?.[0] : undefined, interrupt?.signal));
+    const text = configText(
+      await download(client, scope, scope === 'vdom' ? vdoms?.[0] : undefined, interrupt?.signal),
+    );
     const stopped = interrupt?.exitCode();
     if (stopped !== undefined) return stopped;
     if (destination === undefined) {
@@ -76,7 +107,10 @@ export async function run(ctx: Context, _args: object, opts: BackupOptions): Pro
     try {
       writePrivateFile(destination, text);
     } catch (err) {
-      throw new UsageError(`cannot write ${destination}: ${fileProblem(err)}`, 'choose a file in a folder you may write to');
+      throw new UsageError(
+        `cannot write ${destination}: ${fileProblem(err)}`,
+        'choose a file in a folder you may write to',
+      );
     }
     ctx.notice(`wrote ${destination} (${text.length} bytes)`);
     return EXIT.OK;

@@ -4,13 +4,22 @@ import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } fr
 import { printWrite, sendWrite, type WriteOptions } from './shared.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
-export async function run(ctx: Context, { table: tableInput, key, newKey }: { table: string; key: string; newKey: string }, _opts: WriteOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { table: tableInput, key, newKey }: { table: string; key: string; newKey: string },
+  _opts: WriteOptions,
+): Promise<number> {
   const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireKeyed(table, 'clone');
   requireOperation(ctx, table, 'C');
   const mkey = parseMkey(table, key);
   const nkey = parseMkey(table, newKey, 'new key');
-  const result = await sendWrite(ctx, table, { method: 'POST', mkey, eachVdom: true, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } }, { mkey: nkey, cloneOf: mkey }).catch((err: unknown) => {
+  const result = await sendWrite(
+    ctx,
+    table,
+    { method: 'POST', mkey, eachVdom: true, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } },
+    { mkey: nkey, cloneOf: mkey },
+  ).catch((err: unknown) => {
     // The device names the object in the path (the original); what already exists is the new key.
     throw err instanceof ApiError && err.duplicate ? err.about({ mkey: nkey }) : err;
   });

@@ -13,14 +13,22 @@ export interface CreateOptions extends BodyOptions, WriteOptions {
 }
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
-export async function run(ctx: Context, { table: tableInput, body: inlineBody }: { table: string; body?: string }, opts: CreateOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { table: tableInput, body: inlineBody }: { table: string; body?: string },
+  opts: CreateOptions,
+): Promise<number> {
   const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireOperation(ctx, table, 'C');
   let concurrency = parseConcurrency(opts.concurrency);
   // The device places objects in the order their creates land; where that order matters (the rule
   // apply uses), they are sent one at a time, in the file's order.
   if (keepsOrder(table)) {
-    if (opts.concurrency !== undefined && concurrency > 1) ctx.notice(`${table.path} keeps its objects in order: they are created one at a time, in the file's order (--concurrency is not used)`);
+    if (opts.concurrency !== undefined && concurrency > 1)
+      ctx.notice(
+        `${table.path} keeps its objects in order: they are created one at a time, ` +
+          `in the file's order (--concurrency is not used)`,
+      );
     concurrency = 1;
   }
   const bodyOptions = withInlineBody(opts, inlineBody);
@@ -30,17 +38,25 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   if (bodyOptions.file !== undefined) await steadyHeap();
   // An NDJSON file streams through; anything else is read whole.
   const stream = await streamNdjsonBodies(table, bodyOptions);
-  const { bodies, many } = stream ? { bodies: stream.bodies(), many: true } : await readBodies(ctx, table, bodyOptions, true);
-  const keyOf = (body: Record<string, unknown>) => (table.key && table.key in body ? (body[table.key] as string | number) : undefined);
+  const { bodies, many } = stream
+    ? { bodies: stream.bodies(), many: true }
+    : await readBodies(ctx, table, bodyOptions, true);
+  const keyOf = (body: Record<string, unknown>) =>
+    table.key && table.key in body ? (body[table.key] as string | number) : undefined;
   if (opts.atomic) {
     // All or nothing: every element is held, to be sent inside one transaction.
     const all: Record<string, unknown>[] = [];
     for await (const body of bodies) all.push(body);
-    return (await import('./atomic.js')).runAtomically(ctx, table, all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })));
+    return (await import('./atomic.js')).runAtomically(
+      ctx,
+      table,
+      all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })),
+    );
   }
   const query = vdomQuery(ctx);
   // The device names no key when it refuses a duplicate (in one VDOM of several, too): the key is the body's.
-  const named = (body: Record<string, unknown>) => (err: ApiError) => (err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err);
+  const named = (body: Record<string, unknown>) => (err: ApiError) =>
+    err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;
   const create = (body: Record<string, unknown>, eachVdom = false) =>
     sendWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).then(
       (result) => (result.failed ? { ...result, failed: result.failed.map(named(body)) } : result),
@@ -58,6 +74,11 @@ export async function run(ctx: Context, { table: tableInput, body: inlineBody }:
   const printer = bulkPrinter(ctx, table, 'created');
   // Several VDOMs: one result per item and VDOM.
   const several = severalVdoms(query);
-  await forEachConcurrent(bodies, concurrency, (body) => bulkItem(keyOf(body) ?? null, () => create(body, several), several), (o) => printer.add(o));
+  await forEachConcurrent(
+    bodies,
+    concurrency,
+    (body) => bulkItem(keyOf(body) ?? null, () => create(body, several), several),
+    (o) => printer.add(o),
+  );
   return printer.end();
 }

@@ -6,24 +6,55 @@ import { bulkPrinter, printWrite, sendWrite, type WriteOptions } from './shared.
 import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
-export async function run(ctx: Context, { table: tableInput, keys = [] }: { table: string; keys?: string[] }, opts: { concurrency?: string; atomic?: boolean } & WriteOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { table: tableInput, keys = [] }: { table: string; keys?: string[] },
+  opts: { concurrency?: string; atomic?: boolean } & WriteOptions,
+): Promise<number> {
   const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   requireKeyed(table, 'delete');
-  if (!keys.length) throw new UsageError(`give the ${table.key} of each object to delete`, `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.vdoms())}`);
+  if (!keys.length)
+    throw new UsageError(
+      `give the ${table.key} of each object to delete`,
+      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.vdoms())}`,
+    );
   requireOperation(ctx, table, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
   const mkeys = keys.map((k) => parseMkey(table, k));
   const query = vdomQuery(ctx);
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
-  await ctx.confirmChange(`delete ${mkeys.length === 1 ? `${table.path} ${mkeys[0]}` : `${mkeys.length} objects of ${table.path}`}${where}?`, mkeys.length > 1 ? [mkeys.join(', ')] : []);
-  if (opts.atomic) return (await import('./atomic.js')).runAtomically(ctx, table, mkeys.map((key) => ({ action: 'delete', key })));
+  await ctx.confirmChange(
+    `delete ${mkeys.length === 1 ? `${table.path} ${mkeys[0]}` : `${mkeys.length} objects of ${table.path}`}${where}?`,
+    mkeys.length > 1 ? [mkeys.join(', ')] : [],
+  );
+  if (opts.atomic)
+    return (await import('./atomic.js')).runAtomically(
+      ctx,
+      table,
+      mkeys.map((key) => ({ action: 'delete', key })),
+    );
   if (mkeys.length === 1) {
-    const result = await sendWrite(ctx, table, { method: 'DELETE', mkey: mkeys[0], query, eachVdom: true }, { mkey: mkeys[0], gone: true });
+    const result = await sendWrite(
+      ctx,
+      table,
+      { method: 'DELETE', mkey: mkeys[0], query, eachVdom: true },
+      { mkey: mkeys[0], gone: true },
+    );
     return printWrite(ctx, result, 'deleted', table, mkeys[0]);
   }
   const printer = bulkPrinter(ctx, table, 'deleted');
   // Several VDOMs: one result per key and VDOM.
   const several = severalVdoms(query);
-  await forEachConcurrent(mkeys, concurrency, (mkey) => bulkItem(mkey, () => sendWrite(ctx, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }), several), (o) => printer.add(o));
+  await forEachConcurrent(
+    mkeys,
+    concurrency,
+    (mkey) =>
+      bulkItem(
+        mkey,
+        () => sendWrite(ctx, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }),
+        several,
+      ),
+    (o) => printer.add(o),
+  );
   return printer.end();
 }

@@ -24,8 +24,16 @@ export const READ_CONCURRENCY = 8;
  * The desired configuration from a document file (YAML or JSON; `-` for stdin), narrowed to the
  * tables named on the line and the VDOMs of an explicit --vdom.
  */
-export async function readDesired(ctx: Context, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
-  if (file === undefined) throw new UsageError('give the desired configuration with -f FILE, --from DEVICE or --dir DIR', "write one with 'cmdb export > FILE' (or 'cmdb export --dir DIR', one file per device)");
+export async function readDesired(
+  ctx: Context,
+  file: string | undefined,
+  tableInputs: string[],
+): Promise<DocumentTable[]> {
+  if (file === undefined)
+    throw new UsageError(
+      'give the desired configuration with -f FILE, --from DEVICE or --dir DIR',
+      "write one with 'cmdb export > FILE' (or 'cmdb export --dir DIR', one file per device)",
+    );
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
   const catalogue = await ctx.catalogue();
@@ -44,7 +52,12 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
     for (const [path, name] of wanted) {
       if (held.includes(path)) continue;
       const near = nearestNames(name, held, 3);
-      throw new UsageError(`${name} is not in ${source}`, near.length ? `did you mean ${near.join(' or ')}?` : `${source} holds ${held.length ? held.join(', ') : 'no table'}`);
+      throw new UsageError(
+        `${name} is not in ${source}`,
+        near.length
+          ? `did you mean ${near.join(' or ')}?`
+          : `${source} holds ${held.length ? held.join(', ') : 'no table'}`,
+      );
     }
     tables = tables.filter((t) => wanted.has(canonical(t.table)));
   }
@@ -53,7 +66,9 @@ export async function readDesired(ctx: Context, file: string | undefined, tableI
   return tables;
 }
 
-/** Where the desired configuration comes from: a document (-f), another device (--from), or a file per device (--dir). */
+/**
+ * Where the desired configuration comes from: a document (-f), another device (--from), or a file per device (--dir).
+ */
 export interface DesiredSource {
   file?: string;
   from?: string;
@@ -61,8 +76,16 @@ export interface DesiredSource {
 }
 
 /** The desired configuration of diff and apply, from whichever of -f, --from and --dir was given (one of them). */
-export async function readDesiredFrom(ctx: Context, source: DesiredSource, tableInputs: string[]): Promise<DocumentTable[]> {
-  const given = [source.file !== undefined && '-f', source.from !== undefined && '--from', source.dir !== undefined && '--dir'].filter(Boolean);
+export async function readDesiredFrom(
+  ctx: Context,
+  source: DesiredSource,
+  tableInputs: string[],
+): Promise<DocumentTable[]> {
+  const given = [
+    source.file !== undefined && '-f',
+    source.from !== undefined && '--from',
+    source.dir !== undefined && '--dir',
+  ].filter(Boolean);
   if (given.length > 1) throw new UsageError(`give the desired configuration one way: ${given.join(' or ')}, not both`);
   if (source.from !== undefined) return readOtherDevice(ctx, source.from, tableInputs);
   if (source.dir !== undefined) return readDesired(ctx, await deviceFile(ctx, source.dir), tableInputs);
@@ -74,18 +97,21 @@ async function readOtherDevice(ctx: Context, name: string, tableInputs: string[]
   const tables = await chosenTables(ctx, await ctx.catalogue(), tableInputs);
   const vdoms = ctx.vdoms();
   // With several devices (-d 'branch-*') the reference is read once for all of them.
-  return ctx.once(`desired --from ${name} ${tables.map((t) => t.path).join(' ')} ${vdoms?.join(',') ?? ''}`, async () => {
-    const other = ctx.forDevice(name);
-    try {
-      const { tables: read, failures } = await readConfiguration(other, tables, vdoms);
-      for (const { table, report } of failures) ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
-      return read;
-    } finally {
-      await other.close();
-    }
-  });
+  return ctx.once(
+    `desired --from ${name} ${tables.map((t) => t.path).join(' ')} ${vdoms?.join(',') ?? ''}`,
+    async () => {
+      const other = ctx.forDevice(name);
+      try {
+        const { tables: read, failures } = await readConfiguration(other, tables, vdoms);
+        for (const { table, report } of failures)
+          ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
+        return read;
+      } finally {
+        await other.close();
+      }
+    },
+  );
 }
-
 
 const DOCUMENT_FILE = /^(.*)\.(yaml|yml|json)$/;
 
@@ -102,25 +128,48 @@ async function deviceFile(ctx: Context, dir: string): Promise<string> {
     try {
       entries = await readdir(dir);
     } catch (err) {
-      throw new UsageError(`cannot read the directory ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message}`, "write it with 'cmdb export -d <devices> --dir DIR'");
+      throw new UsageError(
+        `cannot read the directory ${dir}: ` +
+          `${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message}`,
+        "write it with 'cmdb export -d <devices> --dir DIR'",
+      );
     }
     const documents = entries.filter((f) => DOCUMENT_FILE.test(f)).sort();
-    const devices = new Set([name, ...readProfiles(ctx.env).devices.map((p) => p.name.replace(/[^A-Za-z0-9._-]/g, '_'))]);
+    const devices = new Set([
+      name,
+      ...readProfiles(ctx.env).devices.map((p) => p.name.replace(/[^A-Za-z0-9._-]/g, '_')),
+    ]);
     const orphan = documents.find((f) => !devices.has(DOCUMENT_FILE.exec(f)![1]));
-    if (orphan) throw new UsageError(`${join(dir, orphan)} names no saved device`, "rename it after its device's profile ('cmdb device list'), or move it out of the directory");
+    if (orphan)
+      throw new UsageError(
+        `${join(dir, orphan)} names no saved device`,
+        "rename it after its device's profile ('cmdb device list'), or move it out of the directory",
+      );
     return documents;
   });
   const own = ['yaml', 'yml', 'json'].map((ext) => `${name}.${ext}`).find((f) => files.includes(f));
-  if (!own) throw new UsageError(`no desired configuration for ${name}: ${join(dir, `${name}.yaml`)} does not exist`, `write it with 'cmdb export -d ${name} --dir ${dir}', or leave the device out of -d`);
+  if (!own)
+    throw new UsageError(
+      `no desired configuration for ${name}: ${join(dir, `${name}.yaml`)} does not exist`,
+      `write it with 'cmdb export -d ${name} --dir ${dir}', or leave the device out of -d`,
+    );
   return join(dir, own);
 }
 
 /** `work` over every item, `concurrency` at once over the device's one connection pool; results in input order. */
-export async function settleConcurrent<T, R>(items: T[], work: (item: T) => Promise<R>, concurrency = READ_CONCURRENCY, onSettled?: () => void): Promise<PromiseSettledResult<R>[]> {
+export async function settleConcurrent<T, R>(
+  items: T[],
+  work: (item: T) => Promise<R>,
+  concurrency = READ_CONCURRENCY,
+  onSettled?: () => void,
+): Promise<PromiseSettledResult<R>[]> {
   const results: PromiseSettledResult<R>[] = [];
   const settle = (item: T) =>
     work(item)
-      .then((value): PromiseSettledResult<R> => ({ status: 'fulfilled', value }), (reason: unknown): PromiseSettledResult<R> => ({ status: 'rejected', reason }))
+      .then(
+        (value): PromiseSettledResult<R> => ({ status: 'fulfilled', value }),
+        (reason: unknown): PromiseSettledResult<R> => ({ status: 'rejected', reason }),
+      )
       .finally(onSettled);
   await forEachConcurrent(items, concurrency, settle, async (result) => void results.push(result));
   return results;
@@ -133,15 +182,28 @@ const readable = (table: TableSummary) => table.operations.includes('L') || tabl
  * The tables named (each resolved in the device's catalogue, once, in the catalogue's order), or every
  * table that can be read as a whole (`spec`: of SPEC.md's 42).
  */
-export async function chosenTables(ctx: Context, catalogue: Catalogue, inputs: string[], options: { spec?: boolean } = {}): Promise<TableDef[]> {
+export async function chosenTables(
+  ctx: Context,
+  catalogue: Catalogue,
+  inputs: string[],
+  options: { spec?: boolean } = {},
+): Promise<TableDef[]> {
   // SPEC.md's 42 from their own files; every table from the one file that holds them all.
-  if (!inputs.length && options.spec) return catalogue.summaries().filter((t) => t.spec && readable(t)).map((t) => catalogue.find(t.path)!);
+  if (!inputs.length && options.spec)
+    return catalogue
+      .summaries()
+      .filter((t) => t.spec && readable(t))
+      .map((t) => catalogue.find(t.path)!);
   if (!inputs.length) return catalogue.all().filter(readable);
   const resolved: TableDef[] = [];
   for (const input of inputs) resolved.push(await resolveTable(ctx, catalogue, input));
   const named = [...new Map(resolved.map((t) => [t.path, t])).values()];
   for (const table of named) {
-    if (!table.known) throw new UsageError(`${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`, "'cmdb tables' lists the tables it can export");
+    if (!table.known)
+      throw new UsageError(
+        `${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`,
+        "'cmdb tables' lists the tables it can export",
+      );
     if (!readable(table)) requireOperation(ctx, table, table.singleton ? 'G' : 'L');
   }
   // The catalogue's order (from its index: the whole catalogue is read only for a full export).
@@ -178,14 +240,25 @@ export async function readConfiguration(
   const client = await ctx.client();
   const names = await tableNames(ctx);
   const read = async (table: TableDef) => {
-    const answer = await readTableAnyName(client, table, vdoms, { excludeDefaultValues: options.excludeDefaultValues, prefer: (n) => names.prefer(n) });
+    const answer = await readTableAnyName(client, table, vdoms, {
+      excludeDefaultValues: options.excludeDefaultValues,
+      prefer: (n) => names.prefer(n),
+    });
     names.answered(namesOf(table), answer.table.path);
     return answer;
   };
   const settled = await settleConcurrent(tables, read, options.concurrency, options.onRead);
   names.save();
   const failures = settled.flatMap((r, i): ReadFailure[] =>
-    r.status === 'rejected' ? [{ table: tables[i], report: ctx.describe(r.reason), missing: r.reason instanceof ApiError && r.reason.notFound }] : [],
+    r.status === 'rejected'
+      ? [
+          {
+            table: tables[i],
+            report: ctx.describe(r.reason),
+            missing: r.reason instanceof ApiError && r.reason.notFound,
+          },
+        ]
+      : [],
   );
   const first = settled.find((r) => r.status === 'rejected');
   if (first && failures.length === tables.length) throw first.reason;
@@ -210,7 +283,10 @@ export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promi
   const client = await ctx.client();
   const names = await tableNames(ctx);
   const reads = await settleConcurrent(desired, async (d): Promise<Comparison> => {
-    const { table, reads: [first] } = await readTableAnyName(client, d.table, [d.vdom], { prefer: (n) => names.prefer(n) });
+    const {
+      table,
+      reads: [first],
+    } = await readTableAnyName(client, d.table, [d.vdom], { prefer: (n) => names.prefer(n) });
     names.answered(namesOf(d.table), table.path);
     return { desired: { ...d, table }, actual: first?.content ?? [] };
   });
@@ -222,13 +298,35 @@ export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promi
 }
 
 /** Prints the plan, secrets hidden (`preview`: before apply applies it; `requests`: those of a dry run). */
-export async function printPlan(ctx: Context, planned: PlannedTables, extra: Omit<Planned, 'kind' | 'plan'> = {}): Promise<void> {
+export async function printPlan(
+  ctx: Context,
+  planned: PlannedTables,
+  extra: Omit<Planned, 'kind' | 'plan'> = {},
+): Promise<void> {
   await ctx.print({ kind: 'plan', plan: redactPlan(planned), ...extra });
 }
 
 /** Prints what an apply did: its steps with secrets hidden, the failure as the user sees it. */
-export async function printReport(ctx: Context, tables: Map<string, TableDef>, report: ApplyReport, skipped: Step[], nothingToDo = false): Promise<void> {
+export async function printReport(
+  ctx: Context,
+  tables: Map<string, TableDef>,
+  report: ApplyReport,
+  skipped: Step[],
+  nothingToDo = false,
+): Promise<void> {
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
-  const failed = report.failed && { ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)), error: ctx.describe(report.failed.error) };
-  await ctx.print({ kind: 'applied', applied: shown(report.applied), failed, notApplied: shown([...report.not_applied, ...skipped]), unknown: shown(report.unknown), aborted: report.aborted, interrupted: report.interrupted, nothingToDo });
+  const failed = report.failed && {
+    ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)),
+    error: ctx.describe(report.failed.error),
+  };
+  await ctx.print({
+    kind: 'applied',
+    applied: shown(report.applied),
+    failed,
+    notApplied: shown([...report.not_applied, ...skipped]),
+    unknown: shown(report.unknown),
+    aborted: report.aborted,
+    interrupted: report.interrupted,
+    nothingToDo,
+  });
 }

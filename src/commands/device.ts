@@ -3,7 +3,18 @@ import { DEFAULT_TIMEOUT_SECONDS, type Context } from '../cli/context.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseVdoms } from '../cli/context.js';
-import { dropProfile, getProfile, putProfile, readProfiles, SETTABLE, updateProfiles, withSetting, type DeviceProfile, type ProfileSet, type Settable } from '../config/profiles.js';
+import {
+  dropProfile,
+  getProfile,
+  putProfile,
+  readProfiles,
+  SETTABLE,
+  updateProfiles,
+  withSetting,
+  type DeviceProfile,
+  type ProfileSet,
+  type Settable,
+} from '../config/profiles.js';
 import { UsageError } from '../errors.js';
 import { credentialAccount } from '../config/secrets.js';
 import type { Row } from '../output/index.js';
@@ -48,7 +59,10 @@ function effective(row: Row, words: boolean): Row {
 /** `cmdb device list`: the default marked `*` in a table, names and hosts never cut. */
 export async function list(ctx: Context): Promise<number> {
   if (ctx.demo) {
-    await ctx.print({ kind: 'list', rows: [demoDevice(ctx)] }, { keyField: 'name', tableFields: ['name', 'default', 'host', 'auth', 'vdom', 'secrets'] });
+    await ctx.print(
+      { kind: 'list', rows: [demoDevice(ctx)] },
+      { keyField: 'name', tableFields: ['name', 'default', 'host', 'auth', 'vdom', 'secrets'] },
+    );
     return 0;
   }
   const set = readProfiles(ctx.env);
@@ -77,7 +91,11 @@ export async function show(ctx: Context, { name = ctx.settings.device }: { name?
   const set = readProfiles(ctx.env);
   const profile = name ? getProfile(set, name) : requireProfile(ctx, 'show');
   const row = describe(profile, set);
-  await ctx.print({ kind: 'forPeople', data: { kind: 'object', object: effective(row, false) }, table: { kind: 'object', object: effective(row, true) } });
+  await ctx.print({
+    kind: 'forPeople',
+    data: { kind: 'object', object: effective(row, false) },
+    table: { kind: 'object', object: effective(row, true) },
+  });
   return 0;
 }
 
@@ -103,14 +121,21 @@ export async function remove(ctx: Context, { name }: { name: string }, _opts: { 
     if (profile.auth === 'session') await endSession(ctx, profile, store);
     await store.delete(credentialAccount(name));
   } catch (err) {
-    ctx.warn(`the secrets of device '${name}' could not be deleted from ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`);
+    ctx.warn(
+      `the secrets of device '${name}' could not be deleted from ` +
+        `${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`,
+    );
   }
   let wasDefault = false;
   const after = await updateProfiles(ctx.env, (current) => {
     wasDefault = current.defaultName === name;
     return dropProfile(current, name);
   });
-  const note = wasDefault ? (after.devices.length ? "; there is no default device now ('cmdb device use <name>' picks one)" : '') : '';
+  const note = wasDefault
+    ? after.devices.length
+      ? "; there is no default device now ('cmdb device use <name>' picks one)"
+      : ''
+    : '';
   await printOutcome(ctx, `Removed device '${name}' (${profile.host})${note}`, { device: name, removed: true });
   return 0;
 }
@@ -122,13 +147,18 @@ function parseSettings(words: string[]): [Settable, string][] {
     const eq = word.indexOf('=');
     const key = (eq < 0 ? word : word.slice(0, eq)) as Settable;
     if (eq < 0) throw new UsageError(`'${word}' is not key=value`, hint);
-    if (!SETTABLE.includes(key)) throw new UsageError(`'${key}' is not a setting 'device set' changes`, `${hint}; the host and the credential come from 'cmdb login'`);
+    if (!SETTABLE.includes(key))
+      throw new UsageError(
+        `'${key}' is not a setting 'device set' changes`,
+        `${hint}; the host and the credential come from 'cmdb login'`,
+      );
     let value = word.slice(eq + 1).trim();
     if (key === 'vdom' && value) value = parseVdoms(value).join(',');
     // A CA file is kept as an absolute path: later runs may start elsewhere.
     if (key === 'ca-file' && value) {
       value = resolve(value);
-      if (!existsSync(value)) throw new UsageError(`the CA file ${value} does not exist`, 'give the path of a PEM file');
+      if (!existsSync(value))
+        throw new UsageError(`the CA file ${value} does not exist`, 'give the path of a PEM file');
     }
     return [key, value];
   });

@@ -22,7 +22,8 @@ function allowedValues(fields: Record<string, FieldSchema>, prefix = ''): string
 
 function header(table: TableDef, mkey: string | number | undefined, vdom: string | undefined): string {
   const lines = [
-    `cmdb edit: ${table.path}${mkey === undefined ? '' : ` ${table.key} ${JSON.stringify(mkey)}`}${vdom ? ` in vdom ${vdom}` : ''}`,
+    `cmdb edit: ${table.path}${mkey === undefined ? '' : ` ${table.key} ${JSON.stringify(mkey)}`}` +
+      `${vdom ? ` in vdom ${vdom}` : ''}`,
     'Save to send the fields you changed (one PUT); save it unchanged to send nothing; empty the file to abort.',
     'A field you delete from the document is left as it is on the device.',
   ];
@@ -36,7 +37,7 @@ const isEmpty = (text: string) => text.split('\n').every((line) => !line.trim() 
 
 /** The document with a previous error removed, and the new one on top as a comment. */
 function withError(text: string, message: string): string {
-  const body = text.replace(/^(# error: .*\n|#   .*\n)*/, '');
+  const body = text.replace(/^(# error: .*\n|# {3}.*\n)*/, '');
   const [first, ...rest] = message.split('\n');
   return `# error: ${first}\n${rest.map((l) => `#   ${l}\n`).join('')}${body}`;
 }
@@ -56,18 +57,28 @@ function changedFields(original: Obj, edited: Obj): Obj {
  * on top; an empty file aborts; an object that changed on the device meanwhile is not overwritten
  * (exit 7) unless --force.
  */
-export async function run(ctx: Context, { table: tableInput, key }: { table: string; key?: string }, _opts: WriteOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { table: tableInput, key }: { table: string; key?: string },
+  _opts: WriteOptions,
+): Promise<number> {
   const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   if (table.singleton) {
-    if (key !== undefined) throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb edit ${table.path}'`);
+    if (key !== undefined)
+      throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb edit ${table.path}'`);
     requireOperation(ctx, table, 'P');
   } else {
-    if (key === undefined) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object to edit`, `list the objects with 'cmdb list ${table.path}'`);
+    if (key === undefined)
+      throw new UsageError(
+        `${table.path} is a keyed table: give the ${table.key} of the object to edit`,
+        `list the objects with 'cmdb list ${table.path}'`,
+      );
     requireOperation(ctx, table, 'U');
   }
   const mkey = key === undefined ? undefined : parseMkey(table, key);
   const query = vdomQuery(ctx);
-  if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*'))) throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');
+  if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*')))
+    throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');
   const read = await readForChange(ctx, table, mkey, query);
   const original = withoutMeta(read.object);
   const { yamlText } = await import('../output/yaml.js');
@@ -79,7 +90,8 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     let problem: string | undefined;
     try {
       const doc = await parseYaml(saved, 'the document');
-      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError('the document must be a mapping of field: value');
+      if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+        throw new UsageError('the document must be a mapping of field: value');
       changes = changedFields(original, doc as Obj);
       checkBody(table, changes, 'the document');
     } catch (err) {
@@ -87,7 +99,10 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     }
     if (problem === undefined) break;
     // Saved again without a fix (or an editor that cannot fix it): stop rather than ask forever.
-    if (saved === text) throw new UsageError(`the document still has an error: ${problem.split('\n')[0].replace(/:\s*$/, '')}; nothing was sent`);
+    if (saved === text)
+      throw new UsageError(
+        `the document still has an error: ${problem.split('\n')[0].replace(/:\s*$/, '')}; nothing was sent`,
+      );
     text = withError(saved, problem);
   }
   const what = `${table.path}${mkey === undefined ? '' : ` ${mkey}`}`;
@@ -96,6 +111,11 @@ export async function run(ctx: Context, { table: tableInput, key }: { table: str
     return 0;
   }
   await requireUnchanged(ctx, table, mkey, query, read, ctx.force, '--force sends your changes anyway');
-  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query, body: changes! }, expectFields(table, mkey, changes!));
+  const result = await sendWrite(
+    ctx,
+    table,
+    { method: 'PUT', mkey, query, body: changes! },
+    expectFields(table, mkey, changes!),
+  );
   return printWrite(ctx, result, 'updated', table, mkey);
 }

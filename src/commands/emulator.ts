@@ -43,14 +43,24 @@ const TOKEN_KEYS = ['token', 'groups', 'vdoms'];
 
 const camel = (key: string) => key.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
-function entries(file: string, section: string, value: unknown, allowed: string[], required: string): Record<string, unknown>[] {
+function entries(
+  file: string,
+  section: string,
+  value: unknown,
+  allowed: string[],
+  required: string,
+): Record<string, unknown>[] {
   if (!Array.isArray(value)) throw new UsageError(`${file}: '${section}' must be a list`);
   return value.map((entry: unknown, i) => {
     if (!entry || typeof entry !== 'object' || typeof (entry as Record<string, unknown>)[required] !== 'string') {
       throw new UsageError(`${file}: ${section}[${i}] needs a '${required}'`);
     }
     const unknown = Object.keys(entry).filter((k) => !allowed.includes(k));
-    if (unknown.length) throw new UsageError(`${file}: ${section}[${i}] has unknown field '${unknown[0]}'`, `allowed: ${allowed.join(', ')}`);
+    if (unknown.length)
+      throw new UsageError(
+        `${file}: ${section}[${i}] has unknown field '${unknown[0]}'`,
+        `allowed: ${allowed.join(', ')}`,
+      );
     return Object.fromEntries(Object.entries(entry).map(([k, v]) => [camel(k), v]));
   });
 }
@@ -65,11 +75,21 @@ async function readSchema(file: string): Promise<{ catalogue: Catalogue; release
   try {
     answer = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${file} is not JSON: ${(err as Error).message}`, "save it with 'cmdb schema --all --raw > FILE'");
+    throw new UsageError(
+      `${file} is not JSON: ${(err as Error).message}`,
+      "save it with 'cmdb schema --all --raw > FILE'",
+    );
   }
-  const [{ treeEntries, releaseOf }, { DeviceCatalogue }] = await Promise.all([import('../catalogue/device-schema.js'), import('../catalogue/provider.js')]);
+  const [{ treeEntries, releaseOf }, { DeviceCatalogue }] = await Promise.all([
+    import('../catalogue/device-schema.js'),
+    import('../catalogue/provider.js'),
+  ]);
   const entries = treeEntries(answer);
-  if (!entries.length) throw new UsageError(`${file} holds no table schema`, "give the whole-tree answer saved with 'cmdb schema --all --raw > FILE'");
+  if (!entries.length)
+    throw new UsageError(
+      `${file} holds no table schema`,
+      "give the whole-tree answer saved with 'cmdb schema --all --raw > FILE'",
+    );
   const release = releaseOf(answer);
   return { catalogue: new DeviceCatalogue(release, entries), release };
 }
@@ -81,10 +101,17 @@ async function readConfig(file: string): Promise<Partial<EmulatorOptions>> {
   const options: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {
     const name = CONFIG_KEYS[key];
-    if (!name) throw new UsageError(`${file}: unknown setting '${key}'`, `settings: ${Object.keys(CONFIG_KEYS).join(', ')}`);
+    if (!name)
+      throw new UsageError(`${file}: unknown setting '${key}'`, `settings: ${Object.keys(CONFIG_KEYS).join(', ')}`);
     if (key === 'admins') options[name] = entries(file, key, value, ADMIN_KEYS, 'username');
     else if (key === 'tokens') options[name] = entries(file, key, value, TOKEN_KEYS, 'token');
-    else if (key === 'disclaimer' ? typeof value !== 'boolean' : key === 'hostname' || key === 'release' ? typeof value !== 'string' : !(Number.isInteger(value) && (value as number) > 0)) {
+    else if (
+      key === 'disclaimer'
+        ? typeof value !== 'boolean'
+        : key === 'hostname' || key === 'release'
+          ? typeof value !== 'string'
+          : !(Number.isInteger(value) && (value as number) > 0)
+    ) {
       throw new UsageError(`${file}: invalid value for '${key}': ${JSON.stringify(value)}`);
     } else options[name] = value;
   }
@@ -107,9 +134,18 @@ function waitForSignal(ctx: Context): Promise<void> {
 }
 
 /** The start line: the JSON line for scripts; for people, the settings and how to use them from another shell. */
-function started(emulator: RunningEmulator, caFile: string | null, state: string | undefined, release: string): Started {
+function started(
+  emulator: RunningEmulator,
+  caFile: string | null,
+  state: string | undefined,
+  release: string,
+): Started {
   const line = emulator.startLine();
-  const exports = [`CMDB_HOST=${shellQuote(line.url)}`, `CMDB_TOKEN=${shellQuote(line.token)}`, ...(caFile ? [`CMDB_CA_FILE=${shellQuote(caFile)}`] : [])];
+  const exports = [
+    `CMDB_HOST=${shellQuote(line.url)}`,
+    `CMDB_TOKEN=${shellQuote(line.token)}`,
+    ...(caFile ? [`CMDB_CA_FILE=${shellQuote(caFile)}`] : []),
+  ];
   const settings: [string, string][] = [
     ['url', line.url],
     ['vdoms', line.vdoms.join(', ')],
@@ -133,7 +169,8 @@ function started(emulator: RunningEmulator, caFile: string | null, state: string
 /** `--port`, or undefined: the state file's port (when there is one), else a free one. */
 function parsePort(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new UsageError(`invalid --port '${raw}'`, 'give a port from 0 to 65535 (0 picks a free one)');
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535)
+    throw new UsageError(`invalid --port '${raw}'`, 'give a port from 0 to 65535 (0 picks a free one)');
   return Number(raw);
 }
 
@@ -142,8 +179,13 @@ function parsePort(raw: string | undefined): number | undefined {
  * with `-o json`, for scripts), serves until SIGINT/SIGTERM, then closes.
  */
 export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Promise<number> {
-  if (flags.serial !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(flags.serial)) throw new UsageError(`invalid --serial '${flags.serial}'`, 'give letters and digits, as FGVM01TM00000001');
-  if (flags.hostname !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,34}$/.test(flags.hostname)) throw new UsageError(`invalid --hostname '${flags.hostname}'`, 'give letters, digits, _ . - (at most 35 characters)');
+  if (flags.serial !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(flags.serial))
+    throw new UsageError(`invalid --serial '${flags.serial}'`, 'give letters and digits, as FGVM01TM00000001');
+  if (flags.hostname !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,34}$/.test(flags.hostname))
+    throw new UsageError(
+      `invalid --hostname '${flags.hostname}'`,
+      'give letters, digits, _ . - (at most 35 characters)',
+    );
   const configured = flags.config ? await readConfig(flags.config) : {};
   const schema = flags.schema ? await readSchema(flags.schema) : undefined;
   const options: EmulatorOptions = {
@@ -154,7 +196,10 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
     tls: !!flags.tls,
     stateFile: flags.state,
     seed: flags.seed,
-    vdoms: flags.vdoms?.split(',').map((v) => v.trim()).filter(Boolean),
+    vdoms: flags.vdoms
+      ?.split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
     recordRequests: false,
     ...schema,
     // Each emulator its own device: by default both follow from the port (a saved schema: its serial),
@@ -169,8 +214,13 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = `cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`;
-    if (code === 'EVDOMNAME') throw new UsageError(message, 'VDOM names are letters, digits, _ . - (at most 31 characters), as cmdb --vdom accepts them');
-    if (code === 'ESTATEFILE') throw new UsageError(message, 'give another --state file, or remove this one to start from the seed');
+    if (code === 'EVDOMNAME')
+      throw new UsageError(
+        message,
+        'VDOM names are letters, digits, _ . - (at most 31 characters), as cmdb --vdom accepts them',
+      );
+    if (code === 'ESTATEFILE')
+      throw new UsageError(message, 'give another --state file, or remove this one to start from the seed');
     if (code && LISTEN_ERRORS.has(code)) {
       const kept = flags.port === undefined && flags.state ? ` (the port kept in ${flags.state})` : '';
       throw new UsageError(`${message}${kept}`, 'choose another --port or --host');

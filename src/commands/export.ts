@@ -28,8 +28,12 @@ function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): n
   for (const { table, report } of others) ctx.warn(`${table.path} is left out: ${report.message}`);
   if (refused.length || missing.length) {
     const groups = [...new Set(refused.map((f) => f.table.group))].sort().join(', ');
-    const denied = refused.length ? `permission denied${missing.length ? ` for ${refused.length}` : ''} (groups: ${groups})` : '';
-    const absent = missing.length ? `${missing.length === 1 ? 'one is' : `${missing.length} are`} not on this device` : '';
+    const denied = refused.length
+      ? `permission denied${missing.length ? ` for ${refused.length}` : ''} (groups: ${groups})`
+      : '';
+    const absent = missing.length
+      ? `${missing.length === 1 ? 'one is' : `${missing.length} are`} not on this device`
+      : '';
     const count = refused.length + missing.length;
     ctx.warn(`${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent].filter(Boolean).join('; ')}`);
   }
@@ -42,15 +46,21 @@ function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): n
  * `--concurrency` at once with a progress line on a terminal. A table that cannot be read is left out
  * (reportFailures), and the run ends with the most severe such failure.
  */
-export async function run(ctx: Context, { tables: tableInputs = [] }: { tables?: string[] }, opts: ExportOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { tables: tableInputs = [] }: { tables?: string[] },
+  opts: ExportOptions,
+): Promise<number> {
   const vdoms = ctx.vdoms();
   const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
   const chosen = await chosenTables(ctx, await ctx.catalogue(), tableInputs, { spec: opts.spec });
   const progress = ctx.out.progress('tables', chosen.length);
   let done = 0;
-  const { tables, failures } = await readConfiguration(ctx, chosen, vdoms, { excludeDefaultValues: opts.excludeDefaultValues, concurrency, onRead: () => progress.update(++done) }).finally(() =>
-    progress.done(),
-  );
+  const { tables, failures } = await readConfiguration(ctx, chosen, vdoms, {
+    excludeDefaultValues: opts.excludeDefaultValues,
+    concurrency,
+    onRead: () => progress.update(++done),
+  }).finally(() => progress.done());
   const exits = reportFailures(ctx, failures, tableInputs.length === 0);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {

@@ -14,11 +14,22 @@ import { printRead, readFacts, readView, send, shapeRead } from './shared.js';
  */
 export type GetOptions = Pick<ReadOptions, 'datasource' | 'withMeta' | 'skip' | 'fields'>;
 
-export async function run(ctx: Context, { table: tableInput, keys }: { table: string; keys: string[] }, opts: GetOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { table: tableInput, keys }: { table: string; keys: string[] },
+  opts: GetOptions,
+): Promise<number> {
   const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
-  const query = { ...vdomQuery(ctx), ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }) };
+  const query = {
+    ...vdomQuery(ctx),
+    ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }),
+  };
   if (!keys.length) {
-    if (!table.singleton) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object`, keysHint(table.path, ctx.vdoms()));
+    if (!table.singleton)
+      throw new UsageError(
+        `${table.path} is a keyed table: give the ${table.key} of the object`,
+        keysHint(table.path, ctx.vdoms()),
+      );
     requireOperation(ctx, table, 'G', 'L');
     const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(query));

@@ -40,7 +40,13 @@ function filtered(query: QueryParams): boolean {
  * VDOMs each page asks only the VDOMs that still have more. Each page goes to the output as it arrives,
  * the next one already asked for: the device prepares it while this one is formatted.
  */
-async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSize: number, view: ReadView): Promise<void> {
+async function listAll(
+  ctx: Context,
+  table: TableDef,
+  base: QueryParams,
+  pageSize: number,
+  view: ReadView,
+): Promise<void> {
   const limit = base.count;
   let start = base.start ?? 0;
   let vdoms = base.vdom;
@@ -73,7 +79,11 @@ async function listAll(ctx: Context, table: TableDef, base: QueryParams, pageSiz
       const page = pageOf(rows);
       if (rows.length && lastPage.get(name) === page) {
         const { MalformedAnswerError } = await import('../api/errors.js');
-        throw new MalformedAnswerError('no-progress', result.status, { method: 'GET', tablePath: table.path, vdoms: [name] });
+        throw new MalformedAnswerError('no-progress', result.status, {
+          method: 'GET',
+          tablePath: table.path,
+          vdoms: [name],
+        });
       }
       lastPage.set(name, page);
       pages.push([name, rows]);

@@ -5,7 +5,16 @@ import type { SessionAuth } from '../api/session.js';
 import { parsePrefix, parseVdoms, type Context } from '../cli/context.js';
 import { isUsableToken } from '../api/auth.js';
 import { releaseOf } from '../catalogue/device-schema.js';
-import { checkProfileName, defaultProfile, profileNameFor, putProfile, readProfiles, updateProfiles, type AuthKind, type DeviceProfile } from '../config/profiles.js';
+import {
+  checkProfileName,
+  defaultProfile,
+  profileNameFor,
+  putProfile,
+  readProfiles,
+  updateProfiles,
+  type AuthKind,
+  type DeviceProfile,
+} from '../config/profiles.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
 import { endSession, newClient, tlsOptions } from '../device/connect.js';
 import { forgetSecrets, saveSession, secretStore, sessionAuth, tokenAuth } from '../device/credentials.js';
@@ -32,7 +41,11 @@ interface Credential {
 }
 
 /** Which profile a login creates or renews: -d, else the one for --host, else (no host) the default. */
-function existingProfile(ctx: Context, devices: DeviceProfile[], fallback: DeviceProfile | null): DeviceProfile | undefined {
+function existingProfile(
+  ctx: Context,
+  devices: DeviceProfile[],
+  fallback: DeviceProfile | null,
+): DeviceProfile | undefined {
   const name = ctx.settings.device;
   if (name) return devices.find((d) => d.name === name);
   const host = ctx.settings.host;
@@ -41,20 +54,37 @@ function existingProfile(ctx: Context, devices: DeviceProfile[], fallback: Devic
 }
 
 /** The credential from stdin or a prompt: never from argv. Nothing is sent before it is read. */
-async function readCredential(ctx: Context, opts: LoginOptions, existing: DeviceProfile | undefined, host: string): Promise<Credential> {
+async function readCredential(
+  ctx: Context,
+  opts: LoginOptions,
+  existing: DeviceProfile | undefined,
+  host: string,
+): Promise<Credential> {
   if (opts.tokenStdin && (opts.username || opts.passwordStdin)) {
-    throw new UsageError('--token-stdin logs in with an API token; --username and --password-stdin with a password: give one of them');
+    throw new UsageError(
+      '--token-stdin logs in with an API token; --username and --password-stdin with a password: give one of them',
+    );
   }
   if (opts.tokenStdin) {
     const token = await readStdin(ctx.io, 'API token', '--token-stdin');
     // Only one trailing newline is dropped; whitespace left inside could not travel in a header.
-    if (!isUsableToken(token)) throw new UsageError('the API token read from stdin contains spaces, line breaks, control or non-ASCII characters', 'give the token alone on stdin, at most followed by one newline');
+    if (!isUsableToken(token))
+      throw new UsageError(
+        'the API token read from stdin contains spaces, line breaks, control or non-ASCII characters',
+        'give the token alone on stdin, at most followed by one newline',
+      );
     return { kind: 'token', secret: token };
   }
   const username = opts.username ?? (existing?.auth === 'session' ? existing.username : undefined);
   if (!username) {
     if (opts.passwordStdin) throw new UsageError('--password-stdin needs --username <name>');
-    throw new UsageError('say how to log in', existing?.auth === 'token' ? 'give the API token on stdin with --token-stdin' : 'with an API token on stdin (--token-stdin), or as an administrator (--username <name>, password prompted or read with --password-stdin)');
+    throw new UsageError(
+      'say how to log in',
+      existing?.auth === 'token'
+        ? 'give the API token on stdin with --token-stdin'
+        : 'with an API token on stdin (--token-stdin), or as an administrator (--username <name>, ' +
+            'password prompted or read with --password-stdin)',
+    );
   }
   const secret = opts.passwordStdin
     ? await readStdin(ctx.io, 'password', '--password-stdin')
@@ -69,12 +99,17 @@ const KIND_WORDS: Record<AuthKind, string> = { token: 'an API token', session: '
 async function confirmReplace(ctx: Context, existing: DeviceProfile, credential: Credential): Promise<void> {
   const was = `${KIND_WORDS[existing.auth]}${existing.username ? ` (as ${existing.username})` : ''}`;
   const now = `${KIND_WORDS[credential.kind]}${credential.username ? ` (as ${credential.username})` : ''}`;
-  const what = `device '${existing.name}' (${existing.host}) is saved with ${was}; this login with ${now} would replace it`;
+  const what =
+    `device '${existing.name}' (${existing.host}) is saved with ${was}; ` + `this login with ${now} would replace it`;
   if (ctx.interactive) {
     if (await ctx.confirm(`The ${what}. Replace it?`)) return;
     throw new UsageError(`not replaced: ${what}`, `keep both by saving this login under another name with -d <name>`);
   }
-  throw new UsageError(what, `on a terminal cmdb asks; here: remove it first with 'cmdb device remove ${existing.name}', or save this login under another name with -d <name>`);
+  throw new UsageError(
+    what,
+    `on a terminal cmdb asks; here: remove it first with 'cmdb device remove ${existing.name}', ` +
+      `or save this login under another name with -d <name>`,
+  );
 }
 
 /** Fails now, before the device sees the credential, when the store cannot keep it. */
@@ -93,7 +128,13 @@ interface Checked {
  * Checks the credential with `GET /api/v2/monitor/system/status`. A certificate that does not verify
  * stops here (exit 3, with its fingerprint); on a terminal the user may pin it and the check runs again.
  */
-async function check(ctx: Context, target: { host: string; prefix?: string; timeoutMs: number }, tls: TlsOptions, auth: Authenticator, name: string): Promise<Checked> {
+async function check(
+  ctx: Context,
+  target: { host: string; prefix?: string; timeoutMs: number },
+  tls: TlsOptions,
+  auth: Authenticator,
+  name: string,
+): Promise<Checked> {
   const { TlsVerificationError } = await import('../api/network.js');
   let fingerprint = tls.fingerprint ?? undefined;
   for (;;) {
@@ -103,7 +144,15 @@ async function check(ctx: Context, target: { host: string; prefix?: string; time
     } catch (err) {
       const certificate = err instanceof TlsVerificationError ? err.certificate : null;
       if (!certificate || fingerprint || !ctx.interactive) throw err;
-      ctx.warn(`the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n  subject  ${certificate.subject}\n  issuer   ${certificate.issuer}\n  expires  ${certificate.validTo}\nCompare the fingerprint with the one the device shows (get system certificate, or the web interface) before you trust it.`);
+      ctx.warn(
+        `the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n` +
+          `  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n` +
+          `  subject  ${certificate.subject}\n` +
+          `  issuer   ${certificate.issuer}\n` +
+          `  expires  ${certificate.validTo}\n` +
+          'Compare the fingerprint with the one the device shows (get system certificate, or the web interface) ' +
+          'before you trust it.',
+      );
       if (!(await ctx.confirm(`Pin this certificate for device '${name}'?`))) throw err;
       fingerprint = certificate.fingerprint;
     } finally {
@@ -112,14 +161,21 @@ async function check(ctx: Context, target: { host: string; prefix?: string; time
   }
 }
 
-async function authenticator(ctx: Context, opts: LoginOptions, credential: Credential, banner: { accepted: boolean }): Promise<Authenticator> {
+async function authenticator(
+  ctx: Context,
+  opts: LoginOptions,
+  credential: Credential,
+  banner: { accepted: boolean },
+): Promise<Authenticator> {
   if (credential.kind === 'token') return tokenAuth(credential.secret);
   return sessionAuth(ctx, {
     username: credential.username!,
     password: async () => credential.secret,
     tokenCode: opts.tokenCode,
     acceptDisclaimer: async () => {
-      banner.accepted = !!opts.acceptDisclaimer || (ctx.interactive && (await ctx.confirm('The device shows a login banner (disclaimer). Do you accept it?')));
+      banner.accepted =
+        !!opts.acceptDisclaimer ||
+        (ctx.interactive && (await ctx.confirm('The device shows a login banner (disclaimer). Do you accept it?')));
       return banner.accepted;
     },
   });
@@ -132,10 +188,17 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
   // Normalised already: --host/CMDB_HOST by the options, a profile's host when its file was read.
   const host = ctx.settings.host ?? existing?.host;
-  if (!host) throw new UsageError('login needs the address of the device', 'give it with --host https://fw.example[:port] (or CMDB_HOST)');
+  if (!host)
+    throw new UsageError(
+      'login needs the address of the device',
+      'give it with --host https://fw.example[:port] (or CMDB_HOST)',
+    );
   const name = checkProfileName(ctx.settings.device ?? existing?.name ?? profileNameFor(host));
   if (opts.fingerprint !== undefined && !isFingerprint(opts.fingerprint)) {
-    throw new UsageError(`invalid fingerprint '${opts.fingerprint}'`, 'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case');
+    throw new UsageError(
+      `invalid fingerprint '${opts.fingerprint}'`,
+      'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case',
+    );
   }
   const vdom = ctx.options.vdom ?? existing?.vdom;
   if (vdom !== undefined) parseVdoms(vdom);
@@ -143,12 +206,23 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   if (prefix !== undefined) parsePrefix(prefix, opts.prefix !== undefined ? '--prefix' : 'the saved profile');
   const sameDevice = existing?.host === host;
   const caFile = ctx.options.caFile ? resolve(ctx.options.caFile) : sameDevice ? existing?.caFile : undefined;
-  const pinned = opts.fingerprint ? normalizeFingerprint(opts.fingerprint) : sameDevice ? existing?.fingerprint : undefined;
+  const pinned = opts.fingerprint
+    ? normalizeFingerprint(opts.fingerprint)
+    : sameDevice
+      ? existing?.fingerprint
+      : undefined;
 
   const credential = await readCredential(ctx, opts, existing, host);
-  if (existing && existing.name === name && existing.auth !== credential.kind) await confirmReplace(ctx, existing, credential);
+  if (existing && existing.name === name && existing.auth !== credential.kind)
+    await confirmReplace(ctx, existing, credential);
   const store = await openStore(ctx, opts, name);
-  const target = settingsFor(ctx, null, host, { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined }, opts.prefix);
+  const target = settingsFor(
+    ctx,
+    null,
+    host,
+    { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined },
+    opts.prefix,
+  );
   const tls = await tlsOptions(ctx, { host, caFile: target.caFile, fingerprint: pinned });
   const banner = { accepted: false };
   const auth = await authenticator(ctx, opts, credential, banner);
@@ -156,10 +230,12 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
 
   await store.set(credentialAccount(name), credential.secret);
   // The session saved by an earlier login of this profile is replaced: end it on the device first.
-  if (existing?.name === name && sameDevice && existing.auth === 'session') await endSession(ctx, existing, await secretStore(ctx, existing.secrets)).catch(() => false);
+  if (existing?.name === name && sameDevice && existing.auth === 'session')
+    await endSession(ctx, existing, await secretStore(ctx, existing.secrets)).catch(() => false);
   const session = credential.kind === 'session' ? (auth as SessionAuth).exportState() : null;
   await saveSession(ctx, store, name, session);
-  if (existing && existing.name === name && existing.secrets !== store.kind) await forgetSecrets(ctx, existing, { credential: true, session: true });
+  if (existing && existing.name === name && existing.secrets !== store.kind)
+    await forgetSecrets(ctx, existing, { credential: true, session: true });
 
   const profile: DeviceProfile = {
     name,
@@ -184,8 +260,18 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   const who = credential.kind === 'token' ? 'with an API token' : `as ${credential.username}`;
   await printOutcome(
     ctx,
-    `Logged in to ${describeDevice(facts)} at ${host} ${who}; saved as device '${name}'${isDefault ? ' (the default)' : ''}, secret in ${store.location}`,
-    { device: name, host, auth: credential.kind, username: credential.username ?? null, ...facts, fingerprint: profile.fingerprint ?? null, default: isDefault, secrets: store.kind },
+    `Logged in to ${describeDevice(facts)} at ${host} ${who}; ` +
+      `saved as device '${name}'${isDefault ? ' (the default)' : ''}, secret in ${store.location}`,
+    {
+      device: name,
+      host,
+      auth: credential.kind,
+      username: credential.username ?? null,
+      ...facts,
+      fingerprint: profile.fingerprint ?? null,
+      default: isDefault,
+      secrets: store.kind,
+    },
   );
   return 0;
 }

@@ -22,8 +22,10 @@ export async function run(ctx: Context, _args: object, opts: LogoutOptions): Pro
     profile.auth === 'token'
       ? opts.forget
         ? `Device '${profile.name}' (${profile.host}) uses an API token, which has no session to end; ${forgot}`
-        : `Nothing to end for device '${profile.name}' (${profile.host}): an API token has no session; the token stays saved ('cmdb logout --forget' deletes it)`
-      : `Logged out of device '${profile.name}' (${profile.host}): ${ended ? 'ended the session' : 'no session was open'}${opts.forget ? `; ${forgot}` : ''}`;
+        : `Nothing to end for device '${profile.name}' (${profile.host}): an API token has no session; ` +
+          `the token stays saved ('cmdb logout --forget' deletes it)`
+      : `Logged out of device '${profile.name}' (${profile.host}): ` +
+        `${ended ? 'ended the session' : 'no session was open'}${opts.forget ? `; ${forgot}` : ''}`;
   await printOutcome(ctx, message, {
     device: profile.name,
     host: profile.host,

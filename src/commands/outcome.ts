@@ -18,7 +18,10 @@ export interface DeviceFacts {
 /** Hostname, serial and version from `GET /api/v2/monitor/system/status`. */
 export function deviceFacts(status: ApiResult): DeviceFacts {
   const envelope = status.envelopes[0] ?? {};
-  const results = (envelope.results && typeof envelope.results === 'object' ? envelope.results : {}) as Record<string, unknown>;
+  const results = (envelope.results && typeof envelope.results === 'object' ? envelope.results : {}) as Record<
+    string,
+    unknown
+  >;
   const text = (...values: unknown[]) => (values.find((v) => typeof v === 'string' && v) as string | undefined) ?? null;
   return {
     hostname: text(results.hostname),
@@ -49,5 +52,8 @@ export function demoDevice(ctx: Context): Row {
 
 /** Commands that manage saved devices do not apply to the demo device, and must not touch a profile. */
 export function notForDemo(command: string, why: string): UsageError {
-  return new UsageError(`'cmdb ${command}' does not apply to the demo device (--demo or CMDB_DEMO): ${why}`, "drop --demo (and unset CMDB_DEMO) to act on a saved device; 'cmdb demo reset' forgets the demo's changes");
+  return new UsageError(
+    `'cmdb ${command}' does not apply to the demo device (--demo or CMDB_DEMO): ${why}`,
+    "drop --demo (and unset CMDB_DEMO) to act on a saved device; 'cmdb demo reset' forgets the demo's changes",
+  );
 }

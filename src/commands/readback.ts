@@ -17,18 +17,33 @@ export interface ReadForChange {
 }
 
 /** One object (or a singleton) as it stands, for a read-modify-write. */
-export async function readForChange(ctx: Context, table: TableDef, mkey: string | number | undefined, query: QueryParams): Promise<ReadForChange> {
+export async function readForChange(
+  ctx: Context,
+  table: TableDef,
+  mkey: string | number | undefined,
+  query: QueryParams,
+): Promise<ReadForChange> {
   const result = await send(ctx, table, { method: 'GET', mkey, query });
   const envelope = result.envelopes[0] ?? {};
   const results = envelope.results;
   const object = (Array.isArray(results) ? results[0] : results) as Obj | undefined;
-  if (!object || typeof object !== 'object') throw new CmdbError(`${table.path}${mkey === undefined ? '' : ` ${mkey}`}: the device returned no object`, EXIT.DEVICE);
-  return { object, revision: typeof envelope.revision === 'string' ? envelope.revision : undefined, vdom: typeof envelope.vdom === 'string' ? envelope.vdom : undefined };
+  if (!object || typeof object !== 'object')
+    throw new CmdbError(
+      `${table.path}${mkey === undefined ? '' : ` ${mkey}`}: the device returned no object`,
+      EXIT.DEVICE,
+    );
+  return {
+    object,
+    revision: typeof envelope.revision === 'string' ? envelope.revision : undefined,
+    vdom: typeof envelope.vdom === 'string' ? envelope.vdom : undefined,
+  };
 }
 
 /** The object's own fields (no `q_*`), secrets counting as equal whatever their encryption. */
 function comparable(object: Obj): string {
-  return JSON.stringify(object, (key, value: unknown) => (key && isMetaField(key) ? undefined : isEncrypted(value) ? 'ENC' : value));
+  return JSON.stringify(object, (key, value: unknown) =>
+    key && isMetaField(key) ? undefined : isEncrypted(value) ? 'ENC' : value,
+  );
 }
 
 /**
@@ -36,7 +51,15 @@ function comparable(object: Obj): string {
  * asked again, and only when it moved is the object read again and compared (another object of the
  * same table may have changed instead). `force` writes anyway.
  */
-export async function requireUnchanged(ctx: Context, table: TableDef, mkey: string | number | undefined, query: QueryParams, read: ReadForChange, force: boolean, hint = 'run the command again to work from its current state'): Promise<void> {
+export async function requireUnchanged(
+  ctx: Context,
+  table: TableDef,
+  mkey: string | number | undefined,
+  query: QueryParams,
+  read: ReadForChange,
+  force: boolean,
+  hint = 'run the command again to work from its current state',
+): Promise<void> {
   if (force) return;
   const asked = await send(ctx, table, { method: 'GET', query: { ...query, action: 'revision' } });
   const envelope = asked.envelopes[0] ?? {};

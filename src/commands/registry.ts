@@ -22,7 +22,12 @@ const READ_OPTIONS = [
 const BODY_OPTIONS = [
   { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
   { flags: '--data <json>', description: 'body as JSON', kind: 'none' },
-  { flags: '--set <field=value>', description: 'set one field, typed by the table schema (repeatable)', kind: 'set', repeatable: true },
+  {
+    flags: '--set <field=value>',
+    description: 'set one field, typed by the table schema (repeatable)',
+    kind: 'set',
+    repeatable: true,
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /** Every write command: --dry-run shows the requests instead of sending them; --yes answers its question. */
@@ -34,10 +39,12 @@ const WRITE_OPTIONS = [
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
-const CONCURRENCY = (what: string) => ({ flags: '--concurrency <n>', description: `parallel requests for ${what} (default 4)`, kind: 'none' }) as const;
+const CONCURRENCY = (what: string) =>
+  ({ flags: '--concurrency <n>', description: `parallel requests for ${what} (default 4)`, kind: 'none' }) as const;
 
 /** The run() of `cmdb schema <table>` and the other read actions of SPEC.md E1/E2. */
-const readAction = (name: 'schema' | 'defaults' | 'meta' | 'revision' | 'transactions') => async () => (await import('./action.js')).readAction(name);
+const readAction = (name: 'schema' | 'defaults' | 'meta' | 'revision' | 'transactions') => async () =>
+  (await import('./action.js')).readAction(name);
 
 export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
@@ -48,10 +55,21 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--group <group>', description: 'only tables of this access group', kind: 'group' },
       { flags: '--area <area>', description: 'only tables of this area (log, firewall, ...)', kind: 'area' },
       { flags: '--spec', description: 'only the 42 core tables of the API specification, with its operations' },
-      { flags: '--refresh', description: "with -d: read the device's schema again (a device of another release than 6.4.14)" },
-      { flags: '--fields <a,b>', description: 'only these columns: path, kind, key, keyType, operations, group, spec', kind: 'none' },
+      {
+        flags: '--refresh',
+        description: "with -d: read the device's schema again (a device of another release than 6.4.14)",
+      },
+      {
+        flags: '--fields <a,b>',
+        description: 'only these columns: path, kind, key, keyType, operations, group, spec',
+        kind: 'none',
+      },
     ],
-    examples: ['cmdb tables --area firewall', 'cmdb tables --spec --group fwgrp -o json', 'cmdb tables -d fw72 --refresh'],
+    examples: [
+      'cmdb tables --area firewall',
+      'cmdb tables --spec --group fwgrp -o json',
+      'cmdb tables -d fw72 --refresh',
+    ],
     load: async () => (await import('./tables.js')).run,
   }),
   defineCommand({
@@ -63,7 +81,12 @@ export const COMMANDS: readonly CommandDef[] = [
     tables: { keyed: ['L'], singleton: ['L', 'G'] },
     options: [
       ...READ_OPTIONS,
-      { flags: '--filter <expr>', description: 'field<op>value with == != =@ !@ <= < >= > (repeat: AND; commas: OR)', kind: 'filter', repeatable: true },
+      {
+        flags: '--filter <expr>',
+        description: 'field<op>value with == != =@ !@ <= < >= > (repeat: AND; commas: OR)',
+        kind: 'filter',
+        repeatable: true,
+      },
       { flags: '--start <n>', description: 'first entry index', kind: 'none' },
       { flags: '--count <n>', description: 'maximum number of entries (with --all: in total)', kind: 'none' },
       { flags: '--all', description: 'fetch every page' },
@@ -71,12 +94,21 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--with-contents-hash', description: "include a checksum of each object's contents" },
       { flags: '--key <name>', description: 'filter on this property (with --pattern)', kind: 'field' },
       { flags: '--pattern <value>', description: 'value for --key', kind: 'none' },
-      { flags: '--scope <scope>', description: 'global, vdom or both', kind: 'choices', choices: ['global', 'vdom', 'both'] },
+      {
+        flags: '--scope <scope>',
+        description: 'global, vdom or both',
+        kind: 'choices',
+        choices: ['global', 'vdom', 'both'],
+      },
       { flags: '--exclude-default-values', description: 'leave out properties that hold their default value' },
       { flags: '--no-headers', description: 'table and csv: leave out the header line' },
     ],
-    examples: ['cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action', "cmdb list firewall/address --filter 'type==ipmask' -o json",
-      'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway', "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip"],
+    examples: [
+      'cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action',
+      "cmdb list firewall/address --filter 'type==ipmask' -o json",
+      'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway',
+      "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip",
+    ],
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
@@ -87,7 +119,12 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
     options: READ_OPTIONS,
-    examples: ['cmdb get firewall/policy 1', 'cmdb get firewall/address lan-net dmz-net -o json', 'cmdb get log.disk/setting -o yaml', 'cmdb get system/interface port1 --fields name,ip,allowaccess'],
+    examples: [
+      'cmdb get firewall/policy 1',
+      'cmdb get firewall/address lan-net dmz-net -o json',
+      'cmdb get log.disk/setting -o yaml',
+      'cmdb get system/interface port1 --fields name,ip,allowaccess',
+    ],
     load: async () => (await import('./get.js')).run,
   }),
   defineCommand({
@@ -98,8 +135,17 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', body: 'none' },
     tables: { keyed: ['C'], singleton: ['C'] },
-    options: [...BODY_OPTIONS, CONCURRENCY('an array body'), { flags: '--atomic', description: 'all or nothing: every element in one device transaction' }, ...WRITE_OPTIONS],
-    examples: ['cmdb create firewall/address --set name=lab-net --set subnet=10.20.0.0/24', 'cmdb create firewall/address -f addresses.yaml', 'cmdb create router/static --set dst=10.30.0.0/16 --set gateway=10.10.10.254 --set device=port4'],
+    options: [
+      ...BODY_OPTIONS,
+      CONCURRENCY('an array body'),
+      { flags: '--atomic', description: 'all or nothing: every element in one device transaction' },
+      ...WRITE_OPTIONS,
+    ],
+    examples: [
+      'cmdb create firewall/address --set name=lab-net --set subnet=10.20.0.0/24',
+      'cmdb create firewall/address -f addresses.yaml',
+      'cmdb create router/static --set dst=10.30.0.0/16 --set gateway=10.10.10.254 --set device=port4',
+    ],
     load: async () => (await import('./create.js')).run,
   }),
   defineCommand({
@@ -119,14 +165,21 @@ export const COMMANDS: readonly CommandDef[] = [
     writes: true,
     devices: 'each',
     usage: 'update <table> [key] [body]',
-    notes: ['A keyed table takes the key of the object; a singleton takes none. The body (inline JSON, -f, --data, --set) holds only the fields to change.'],
+    notes: [
+      'A keyed table takes the key of the object; a singleton takes none. The body (inline JSON, -f, --data, ' +
+        '--set) holds only the fields to change.',
+    ],
     description: 'change fields of an object ([key] [body]), or of a singleton ([body])',
     group: 'objects',
     // `update <table> [args...]` is `[key] [body]`: only the first word is a key.
     args: { table: 'table', args: 'key' },
     tables: { keyed: ['U'], singleton: ['P'] },
     options: [...BODY_OPTIONS, ...WRITE_OPTIONS],
-    examples: ['cmdb update firewall/policy 4 --set status=disable', "cmdb update firewall/addrgrp internal-nets --set 'member+=dmz-net'", 'cmdb update log.disk/setting --set status=enable --set roll-day=sunday'],
+    examples: [
+      'cmdb update firewall/policy 4 --set status=disable',
+      "cmdb update firewall/addrgrp internal-nets --set 'member+=dmz-net'",
+      'cmdb update log.disk/setting --set status=enable --set roll-day=sunday',
+    ],
     load: async () => (await import('./update.js')).run,
   }),
   defineCommand({
@@ -134,7 +187,10 @@ export const COMMANDS: readonly CommandDef[] = [
     writes: true,
     devices: 'each',
     usage: 'move <table> <key> (--before <key> | --after <key> | --top | --bottom)',
-    notes: ['Give exactly one of --before, --after, --top or --bottom: the object the moved one goes in front of, or behind, or the first or last place.'],
+    notes: [
+      'Give exactly one of --before, --after, --top or --bottom: the object the moved one goes in front of, or ' +
+        'behind, or the first or last place.',
+    ],
     description: 'move an object before or after another, or to the top or bottom',
     group: 'objects',
     args: { table: 'table', key: 'key' },
@@ -146,7 +202,11 @@ export const COMMANDS: readonly CommandDef[] = [
       { flags: '--bottom', description: 'move behind the last object' },
       ...WRITE_OPTIONS,
     ],
-    examples: ['cmdb move firewall/policy 4 --before 1', 'cmdb move firewall/policy 3 --after 5', 'cmdb move dlp/filepattern 1 --bottom'],
+    examples: [
+      'cmdb move firewall/policy 4 --before 1',
+      'cmdb move firewall/policy 3 --after 5',
+      'cmdb move dlp/filepattern 1 --bottom',
+    ],
     load: async () => (await import('./move.js')).run,
   }),
   defineCommand({
@@ -170,39 +230,71 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['D'], singleton: [] },
-    options: [CONCURRENCY('several keys'), { flags: '--atomic', description: 'all or nothing: every delete in one device transaction' }, ...WRITE_OPTIONS],
-    examples: ['cmdb delete firewall/address dhcp-pool', 'cmdb delete firewall/policy 4 5 --concurrency 2', 'cmdb delete firewall.ipmacbinding/table 1 --dry-run'],
+    options: [
+      CONCURRENCY('several keys'),
+      { flags: '--atomic', description: 'all or nothing: every delete in one device transaction' },
+      ...WRITE_OPTIONS,
+    ],
+    examples: [
+      'cmdb delete firewall/address dhcp-pool',
+      'cmdb delete firewall/policy 4 5 --concurrency 2',
+      'cmdb delete firewall.ipmacbinding/table 1 --dry-run',
+    ],
     load: async () => (await import('./delete.js')).run,
   }),
   defineCommand({
     spec: 'export [tables...]',
     devices: 'each',
     output: { what: 'a config document', formats: ['yaml', 'json'], default: 'yaml' },
-    description: 'print the config document of the tables (default: every table the device has that can be read as a whole)',
+    description:
+      'print the config document of the tables (default: every table the device has that can be read as a whole)',
     group: 'configuration as code',
     args: { tables: 'table' },
     tables: { keyed: ['L'], singleton: ['G'] },
     options: [
       { flags: '--exclude-default-values', description: 'leave out fields that hold their default value' },
       { flags: '--dir <dir>', description: 'write DIR/<device>.yaml instead of printing', kind: 'file' },
-      { flags: '--spec', description: 'only the 42 core tables of the API specification (default: every table the device has)' },
+      {
+        flags: '--spec',
+        description: 'only the 42 core tables of the API specification (default: every table the device has)',
+      },
       { flags: '--concurrency <n>', description: 'tables read at once (default 8)', kind: 'none' },
     ],
-    examples: ["cmdb export --vdom '*' > fw1.yaml", 'cmdb export firewall/address firewall/policy router/static', "cmdb -d fw1 export --vdom '*' --dir configs/"],
+    examples: [
+      "cmdb export --vdom '*' > fw1.yaml",
+      'cmdb export firewall/address firewall/policy router/static',
+      "cmdb -d fw1 export --vdom '*' --dir configs/",
+    ],
     load: async () => (await import('./export.js')).run,
   }),
   defineCommand({
     spec: 'diff [tables...]',
     devices: 'each',
     output: PLAN_OUTPUT,
-    description: 'show what apply would change to make the device match a document (reads only; exit 10 when they differ)',
+    description:
+      'show what apply would change to make the device match a document (reads only; exit 10 when they differ)',
     group: 'configuration as code',
     args: { tables: 'table' },
     options: [
-      { flags: '-f, --file <path>', description: "the desired config document, YAML or JSON ('-' for stdin)", kind: 'file' },
-      { flags: '--from <device>', description: "another saved device's configuration is the desired one", kind: 'device' },
-      { flags: '--dir <dir>', description: 'each device against DIR/<device>.yaml (as export --dir writes them)', kind: 'file' },
-      { flags: '--prune', description: 'also list objects of the keyed tables the document names that it does not list' },
+      {
+        flags: '-f, --file <path>',
+        description: "the desired config document, YAML or JSON ('-' for stdin)",
+        kind: 'file',
+      },
+      {
+        flags: '--from <device>',
+        description: "another saved device's configuration is the desired one",
+        kind: 'device',
+      },
+      {
+        flags: '--dir <dir>',
+        description: 'each device against DIR/<device>.yaml (as export --dir writes them)',
+        kind: 'file',
+      },
+      {
+        flags: '--prune',
+        description: 'also list objects of the keyed tables the document names that it does not list',
+      },
     ],
     examples: ['cmdb diff -f fw1.yaml', 'cmdb diff -f fw1.yaml --prune -o json'],
     load: async () => (await import('./diff.js')).run,
@@ -217,12 +309,27 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'configuration as code',
     args: { tables: 'table' },
     options: [
-      { flags: '-f, --file <path>', description: "the desired config document, YAML or JSON ('-' for stdin)", kind: 'file' },
-      { flags: '--from <device>', description: "make the device match another saved device's configuration", kind: 'device' },
-      { flags: '--dir <dir>', description: 'each device from DIR/<device>.yaml (as export --dir writes them)', kind: 'file' },
+      {
+        flags: '-f, --file <path>',
+        description: "the desired config document, YAML or JSON ('-' for stdin)",
+        kind: 'file',
+      },
+      {
+        flags: '--from <device>',
+        description: "make the device match another saved device's configuration",
+        kind: 'device',
+      },
+      {
+        flags: '--dir <dir>',
+        description: 'each device from DIR/<device>.yaml (as export --dir writes them)',
+        kind: 'file',
+      },
       { flags: '--prune', description: 'delete objects of the keyed tables the document names that it does not list' },
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
-      { flags: '--dry-run', description: 'print the plan and the exact requests; write nothing (exit 10 when there is something to do)' },
+      {
+        flags: '--dry-run',
+        description: 'print the plan and the exact requests; write nothing (exit 10 when there is something to do)',
+      },
       { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
     ],
     examples: ['cmdb apply -f fw1.yaml --dry-run', 'cmdb apply -f fw1.yaml --prune --atomic --yes'],
@@ -236,10 +343,17 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'metadata',
     args: { table: 'table' },
     options: [
-      { flags: '--all', description: "the whole tree, every table's schema at once (--raw: the answer untouched, to save)" },
+      {
+        flags: '--all',
+        description: "the whole tree, every table's schema at once (--raw: the answer untouched, to save)",
+      },
       { flags: '--refresh', description: 'also rewrite the cached schema of a device of another release than 6.4.14' },
     ],
-    examples: ['cmdb schema firewall/policy', 'cmdb schema log.disk/setting -o json', 'cmdb schema --all --raw > fw-7.2.json'],
+    examples: [
+      'cmdb schema firewall/policy',
+      'cmdb schema log.disk/setting -o json',
+      'cmdb schema --all --raw > fw-7.2.json',
+    ],
     load: async () => (await import('./action.js')).schema,
   }),
   defineCommand({
@@ -281,19 +395,38 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'api <path>',
     devices: 'each',
-    description: 'send one request to any path under /api/v2/ (monitor, log, cmdb...) with the device\'s credentials',
+    description: "send one request to any path under /api/v2/ (monitor, log, cmdb...) with the device's credentials",
     group: 'tools',
     args: { path: 'apipath' },
-    notes: ['The path is relative to /api/v2/ (monitor/system/status) or starts with it; a scheme and host, or a path outside /api/v2/, is refused. -X defaults to GET, or POST with a body. Prints the results in the chosen format (--raw: the whole answer); an answer that is not JSON (a configuration backup) goes to stdout byte for byte.'],
+    notes: [
+      'The path is relative to /api/v2/ (monitor/system/status) or starts with it; a scheme and host, or a path ' +
+        'outside /api/v2/, is refused. -X defaults to GET, or POST with a body. Prints the results in the chosen ' +
+        'format (--raw: the whole answer); an answer that is not JSON (a configuration backup) goes to stdout ' +
+        'byte for byte.',
+    ],
     options: [
-      { flags: '-X, --method <method>', description: 'GET, POST, PUT or DELETE (default GET, or POST with a body)', kind: 'choices', choices: ['GET', 'POST', 'PUT', 'DELETE'] },
-      { flags: '--query <name=value>', description: 'add a query parameter (repeatable)', kind: 'none', repeatable: true },
+      {
+        flags: '-X, --method <method>',
+        description: 'GET, POST, PUT or DELETE (default GET, or POST with a body)',
+        kind: 'choices',
+        choices: ['GET', 'POST', 'PUT', 'DELETE'],
+      },
+      {
+        flags: '--query <name=value>',
+        description: 'add a query parameter (repeatable)',
+        kind: 'none',
+        repeatable: true,
+      },
       { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
       { flags: '--data <json>', description: 'body as JSON (or YAML)', kind: 'none' },
       { flags: '--all', description: 'a list: fetch every page (start and count)' },
       { flags: '--page-size <n>', description: 'entries per request with --all (default 1000)', kind: 'none' },
     ],
-    examples: ['cmdb api monitor/system/status', "cmdb api cmdb/firewall/address --query 'filter=type==fqdn' -o yaml", 'cmdb api cmdb/dlp/filepattern -X POST --data \'{"id":42,"name":"api-made"}\''],
+    examples: [
+      'cmdb api monitor/system/status',
+      "cmdb api cmdb/firewall/address --query 'filter=type==fqdn' -o yaml",
+      'cmdb api cmdb/dlp/filepattern -X POST --data \'{"id":42,"name":"api-made"}\'',
+    ],
     load: async () => (await import('./api.js')).run,
   }),
   defineCommand({
@@ -301,13 +434,25 @@ export const COMMANDS: readonly CommandDef[] = [
     devices: 'each',
     description: "save the device's full configuration text (atomically, mode 0600), or print it",
     group: 'tools',
-    notes: ['Without --file or --dir the configuration goes to stdout. With several devices (-d a,b) give --dir: each is written to DIR/<device>.conf.'],
+    notes: [
+      'Without --file or --dir the configuration goes to stdout. With several devices (-d a,b) give --dir: each ' +
+        'is written to DIR/<device>.conf.',
+    ],
     options: [
-      { flags: '--scope <scope>', description: 'global (every VDOM, the default) or vdom (the one --vdom names)', kind: 'choices', choices: ['global', 'vdom'] },
+      {
+        flags: '--scope <scope>',
+        description: 'global (every VDOM, the default) or vdom (the one --vdom names)',
+        kind: 'choices',
+        choices: ['global', 'vdom'],
+      },
       { flags: '--file <path>', description: 'write the configuration to this file', kind: 'file' },
       { flags: '--dir <dir>', description: 'write DIR/<device>.conf', kind: 'file' },
     ],
-    examples: ['cmdb backup --file fw1.conf', 'cmdb backup --scope vdom --vdom dmz > dmz.conf', "cmdb -d 'branch-*' backup --dir backups/"],
+    examples: [
+      'cmdb backup --file fw1.conf',
+      'cmdb backup --scope vdom --vdom dmz > dmz.conf',
+      "cmdb -d 'branch-*' backup --dir backups/",
+    ],
     load: async () => (await import('./backup.js')).run,
   }),
   defineCommand({
@@ -323,27 +468,49 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'print the completion script for bash, zsh or fish',
     group: 'tools',
     args: { shell: 'shell' },
-    examples: ['source <(cmdb completion bash)', 'cmdb completion zsh > ~/.zsh/completions/_cmdb', 'cmdb completion fish > ~/.config/fish/completions/cmdb.fish'],
+    examples: [
+      'source <(cmdb completion bash)',
+      'cmdb completion zsh > ~/.zsh/completions/_cmdb',
+      'cmdb completion fish > ~/.config/fish/completions/cmdb.fish',
+    ],
     load: async () => (await import('./completion.js')).run,
   }),
   defineCommand({
     spec: 'login',
     devices: 'one',
     usage: 'login --host <url> (--token-stdin | --username <name>)',
-    notes: ['Needs --host (or CMDB_HOST; or -d of a saved device) and one of --token-stdin (an API token on stdin) or --username (the password prompted, or read with --password-stdin). The secret goes to the system keychain, never into argv or the profile.'],
+    notes: [
+      'Needs --host (or CMDB_HOST; or -d of a saved device) and one of --token-stdin (an API token on stdin) or ' +
+        '--username (the password prompted, or read with --password-stdin). The secret goes to the system ' +
+        'keychain, never into argv or the profile.',
+    ],
     description: 'check a credential against a device and save it (keychain) with a device profile',
     group: 'devices and login',
     options: [
       { flags: '--token-stdin', description: 'read an API token from stdin' },
-      { flags: '--username <name>', description: 'log in as this administrator (password prompted, or --password-stdin)', kind: 'none' },
+      {
+        flags: '--username <name>',
+        description: 'log in as this administrator (password prompted, or --password-stdin)',
+        kind: 'none',
+      },
       { flags: '--password-stdin', description: 'read the password from stdin' },
       { flags: '--token-code <code>', description: 'second-factor code, when the device asks for one', kind: 'none' },
       { flags: '--accept-disclaimer', description: "accept the device's login banner" },
-      { flags: '--fingerprint <sha256>', description: "pin the device's certificate (SHA-256, colons optional)", kind: 'none' },
-      { flags: '--insecure-storage', description: 'without a keychain: keep the secret in credentials.yaml (plain text, mode 0600)' },
+      {
+        flags: '--fingerprint <sha256>',
+        description: "pin the device's certificate (SHA-256, colons optional)",
+        kind: 'none',
+      },
+      {
+        flags: '--insecure-storage',
+        description: 'without a keychain: keep the secret in credentials.yaml (plain text, mode 0600)',
+      },
       { flags: '--prefix <path>', description: 'API prefix of the device (default /api/v2/cmdb)', kind: 'none' },
     ],
-    examples: ['printenv FW_TOKEN | cmdb login --host https://fw.example:8443 --token-stdin', 'cmdb login -d lab --host fw.lab --username admin'],
+    examples: [
+      'printenv FW_TOKEN | cmdb login --host https://fw.example:8443 --token-stdin',
+      'cmdb login -d lab --host fw.lab --username admin',
+    ],
     load: async () => (await import('./login.js')).run,
   }),
   defineCommand({
@@ -402,10 +569,11 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     spec: 'set <name> <settings...>',
     parent: 'device',
-    description: 'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix, plain-text-ok',
+    description:
+      'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix, plain-text-ok',
     group: 'devices and login',
     args: { name: 'device', settings: 'none' },
-    examples: ['cmdb device set branch-1 vdom=dmz timeout=10', "cmdb device set lab ca-file=./lab-ca.pem prefix="],
+    examples: ['cmdb device set branch-1 vdom=dmz timeout=10', 'cmdb device set lab ca-file=./lab-ca.pem prefix='],
     load: async () => (await import('./device.js')).set,
   }),
   defineCommand({
@@ -423,17 +591,52 @@ export const COMMANDS: readonly CommandDef[] = [
     description: 'run the local emulated device in the foreground (--host sets where it listens)',
     group: 'tools',
     options: [
-      { flags: '--port <n>', description: 'port (0 picks a free one; default: the one the --state file keeps, else 0)', kind: 'none' },
+      {
+        flags: '--port <n>',
+        description: 'port (0 picks a free one; default: the one the --state file keeps, else 0)',
+        kind: 'none',
+      },
       { flags: '--tls', description: 'serve HTTPS with a self-signed certificate generated at start' },
       { flags: '--state <file>', description: 'persist the state in this file across restarts', kind: 'file' },
-      { flags: '--seed <seed>', description: 'initial data when there is no state', kind: 'choices', choices: ['demo', 'empty'], default: 'demo' },
-      { flags: '--vdoms <list>', description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)', kind: 'none' },
-      { flags: '--config <file>', description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)', kind: 'file' },
-      { flags: '--schema <file>', description: "emulate another release: its tables from a saved 'cmdb schema --all --raw' answer", kind: 'file' },
-      { flags: '--serial <serial>', description: 'serial number the device reports (default: FGVMEMU and the port)', kind: 'none' },
-      { flags: '--hostname <name>', description: 'host name the device reports (default: cmdb-emulator-<port>)', kind: 'none' },
+      {
+        flags: '--seed <seed>',
+        description: 'initial data when there is no state',
+        kind: 'choices',
+        choices: ['demo', 'empty'],
+        default: 'demo',
+      },
+      {
+        flags: '--vdoms <list>',
+        description: 'VDOM names, the management VDOM first (default: those the --state file keeps, else root,dmz)',
+        kind: 'none',
+      },
+      {
+        flags: '--config <file>',
+        description: 'administrators, API tokens with access profiles, and limits (YAML or JSON)',
+        kind: 'file',
+      },
+      {
+        flags: '--schema <file>',
+        description: "emulate another release: its tables from a saved 'cmdb schema --all --raw' answer",
+        kind: 'file',
+      },
+      {
+        flags: '--serial <serial>',
+        description: 'serial number the device reports (default: FGVMEMU and the port)',
+        kind: 'none',
+      },
+      {
+        flags: '--hostname <name>',
+        description: 'host name the device reports (default: cmdb-emulator-<port>)',
+        kind: 'none',
+      },
     ],
-    examples: ['cmdb emulator', 'cmdb emulator --port 8443 --tls --state lab.json', 'cmdb emulator -o json --seed empty --vdoms root,dmz,lab', 'cmdb emulator --schema fw-7.2.json --seed empty'],
+    examples: [
+      'cmdb emulator',
+      'cmdb emulator --port 8443 --tls --state lab.json',
+      'cmdb emulator -o json --seed empty --vdoms root,dmz,lab',
+      'cmdb emulator --schema fw-7.2.json --seed empty',
+    ],
     load: async () => (await import('./emulator.js')).run,
   }),
 ];

@@ -23,18 +23,29 @@ function writeInWords(table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'grou
 }
 
 /** On a terminal, a write to several VDOMs (`--vdom a,b`, `*`) is confirmed first, once per run. */
-export async function confirmSeveralVdoms(ctx: Context, what: string, query: QueryParams | undefined, details: string[] = []): Promise<void> {
+export async function confirmSeveralVdoms(
+  ctx: Context,
+  what: string,
+  query: QueryParams | undefined,
+  details: string[] = [],
+): Promise<void> {
   const vdoms = query?.vdom;
-  if (vdoms && (vdoms.length > 1 || vdoms.includes('*'))) await ctx.confirmChange(`${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`, details);
+  if (vdoms && (vdoms.length > 1 || vdoms.includes('*')))
+    await ctx.confirmChange(`${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`, details);
 }
 
 /**
  * Sends one request, with the table's access group for the 403 hint. A write to several VDOMs is
  * confirmed first on a terminal (once per run).
  */
-export async function send(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>): Promise<ApiResult> {
+export async function send(
+  ctx: Context,
+  table: TableDef,
+  req: Omit<ApiRequest, 'tablePath' | 'group'>,
+): Promise<ApiResult> {
   if (req.method !== 'GET') {
-    const body = req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
+    const body =
+      req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
     await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
   }
   const client = await ctx.client();
@@ -45,8 +56,14 @@ export async function send(ctx: Context, table: TableDef, req: Omit<ApiRequest, 
  * Sends a write, confirmed first when it goes to several VDOMs, and settles its outcome when its
  * answer is lost (src/outcome: applied, not_applied or unknown).
  */
-export async function sendWrite(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, expected: Expectation | null): Promise<WriteAnswer> {
-  const body = req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
+export async function sendWrite(
+  ctx: Context,
+  table: TableDef,
+  req: Omit<ApiRequest, 'tablePath' | 'group'>,
+  expected: Expectation | null,
+): Promise<WriteAnswer> {
+  const body =
+    req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
   await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
   return settleWrite(await ctx.client(), table, req, expected);
 }
@@ -63,7 +80,12 @@ export function shapeRead(result: ApiResult, single: boolean): ReadData {
     const vdoms: Record<string, Row[] | Row> = {};
     result.envelopes.forEach((e, i) => {
       const name = e.vdom ?? `vdom${i}`;
-      vdoms[name] = single || !Array.isArray(e.results) ? (Array.isArray(e.results) ? ((e.results[0] ?? {}) as Row) : ((e.results ?? {}) as Row)) : asRows(e.results);
+      vdoms[name] =
+        single || !Array.isArray(e.results)
+          ? Array.isArray(e.results)
+            ? ((e.results[0] ?? {}) as Row)
+            : ((e.results ?? {}) as Row)
+          : asRows(e.results);
     });
     return { kind: 'byVdom', vdoms };
   }
@@ -89,12 +111,27 @@ function refusals(ctx: Context, result: WriteAnswer): Refusal[] {
  * Prints what a write did (one result, or one per VDOM with an error for each that refused); the
  * exit code is the most severe.
  */
-export async function printWrite(ctx: Context, result: WriteAnswer, verb: string, table: TableDef, mkey?: string | number): Promise<number> {
+export async function printWrite(
+  ctx: Context,
+  result: WriteAnswer,
+  verb: string,
+  table: TableDef,
+  mkey?: string | number,
+): Promise<number> {
   // A dry run prints the requests it kept instead (cli/main.ts).
   if (ctx.dryRun) return 0;
   const refused = refusals(ctx, result);
   const results = result.envelopes.map((e) => writeResult(e, mkey));
-  await ctx.print({ kind: 'written', verb, tablePath: table.path, mkey, results, severalVdoms: result.multiVdom, refusals: refused, body: result.body });
+  await ctx.print({
+    kind: 'written',
+    verb,
+    tablePath: table.path,
+    mkey,
+    results,
+    severalVdoms: result.multiVdom,
+    refusals: refused,
+    body: result.body,
+  });
   return mostSevere(refused.map((f) => f.report.exit));
 }
 
@@ -108,20 +145,49 @@ export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | '
  */
 export function readView(query: QueryParams, headers?: boolean): ReadView {
   const asked = [...(query.with_meta ? ['q_ref'] : []), ...(query.with_contents_hash ? ['q_contents_hash'] : [])];
-  return { fields: query.format, headers, showMeta: asked.length ? asked : undefined, hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')) };
+  return {
+    fields: query.format,
+    headers,
+    showMeta: asked.length ? asked : undefined,
+    hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')),
+  };
 }
 
 /** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */
-export function readFacts(ctx: Context, table: TableDef, filtered?: boolean): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'vdoms' | 'filtered'> {
-  const columns = table.known ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])] : undefined;
+export function readFacts(
+  ctx: Context,
+  table: TableDef,
+  filtered?: boolean,
+): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'vdoms' | 'filtered'> {
+  const columns = table.known
+    ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])]
+    : undefined;
   return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.vdoms(), filtered };
 }
 
 /** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
-export async function printRead(ctx: Context, table: TableDef, result: ApiResult, single: boolean, view: ReadView = {}, facts: Pick<Read, 'filtered' | 'table' | 'none'> = {}): Promise<number> {
+export async function printRead(
+  ctx: Context,
+  table: TableDef,
+  result: ApiResult,
+  single: boolean,
+  view: ReadView = {},
+  facts: Pick<Read, 'filtered' | 'table' | 'none'> = {},
+): Promise<number> {
   const refused = refusals(ctx, result);
   const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
-  await ctx.print({ kind: 'read', data, body: result.body, ...readFacts(ctx, table, facts.filtered), table: facts.table, none: facts.none, refusals: refused }, view);
+  await ctx.print(
+    {
+      kind: 'read',
+      data,
+      body: result.body,
+      ...readFacts(ctx, table, facts.filtered),
+      table: facts.table,
+      none: facts.none,
+      refusals: refused,
+    },
+    view,
+  );
   return mostSevere(refused.map((f) => f.report.exit));
 }
 
@@ -129,7 +195,11 @@ export async function printRead(ctx: Context, table: TableDef, result: ApiResult
  * Prints each outcome of a bulk write as it comes (in input order; one per VDOM when the run writes
  * to several); end() prints what is left and returns the most severe exit code (CLI.md: bulk commands).
  */
-export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(outcomes: BulkOutcome[]): Promise<void>; end(): Promise<number> } {
+export function bulkPrinter(
+  ctx: Context,
+  table: TableDef,
+  verb: string,
+): { add(outcomes: BulkOutcome[]): Promise<void>; end(): Promise<number> } {
   const exits = new Set<number>([EXIT.OK]);
   let sink: Promise<BulkSink> | undefined;
   const out = () => (sink ??= ctx.bulkSink({ tablePath: table.path, verb }));
@@ -142,7 +212,13 @@ export function bulkPrinter(ctx: Context, table: TableDef, verb: string): { add(
         const error = o.error === undefined ? undefined : ctx.describe(o.error);
         if (error) exits.add(error.exit);
         const outcome = o.error instanceof WriteOutcomeError ? o.error.outcome : undefined;
-        await (await out()).add({ mkey: o.mkey, result: o.result, error, outcome, ...(o.vdom !== undefined ? { vdom: o.vdom } : {}) });
+        await (await out()).add({
+          mkey: o.mkey,
+          result: o.result,
+          error,
+          outcome,
+          ...(o.vdom !== undefined ? { vdom: o.vdom } : {}),
+        });
       }
     },
     async end() {
@@ -170,7 +246,11 @@ export async function steadyHeap(): Promise<void> {
 /** A device's name in a --dir: the profile's name, or the host of --host/CMDB_HOST (`demo` with --demo). */
 export function deviceName(ctx: Context): string {
   const host = ctx.settings.host;
-  const name = ctx.demo ? 'demo' : !ctx.settings.device && host ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host : selectedProfile(ctx)?.name;
+  const name = ctx.demo
+    ? 'demo'
+    : !ctx.settings.device && host
+      ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host
+      : selectedProfile(ctx)?.name;
   if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
   return name.replace(/[^A-Za-z0-9._-]/g, '_');
 }

@@ -57,7 +57,11 @@ export interface OptionSpec {
 }
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type LongFlag<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
+type LongFlag<F extends string> = F extends `${string}--${infer Rest}`
+  ? Rest extends `${infer Name} ${string}`
+    ? Name
+    : Rest
+  : never;
 type OptionKey<F extends string> = LongFlag<F> extends `no-${infer N}` ? Camel<N> : Camel<LongFlag<F>>;
 type OptionValue<O extends OptionSpec> = O['flags'] extends `${string}<${string}>${string}`
   ? O['repeatable'] extends true
@@ -68,7 +72,10 @@ type OptionValue<O extends OptionSpec> = O['flags'] extends `${string}<${string}
   : boolean;
 
 /** The options object commander hands a command, as its flags declare it. */
-export type OptionsOf<T extends readonly OptionSpec[]> = [T[number]] extends [never] ? {} : { [O in T[number] as OptionKey<O['flags']>]?: OptionValue<O> };
+export type OptionsOf<T extends readonly OptionSpec[]> = [T[number]] extends [never]
+  ? // biome-ignore lint/complexity/noBannedTypes: a command without options is handed an empty object
+    {}
+  : { [O in T[number] as OptionKey<O['flags']>]?: OptionValue<O> };
 
 type ArgumentOf<W extends string> = W extends `<${infer N}...>`
   ? { [K in Camel<N>]: string[] }
@@ -79,7 +86,9 @@ type ArgumentOf<W extends string> = W extends `<${infer N}...>`
       : W extends `[${infer N}]`
         ? { [K in Camel<N>]?: string }
         : unknown;
-type ArgumentsOfWords<S extends string> = S extends `${infer W} ${infer Rest}` ? ArgumentOf<W> & ArgumentsOfWords<Rest> : ArgumentOf<S>;
+type ArgumentsOfWords<S extends string> = S extends `${infer W} ${infer Rest}`
+  ? ArgumentOf<W> & ArgumentsOfWords<Rest>
+  : ArgumentOf<S>;
 type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** The positional arguments of a spec (`get <table> [key]` → { table: string; key?: string }). */
@@ -133,11 +142,20 @@ export interface CommandDef {
  * A registry entry whose run() the compiler checks: its arguments are those of the spec, its options
  * exactly those declared (a missing or extra option, or another value type, does not compile).
  */
-export function defineCommand<const S extends string, const O extends readonly OptionSpec[] = readonly [], R extends Run<ArgumentsOf<S>, OptionsOf<O>> = Run<ArgumentsOf<S>, OptionsOf<O>>>(
+export function defineCommand<
+  const S extends string,
+  const O extends readonly OptionSpec[] = readonly [],
+  R extends Run<ArgumentsOf<S>, OptionsOf<O>> = Run<ArgumentsOf<S>, OptionsOf<O>>,
+>(
   def: Omit<CommandDef, 'spec' | 'options' | 'load'> & {
     spec: S;
     options?: O;
-    load: () => Promise<R & (SameKeys<OptionsParameter<R>, OptionsOf<O>> extends true ? unknown : { 'options do not match the registry': OptionsOf<O> })>;
+    load: () => Promise<
+      R &
+        (SameKeys<OptionsParameter<R>, OptionsOf<O>> extends true
+          ? unknown
+          : { 'options do not match the registry': OptionsOf<O> })
+    >;
   },
 ): CommandDef {
   return def as unknown as CommandDef;

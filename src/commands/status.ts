@@ -2,12 +2,20 @@ import type { CallResult } from '../api/client.js';
 import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 
-/** `{hostname, serial, version, build, model}` (and `uptime` where the device gives it) from `monitor/system/status`. */
+/**
+ * `{hostname, serial, version, build, model}` (and `uptime` where the device gives it) from `monitor/system/status`.
+ */
 export function deviceStatus(res: CallResult): Row {
   const envelope = res.json?.envelopes[0] ?? {};
-  const results = (envelope.results && typeof envelope.results === 'object' && !Array.isArray(envelope.results) ? envelope.results : {}) as Record<string, unknown>;
-  const first = (...values: unknown[]) => values.find((v) => (typeof v === 'string' && v !== '') || typeof v === 'number') ?? null;
-  const model = first(results.model, [results.model_name, results.model_number].filter((v) => typeof v === 'string' && v).join(' '));
+  const results = (
+    envelope.results && typeof envelope.results === 'object' && !Array.isArray(envelope.results) ? envelope.results : {}
+  ) as Record<string, unknown>;
+  const first = (...values: unknown[]) =>
+    values.find((v) => (typeof v === 'string' && v !== '') || typeof v === 'number') ?? null;
+  const model = first(
+    results.model,
+    [results.model_name, results.model_number].filter((v) => typeof v === 'string' && v).join(' '),
+  );
   const uptime = first(results.uptime, envelope.uptime);
   return {
     hostname: first(results.hostname),
@@ -23,6 +31,12 @@ export function deviceStatus(res: CallResult): Row {
 export async function run(ctx: Context): Promise<number> {
   const answer = await (await ctx.client()).call({ method: 'GET', path: 'monitor/system/status' });
   const status = deviceStatus(answer);
-  await ctx.print({ kind: 'forPeople', data: { kind: 'object', object: status }, table: { kind: 'list', rows: [status] }, tableView: { rowPerDevice: true }, body: answer.json?.body });
+  await ctx.print({
+    kind: 'forPeople',
+    data: { kind: 'object', object: status },
+    table: { kind: 'list', rows: [status] },
+    tableView: { rowPerDevice: true },
+    body: answer.json?.body,
+  });
   return 0;
 }

@@ -22,12 +22,20 @@ async function listed(ctx: Context, refresh: boolean): Promise<TableSummary[]> {
   const named = ctx.settings.device;
   const device = named !== undefined && !(await import('../device/select.js')).namesSeveral(named) ? named : undefined;
   if (device === undefined) {
-    if (refresh) throw new UsageError('--refresh reads the schema of a device', "name it with -d, as in 'cmdb tables -d fw --refresh'");
+    if (refresh)
+      throw new UsageError(
+        '--refresh reads the schema of a device',
+        "name it with -d, as in 'cmdb tables -d fw --refresh'",
+      );
     return tableSummaries();
   }
   const { cachedCatalogue, catalogueFor } = await import('../device/catalogue.js');
   const catalogue = refresh ? await catalogueFor(ctx, { refresh: true }) : cachedCatalogue(ctx);
-  if (!catalogue) throw new UsageError(`no schema of device '${device}' is cached yet (its release is not 6.4.14)`, `read it from the device with 'cmdb tables -d ${device} --refresh'`);
+  if (!catalogue)
+    throw new UsageError(
+      `no schema of device '${device}' is cached yet (its release is not 6.4.14)`,
+      `read it from the device with 'cmdb tables -d ${device} --refresh'`,
+    );
   return catalogue.summaries();
 }
 
@@ -36,10 +44,16 @@ export async function run(ctx: Context, _args: object, opts: TablesOptions): Pro
   const all = await listed(ctx, !!opts.refresh);
   const tables = opts.spec ? all.filter((t) => t.spec) : all;
   if (opts.group && !tables.some((t) => t.group === opts.group)) {
-    throw new UsageError(`unknown access group '${opts.group}'`, `groups: ${[...new Set(tables.map((t) => t.group))].join(', ')}`);
+    throw new UsageError(
+      `unknown access group '${opts.group}'`,
+      `groups: ${[...new Set(tables.map((t) => t.group))].join(', ')}`,
+    );
   }
   if (opts.area && !tables.some((t) => areaOf(t.path) === opts.area)) {
-    throw new UsageError(`unknown area '${opts.area}'`, `areas: ${[...new Set(tables.map((t) => areaOf(t.path)))].join(', ')}`);
+    throw new UsageError(
+      `unknown area '${opts.area}'`,
+      `areas: ${[...new Set(tables.map((t) => areaOf(t.path)))].join(', ')}`,
+    );
   }
   const rows: Row[] = tables
     .filter((t) => (!opts.group || t.group === opts.group) && (!opts.area || areaOf(t.path) === opts.area))
@@ -52,9 +66,16 @@ export async function run(ctx: Context, _args: object, opts: TablesOptions): Pro
       group: t.group,
       spec: t.spec === true,
     }));
-  const fields = opts.fields?.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = opts.fields
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const unknown = fields?.find((f) => !COLUMNS.includes(f));
-  if (unknown !== undefined) throw new UsageError(`'${unknown}' is not a column of cmdb tables`, `columns: ${COLUMNS.join(', ')}`);
-  await ctx.print({ kind: 'list', rows: fields ? rows.map((r) => Object.fromEntries(fields.map((f) => [f, r[f]]))) : rows }, { keyField: 'path', ...(fields ? { fields } : {}) });
+  if (unknown !== undefined)
+    throw new UsageError(`'${unknown}' is not a column of cmdb tables`, `columns: ${COLUMNS.join(', ')}`);
+  await ctx.print(
+    { kind: 'list', rows: fields ? rows.map((r) => Object.fromEntries(fields.map((f) => [f, r[f]]))) : rows },
+    { keyField: 'path', ...(fields ? { fields } : {}) },
+  );
   return 0;
 }

@@ -12,17 +12,27 @@ import { expectFields } from '../outcome/index.js';
  * `cmdb update <table> [key] [body]`: E4 on the item path, or on the table path of a singleton.
  * `--set 'f+=a,b'` / `--set 'f-=a'` read the object first and send the whole new list.
  */
-export async function run(ctx: Context, { table: tableInput, args }: { table: string; args: string[] }, opts: BodyOptions & WriteOptions): Promise<number> {
+export async function run(
+  ctx: Context,
+  { table: tableInput, args }: { table: string; args: string[] },
+  opts: BodyOptions & WriteOptions,
+): Promise<number> {
   const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
   let key: string | undefined;
   let inline: string | undefined;
   if (table.singleton) {
-    if (args.length > 1) throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb update ${table.path} --set field=value'`);
+    if (args.length > 1)
+      throw new UsageError(
+        `${table.path} is a singleton table: it takes no key`,
+        `use 'cmdb update ${table.path} --set field=value'`,
+      );
     inline = args[0];
     requireOperation(ctx, table, 'P');
   } else {
-    if (!args.length) throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object to update`);
-    if (args.length > 2) throw new UsageError('too many arguments', `usage: cmdb update ${table.path} <${table.key}> [body]`);
+    if (!args.length)
+      throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object to update`);
+    if (args.length > 2)
+      throw new UsageError('too many arguments', `usage: cmdb update ${table.path} <${table.key}> [body]`);
     [key, inline] = args;
     requireOperation(ctx, table, 'U');
   }
@@ -33,9 +43,21 @@ export async function run(ctx: Context, { table: tableInput, args }: { table: st
     const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
     const body = bodies[0];
     const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
-    const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query, body, eachVdom: true }, expectFields(table, mkey, body)).catch((err: unknown) => {
-      if (!(err instanceof ApiError && err.duplicate) || newKey === undefined || String(newKey) === String(mkey)) throw err;
-      throw new CmdbError(`cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ${JSON.stringify(String(newKey))} already exists`, EXIT.REJECTED, `choose another ${table.key}, or leave ${table.key} out of the body to keep the name`, { cause: err });
+    const result = await sendWrite(
+      ctx,
+      table,
+      { method: 'PUT', mkey, query, body, eachVdom: true },
+      expectFields(table, mkey, body),
+    ).catch((err: unknown) => {
+      if (!(err instanceof ApiError && err.duplicate) || newKey === undefined || String(newKey) === String(mkey))
+        throw err;
+      throw new CmdbError(
+        `cannot rename ${table.path} ${JSON.stringify(String(mkey))} to ${JSON.stringify(String(newKey))}: ` +
+          `${JSON.stringify(String(newKey))} already exists`,
+        EXIT.REJECTED,
+        `choose another ${table.key}, or leave ${table.key} out of the body to keep the name`,
+        { cause: err },
+      );
     });
     return printWrite(ctx, result, 'updated', table, mkey);
   }
@@ -43,12 +65,18 @@ export async function run(ctx: Context, { table: tableInput, args }: { table: st
     throw new UsageError("--set 'field+=...' and 'field-=...' work in one VDOM at a time", 'give one VDOM with --vdom');
   }
   const rest = withInlineBody({ ...opts, set: sets }, inline);
-  const others = rest.file !== undefined || rest.data !== undefined || sets.length ? (await readBodies(ctx, table, rest, false)).bodies[0] : {};
+  const others =
+    rest.file !== undefined || rest.data !== undefined || sets.length
+      ? (await readBodies(ctx, table, rest, false)).bodies[0]
+      : {};
   const read = await readForChange(ctx, table, mkey, query);
   const body = { ...others, ...applyMemberChanges(table, read.object, changes) };
   const what = `${table.path}${mkey === undefined ? '' : ` ${mkey}`}`;
   if (!Object.keys(body).length) {
-    ctx.notice(`nothing to change: ${what} already has ${changes.map((c) => `${c.field} ${c.op === '+' ? 'with' : 'without'} ${c.values.join(', ')}`).join('; ')}`);
+    ctx.notice(
+      `nothing to change: ${what} already has ` +
+        `${changes.map((c) => `${c.field} ${c.op === '+' ? 'with' : 'without'} ${c.values.join(', ')}`).join('; ')}`,
+    );
     return 0;
   }
   checkBody(table, body);

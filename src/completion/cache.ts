@@ -52,7 +52,13 @@ export function cacheFile(env: NodeJS.ProcessEnv, device: string, vdom: string, 
 }
 
 /** The keys (null: a remembered failure) when the entry is fresh and is this one's; undefined: ask the device. */
-export function readCache(file: string, now: number, device: string, vdom: string, table: string): string[] | null | undefined {
+export function readCache(
+  file: string,
+  now: number,
+  device: string,
+  vdom: string,
+  table: string,
+): string[] | null | undefined {
   try {
     const entry = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
     if (entry.device !== device || entry.vdom !== vdom || entry.table !== table) return undefined;

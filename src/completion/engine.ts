@@ -84,7 +84,10 @@ function parseWords(program: CommandModel, words: string[]): Parsed {
       p.values.set(longFlag(p.pending), word);
       p.pending = undefined;
     } else if (p.endOfOptions || word === '-' || !word.startsWith('-')) {
-      const sub = p.positionals.length === 0 && !p.endOfOptions ? leaf(p).commands.find((c) => c.name === word || c.aliases.includes(word)) : undefined;
+      const sub =
+        p.positionals.length === 0 && !p.endOfOptions
+          ? leaf(p).commands.find((c) => c.name === word || c.aliases.includes(word))
+          : undefined;
       if (sub) p.path.push(sub);
       else p.positionals.push(word);
     } else if (word === '--') {
@@ -129,7 +132,10 @@ const candidatesOf = (values: Iterable<string>): Candidate[] => [...values].map(
 function commaList(cur: string, items: Candidate[]): Candidate[] {
   const head = cur.slice(0, cur.lastIndexOf(',') + 1);
   const listed = new Set(head.split(',').filter(Boolean));
-  return matching(cur, items.filter((c) => !listed.has(c.value)).map((c) => ({ ...c, value: head + c.value })));
+  return matching(
+    cur,
+    items.filter((c) => !listed.has(c.value)).map((c) => ({ ...c, value: head + c.value })),
+  );
 }
 
 function tableDescription(t: TableSummary): string {
@@ -152,14 +158,24 @@ function tableCandidates(catalogue: Catalogue, cur: string, rule: TableRule | un
   const tables = catalogue
     .summaries()
     .filter((t) => offersTable(rule, t, force))
-    .flatMap((t) => (t.deviceName ? [{ path: t.path, t }, { path: t.deviceName, t }] : [{ path: t.path, t }]));
+    .flatMap((t) =>
+      t.deviceName
+        ? [
+            { path: t.path, t },
+            { path: t.deviceName, t },
+          ]
+        : [{ path: t.path, t }],
+    );
   let prefix = cur.slice(lead.length);
   for (;;) {
     const steps = new Map<string, Candidate>();
     for (const { path, t } of tables.filter((n) => n.path.startsWith(prefix))) {
       const end = path.slice(prefix.length).search(/[./]/);
       const step = end < 0 ? path : path.slice(0, prefix.length + end + 1);
-      steps.set(step, end < 0 ? { value: lead + step, description: tableDescription(t) } : { value: lead + step, noSpace: true });
+      steps.set(
+        step,
+        end < 0 ? { value: lead + step, description: tableDescription(t) } : { value: lead + step, noSpace: true },
+      );
     }
     const only = steps.size === 1 ? [...steps.values()][0] : undefined;
     if (!only?.noSpace) return matching(cur, [...steps.values()]);
@@ -168,13 +184,20 @@ function tableCandidates(catalogue: Catalogue, cur: string, rule: TableRule | un
 }
 
 function fieldCandidates(t: TableDef): Candidate[] {
-  return Object.entries(t.fields).map(([name, f]) => ({ value: name, description: f.enum ? f.enum.join('|') : f.type }));
+  return Object.entries(t.fields).map(([name, f]) => ({
+    value: name,
+    description: f.enum ? f.enum.join('|') : f.type,
+  }));
 }
 
 /** `--set field=value`: field names first (no space: the value follows), then the field's enum values. */
 function setCandidates(cur: string, t: TableDef): Candidate[] {
   const eq = cur.indexOf('=');
-  if (eq < 0) return matching(cur, fieldCandidates(t).map((c) => ({ ...c, value: `${c.value}=`, noSpace: true })));
+  if (eq < 0)
+    return matching(
+      cur,
+      fieldCandidates(t).map((c) => ({ ...c, value: `${c.value}=`, noSpace: true })),
+    );
   const field = cur.slice(0, eq);
   return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
 }
@@ -183,7 +206,11 @@ function setCandidates(cur: string, t: TableDef): Candidate[] {
 function filterCandidates(cur: string, t: TableDef): Candidate[] {
   const head = cur.slice(0, cur.lastIndexOf(',') + 1);
   const term = FILTER_TERM.exec(cur.slice(head.length));
-  if (!term) return matching(cur, fieldCandidates(t).map((c) => ({ ...c, value: head + c.value, noSpace: true })));
+  if (!term)
+    return matching(
+      cur,
+      fieldCandidates(t).map((c) => ({ ...c, value: head + c.value, noSpace: true })),
+    );
   const [, field, op] = term;
   return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${head}${field}${op}${v}`)));
 }
@@ -213,7 +240,13 @@ async function keyCandidates(cur: string, p: Parsed, sources: Sources, exclude: 
   return matching(cur, candidatesOf(keys.filter((k) => !exclude.includes(k))));
 }
 
-async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources: Sources, choices: string[] = []): Promise<Completion> {
+async function valueCandidates(
+  kind: ValueKind,
+  cur: string,
+  p: Parsed,
+  sources: Sources,
+  choices: string[] = [],
+): Promise<Completion> {
   const table = () => tableOnLine(p, sources);
   const summaries = async () => (await sources.catalogue(lineOptions(p))).summaries();
   const command = leaf(p).name;
@@ -235,10 +268,19 @@ async function valueCandidates(kind: ValueKind, cur: string, p: Parsed, sources:
       return { candidates: commaList(cur, candidatesOf(await sources.devices())) };
     case 'vdom': {
       const all = cur.includes(',') ? [] : [{ value: '*', description: 'every VDOM' }];
-      return { candidates: [...matching(cur, all), ...commaList(cur, candidatesOf(await sources.vdoms(lineOptions(p))))] };
+      return {
+        candidates: [...matching(cur, all), ...commaList(cur, candidatesOf(await sources.vdoms(lineOptions(p))))],
+      };
     }
     case 'table':
-      return { candidates: tableCandidates(await sources.catalogue(lineOptions(p)), cur, leaf(p).tables, !!p.values.get('--force')) };
+      return {
+        candidates: tableCandidates(
+          await sources.catalogue(lineOptions(p)),
+          cur,
+          leaf(p).tables,
+          !!p.values.get('--force'),
+        ),
+      };
     case 'key':
       // `move t k --before <k>` offers every key but k.
       return { candidates: await keyCandidates(cur, p, sources, command === 'move' ? p.positionals.slice(1, 2) : []) };
@@ -288,8 +330,15 @@ function apiPathCandidates(catalogue: Catalogue, cur: string): Candidate[] {
   const lead = '/api/v2/'.startsWith(cur) && cur.startsWith('/') ? '' : cur.startsWith('/api/v2/') ? '/api/v2/' : '';
   if (cur.startsWith('/') && !lead) return matching(cur, [{ value: '/api/v2/', noSpace: true }]);
   const rest = cur.slice(lead.length);
-  if (rest.startsWith('cmdb/')) return tableCandidates(catalogue, rest.slice('cmdb/'.length), undefined, true).map((c) => ({ ...c, value: `${lead}cmdb/${c.value}` }));
-  const tops: Candidate[] = [{ value: 'cmdb/', noSpace: true, description: 'a CMDB table' }, ...candidatesOf(MONITOR_PATHS)];
+  if (rest.startsWith('cmdb/'))
+    return tableCandidates(catalogue, rest.slice('cmdb/'.length), undefined, true).map((c) => ({
+      ...c,
+      value: `${lead}cmdb/${c.value}`,
+    }));
+  const tops: Candidate[] = [
+    { value: 'cmdb/', noSpace: true, description: 'a CMDB table' },
+    ...candidatesOf(MONITOR_PATHS),
+  ];
   return matching(rest, tops).map((c) => ({ ...c, value: lead + c.value }));
 }
 
@@ -318,14 +367,24 @@ async function inlineValueCandidates(cur: string, p: Parsed, sources: Sources): 
  * The candidates for the word under the cursor. `words` are the finished words after the program
  * name, unquoted; `cur` is the unquoted start of the word under the cursor.
  */
-export async function complete(program: CommandModel, words: string[], cur: string, sources: Sources): Promise<Completion> {
+export async function complete(
+  program: CommandModel,
+  words: string[],
+  cur: string,
+  sources: Sources,
+): Promise<Completion> {
   const p = parseWords(program, words);
   if (p.pending) return valueCandidates(optionKind(p.pending), cur, p, sources, p.pending.choices);
   if (!p.endOfOptions && cur.startsWith('--') && cur.includes('=')) return inlineValueCandidates(cur, p, sources);
   if (!p.endOfOptions && cur.startsWith('-')) return { candidates: optionCandidates(cur, p) };
   const command = leaf(p);
   if (command.commands.length && p.positionals.length === 0) {
-    return { candidates: matching(cur, command.commands.map((c) => ({ value: c.name, description: c.description }))) };
+    return {
+      candidates: matching(
+        cur,
+        command.commands.map((c) => ({ value: c.name, description: c.description })),
+      ),
+    };
   }
   const { kind, arg } = argumentKind(p, p.positionals.length);
   return valueCandidates(kind, cur, p, sources, arg?.choices);

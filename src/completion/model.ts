@@ -41,7 +41,11 @@ function optionModel(flags: string, description: string, kind?: ValueKind, choic
   const model: OptionModel = {
     flags: words.filter((w) => w.startsWith('-')),
     description,
-    value: words.some((w) => w.startsWith('<')) ? 'required' : words.some((w) => w.startsWith('[')) ? 'optional' : 'none',
+    value: words.some((w) => w.startsWith('<'))
+      ? 'required'
+      : words.some((w) => w.startsWith('['))
+        ? 'optional'
+        : 'none',
   };
   if (choices) model.choices = [...choices];
   if (kind && model.value !== 'none') model.kind = kind;
@@ -65,7 +69,10 @@ function commandModel(def: CommandDef): CommandModel {
     aliases: [],
     description: def.description,
     args: argumentModels(def),
-    options: [...(def.options ?? []).map((o: OptionSpec) => optionModel(o.flags, o.description, o.kind ?? 'none', o.choices)), HELP],
+    options: [
+      ...(def.options ?? []).map((o: OptionSpec) => optionModel(o.flags, o.description, o.kind ?? 'none', o.choices)),
+      HELP,
+    ],
     commands: [],
   };
   if (def.tables) model.tables = def.tables;
@@ -77,9 +84,15 @@ export function completionModel(): CommandModel {
   const program: CommandModel = {
     name: 'cmdb',
     aliases: [],
-    description: 'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.',
+    description:
+      'Administer the configuration database (CMDB) of a network security device (release 6.4.14) ' +
+      'through its REST API.',
     args: [],
-    options: [optionModel('-V, --version', 'print the version'), ...GLOBAL_OPTIONS.map((o) => optionModel(o.flags, o.description, o.kind)), HELP],
+    options: [
+      optionModel('-V, --version', 'print the version'),
+      ...GLOBAL_OPTIONS.map((o) => optionModel(o.flags, o.description, o.kind)),
+      HELP,
+    ],
     commands: [],
   };
   const parents = new Map<string, CommandModel>();
@@ -87,7 +100,14 @@ export function completionModel(): CommandModel {
     let parent = program;
     if (def.parent) {
       if (!parents.has(def.parent)) {
-        const group: CommandModel = { name: def.parent, aliases: [], description: PARENTS[def.parent], args: [], options: [HELP], commands: [] };
+        const group: CommandModel = {
+          name: def.parent,
+          aliases: [],
+          description: PARENTS[def.parent],
+          args: [],
+          options: [HELP],
+          commands: [],
+        };
         parents.set(def.parent, group);
         program.commands.push(group);
       }

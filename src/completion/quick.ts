@@ -57,7 +57,11 @@ export async function completeQuickly(args: string[], env: NodeJS.ProcessEnv = p
   try {
     const request = readRequest(shell, args.slice(separator + 1), env);
     if (!request) return true;
-    text = formatCompletion(shell, await complete(PROGRAM, request.words, request.current.value, cachedOnly(env)), request.current);
+    text = formatCompletion(
+      shell,
+      await complete(PROGRAM, request.words, request.current.value, cachedOnly(env)),
+      request.current,
+    );
   } catch {
     // Not only NeedsProgram: whatever went wrong here, the program decides (it prints nothing).
     return false;

@@ -45,8 +45,14 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 async function askDevice(ctx: Context, tablePath: string, keyField: string, global: boolean): Promise<string[]> {
   const client = await ctx.client();
   const vdom = global ? undefined : ctx.vdoms();
-  const result = await client.request({ method: 'GET', tablePath, query: { ...(vdom ? { vdom } : {}), format: [keyField] } });
-  const keys = result.envelopes.flatMap((e) => (Array.isArray(e.results) ? (e.results as Record<string, unknown>[]) : []).map((r) => r[keyField]));
+  const result = await client.request({
+    method: 'GET',
+    tablePath,
+    query: { ...(vdom ? { vdom } : {}), format: [keyField] },
+  });
+  const keys = result.envelopes.flatMap((e) =>
+    (Array.isArray(e.results) ? (e.results as Record<string, unknown>[]) : []).map((r) => r[keyField]),
+  );
   return keys.filter((k) => typeof k === 'string' || typeof k === 'number').map(String);
 }
 
@@ -72,7 +78,10 @@ async function deviceKeys(ctx: Context, request: KeyRequest): Promise<string[]> 
   if (cached !== undefined) return cached ?? [];
   let keys: string[] | null = null;
   try {
-    keys = await withDeadline(askDevice(ctx, request.tablePath, request.keyField, !!request.global), ctx.timeoutMs() + 500);
+    keys = await withDeadline(
+      askDevice(ctx, request.tablePath, request.keyField, !!request.global),
+      ctx.timeoutMs() + 500,
+    );
   } catch {
     keys = null;
   } finally {
@@ -102,7 +111,10 @@ const DEMO_VDOMS = ['root', 'dmz'];
 async function vdomNames(env: NodeJS.ProcessEnv, line: LineOptions): Promise<string[]> {
   const ctx = await lineContext(env, line);
   if (ctx.demo) return DEMO_VDOMS;
-  const [saved, device] = await Promise.all([profiles(env), deviceKeys(ctx, { tablePath: 'system/vdom', keyField: 'name', global: true })]);
+  const [saved, device] = await Promise.all([
+    profiles(env),
+    deviceKeys(ctx, { tablePath: 'system/vdom', keyField: 'name', global: true }),
+  ]);
   const fromEnv = (ctx.settings.vdomText ?? '').split(',').map((v) => v.trim());
   return [...new Set(['root', ...saved.vdoms, ...fromEnv, ...device])].filter((v) => v && v !== '*');
 }
@@ -120,7 +132,8 @@ export function deviceSources(env: NodeJS.ProcessEnv): Sources {
           return SHIPPED_CATALOGUE;
         }
       })),
-    keys: async (table: TableDef, line: LineOptions) => deviceKeys(await lineContext(env, line), { tablePath: table.path, keyField: table.key! }),
+    keys: async (table: TableDef, line: LineOptions) =>
+      deviceKeys(await lineContext(env, line), { tablePath: table.path, keyField: table.key! }),
     devices: async () => (await profiles(env)).names,
     vdoms: (line: LineOptions) => vdomNames(env, line),
   };

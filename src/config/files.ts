@@ -69,7 +69,9 @@ export const TOO_DEEP = `collections nested more than ${MAX_DEPTH} levels deep`;
  * The first tag the YAML library could not resolve (`!!python/object`, `!!js/function`, `!custom`):
  * a document that asks for one is refused, never read as if the tag were not there.
  */
-export function unknownYamlTag(warnings: readonly { code: string; message: string; pos: [number, number] }[]): { tag: string; pos: number } | null {
+export function unknownYamlTag(
+  warnings: readonly { code: string; message: string; pos: [number, number] }[],
+): { tag: string; pos: number } | null {
   const warning = warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (!warning) return null;
   const tag = /Unresolved tag: (\S+)/.exec(warning.message)?.[1] ?? 'tag';
@@ -118,7 +120,13 @@ function readText(path: string, hint: string): string | null {
   }
   try {
     const size = fstatSync(fd).size;
-    if (size > MAX_CONFIG_BYTES) throw fileError(path, null, `is ${size} bytes, more than the ${MAX_CONFIG_BYTES} a cmdb configuration file may have`, 'cmdb writes a few lines per device: check that this is the file cmdb wrote, or delete it and log in again');
+    if (size > MAX_CONFIG_BYTES)
+      throw fileError(
+        path,
+        null,
+        `is ${size} bytes, more than the ${MAX_CONFIG_BYTES} a cmdb configuration file may have`,
+        'cmdb writes a few lines per device: check that this is the file cmdb wrote, or delete it and log in again',
+      );
     return readFileSync(fd, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -163,7 +171,12 @@ export function parseYaml(text: string): { doc: Document; line(node: unknown): n
   Error.stackTraceLimit = 0;
   let docs: Document[];
   try {
-    const all = lib.parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'silent' });
+    const all = lib.parseAllDocuments(text, {
+      lineCounter,
+      prettyErrors: false,
+      uniqueKeys: false,
+      logLevel: 'silent',
+    });
     docs = Array.isArray(all) ? all : [];
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
@@ -172,14 +185,34 @@ export function parseYaml(text: string): { doc: Document; line(node: unknown): n
     const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
     return range ? lineCounter.linePos(range[0]).line : 1;
   };
-  if (docs.length > 1) throw new YamlProblem('documents', line(docs[1]), `holds ${docs.length} YAML documents (separated by --- or ...); cmdb reads one`);
+  if (docs.length > 1)
+    throw new YamlProblem(
+      'documents',
+      line(docs[1]),
+      `holds ${docs.length} YAML documents (separated by --- or ...); cmdb reads one`,
+    );
   const doc = docs[0] ?? lib.parseDocument('');
   const error = doc.errors[0];
-  if (error) throw new YamlProblem('syntax', error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line, `not valid YAML: ${error.message.split('\n')[0]!}`);
+  if (error)
+    throw new YamlProblem(
+      'syntax',
+      error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line,
+      `not valid YAML: ${error.message.split('\n')[0]!}`,
+    );
   const tag = unknownYamlTag(doc.warnings);
-  if (tag) throw new YamlProblem('tag', lineCounter.linePos(tag.pos).line, `unknown YAML tag ${tag.tag}: cmdb reads plain data only`);
+  if (tag)
+    throw new YamlProblem(
+      'tag',
+      lineCounter.linePos(tag.pos).line,
+      `unknown YAML tag ${tag.tag}: cmdb reads plain data only`,
+    );
   const duplicate = duplicateKey(doc);
-  if (duplicate) throw new YamlProblem('duplicate', line(duplicate.node), `not valid YAML: the key '${duplicate.key}' appears twice in one mapping`);
+  if (duplicate)
+    throw new YamlProblem(
+      'duplicate',
+      line(duplicate.node),
+      `not valid YAML: the key '${duplicate.key}' appears twice in one mapping`,
+    );
   return { doc, line };
 }
 
@@ -235,7 +268,11 @@ function treeOf(file: YamlFile, node: unknown, fallbackLine: number): PlainNode 
       line: file.line(node),
       value: node.items.map((pair) => {
         const keyLine = file.line(pair.key);
-        return { key: String(lib.isScalar(pair.key) ? pair.key.value : pair.key), keyLine, value: treeOf(file, pair.value, keyLine) };
+        return {
+          key: String(lib.isScalar(pair.key) ? pair.key.value : pair.key),
+          keyLine,
+          value: treeOf(file, pair.value, keyLine),
+        };
       }),
     };
   }

@@ -15,12 +15,18 @@ export interface KeychainRequest {
   accounts?: string[];
 }
 
-export type KeychainAnswer = { ok: true; value: string | boolean | null | Record<string, string | null> } | { ok: false; error: string };
+export type KeychainAnswer =
+  | { ok: true; value: string | boolean | null | Record<string, string | null> }
+  | { ok: false; error: string };
 
 async function perform(req: KeychainRequest): Promise<string | boolean | null | Record<string, string | null>> {
   if (req.op === 'getMany') {
     const accounts = req.accounts ?? [];
-    const values = await Promise.all(accounts.map((account) => new AsyncEntry(req.service, account, { linux: { store: 'secret-service' } }).getPassword()));
+    const values = await Promise.all(
+      accounts.map((account) =>
+        new AsyncEntry(req.service, account, { linux: { store: 'secret-service' } }).getPassword(),
+      ),
+    );
     return Object.fromEntries(accounts.map((account, i) => [account, values[i] ?? null]));
   }
   // Not the keytar-compatible functions of '@napi-rs/keyring/keytar': they build entries with the

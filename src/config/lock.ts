@@ -25,11 +25,14 @@ interface Holder {
  */
 export class LockTimeoutError extends CmdbError {
   constructor(path: string, holder: Holder | null, seconds: number) {
-    const who = holder ? `cmdb process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})` : 'cmdb process';
+    const who = holder
+      ? `cmdb process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})`
+      : 'cmdb process';
     super(
       `another ${who} holds ${path} and did not release it within ${seconds} s`,
       EXIT.BLOCKED,
-      `try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); if no cmdb runs any more, delete ${path}`,
+      `try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); ` +
+        `if no cmdb runs any more, delete ${path}`,
     );
   }
 }

@@ -30,7 +30,9 @@ export function nativeTool(platform: NodeJS.Platform): string | null {
   return platform === 'linux' ? 'secret-tool' : null;
 }
 
-/** The native tool's arguments for one read: it prints the secret and exits 0, or exits 1 silently when there is none. */
+/**
+ * The native tool's arguments for one read: it prints the secret and exits 0, or exits 1 silently when there is none.
+ */
 export function lookupArgs(account: string): string[] {
   return ['lookup', 'service', KEYCHAIN_SERVICE, 'username', account];
 }
@@ -63,7 +65,10 @@ interface Running {
 }
 
 function start(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string): Running {
-  const child: ChildProcess = childProcess().spawn(command, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = childProcess().spawn(command, args, {
+    env,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   let timer: NodeJS.Timeout | undefined;
   const ended = new Promise<Ended>((resolve) => {
     const out: Buffer[] = [];
@@ -102,7 +107,13 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutM
  * argv). A read of the native tool started early with the same arguments (and bus) is taken over
  * instead of starting another.
  */
-export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string): Promise<Ended> {
+export function runChild(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  input?: string,
+): Promise<Ended> {
   return takeEarly(command, args, env) ?? start(command, args, env, timeoutMs, input).ended;
 }
 
@@ -132,7 +143,13 @@ export function startEarlyLookup(account: string, env: NodeJS.ProcessEnv, timeou
 
 function takeEarly(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ended> | null {
   const early = slot.cmdbEarlyLookup;
-  if (!early || early.command !== command || early.args.join('\0') !== args.join('\0') || early.bus !== env.DBUS_SESSION_BUS_ADDRESS) return null;
+  if (
+    !early ||
+    early.command !== command ||
+    early.args.join('\0') !== args.join('\0') ||
+    early.bus !== env.DBUS_SESSION_BUS_ADDRESS
+  )
+    return null;
   // Once: a later read of the same account (after a change) asks the keychain again.
   slot.cmdbEarlyLookup = null;
   early.running.keepAlive(true);

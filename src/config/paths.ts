@@ -5,7 +5,7 @@ import { variable, type Variable } from '../cli/options.js';
 function xdg(env: NodeJS.ProcessEnv, name: Variable, fallback: string): string {
   const value = variable(env, name);
   // The XDG spec says relative paths are invalid and must be ignored.
-  return value && value.startsWith('/') ? join(value, 'cmdb') : join(variable(env, 'home') || homedir(), fallback, 'cmdb');
+  return value?.startsWith('/') ? join(value, 'cmdb') : join(variable(env, 'home') || homedir(), fallback, 'cmdb');
 }
 
 /** Profiles and (with --insecure-storage) credentials: CMDB_CONFIG_DIR, else $XDG_CONFIG_HOME/cmdb. */

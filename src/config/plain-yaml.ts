@@ -26,7 +26,10 @@ export interface PlainEntry {
 // The YAML 1.2 core schema's forms (as the yaml package resolves plain scalars).
 const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const CORE_NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const CORE_NUMBER = new RegExp(
+  String.raw`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?` +
+    String.raw`|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$`,
+);
 /** The core forms read here; any other core form is left to the yaml package. */
 const SIMPLE_NUMBER = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/;
 /** A plain scalar that starts with no indicator and holds no `: ` or ` #`. */

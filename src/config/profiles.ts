@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
 import { lockTimeoutMs } from '../cli/options.js';
@@ -7,7 +6,7 @@ import { writePrivateFile } from '../files.js';
 import { fileError, readYamlTree, yaml } from './files.js';
 import { isMapping, type PlainEntry } from './plain-yaml.js';
 import { lockFileFor, withLock } from './lock.js';
-import { configDir, profilesPath } from './paths.js';
+import { profilesPath } from './paths.js';
 
 export { profilesPath };
 
@@ -50,46 +49,90 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@[\]-]{0,127}$/;
 const FIX_HINT = "fix that line, or delete the file and log in again with 'cmdb login'";
 
 type Check = (value: unknown) => unknown;
-const text = (what: string, valid: (s: string) => boolean = () => true): Check => (v) => {
-  if (typeof v !== 'string' || !v.trim() || !valid(v)) throw new Error(what);
-  return v;
-};
+const text =
+  (what: string, valid: (s: string) => boolean = () => true): Check =>
+  (v) => {
+    if (typeof v !== 'string' || !v.trim() || !valid(v)) throw new Error(what);
+    return v;
+  };
 
 /** Every profile setting as written in config.yaml: its key there, its field here, and its check. */
 const SETTINGS: { key: string; field: Exclude<keyof DeviceProfile, 'name'>; check: Check }[] = [
-  { key: 'host', field: 'host', check: (v) => {
-    text('host must be an address like https://fw.example:8443')(v);
-    try {
-      return normalizeBaseUrl(v as string);
-    } catch {
-      throw new Error(`host '${redactAddress(v as string)}' is not an address like https://fw.example:8443 (without user name or password)`);
-    }
-  } },
-  { key: 'prefix', field: 'prefix', check: text('prefix must be a path like /api/v2/cmdb', (s) => prefixProblem(s) === null) },
-  { key: 'auth', field: 'auth', check: text("auth must be 'token' or 'session'", (s) => s === 'token' || s === 'session') },
+  {
+    key: 'host',
+    field: 'host',
+    check: (v) => {
+      text('host must be an address like https://fw.example:8443')(v);
+      try {
+        return normalizeBaseUrl(v as string);
+      } catch {
+        throw new Error(
+          `host '${redactAddress(v as string)}' is not an address like https://fw.example:8443 (without ` +
+            `user name or password)`,
+        );
+      }
+    },
+  },
+  {
+    key: 'prefix',
+    field: 'prefix',
+    check: text('prefix must be a path like /api/v2/cmdb', (s) => prefixProblem(s) === null),
+  },
+  {
+    key: 'auth',
+    field: 'auth',
+    check: text("auth must be 'token' or 'session'", (s) => s === 'token' || s === 'session'),
+  },
   { key: 'username', field: 'username', check: text('username must be text') },
   { key: 'vdom', field: 'vdom', check: text("vdom must be a VDOM name, a list like root,dmz, or '*'") },
   { key: 'ca-file', field: 'caFile', check: text('ca-file must be the path of a PEM file') },
-  { key: 'fingerprint', field: 'fingerprint', check: (v) => displayFingerprint(text('fingerprint must be a SHA-256 (64 hex digits, colons optional)', isFingerprint)(v) as string) },
-  { key: 'timeout', field: 'timeout', check: (v) => {
-    if (typeof v !== 'number' || !(v > 0)) throw new Error('timeout must be a number of seconds greater than 0');
-    return v;
-  } },
-  { key: 'secrets', field: 'secrets', check: text("secrets must be 'keychain' or 'file'", (s) => s === 'keychain' || s === 'file') },
-  { key: 'accept-disclaimer', field: 'acceptDisclaimer', check: (v) => {
-    if (typeof v !== 'boolean') throw new Error('accept-disclaimer must be true or false');
-    return v;
-  } },
+  {
+    key: 'fingerprint',
+    field: 'fingerprint',
+    check: (v) =>
+      displayFingerprint(
+        text('fingerprint must be a SHA-256 (64 hex digits, colons optional)', isFingerprint)(v) as string,
+      ),
+  },
+  {
+    key: 'timeout',
+    field: 'timeout',
+    check: (v) => {
+      if (typeof v !== 'number' || !(v > 0)) throw new Error('timeout must be a number of seconds greater than 0');
+      return v;
+    },
+  },
+  {
+    key: 'secrets',
+    field: 'secrets',
+    check: text("secrets must be 'keychain' or 'file'", (s) => s === 'keychain' || s === 'file'),
+  },
+  {
+    key: 'accept-disclaimer',
+    field: 'acceptDisclaimer',
+    check: (v) => {
+      if (typeof v !== 'boolean') throw new Error('accept-disclaimer must be true or false');
+      return v;
+    },
+  },
   { key: 'version', field: 'version', check: text('version must be a release like v7.2.5') },
-  { key: 'build', field: 'build', check: (v) => {
-    if (!Number.isInteger(v) || (v as number) < 0) throw new Error('build must be a whole number');
-    return v;
-  } },
+  {
+    key: 'build',
+    field: 'build',
+    check: (v) => {
+      if (!Number.isInteger(v) || (v as number) < 0) throw new Error('build must be a whole number');
+      return v;
+    },
+  },
   { key: 'serial', field: 'serial', check: text('serial must be text') },
-  { key: 'plain-text-ok', field: 'plainTextOk', check: (v) => {
-    if (typeof v !== 'boolean') throw new Error('plain-text-ok must be true or false');
-    return v;
-  } },
+  {
+    key: 'plain-text-ok',
+    field: 'plainTextOk',
+    check: (v) => {
+      if (typeof v !== 'boolean') throw new Error('plain-text-ok must be true or false');
+      return v;
+    },
+  },
 ];
 
 /** The settings `cmdb device set` changes (the others come from `cmdb login`). */
@@ -108,7 +151,16 @@ export function withSetting(profile: DeviceProfile, key: Settable, text: string)
     return changed as unknown as DeviceProfile;
   }
   try {
-    const typed = key === 'timeout' ? (/^\s*[\d.]+\s*$/.test(text) ? Number(text) : text) : key === 'plain-text-ok' ? ({ true: true, yes: true, false: false, no: false } as Record<string, boolean>)[text.trim().toLowerCase()] ?? text : text;
+    const typed =
+      key === 'timeout'
+        ? /^\s*[\d.]+\s*$/.test(text)
+          ? Number(text)
+          : text
+        : key === 'plain-text-ok'
+          ? (({ true: true, yes: true, false: false, no: false } as Record<string, boolean>)[
+              text.trim().toLowerCase()
+            ] ?? text)
+          : text;
     changed[setting.field] = setting.check(typed);
   } catch (err) {
     throw new UsageError(`invalid ${key} '${text}': ${(err as Error).message}`, `or '${key}=' to remove the setting`);
@@ -116,14 +168,16 @@ export function withSetting(profile: DeviceProfile, key: Settable, text: string)
   return changed as unknown as DeviceProfile;
 }
 
-
 export function isValidProfileName(name: string): boolean {
   return NAME.test(name);
 }
 
 export function checkProfileName(name: string): string {
   if (!isValidProfileName(name)) {
-    throw new UsageError(`invalid device name '${name}'`, 'use letters, digits and _ . : @ - [ ] (no spaces or slashes), at most 128 characters');
+    throw new UsageError(
+      `invalid device name '${name}'`,
+      'use letters, digits and _ . : @ - [ ] (no spaces or slashes), at most 128 characters',
+    );
   }
   return name;
 }
@@ -136,11 +190,23 @@ export function profileNameFor(baseUrl: string): string {
 function parseDevice(path: string, entry: PlainEntry): DeviceProfile {
   const name = entry.key;
   if (!isValidProfileName(name)) throw fileError(path, entry.keyLine, `invalid device name '${name}'`, FIX_HINT);
-  if (!isMapping(entry.value)) throw fileError(path, entry.keyLine, `device '${name}' must be a mapping of settings (host:, auth:, ...)`, FIX_HINT);
+  if (!isMapping(entry.value))
+    throw fileError(
+      path,
+      entry.keyLine,
+      `device '${name}' must be a mapping of settings (host:, auth:, ...)`,
+      FIX_HINT,
+    );
   const profile: Record<string, unknown> = { name };
   for (const item of entry.value.value) {
     const setting = SETTINGS.find((s) => s.key === item.key);
-    if (!setting) throw fileError(path, item.keyLine, `unknown setting '${item.key}' in device '${name}'`, `known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
+    if (!setting)
+      throw fileError(
+        path,
+        item.keyLine,
+        `unknown setting '${item.key}' in device '${name}'`,
+        `known settings: ${SETTINGS.map((s) => s.key).join(', ')}`,
+      );
     try {
       profile[setting.field] = setting.check(item.value.value);
     } catch (err) {
@@ -149,7 +215,8 @@ function parseDevice(path: string, entry: PlainEntry): DeviceProfile {
   }
   if (!profile.host) throw fileError(path, entry.keyLine, `device '${name}' has no host`, FIX_HINT);
   if (!profile.auth) throw fileError(path, entry.keyLine, `device '${name}' has no auth (token or session)`, FIX_HINT);
-  if (profile.auth === 'session' && !profile.username) throw fileError(path, entry.keyLine, `device '${name}' uses session login but has no username`, FIX_HINT);
+  if (profile.auth === 'session' && !profile.username)
+    throw fileError(path, entry.keyLine, `device '${name}' uses session login but has no username`, FIX_HINT);
   profile.secrets ??= 'keychain';
   return profile as unknown as DeviceProfile;
 }
@@ -170,11 +237,13 @@ export function readProfiles(env: NodeJS.ProcessEnv): ProfileSet {
     if (item.key === 'default') {
       defaultLine = item.value.line;
       const value = item.value.value;
-      if (value !== null && typeof value !== 'string') throw fileError(path, item.value.line, 'default must be the name of a device', FIX_HINT);
+      if (value !== null && typeof value !== 'string')
+        throw fileError(path, item.value.line, 'default must be the name of a device', FIX_HINT);
       set.defaultName = value;
     } else if (item.key === 'devices') {
       if (item.value.value === null) continue;
-      if (!isMapping(item.value)) throw fileError(path, item.value.line, 'devices must be a mapping of device names to settings', FIX_HINT);
+      if (!isMapping(item.value))
+        throw fileError(path, item.value.line, 'devices must be a mapping of device names to settings', FIX_HINT);
       set.devices = item.value.value.map((entry) => parseDevice(path, entry));
     } else {
       throw fileError(path, item.keyLine, `unknown setting '${item.key}'`, 'the file holds default: and devices:');
@@ -205,11 +274,15 @@ export function writeProfiles(set: ProfileSet): void {
  * running at once (xargs -P, cron, CI) never lose each other's changes. Returns the set written.
  */
 export function updateProfiles(env: NodeJS.ProcessEnv, change: (set: ProfileSet) => ProfileSet): Promise<ProfileSet> {
-  return withLock(lockFileFor(profilesPath(env)), () => {
-    const changed = change(readProfiles(env));
-    writeProfiles(changed);
-    return changed;
-  }, { waitMs: lockTimeoutMs(env) });
+  return withLock(
+    lockFileFor(profilesPath(env)),
+    () => {
+      const changed = change(readProfiles(env));
+      writeProfiles(changed);
+      return changed;
+    },
+    { waitMs: lockTimeoutMs(env) },
+  );
 }
 
 /** The named profile, or a usage error that lists the saved ones. */
@@ -217,7 +290,12 @@ export function getProfile(set: ProfileSet, name: string): DeviceProfile {
   const profile = set.devices.find((d) => d.name === name);
   if (profile) return profile;
   const names = set.devices.map((d) => d.name);
-  throw new UsageError(`no device named '${name}'`, names.length ? `saved devices: ${names.join(', ')} ('cmdb device list')` : "save one with 'cmdb login --host <url>'");
+  throw new UsageError(
+    `no device named '${name}'`,
+    names.length
+      ? `saved devices: ${names.join(', ')} ('cmdb device list')`
+      : "save one with 'cmdb login --host <url>'",
+  );
 }
 
 export function defaultProfile(set: ProfileSet): DeviceProfile | null {
@@ -235,5 +313,9 @@ export function putProfile(set: ProfileSet, profile: DeviceProfile): ProfileSet 
 /** Removes a profile; when it was the default there is no default afterwards. */
 export function dropProfile(set: ProfileSet, name: string): ProfileSet {
   getProfile(set, name);
-  return { ...set, devices: set.devices.filter((d) => d.name !== name), defaultName: set.defaultName === name ? null : set.defaultName };
+  return {
+    ...set,
+    devices: set.devices.filter((d) => d.name !== name),
+    defaultName: set.defaultName === name ? null : set.defaultName,
+  };
 }

@@ -20,7 +20,9 @@ export interface SchemaCache {
 
 /** `FGVM72TEST000001_v7.2.5_1517.json`: the cache of one device's build (characters unsafe in a file name folded). */
 export function schemaCacheFile(env: NodeJS.ProcessEnv, device: DeviceRelease): string {
-  const name = [device.serial ?? 'unknown', device.version ?? 'unknown', String(device.build ?? 'unknown')].join('_').replace(/[^A-Za-z0-9._-]/g, '-');
+  const name = [device.serial ?? 'unknown', device.version ?? 'unknown', String(device.build ?? 'unknown')]
+    .join('_')
+    .replace(/[^A-Za-z0-9._-]/g, '-');
   return join(schemaCacheDir(env), `${name}.json`);
 }
 
@@ -36,12 +38,21 @@ function readJson(file: string): unknown {
 /** The cached schema of a device's build, or undefined when there is none (or it is damaged). */
 export function readSchemaCache(env: NodeJS.ProcessEnv, device: DeviceRelease): SchemaCache | undefined {
   const cache = readJson(schemaCacheFile(env, device)) as Partial<SchemaCache> | undefined;
-  if (!cache || cache.format !== FORMAT || !Array.isArray(cache.tables) || typeof cache.complete !== 'boolean') return undefined;
+  if (!cache || cache.format !== FORMAT || !Array.isArray(cache.tables) || typeof cache.complete !== 'boolean')
+    return undefined;
   return cache as SchemaCache;
 }
 
-/** Writes a device's schema cache atomically (0600; its folder 0700). A cache that cannot be written only costs a read next time. */
-export function writeSchemaCache(env: NodeJS.ProcessEnv, device: DeviceRelease, complete: boolean, tables: DeviceTreeEntry[]): void {
+/**
+ * Writes a device's schema cache atomically (0600; its folder 0700). A cache that cannot be written only costs a read
+ * next time.
+ */
+export function writeSchemaCache(
+  env: NodeJS.ProcessEnv,
+  device: DeviceRelease,
+  complete: boolean,
+  tables: DeviceTreeEntry[],
+): void {
   const cache: SchemaCache = { format: FORMAT, device, complete, tables };
   try {
     writePrivateFile(schemaCacheFile(env, device), JSON.stringify(cache), { durable: false });
@@ -64,7 +75,8 @@ export function readHostRelease(env: NodeJS.ProcessEnv, host: string): DeviceRel
 /** Remembers the release seen at a device address without a saved profile. */
 export function writeHostRelease(env: NodeJS.ProcessEnv, host: string, release: DeviceRelease): void {
   const releases = readJson(releasesFile(env));
-  const all = releases && typeof releases === 'object' && !Array.isArray(releases) ? (releases as Record<string, unknown>) : {};
+  const all =
+    releases && typeof releases === 'object' && !Array.isArray(releases) ? (releases as Record<string, unknown>) : {};
   try {
     writePrivateFile(releasesFile(env), JSON.stringify({ ...all, [host]: release }), { durable: false });
   } catch {

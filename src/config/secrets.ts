@@ -41,7 +41,9 @@ export class KeychainError extends AuthError {
   constructor(keychain: string, reason: string, env: NodeJS.ProcessEnv) {
     super(
       `cannot use ${keychain}: ${reason}`,
-      `without a keychain, give the credential in the environment (CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD), or keep it in a plain-text file (mode 0600) with 'cmdb login --insecure-storage' (${credentialsPath(env)})`,
+      `without a keychain, give the credential in the environment (CMDB_TOKEN, ` +
+        `or CMDB_USERNAME and CMDB_PASSWORD), or keep it in a plain-text file (mode 0600) ` +
+        `with 'cmdb login --insecure-storage' (${credentialsPath(env)})`,
     );
   }
 }
@@ -55,8 +57,10 @@ function keychainName(platform: NodeJS.Platform): string {
 /** The binding's D-Bus errors, in terms of what is missing on a Linux machine. */
 function explain(reason: string, env: NodeJS.ProcessEnv): string {
   if (process.platform !== 'linux') return reason;
-  if (!env.DBUS_SESSION_BUS_ADDRESS && /autolaunch|DBUS_SESSION_BUS_ADDRESS/.test(reason)) return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)';
-  if (/org\.freedesktop\.secrets|ServiceUnknown|was not provided/i.test(reason)) return 'no Secret Service (such as gnome-keyring) runs on the D-Bus session bus';
+  if (!env.DBUS_SESSION_BUS_ADDRESS && /autolaunch|DBUS_SESSION_BUS_ADDRESS/.test(reason))
+    return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)';
+  if (/org\.freedesktop\.secrets|ServiceUnknown|was not provided/i.test(reason))
+    return 'no Secret Service (such as gnome-keyring) runs on the D-Bus session bus';
   if (/no result found|locked/i.test(reason)) return `${reason} (is there an unlocked default keyring?)`;
   return reason;
 }
@@ -128,7 +132,10 @@ export class KeychainStore implements SecretStore {
   readonly kind = 'keychain' as const;
   readonly location: string;
 
-  constructor(private readonly env: NodeJS.ProcessEnv, private readonly timeoutMs = keychainTimeoutMs(env)) {
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly timeoutMs = keychainTimeoutMs(env),
+  ) {
     this.location = `${keychainName(process.platform)} (service '${KEYCHAIN_SERVICE}')`;
   }
 
@@ -160,7 +167,9 @@ export class KeychainStore implements SecretStore {
   }
 
   private timedOut(): KeychainError {
-    return this.fail(`it did not answer within ${this.timeoutMs / 1000} s (raise CMDB_KEYCHAIN_TIMEOUT if it is just slow)`);
+    return this.fail(
+      `it did not answer within ${this.timeoutMs / 1000} s (raise CMDB_KEYCHAIN_TIMEOUT if it is just slow)`,
+    );
   }
 
   /** The native tool run with these arguments; undefined when there is no such tool here or it cannot be started. */
@@ -237,12 +246,14 @@ export class FileSecretStore implements SecretStore {
     const file = readYamlFile(this.path, hint);
     if (!file || file.doc.contents === null) return {};
     const map = file.doc.contents;
-    if (!yaml().isMap(map)) throw fileError(this.path, file.line(map), 'expected a mapping of accounts to secrets', hint);
+    if (!yaml().isMap(map))
+      throw fileError(this.path, file.line(map), 'expected a mapping of accounts to secrets', hint);
     const secrets: Record<string, string> = {};
     for (const pair of map.items) {
       const value = yaml().isScalar(pair.value) ? pair.value.value : pair.value;
       // Only the line is named: the value is a secret.
-      if (typeof value !== 'string') throw fileError(this.path, file.line(pair.value ?? pair.key), 'each secret must be a string', hint);
+      if (typeof value !== 'string')
+        throw fileError(this.path, file.line(pair.value ?? pair.key), 'each secret must be a string', hint);
       secrets[String(yaml().isScalar(pair.key) ? pair.key.value : pair.key)] = value;
     }
     return secrets;
@@ -256,7 +267,11 @@ export class FileSecretStore implements SecretStore {
   private warnOnce(): void {
     if (this.warned) return;
     this.warned = true;
-    this.warn(`secrets are kept in plain text in ${this.path} (--insecure-storage): anyone who can read that file can use them ('cmdb device set <name> plain-text-ok=true' silences this for a device once you accept it)`);
+    this.warn(
+      `secrets are kept in plain text in ${this.path} (--insecure-storage): ` +
+        `anyone who can read that file can use them ('cmdb device set <name> plain-text-ok=true' silences ` +
+        `this for a device once you accept it)`,
+    );
   }
 
   async get(account: string): Promise<string | null> {
@@ -265,17 +280,23 @@ export class FileSecretStore implements SecretStore {
 
   /** Read-modify-write under the file's lock: other cmdb processes may be saving their own secrets. */
   async set(account: string, secret: string): Promise<void> {
-    await withLock(lockFileFor(this.path), () => this.write({ ...this.read(), [account]: secret }), { waitMs: this.lockWaitMs });
+    await withLock(lockFileFor(this.path), () => this.write({ ...this.read(), [account]: secret }), {
+      waitMs: this.lockWaitMs,
+    });
   }
 
   async delete(account: string): Promise<boolean> {
-    return withLock(lockFileFor(this.path), () => {
-      const secrets = this.read();
-      if (!(account in secrets)) return false;
-      delete secrets[account];
-      this.write(secrets);
-      return true;
-    }, { waitMs: this.lockWaitMs });
+    return withLock(
+      lockFileFor(this.path),
+      () => {
+        const secrets = this.read();
+        if (!(account in secrets)) return false;
+        delete secrets[account];
+        this.write(secrets);
+        return true;
+      },
+      { waitMs: this.lockWaitMs },
+    );
   }
 }
 
@@ -287,7 +308,10 @@ export class PrefetchedStore implements SecretStore {
   readonly kind: SecretsKind;
   readonly location: string;
 
-  constructor(readonly inner: SecretStore, private readonly values: Map<string, string | null>) {
+  constructor(
+    readonly inner: SecretStore,
+    private readonly values: Map<string, string | null>,
+  ) {
     this.kind = inner.kind;
     this.location = inner.location;
   }
@@ -312,6 +336,13 @@ export function readNow(store: SecretStore, account: string): Promise<string | n
   return store instanceof PrefetchedStore ? store.inner.get(account) : store.get(account);
 }
 
-export function openSecretStore(kind: SecretsKind, env: NodeJS.ProcessEnv, warn: (message: string) => void, acknowledged?: (account: string) => boolean): SecretStore {
-  return kind === 'file' ? new FileSecretStore(credentialsPath(env), warn, lockTimeoutMs(env), acknowledged) : new KeychainStore(env);
+export function openSecretStore(
+  kind: SecretsKind,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+  acknowledged?: (account: string) => boolean,
+): SecretStore {
+  return kind === 'file'
+    ? new FileSecretStore(credentialsPath(env), warn, lockTimeoutMs(env), acknowledged)
+    : new KeychainStore(env);
 }

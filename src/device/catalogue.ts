@@ -6,7 +6,13 @@
 import type { ApiResult } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { normalizeBaseUrl } from '../api/url.js';
-import { isTreeAnswer, releaseOf, treeEntries, type DeviceRelease, type DeviceTableSchema } from '../catalogue/device-schema.js';
+import {
+  isTreeAnswer,
+  releaseOf,
+  treeEntries,
+  type DeviceRelease,
+  type DeviceTableSchema,
+} from '../catalogue/device-schema.js';
 import type { TableDef } from '../catalogue/index.js';
 import { DeviceCatalogue, entryOf, SHIPPED_CATALOGUE, usesShipped, type Catalogue } from '../catalogue/provider.js';
 import type { Context } from '../cli/context.js';
@@ -14,7 +20,8 @@ import { updateProfiles, type DeviceProfile } from '../config/profiles.js';
 import { readHostRelease, readSchemaCache, writeHostRelease, writeSchemaCache } from '../config/schema-cache.js';
 import { selectedProfile } from './select.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function hostKey(host: string): string {
   try {
@@ -28,7 +35,9 @@ function profileRelease(profile: DeviceProfile): DeviceRelease | undefined {
   return profile.version ? { version: profile.version, build: profile.build, serial: profile.serial } : undefined;
 }
 
-/** The release of the run's device as known before any request: its profile's, else the one last seen at its address. */
+/**
+ * The release of the run's device as known before any request: its profile's, else the one last seen at its address.
+ */
 export function knownRelease(ctx: Context): DeviceRelease | undefined {
   if (ctx.demo) return undefined;
   const profile = selectedProfile(ctx);
@@ -158,7 +167,10 @@ export function cachedCatalogue(ctx: Context): Catalogue | undefined {
   return cached ? new DeviceCatalogue(cached.device, cached.tables) : undefined;
 }
 
-/** Whether two releases call for the same catalogue file: 6.4.14 (or not known) both, or the same build of the same device. */
+/**
+ * Whether two releases call for the same catalogue file: 6.4.14 (or not known) both, or the same build of the same
+ * device.
+ */
 function sameCatalogue(known: DeviceRelease | undefined, seen: DeviceRelease): boolean {
   if (usesShipped(known) && usesShipped(seen)) return true;
   return known?.version === seen.version && known?.build === seen.build && known?.serial === seen.serial;
@@ -176,7 +188,10 @@ export async function rememberRelease(ctx: Context, seen: DeviceRelease): Promis
     const release = { version: seen.version, build: seen.build, serial: seen.serial };
     if (profile) {
       if (sameCatalogue(profileRelease(profile), release)) return;
-      await updateProfiles(ctx.env, (set) => ({ ...set, devices: set.devices.map((d) => (d.name === profile.name ? { ...d, ...release } : d)) }));
+      await updateProfiles(ctx.env, (set) => ({
+        ...set,
+        devices: set.devices.map((d) => (d.name === profile.name ? { ...d, ...release } : d)),
+      }));
     } else if (ctx.settings.host) {
       const host = hostKey(ctx.settings.host);
       if (!sameCatalogue(readHostRelease(ctx.env, host), release)) writeHostRelease(ctx.env, host, release);

@@ -18,9 +18,14 @@ export interface Connection {
  * TLS settings of a connection: the CA file's text, the pin; --insecure, and plain HTTP to another
  * machine, warn every time they are used.
  */
-export async function tlsOptions(ctx: Context, settings: { host: string; caFile?: string; fingerprint?: string }): Promise<TlsOptions> {
+export async function tlsOptions(
+  ctx: Context,
+  settings: { host: string; caFile?: string; fingerprint?: string },
+): Promise<TlsOptions> {
   warnPlainHttp(ctx, settings.host);
-  const ca = settings.caFile ? await readInputFile(settings.caFile, 'the CA file', 'give a PEM file with --ca-file or CMDB_CA_FILE') : undefined;
+  const ca = settings.caFile
+    ? await readInputFile(settings.caFile, 'the CA file', 'give a PEM file with --ca-file or CMDB_CA_FILE')
+    : undefined;
   if (ctx.insecure) ctx.warn("TLS verification is off (--insecure): the device's identity is not checked");
   return { ca, insecure: ctx.insecure, fingerprint: settings.fingerprint ?? null };
 }
@@ -28,14 +33,23 @@ export async function tlsOptions(ctx: Context, settings: { host: string; caFile?
 /** 127.0.0.0/8, ::1 and localhost: the only places a credential may go unencrypted without a word. */
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:127(\.\d{1,3}){3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    /^::ffff:127(\.\d{1,3}){3}$/.test(host)
+  );
 }
 
 /** A credential sent over plain HTTP to another machine can be read on the way: said on every run, as --insecure is. */
 function warnPlainHttp(ctx: Context, host: string): void {
   const url = new URL(host);
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    ctx.warn(`${host} is plain HTTP: the credential and every answer travel unencrypted, readable by anyone on the way; use https://`);
+    ctx.warn(
+      `${host} is plain HTTP: the credential and every answer travel unencrypted, ` +
+        `readable by anyone on the way; use https://`,
+    );
   }
 }
 
@@ -61,7 +75,12 @@ async function loadHttpStack(): Promise<void> {
 }
 
 /** Every client the CLI makes (commands, login, completion, --demo) is made here. */
-export async function newClient(ctx: Context, target: { host: string; prefix?: string; timeoutMs: number }, tls: TlsOptions, auth: Authenticator): Promise<CmdbClient> {
+export async function newClient(
+  ctx: Context,
+  target: { host: string; prefix?: string; timeoutMs: number },
+  tls: TlsOptions,
+  auth: Authenticator,
+): Promise<CmdbClient> {
   const [{ CmdbClient }] = await Promise.all([import('../api/client.js'), loadHttpStack()]);
   return new CmdbClient({
     baseUrl: target.host,
@@ -88,13 +107,29 @@ export function connection(client: CmdbClient, end: Auth['end']): Connection {
 }
 
 async function connectDemo(ctx: Context): Promise<Connection> {
-  const [{ startEmulator }, { tokenAuth }] = await Promise.all([import('../emulator/index.js'), import('./credentials.js')]);
+  const [{ startEmulator }, { tokenAuth }] = await Promise.all([
+    import('../emulator/index.js'),
+    import('./credentials.js'),
+  ]);
   // A fresh port each run, and the state file written only when a command changed something.
-  const emulator = await startEmulator({ stateFile: demoStateFile(ctx.env), seed: 'demo', keepAddress: false, saveOnlyChanges: true }).catch((error: unknown) => {
+  const emulator = await startEmulator({
+    stateFile: demoStateFile(ctx.env),
+    seed: 'demo',
+    keepAddress: false,
+    saveOnlyChanges: true,
+  }).catch((error: unknown) => {
     if ((error as { code?: string }).code !== 'ESTATEFILE') throw error;
-    throw new UsageError(`the demo device's state cannot be used: ${(error as Error).message}`, "start it afresh with 'cmdb demo reset'");
+    throw new UsageError(
+      `the demo device's state cannot be used: ${(error as Error).message}`,
+      "start it afresh with 'cmdb demo reset'",
+    );
   });
-  const client = await newClient(ctx, { host: emulator.url, timeoutMs: ctx.timeoutMs() }, {}, await tokenAuth(emulator.token));
+  const client = await newClient(
+    ctx,
+    { host: emulator.url, timeoutMs: ctx.timeoutMs() },
+    {},
+    await tokenAuth(emulator.token),
+  );
   return {
     client,
     close: async () => {
@@ -136,17 +171,29 @@ export async function connect(ctx: Context): Promise<Connection> {
  * saved session goes even when the device cannot be reached: it is of no use to anyone but the device.
  */
 export async function endSession(ctx: Context, profile: DeviceProfile, store: SecretStore): Promise<boolean> {
-  const [{ parseSession }, { sessionAuth }, { sessionAccount }] = await Promise.all([import('../api/session.js'), import('./credentials.js'), import('../config/secrets.js')]);
+  const [{ parseSession }, { sessionAuth }, { sessionAccount }] = await Promise.all([
+    import('../api/session.js'),
+    import('./credentials.js'),
+    import('../config/secrets.js'),
+  ]);
   const saved = parseSession(await store.get(sessionAccount(profile.name)));
   let ended = false;
   if (saved) {
     const target = settingsFor(ctx, profile, profile.host);
-    const session = await sessionAuth(ctx, { username: profile.username ?? '', password: async () => null, state: saved, acceptDisclaimer: async () => false });
+    const session = await sessionAuth(ctx, {
+      username: profile.username ?? '',
+      password: async () => null,
+      state: saved,
+      acceptDisclaimer: async () => false,
+    });
     const client = await newClient(ctx, target, await tlsOptions(ctx, target), session);
     try {
       ended = await session.logout(client);
     } catch (err) {
-      ctx.warn(`the session could not be ended on ${profile.host} (${(err as Error).message}); the saved session is deleted anyway`);
+      ctx.warn(
+        `the session could not be ended on ${profile.host} (${(err as Error).message}); ` +
+          `the saved session is deleted anyway`,
+      );
     } finally {
       await client.close();
     }

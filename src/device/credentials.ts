@@ -30,9 +30,15 @@ export function useSecretStores(ctx: Context, stores: SharedStores): void {
 export async function secretStore(ctx: Context, kind: SecretsKind): Promise<SecretStore> {
   const shared = provided.get(ctx)?.[kind];
   if (shared) return shared;
-  const [{ openSecretStore, credentialAccount, sessionAccount }, { readProfiles }] = await Promise.all([import('../config/secrets.js'), import('../config/profiles.js')]);
+  const [{ openSecretStore, credentialAccount, sessionAccount }, { readProfiles }] = await Promise.all([
+    import('../config/secrets.js'),
+    import('../config/profiles.js'),
+  ]);
   // A device whose profile acknowledged plain-text storage (plain-text-ok) reads its secret without the warning.
-  const acknowledged = (account: string) => readProfiles(ctx.env).devices.some((p) => p.plainTextOk && (account === credentialAccount(p.name) || account === sessionAccount(p.name)));
+  const acknowledged = (account: string) =>
+    readProfiles(ctx.env).devices.some(
+      (p) => p.plainTextOk && (account === credentialAccount(p.name) || account === sessionAccount(p.name)),
+    );
   return openSecretStore(kind, ctx.env, (message) => ctx.warn(message), acknowledged);
 }
 
@@ -42,13 +48,23 @@ export function tokenCodePrompt(ctx: Context): () => Promise<string | null> {
 }
 
 /** Keeps a new session for the next run; failing to is not fatal (the next run logs in again). */
-export async function saveSession(ctx: Context, store: SecretStore, device: string, state: SessionState | null): Promise<void> {
-  const [{ sessionAccount }, { serializeSession }] = await Promise.all([import('../config/secrets.js'), import('../api/session.js')]);
+export async function saveSession(
+  ctx: Context,
+  store: SecretStore,
+  device: string,
+  state: SessionState | null,
+): Promise<void> {
+  const [{ sessionAccount }, { serializeSession }] = await Promise.all([
+    import('../config/secrets.js'),
+    import('../api/session.js'),
+  ]);
   try {
     if (state) await store.set(sessionAccount(device), serializeSession(state));
     else await store.delete(sessionAccount(device));
   } catch (err) {
-    ctx.warn(`the session of device '${device}' could not be saved, so the next run logs in again: ${(err as Error).message}`);
+    ctx.warn(
+      `the session of device '${device}' could not be saved, so the next run logs in again: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -62,7 +78,11 @@ export async function prefetchSecretStores(ctx: Context, profiles: DeviceProfile
   const { credentialAccount, sessionAccount, KeychainStore, PrefetchedStore } = await import('../config/secrets.js');
   const stores: SharedStores = {};
   if (profiles.some((p) => p.secrets === 'file')) stores.file = await secretStore(ctx, 'file');
-  const accounts = profiles.filter((p) => p.secrets === 'keychain').flatMap((p) => (p.auth === 'token' ? [credentialAccount(p.name)] : [sessionAccount(p.name), credentialAccount(p.name)]));
+  const accounts = profiles
+    .filter((p) => p.secrets === 'keychain')
+    .flatMap((p) =>
+      p.auth === 'token' ? [credentialAccount(p.name)] : [sessionAccount(p.name), credentialAccount(p.name)],
+    );
   if (accounts.length) {
     const keychain = (await secretStore(ctx, 'keychain')) as InstanceType<typeof KeychainStore>;
     const values = await keychain.getMany(accounts).catch(() => null);
@@ -75,8 +95,17 @@ export async function prefetchSecretStores(ctx: Context, profiles: DeviceProfile
  * Saves a new session in place of the one saved before, which is logged out on the device first
  * (where it still lives): sessions are scarce, and a replaced one must not linger until it expires.
  */
-async function replaceSession(ctx: Context, store: SecretStore, device: string, fresh: SessionState, client: CmdbClient): Promise<void> {
-  const [{ parseSession, SessionAuth }, { readNow, sessionAccount }] = await Promise.all([import('../api/session.js'), import('../config/secrets.js')]);
+async function replaceSession(
+  ctx: Context,
+  store: SecretStore,
+  device: string,
+  fresh: SessionState,
+  client: CmdbClient,
+): Promise<void> {
+  const [{ parseSession, SessionAuth }, { readNow, sessionAccount }] = await Promise.all([
+    import('../api/session.js'),
+    import('../config/secrets.js'),
+  ]);
   const old = parseSession(await readNow(store, sessionAccount(device)).catch(() => null));
   if (old && JSON.stringify(old.cookies) !== JSON.stringify(fresh.cookies)) {
     await new SessionAuth({ username: '', password: async () => null, state: old }).logout(client).catch(() => false);
@@ -91,33 +120,65 @@ export async function tokenAuth(token: string): Promise<Authenticator> {
 }
 
 /** A session login; `acceptDisclaimer` says whether the device's login banner may be accepted. */
-export async function sessionAuth(ctx: Context, options: { username: string; password: () => Promise<string | null>; state?: SessionState | null; tokenCode?: string; acceptDisclaimer: () => Promise<boolean> } & Pick<SessionOptions, 'onLogin' | 'exclusive' | 'saved'>): Promise<SessionAuth> {
+export async function sessionAuth(
+  ctx: Context,
+  options: {
+    username: string;
+    password: () => Promise<string | null>;
+    state?: SessionState | null;
+    tokenCode?: string;
+    acceptDisclaimer: () => Promise<boolean>;
+  } & Pick<SessionOptions, 'onLogin' | 'exclusive' | 'saved'>,
+): Promise<SessionAuth> {
   const { SessionAuth } = await import('../api/session.js');
   const { tokenCode, ...rest } = options;
-  return new SessionAuth({ ...rest, tokenCode: tokenCode !== undefined ? async () => tokenCode : tokenCodePrompt(ctx) });
+  return new SessionAuth({
+    ...rest,
+    tokenCode: tokenCode !== undefined ? async () => tokenCode : tokenCodePrompt(ctx),
+  });
 }
 
 /** A profile's credential from its store; a session profile reuses the saved session and saves new ones. */
 async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> {
-  const [{ credentialAccount, sessionAccount }, store] = await Promise.all([import('../config/secrets.js'), secretStore(ctx, profile.secrets)]);
+  const [{ credentialAccount, sessionAccount }, store] = await Promise.all([
+    import('../config/secrets.js'),
+    secretStore(ctx, profile.secrets),
+  ]);
   const name = profile.name;
   if (profile.auth === 'token') {
     const token = await store.get(credentialAccount(name));
-    if (!token) throw new AuthError(`no saved API token for device '${name}'`, `log in again with 'cmdb login -d ${name} --token-stdin'`);
+    if (!token)
+      throw new AuthError(
+        `no saved API token for device '${name}'`,
+        `log in again with 'cmdb login -d ${name} --token-stdin'`,
+      );
     return { auth: await tokenAuth(token), store };
   }
-  const [{ parseSession }, { withLock }, { readNow, sessionLockFile }, saved] = await Promise.all([import('../api/session.js'), import('../config/lock.js'), import('../config/secrets.js'), store.get(sessionAccount(name))]);
+  const [{ parseSession }, { withLock }, { readNow, sessionLockFile }, saved] = await Promise.all([
+    import('../api/session.js'),
+    import('../config/lock.js'),
+    import('../config/secrets.js'),
+    store.get(sessionAccount(name)),
+  ]);
   const state = parseSession(saved);
   // A login takes as long as a few requests; a holder older than that has hung or died.
   const patience = 3 * ctx.settings.timeoutMs(profile.timeout) + 10_000;
   const session = await sessionAuth(ctx, {
     username: profile.username!,
     state,
-    exclusive: (work) => withLock(sessionLockFile(ctx.env, name), work, { staleMs: patience, waitMs: lockTimeoutMs(ctx.env) ?? patience + 5_000 }),
+    exclusive: (work) =>
+      withLock(sessionLockFile(ctx.env, name), work, {
+        staleMs: patience,
+        waitMs: lockTimeoutMs(ctx.env) ?? patience + 5_000,
+      }),
     saved: async () => parseSession(await readNow(store, sessionAccount(name))),
     password: async () => {
       const password = await store.get(credentialAccount(name));
-      if (password === null) throw new AuthError(`no saved password for device '${name}'`, `log in again with 'cmdb login -d ${name} --username ${profile.username}'`);
+      if (password === null)
+        throw new AuthError(
+          `no saved password for device '${name}'`,
+          `log in again with 'cmdb login -d ${name} --username ${profile.username}'`,
+        );
       return password;
     },
     acceptDisclaimer: async () => !!profile.acceptDisclaimer || ctx.settings.acceptDisclaimer,
@@ -145,12 +206,23 @@ export async function authenticate(ctx: Context, target: Target): Promise<Auth> 
 }
 
 /** Deletes a profile's credential and session from its store; a failure is a warning (the profile goes anyway). */
-export async function forgetSecrets(ctx: Context, profile: DeviceProfile, which: { credential: boolean; session: boolean }): Promise<void> {
+export async function forgetSecrets(
+  ctx: Context,
+  profile: DeviceProfile,
+  which: { credential: boolean; session: boolean },
+): Promise<void> {
   try {
-    const [{ credentialAccount, sessionAccount }, store] = await Promise.all([import('../config/secrets.js'), secretStore(ctx, profile.secrets)]);
+    const [{ credentialAccount, sessionAccount }, store] = await Promise.all([
+      import('../config/secrets.js'),
+      secretStore(ctx, profile.secrets),
+    ]);
     if (which.credential) await store.delete(credentialAccount(profile.name));
     if (which.session) await store.delete(sessionAccount(profile.name));
   } catch (err) {
-    ctx.warn(`the old secret of device '${profile.name}' in ${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ${(err as Error).message}`);
+    ctx.warn(
+      `the old secret of device '${profile.name}' in ` +
+        `${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ` +
+        `${(err as Error).message}`,
+    );
   }
 }

@@ -39,7 +39,11 @@ export function readKeychainEarly(
     if (settings.demo || settings.environmentCredential) return;
     const profile = select();
     if (profile?.secrets !== 'keychain') return;
-    startEarlyLookup(profile.auth === 'token' ? credentialAccount(profile.name) : sessionAccount(profile.name), env, keychainTimeoutMs(env));
+    startEarlyLookup(
+      profile.auth === 'token' ? credentialAccount(profile.name) : sessionAccount(profile.name),
+      env,
+      keychainTimeoutMs(env),
+    );
   } catch {
     // reported by the run
   }

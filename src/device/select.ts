@@ -45,7 +45,10 @@ export function profileFor(set: ProfileSet, name: string | undefined, host: stri
   if (!name) return host ? (set.devices.find((d) => sameHost(host, d.host)) ?? null) : defaultProfile(set);
   const profile = getProfile(set, name);
   if (host && !sameHost(host, profile.host)) {
-    throw new UsageError(`device '${name}' is ${profile.host}, but --host/CMDB_HOST names ${host}`, "a saved credential is only sent to its own device: drop --host (or CMDB_HOST), or -d (or CMDB_DEVICE)");
+    throw new UsageError(
+      `device '${name}' is ${profile.host}, but --host/CMDB_HOST names ${host}`,
+      'a saved credential is only sent to its own device: drop --host (or CMDB_HOST), or -d (or CMDB_DEVICE)',
+    );
   }
   return profile;
 }
@@ -67,7 +70,11 @@ export function selectedProfile(ctx: Context): DeviceProfile | null {
 /** The saved device profile, or a usage error when there is none to act on. */
 export function requireProfile(ctx: Context, command: string): DeviceProfile {
   const profile = selectedProfile(ctx);
-  if (!profile) throw new UsageError(`no saved device to ${command}`, "name one with -d <name> (see 'cmdb device list'), or log in first with 'cmdb login'");
+  if (!profile)
+    throw new UsageError(
+      `no saved device to ${command}`,
+      "name one with -d <name> (see 'cmdb device list'), or log in first with 'cmdb login'",
+    );
   return profile;
 }
 
@@ -75,7 +82,13 @@ export function requireProfile(ctx: Context, command: string): DeviceProfile {
 type ProfileSettings = Pick<DeviceProfile, 'prefix' | 'caFile' | 'fingerprint' | 'timeout'>;
 
 /** A device's connection settings, with the one precedence: flag, then environment, then profile, then default. */
-export function settingsFor(ctx: Context, profile: DeviceProfile | null, host: string, saved: Partial<ProfileSettings> | null = profile, prefixFlag?: string): DeviceSettings {
+export function settingsFor(
+  ctx: Context,
+  profile: DeviceProfile | null,
+  host: string,
+  saved: Partial<ProfileSettings> | null = profile,
+  prefixFlag?: string,
+): DeviceSettings {
   return {
     profile,
     host,
@@ -91,15 +104,32 @@ export function resolveTarget(ctx: Context): Target {
   const profile = selectedProfile(ctx);
   const host = ctx.settings.host ?? profile?.host;
   if (!host) {
-    throw new AuthError('no device to talk to', "log in with 'cmdb login --host <url> --token-stdin', set CMDB_HOST and CMDB_TOKEN, or try the built-in device with --demo");
+    throw new AuthError(
+      'no device to talk to',
+      "log in with 'cmdb login --host <url> --token-stdin', set CMDB_HOST and CMDB_TOKEN, " +
+        'or try the built-in device with --demo',
+    );
   }
   const fromEnv = ctx.settings.environmentCredential;
-  const credential: CredentialSource | null = fromEnv?.kind === 'token' ? 'CMDB_TOKEN' : fromEnv?.kind === 'session' ? 'CMDB_USERNAME' : profile ? 'profile' : null;
+  const credential: CredentialSource | null =
+    fromEnv?.kind === 'token'
+      ? 'CMDB_TOKEN'
+      : fromEnv?.kind === 'session'
+        ? 'CMDB_USERNAME'
+        : profile
+          ? 'profile'
+          : null;
   if (!credential) {
-    throw new AuthError(`no credential for ${host}`, `set CMDB_TOKEN to an API token, or log in with 'cmdb login --host ${host}'`);
+    throw new AuthError(
+      `no credential for ${host}`,
+      `set CMDB_TOKEN to an API token, or log in with 'cmdb login --host ${host}'`,
+    );
   }
   if (fromEnv?.kind === 'session' && !fromEnv.password) {
-    throw new AuthError('CMDB_USERNAME is set but CMDB_PASSWORD is not', 'set both for a session login from the environment, or unset CMDB_USERNAME');
+    throw new AuthError(
+      'CMDB_USERNAME is set but CMDB_PASSWORD is not',
+      'set both for a session login from the environment, or unset CMDB_USERNAME',
+    );
   }
   return { ...settingsFor(ctx, profile, host), credential };
 }
@@ -143,18 +173,25 @@ export function selectedProfiles(ctx: Context): DeviceProfile[] | null {
   if (!namesSeveral(value)) return null;
   const set = readProfiles(ctx.env);
   const names = set.devices.map((d) => d.name);
-  const saved = names.length ? `saved devices: ${names.join(', ')} ('cmdb device list')` : "no device is saved yet: add one with 'cmdb login --host <url>'";
+  const saved = names.length
+    ? `saved devices: ${names.join(', ')} ('cmdb device list')`
+    : "no device is saved yet: add one with 'cmdb login --host <url>'";
   const items = value!.split(',').map((item) => item.trim());
   const chosen = new Map<string, DeviceProfile>();
   for (const item of items) {
-    if (!item) throw new UsageError(`-d '${value}' has an empty name`, 'separate device names and patterns with single commas');
+    if (!item)
+      throw new UsageError(`-d '${value}' has an empty name`, 'separate device names and patterns with single commas');
     const exact = set.devices.find((d) => d.name === item);
     const matches = exact ? [exact] : GLOB.test(item) ? set.devices.filter((d) => globPattern(item).test(d.name)) : [];
-    if (!matches.length) throw new UsageError(GLOB.test(item) ? `no saved device matches '${item}'` : `no device named '${item}'`, saved);
+    if (!matches.length)
+      throw new UsageError(GLOB.test(item) ? `no saved device matches '${item}'` : `no device named '${item}'`, saved);
     for (const profile of matches) chosen.set(profile.name, profile);
   }
   if (ctx.settings.host) {
-    throw new UsageError(`-d '${value}' names several devices, but --host/CMDB_HOST names one`, 'a saved credential is only sent to its own device: drop --host (or CMDB_HOST)');
+    throw new UsageError(
+      `-d '${value}' names several devices, but --host/CMDB_HOST names one`,
+      'a saved credential is only sent to its own device: drop --host (or CMDB_HOST)',
+    );
   }
   return [...chosen.values()];
 }

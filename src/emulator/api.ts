@@ -3,7 +3,15 @@ import type { DeviceRelease } from '../catalogue/device-schema.js';
 import type { Catalogue } from '../catalogue/provider.js';
 import type { Principal } from './auth.js';
 import { planOperation, type Operation } from './cmdb.js';
-import { DEVICE, DeviceError, errorEnvelope, fail, splitTablePath, successEnvelope, type EnvelopeContext } from './envelope.js';
+import {
+  DEVICE,
+  DeviceError,
+  errorEnvelope,
+  fail,
+  splitTablePath,
+  successEnvelope,
+  type EnvelopeContext,
+} from './envelope.js';
 import { configBackup } from './backup.js';
 import { flag } from './query.js';
 import { schemaTree } from './schema.js';
@@ -43,7 +51,10 @@ export interface ApiDeps {
   serial: string;
   /** The tables it serves. */
   catalogue: Catalogue;
-  /** The release (and serial number) its answers report, when not the emulated 6.4.14 device's; 7.6 takes the backup as a POST. */
+  /**
+   * The release (and serial number) its answers report, when not the emulated 6.4.14 device's; 7.6 takes the backup as
+   * a POST.
+   */
   release?: DeviceRelease;
 }
 
@@ -109,7 +120,10 @@ function decodeSegment(segment: string): string {
 function parseTarget(catalogue: Catalogue, path: string): CmdbTarget {
   const segments = path.slice(CMDB_PREFIX.length + 1).split('/');
   if (segments.length > 2 && segments[segments.length - 1] === '') segments.pop();
-  const found = segments.length >= 2 && segments[0] !== '' && segments[1] !== '' ? catalogue.find(`${segments[0]}/${segments[1]}`) : undefined;
+  const found =
+    segments.length >= 2 && segments[0] !== '' && segments[1] !== ''
+      ? catalogue.find(`${segments[0]}/${segments[1]}`)
+      : undefined;
   const table = found?.aliasOf ? catalogue.find(found.aliasOf) : found;
   if (!found || !table) throw fail.notFound();
   const rest = segments.slice(2).map(decodeSegment);
@@ -130,7 +144,10 @@ function combinedStatus(envelopes: Record<string, unknown>[]): number {
 }
 
 function requireMethod(request: ApiRequest, method: string): void {
-  if (request.method !== method) throw fail.methodNotAllowed(`${request.params.get('action') ?? request.path} takes ${method}, not ${request.method}`);
+  if (request.method !== method)
+    throw fail.methodNotAllowed(
+      `${request.params.get('action') ?? request.path} takes ${method}, not ${request.method}`,
+    );
 }
 
 /** A success envelope outside any table (transactions). */
@@ -145,7 +162,9 @@ export class Api {
   handle(request: ApiRequest): ApiResponse {
     const response = this.route(request);
     // Every envelope says the release emulated and the serial number (a backup's text has its own header).
-    return response.text === undefined ? { ...response, body: restamp(response.body, { ...this.deps.release, serial: this.deps.serial }) } : response;
+    return response.text === undefined
+      ? { ...response, body: restamp(response.body, { ...this.deps.release, serial: this.deps.serial }) }
+      : response;
   }
 
   private get release(): { version: string; build: number } {
@@ -169,8 +188,17 @@ export class Api {
 
   private status(request: ApiRequest): ApiResponse {
     requireMethod(request, 'GET');
-    const results = { model_name: 'CMDB', model_number: 'VM64', model: DEVICE.model, hostname: this.deps.hostname, log_disk_status: 'available' };
-    const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'status' }, { results });
+    const results = {
+      model_name: 'CMDB',
+      model_number: 'VM64',
+      model: DEVICE.model,
+      hostname: this.deps.hostname,
+      log_disk_status: 'available',
+    };
+    const envelope = successEnvelope(
+      { http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'status' },
+      { results },
+    );
     return { status: 200, body: { ...envelope, action: '' } };
   }
 
@@ -179,8 +207,20 @@ export class Api {
     requireMethod(request, 'GET');
     const { version, build } = this.release;
     const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number);
-    const current = { id: `${DEVICE.platform}-${version}-build${build}`, version, major, minor, patch, build, 'platform-id': DEVICE.platform, source: 'fortiguard' };
-    const envelope = successEnvelope({ http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'firmware' }, { results: { current, available: [] } });
+    const current = {
+      id: `${DEVICE.platform}-${version}-build${build}`,
+      version,
+      major,
+      minor,
+      patch,
+      build,
+      'platform-id': DEVICE.platform,
+      source: 'fortiguard',
+    };
+    const envelope = successEnvelope(
+      { http_method: 'GET', vdom: this.deps.db.vdoms[0], path: 'system', name: 'firmware' },
+      { results: { current, available: [] } },
+    );
     return { status: 200, body: { ...envelope, action: '' } };
   }
 
@@ -194,18 +234,30 @@ export class Api {
     requireMethod(request, byPost ? 'POST' : 'GET');
     const params = new URLSearchParams(request.params);
     if (byPost) {
-      const body = validateObject({ destination: { type: 'string' }, scope: { type: 'string' }, vdom: { type: 'string' } }, parseJsonBody(request.body, request.contentType));
-      if (body.destination !== 'file') throw fail.invalidRequest(`invalid value for 'destination': ${JSON.stringify(body.destination ?? '')} (file)`);
+      const body = validateObject(
+        { destination: { type: 'string' }, scope: { type: 'string' }, vdom: { type: 'string' } },
+        parseJsonBody(request.body, request.contentType),
+      );
+      if (body.destination !== 'file')
+        throw fail.invalidRequest(`invalid value for 'destination': ${JSON.stringify(body.destination ?? '')} (file)`);
       params.delete('scope');
       if (body.scope !== undefined) params.set('scope', String(body.scope));
       if (body.vdom !== undefined) params.set('vdom', String(body.vdom));
     }
     const scope = params.get('scope');
-    if (scope !== 'global' && scope !== 'vdom') throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope ?? '')} (global|vdom)`);
+    if (scope !== 'global' && scope !== 'vdom')
+      throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope ?? '')} (global|vdom)`);
     const principal = request.principal;
     if (scope === 'global' && principal.vdoms !== '*') throw fail.noVdom('global');
     const vdoms = scope === 'global' ? [...this.deps.db.vdoms] : selectVdoms(this.deps.db, principal, params).vdoms;
-    return { status: 200, body: null, text: configBackup(this.deps.db, vdoms, scope, principal.name, { tables: this.deps.catalogue.all(), ...this.release }) };
+    return {
+      status: 200,
+      body: null,
+      text: configBackup(this.deps.db, vdoms, scope, principal.name, {
+        tables: this.deps.catalogue.all(),
+        ...this.release,
+      }),
+    };
   }
 
   private transactionRequest(request: ApiRequest): ApiResponse {
@@ -247,7 +299,10 @@ export class Api {
     const vdom = selectVdoms(this.deps.db, request.principal, request.params).vdoms[0];
     const id = this.deps.transactions.start(Number(body.timeout ?? 60));
     // A real 6.4 device answers the start like a write that changed nothing.
-    const envelope = successEnvelope({ http_method: request.method, vdom }, { revision: revisionText(vdom, 'transaction', id), revisionChanged: false, results: { 'transaction-id': id } });
+    const envelope = successEnvelope(
+      { http_method: request.method, vdom },
+      { revision: revisionText(vdom, 'transaction', id), revisionChanged: false, results: { 'transaction-id': id } },
+    );
     return { status: 200, body: { ...envelope, action: 'transaction-start' } };
   }
 
@@ -263,7 +318,8 @@ export class Api {
 
   private viewFor(request: ApiRequest): View {
     if (request.transactionId === undefined) return this.deps.committed;
-    if (!/^\d+$/.test(request.transactionId)) throw fail.invalidRequest(`invalid X-TRANSACTION-ID: ${JSON.stringify(request.transactionId)}`);
+    if (!/^\d+$/.test(request.transactionId))
+      throw fail.invalidRequest(`invalid X-TRANSACTION-ID: ${JSON.stringify(request.transactionId)}`);
     const view = this.deps.transactions.view(Number(request.transactionId));
     if (!view) throw fail.noTransaction(request.transactionId);
     return view;
@@ -271,13 +327,26 @@ export class Api {
 
   private cmdb(request: ApiRequest, context: EnvelopeContext): ApiResponse {
     const { table, requested, itemKey, child } = parseTarget(this.deps.catalogue, request.path);
-    Object.assign(context, { vdom: this.deps.db.vdoms[0], ...splitTablePath(requested) }, itemKey === null ? {} : { mkey: itemKey });
+    Object.assign(
+      context,
+      { vdom: this.deps.db.vdoms[0], ...splitTablePath(requested) },
+      itemKey === null ? {} : { mkey: itemKey },
+    );
     if (!hasGroup(request.principal, table.group)) throw fail.noGroup(table.group);
     const selection = selectVdoms(this.deps.db, request.principal, request.params);
     context.vdom = selection.vdoms[0];
     const view = this.viewFor(request);
     const schema = this.deps.catalogue.schemaOf?.(table.path);
-    const operation = planOperation({ method: request.method, table, itemKey, child, params: request.params, body: request.body, contentType: request.contentType, schema });
+    const operation = planOperation({
+      method: request.method,
+      table,
+      itemKey,
+      child,
+      params: request.params,
+      body: request.body,
+      contentType: request.contentType,
+      schema,
+    });
     const envelopes = selection.vdoms.map((vdom) => this.runIn(operation, table, { ...context, vdom }, view));
     if (!selection.multi) return { status: Number(envelopes[0].http_status), body: envelopes[0] };
     return { status: combinedStatus(envelopes), body: envelopes };
@@ -292,7 +361,9 @@ export class Api {
       const located = result.mkey === undefined ? context : { ...context, mkey: result.mkey };
       return successEnvelope(located, {
         revision: revisionText(vdom, table.path, after),
-        ...(operation.write ? { revisionChanged: after !== before, oldRevision: revisionText(vdom, table.path, before) } : {}),
+        ...(operation.write
+          ? { revisionChanged: after !== before, oldRevision: revisionText(vdom, table.path, before) }
+          : {}),
         results: result.results,
       });
     } catch (error) {

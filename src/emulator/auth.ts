@@ -54,7 +54,13 @@ function sameSecret(given: string, expected: string): boolean {
 function principalOf(name: string, kind: Principal['kind'], credential: Credential, csrf: string | null): Principal {
   const groups = credential.groups ?? 'all';
   const vdoms = credential.vdoms ?? '*';
-  return { name, kind, csrf, groups: groups === 'all' ? 'all' : new Set(groups), vdoms: vdoms === '*' ? '*' : new Set(vdoms) };
+  return {
+    name,
+    kind,
+    csrf,
+    groups: groups === 'all' ? 'all' : new Set(groups),
+    vdoms: vdoms === '*' ? '*' : new Set(vdoms),
+  };
 }
 
 /**
@@ -120,7 +126,13 @@ export class Authenticator {
   }
 
   private open(admin: EmulatorAdmin, stage: Stage): Session {
-    const session: Session = { id: randomBytes(24).toString('base64url'), csrf: randomBytes(16).toString('hex'), admin, stage, lastUsed: this.clock() };
+    const session: Session = {
+      id: randomBytes(24).toString('base64url'),
+      csrf: randomBytes(16).toString('hex'),
+      admin,
+      stage,
+      lastUsed: this.clock(),
+    };
     this.sessions.set(session.id, session);
     return session;
   }
@@ -134,7 +146,10 @@ export class Authenticator {
     session.stage = this.config.disclaimer ? 'disclaimer' : 'active';
     session.lastUsed = this.clock();
     this.failures.delete(source);
-    return { body: this.config.disclaimer ? LOGIN_BODY.disclaimer : LOGIN_BODY['1'], cookies: this.loginCookies(session) };
+    return {
+      body: this.config.disclaimer ? LOGIN_BODY.disclaimer : LOGIN_BODY['1'],
+      cookies: this.loginCookies(session),
+    };
   }
 
   /**
@@ -157,7 +172,8 @@ export class Authenticator {
   }
 
   private secondFactor(session: Session, code: string, source: string): LoginAnswer {
-    if (session.admin.twoFactorCode !== undefined && sameSecret(code, session.admin.twoFactorCode)) return this.admit(session, source);
+    if (session.admin.twoFactorCode !== undefined && sameSecret(code, session.admin.twoFactorCode))
+      return this.admit(session, source);
     this.sessions.delete(session.id);
     return this.refuse(source);
   }
@@ -167,10 +183,13 @@ export class Authenticator {
     const code = form.get('token_code');
     const pending = this.sessionOf(cookies);
     if (pending?.stage === 'second-factor' && code !== null) return this.secondFactor(pending, code, source);
-    const admin = this.config.admins.find((a) => a.username === form.get('username') && sameSecret(form.get('secretkey') ?? '', a.password));
+    const admin = this.config.admins.find(
+      (a) => a.username === form.get('username') && sameSecret(form.get('secretkey') ?? '', a.password),
+    );
     if (!admin) return this.refuse(source);
     if (admin.lockedOut) return { body: LOGIN_BODY['2'], cookies: [] };
-    if (admin.mustChangePassword) return { body: LOGIN_BODY['4'], cookies: [this.sessionCookieOf(this.open(admin, 'password-change'))] };
+    if (admin.mustChangePassword)
+      return { body: LOGIN_BODY['4'], cookies: [this.sessionCookieOf(this.open(admin, 'password-change'))] };
     const session = this.open(admin, 'second-factor');
     if (admin.twoFactorCode === undefined) return this.admit(session, source);
     if (code !== null) return this.secondFactor(session, code, source);
@@ -180,7 +199,7 @@ export class Authenticator {
   /** `POST /logindisclaimer`: `confirm=1` accepts the banner, anything else ends the session. */
   acceptDisclaimer(form: URLSearchParams, cookies: Map<string, string>): LoginAnswer | undefined {
     const session = this.sessionOf(cookies);
-    if (!session || session.stage !== 'disclaimer') return undefined;
+    if (session?.stage !== 'disclaimer') return undefined;
     if (form.get('confirm') !== '1') return this.logout(cookies);
     session.stage = 'active';
     session.lastUsed = this.clock();
@@ -193,10 +212,24 @@ export class Authenticator {
    * factor is needed, 4 password change, 2 the banner must be acknowledged),
    * the same cookies as `/logincheck` on success.
    */
-  apiLogin(body: Record<string, unknown>, source: string): { status_code: number; status_message: string; cookies: string[] } {
-    const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : typeof body[name] === 'number' ? String(body[name]) : '');
-    const admin = this.config.admins.find((a) => a.username === text('username') && sameSecret(text('secretkey'), a.password));
-    const answer = (status_code: number, status_message: string, cookies: string[] = []) => ({ status_code, status_message, cookies });
+  apiLogin(
+    body: Record<string, unknown>,
+    source: string,
+  ): { status_code: number; status_message: string; cookies: string[] } {
+    const text = (name: string) =>
+      typeof body[name] === 'string'
+        ? (body[name] as string)
+        : typeof body[name] === 'number'
+          ? String(body[name])
+          : '';
+    const admin = this.config.admins.find(
+      (a) => a.username === text('username') && sameSecret(text('secretkey'), a.password),
+    );
+    const answer = (status_code: number, status_message: string, cookies: string[] = []) => ({
+      status_code,
+      status_message,
+      cookies,
+    });
     if (!admin) {
       this.recordFailure(source);
       return answer(-1, 'LOGIN_FAILED');
@@ -220,7 +253,10 @@ export class Authenticator {
   logout(cookies: Map<string, string>): LoginAnswer {
     const id = this.sessionIdOf(cookies);
     if (id !== undefined) this.sessions.delete(id);
-    return { body: '<html><body>logged out</body></html>\n', cookies: [this.sessionCookie, ...this.csrfCookies].map((name) => this.expiredCookie(name)) };
+    return {
+      body: '<html><body>logged out</body></html>\n',
+      cookies: [this.sessionCookie, ...this.csrfCookies].map((name) => this.expiredCookie(name)),
+    };
   }
 
   expireAll(): void {
@@ -232,15 +268,21 @@ export class Authenticator {
    * `access_token` query parameter (6.4 still takes it; later firmware
    * refuses it by default), or an active session cookie.
    */
-  authenticate(authorization: string | undefined, cookies: Map<string, string>, source: string, accessToken: string | null = null): Principal | undefined {
+  authenticate(
+    authorization: string | undefined,
+    cookies: Map<string, string>,
+    source: string,
+    accessToken: string | null = null,
+  ): Principal | undefined {
     if (authorization !== undefined || accessToken !== null) {
-      const given = authorization !== undefined ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? '') : accessToken!;
+      const given =
+        authorization !== undefined ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? '') : accessToken!;
       const token = this.config.tokens.find((t) => sameSecret(given, t.token));
       if (!token) this.recordFailure(source);
       return token && principalOf('api-token', 'token', token, null);
     }
     const session = this.sessionOf(cookies);
-    if (!session || session.stage !== 'active') return undefined;
+    if (session?.stage !== 'active') return undefined;
     session.lastUsed = this.clock();
     return principalOf(session.admin.username, 'session', session.admin, session.csrf);
   }

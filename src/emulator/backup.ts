@@ -72,11 +72,21 @@ function tableLines(table: TableDef, db: Database, vdom: string): string[] {
  * shape, values that differ from the defaults), with the header a backup
  * starts with. `global`: every VDOM; `vdom`: the VDOMs given.
  */
-export function configBackup(db: Database, vdoms: readonly string[], scope: 'global' | 'vdom', user: string, device: { tables?: TableDef[]; version?: string; build?: number } = {}): string {
+export function configBackup(
+  db: Database,
+  vdoms: readonly string[],
+  scope: 'global' | 'vdom',
+  user: string,
+  device: { tables?: TableDef[]; version?: string; build?: number } = {},
+): string {
   const tables = device.tables ?? allTables();
   const release = (device.version ?? DEVICE.version).replace(/^v/, '');
   const build = device.build ?? DEVICE.build;
-  const body = vdoms.flatMap((vdom) => [`edit ${vdom}`, ...tables.flatMap((table) => tableLines(table, db, vdom)), 'next']);
+  const body = vdoms.flatMap((vdom) => [
+    `edit ${vdom}`,
+    ...tables.flatMap((table) => tableLines(table, db, vdom)),
+    'next',
+  ]);
   // After the body, which made every table it shows: the sum moves with every change of any of them.
   const version = [...db.entries()].reduce((sum, [, , state]) => sum + state.revision, 0);
   const lines = [

@@ -33,7 +33,8 @@ function ipv6Bytes(address: string): Buffer {
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return Buffer.from(groups.map((g) => g.padStart(4, '0')).join(''), 'hex');
 }
 
@@ -46,7 +47,9 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
 }
 
 function subjectAltNames(hosts: string[]): Buffer {
-  const names = hosts.map((host) => (isIP(host) ? der.implicit(7, ipBytes(host)) : der.implicit(2, Buffer.from(host, 'ascii'))));
+  const names = hosts.map((host) =>
+    isIP(host) ? der.implicit(7, ipBytes(host)) : der.implicit(2, Buffer.from(host, 'ascii')),
+  );
   return der.sequence(...names);
 }
 
@@ -71,13 +74,19 @@ export function certificateHosts(extraHost?: string): string[] {
  * A self-signed X.509 v3 certificate for an EC P-256 key, encoded by hand so
  * that no external tool or package is needed.
  */
-export function generateSelfSignedCertificate(options: { commonName?: string; hosts?: string[]; now?: Date } = {}): CertificatePair {
+export function generateSelfSignedCertificate(
+  options: { commonName?: string; hosts?: string[]; now?: Date } = {},
+): CertificatePair {
   const commonName = options.commonName ?? 'cmdb-emulator';
   const now = options.now ?? new Date();
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const jwk = publicKey.export({ format: 'jwk' });
-  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x ?? '', 'base64url'), Buffer.from(jwk.y ?? '', 'base64url')]);
+  const point = Buffer.concat([
+    Buffer.from([4]),
+    Buffer.from(jwk.x ?? '', 'base64url'),
+    Buffer.from(jwk.y ?? '', 'base64url'),
+  ]);
   const keyId = createHash('sha1').update(point).digest();
   const algorithm = der.sequence(der.oid(OID.ecdsaWithSha256));
   const keyUsageDigitalSignatureAndCertSign = der.bitString(Buffer.from([0x84]), 2);

@@ -54,7 +54,10 @@ function asSingleton(state: TableState): SingletonTable {
 function requireOperation(call: CmdbCall, ...codes: OperationCode[]): void {
   if (codes.some((code) => allows(call.table, code))) return;
   const what = codes.map((code) => OPERATION_NAMES[code]).join('/');
-  throw fail.methodNotAllowed(`method ${call.method} (${what}) is not allowed on ${call.table.path}, which supports: ${describeOperations(call.table)}`);
+  throw fail.methodNotAllowed(
+    `method ${call.method} (${what}) is not allowed on ${call.table.path}, which supports: ` +
+      `${describeOperations(call.table)}`,
+  );
 }
 
 function unsupportedAction(call: CmdbCall, action: string): never {
@@ -101,7 +104,8 @@ function unchanged(before: Obj, after: Obj): boolean {
 /** An integer-keyed table has no entry under a key that is not an integer. */
 function parseItemKey(table: TableDef, text: string): string | number {
   if (table.keyType !== 'integer') return text;
-  if (!/^\d+$/.test(text)) throw fail.notFound(`entry ${JSON.stringify(text)} not found in ${table.path}: '${table.key}' is an integer`);
+  if (!/^\d+$/.test(text))
+    throw fail.notFound(`entry ${JSON.stringify(text)} not found in ${table.path}: '${table.key}' is an integer`);
   return Number(text);
 }
 
@@ -158,7 +162,12 @@ function create(call: CmdbCall): Operation {
   const keyField = table.key!;
   const body = parseBody(call);
   const numbered = wantsNextKey(table, body);
-  const input = validateObject(table.fields, numbered ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== keyField)) : body, '', table.path);
+  const input = validateObject(
+    table.fields,
+    numbered ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== keyField)) : body,
+    '',
+    table.path,
+  );
   if (!numbered) checkKey(keyField, input, true);
   const row = materialize(table.fields, input, true);
   return {
@@ -181,7 +190,11 @@ function create(call: CmdbCall): Operation {
  * A write to the entry `key` of a keyed table, which must exist: `change` edits the rows and says
  * whether anything changed, and the key the answer names (the entry's after a rename, or its copy's).
  */
-function entryWrite(table: TableDef, key: string | number, change: (rows: KeyedTable, entry: Obj) => { changed: boolean; mkey: unknown }): Operation {
+function entryWrite(
+  table: TableDef,
+  key: string | number,
+  change: (rows: KeyedTable, entry: Obj) => { changed: boolean; mkey: unknown },
+): Operation {
   return {
     write: true,
     run: ({ view, vdom }) => {
@@ -258,7 +271,9 @@ function getSingleton(call: CmdbCall): Operation {
   const options = parseRenderOptions(call.params);
   return {
     write: false,
-    run: ({ view, vdom }) => ({ results: renderObject(table, asSingleton(view.read(vdom, table.path)).object, options) }),
+    run: ({ view, vdom }) => ({
+      results: renderObject(table, asSingleton(view.read(vdom, table.path)).object, options),
+    }),
   };
 }
 
@@ -300,15 +315,24 @@ function planPath(call: CmdbCall, action: string | null, { read, write }: PathPl
 
 function planSingleton(call: CmdbCall, action: string | null): Operation {
   if (call.itemKey !== null) throw fail.notFound(`${call.table.path} has a single settings object and no item path`);
-  return planPath(call, action, { read: { codes: ['G', 'L'], run: getSingleton }, write: { method: 'PUT', code: 'P', run: updateSingleton } });
+  return planPath(call, action, {
+    read: { codes: ['G', 'L'], run: getSingleton },
+    write: { method: 'PUT', code: 'P', run: updateSingleton },
+  });
 }
 
 function unsupportedMethod(call: CmdbCall): never {
-  throw fail.methodNotAllowed(`method ${call.method} is not allowed on this path of ${call.table.path}, which supports: ${describeOperations(call.table)}`);
+  throw fail.methodNotAllowed(
+    `method ${call.method} is not allowed on this path of ${call.table.path}, which supports: ` +
+      `${describeOperations(call.table)}`,
+  );
 }
 
 function planCollection(call: CmdbCall, action: string | null): Operation {
-  return planPath(call, action, { read: { codes: ['L'], run: list }, write: { method: 'POST', code: 'C', run: create } });
+  return planPath(call, action, {
+    read: { codes: ['L'], run: list },
+    write: { method: 'POST', code: 'C', run: create },
+  });
 }
 
 function planItem(call: CmdbCall, action: string | null, key: string | number): Operation {
@@ -352,7 +376,10 @@ function childTable(call: CmdbCall): ChildTable {
   const items = field.items ?? {};
   const subKey = subKeyOf(items);
   if (key === null || items[subKey]?.type !== 'integer') return { field: name, items, subKey, key };
-  if (!/^\d+$/.test(key)) throw fail.notFound(`entry ${JSON.stringify(key)} not found in ${name} of ${table.path}: '${subKey}' is an integer`);
+  if (!/^\d+$/.test(key))
+    throw fail.notFound(
+      `entry ${JSON.stringify(key)} not found in ${name} of ${table.path}: '${subKey}' is an integer`,
+    );
   return { field: name, items, subKey, key: Number(key) };
 }
 
@@ -430,9 +457,13 @@ function planChild(call: CmdbCall, action: string | null, parentKey: string | nu
       const input = validateObject(child.items, parseBody(call), `${child.field}.`, table.path);
       return write((entries) => {
         // Completed as a create completes it: every field, and the next `id` when it has none.
-        const added = (materialize({ list: { type: 'array', items: child.items } }, { list: [...entries, input] }, false).list as Obj[]).at(-1)!;
+        const added = (
+          materialize({ list: { type: 'array', items: child.items } }, { list: [...entries, input] }, false)
+            .list as Obj[]
+        ).at(-1)!;
         const mkey = added[child.subKey];
-        if (entries.some((existing) => keyId(existing[child.subKey]) === keyId(mkey))) throw fail.duplicate(`${child.field}.${child.subKey}`, mkey);
+        if (entries.some((existing) => keyId(existing[child.subKey]) === keyId(mkey)))
+          throw fail.duplicate(`${child.field}.${child.subKey}`, mkey);
         return { entries: [...entries, added], mkey };
       });
     }
@@ -443,7 +474,10 @@ function planChild(call: CmdbCall, action: string | null, parentKey: string | nu
         const index = find(entries);
         const next = { ...entries[index], ...patch };
         const mkey = next[child.subKey];
-        if (keyId(mkey) !== keyId(child.key) && entries.some((existing) => keyId(existing[child.subKey]) === keyId(mkey))) {
+        if (
+          keyId(mkey) !== keyId(child.key) &&
+          entries.some((existing) => keyId(existing[child.subKey]) === keyId(mkey))
+        ) {
           throw fail.duplicate(`${child.field}.${child.subKey}`, mkey);
         }
         return { entries: entries.map((entry, i) => (i === index ? next : entry)), mkey };

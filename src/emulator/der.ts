@@ -65,7 +65,9 @@ export function bitString(bytes: Buffer, unusedBits = 0): Buffer {
 /** UTCTime until 2049, GeneralizedTime from 2050 on (RFC 5280 4.1.2.5). */
 export function time(date: Date): Buffer {
   const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z';
-  return date.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(iso.slice(2), 'ascii')) : tlv(0x18, Buffer.from(iso, 'ascii'));
+  return date.getUTCFullYear() < 2050
+    ? tlv(0x17, Buffer.from(iso.slice(2), 'ascii'))
+    : tlv(0x18, Buffer.from(iso, 'ascii'));
 }
 
 /** `[n] EXPLICIT`: a constructed context-specific wrapper. */

@@ -31,7 +31,10 @@ export function cliRefusal(code: number, subject: string, detail: string): strin
 }
 
 /** A value the device's CLI layer refuses: HTTP 500 with its code, as 6.4 devices answer. */
-const refused = (code: number) => (detail: string, subject = 'value') => new DeviceError(500, code, cliRefusal(code, subject, detail));
+const refused =
+  (code: number) =>
+  (detail: string, subject = 'value') =>
+    new DeviceError(500, code, cliRefusal(code, subject, detail));
 
 /**
  * The error texts of the emulator. Codes follow the device's table of CLI
@@ -43,7 +46,8 @@ const refused = (code: number) => (detail: string, subject = 'value') => new Dev
  */
 export const fail = {
   notFound: (cliError?: string) => new DeviceError(404, -3, cliError),
-  duplicate: (keyField: string, key: unknown) => new DeviceError(500, -5, cliRefusal(-5, `${keyField} ${JSON.stringify(key)}`, 'A duplicate entry already exists.')),
+  duplicate: (keyField: string, key: unknown) =>
+    new DeviceError(500, -5, cliRefusal(-5, `${keyField} ${JSON.stringify(key)}`, 'A duplicate entry already exists.')),
   mustBeSet: (field: string) => new DeviceError(424, -651, `Attribute '${field}' MUST be set`),
   notJson: (detail: string) => new DeviceError(424, -651, detail),
   invalidValue: refused(-651),
@@ -54,9 +58,12 @@ export const fail = {
   missingParameter: (cliError: string) => new DeviceError(424, -651, cliError),
   methodNotAllowed: (cliError: string) => new DeviceError(405, -50, cliError),
   tooLarge: (limit: number) => new DeviceError(413, -1, `request entity larger than ${limit} bytes`),
-  noGroup: (group: string) => new DeviceError(403, -14, `Permission denied: the access profile lacks access group '${group}'`),
-  noVdom: (vdom: string) => new DeviceError(403, -37, `Permission denied: VDOM '${vdom}' does not exist or is not accessible`),
-  noTransaction: (id: unknown) => new DeviceError(404, -3, `transaction ${String(id)} does not exist (expired, committed or aborted)`),
+  noGroup: (group: string) =>
+    new DeviceError(403, -14, `Permission denied: the access profile lacks access group '${group}'`),
+  noVdom: (vdom: string) =>
+    new DeviceError(403, -37, `Permission denied: VDOM '${vdom}' does not exist or is not accessible`),
+  noTransaction: (id: unknown) =>
+    new DeviceError(404, -3, `transaction ${String(id)} does not exist (expired, committed or aborted)`),
   internal: (message: string) => new DeviceError(500, -1, message),
 };
 
@@ -104,15 +111,30 @@ export function successEnvelope(context: EnvelopeContext, fields: SuccessFields)
 }
 
 export function errorEnvelope(context: EnvelopeContext, error: DeviceError): Record<string, unknown> {
-  const out: Record<string, unknown> = { http_method: context.http_method, ...located(context), status: 'error', http_status: error.httpStatus, error: error.code };
+  const out: Record<string, unknown> = {
+    http_method: context.http_method,
+    ...located(context),
+    status: 'error',
+    http_status: error.httpStatus,
+    error: error.code,
+  };
   if (error.cliError !== undefined) out.cli_error = error.cliError;
   return { ...out, ...stamp() };
 }
 
-const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests' };
+const REASONS: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+};
 
 /** The HTML error page devices send for authentication failures (clients must not expect JSON there). */
 export function htmlErrorPage(status: number, detail: string): string {
   const title = `${status} ${REASONS[status] ?? 'Error'}`;
-  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`;
+  return (
+    `<!DOCTYPE html>\n<html><head><title>${title}</title></head>` +
+    `<body><h1>${title}</h1><p>${detail}</p></body></html>\n`
+  );
 }

@@ -7,7 +7,13 @@ import type { DeviceRelease } from '../catalogue/device-schema.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Api } from './api.js';
 import { Authenticator } from './auth.js';
-import { certificateFingerprint, certificateHosts, generateSelfSignedCertificate, isUsableCertificate, type CertificatePair } from './cert.js';
+import {
+  certificateFingerprint,
+  certificateHosts,
+  generateSelfSignedCertificate,
+  isUsableCertificate,
+  type CertificatePair,
+} from './cert.js';
 import { materialize, type Obj } from './schema.js';
 import { DEVICE } from './envelope.js';
 import { Device } from './server.js';
@@ -109,7 +115,10 @@ export interface RunningEmulator extends StartLine {
   keyPem: string | null;
   /** Every request received, in order. */
   requests: ReceivedRequest[];
-  /** Committed state: an array for keyed tables (in order), an object for singletons; `vdom` defaults to the management VDOM. */
+  /**
+   * Committed state: an array for keyed tables (in order), an object for singletons; `vdom` defaults to the management
+   * VDOM.
+   */
   objects(tablePath: string, vdom?: string): Record<string, unknown>[] | Record<string, unknown>;
   /** Bulk insert (tests, benchmarks): defaults are filled in, not validated; a duplicate key throws. */
   populate(tablePath: string, vdom: string, objects: Record<string, unknown>[]): void;
@@ -123,7 +132,8 @@ const DEFAULT_VDOMS = ['root', 'dmz'];
 /** The client's rule for VDOM names (src/cli/options.ts): the device has no name the client refuses. */
 const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
 
-const identity = (value: string | ((port: number) => string) | undefined, port: number) => (typeof value === 'function' ? value(port) : value);
+const identity = (value: string | ((port: number) => string) | undefined, port: number) =>
+  typeof value === 'function' ? value(port) : value;
 const MIB = 1024 * 1024;
 
 /** API tokens of the device: 30 lowercase letters and digits. */
@@ -170,21 +180,27 @@ function insertAll(db: Database, catalogue: Catalogue, tablePath: string, vdom: 
   const state = db.table(vdom, table.path);
   if (!(state instanceof KeyedTable)) throw new Error(`${table.path} is a singleton`);
   const rows = objects.map((object) => materialize(table.fields, structuredClone(object), true));
-  for (const row of rows) if (state.has(row[table.key!])) throw new Error(`duplicate key ${String(row[table.key!])} in ${table.path}`);
+  for (const row of rows)
+    if (state.has(row[table.key!])) throw new Error(`duplicate key ${String(row[table.key!])} in ${table.path}`);
   for (const row of rows) state.insert(row);
   state.revision++;
 }
 
 function sameExtras(saved: SavedState, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): boolean {
-  const kept = (state: Pick<SavedState, 'credentials' | 'tls' | 'port'>) => JSON.stringify([state.credentials, state.tls ?? null, state.port ?? null]);
+  const kept = (state: Pick<SavedState, 'credentials' | 'tls' | 'port'>) =>
+    JSON.stringify([state.credentials, state.tls ?? null, state.port ?? null]);
   return kept(saved) === kept(extras);
 }
 
-/** `7.6.0` → `{version: 'v7.6.0', build}`; a release given whole as it is; undefined (6.4.14, the envelope's own) when not given. */
+/**
+ * `7.6.0` → `{version: 'v7.6.0', build}`; a release given whole as it is; undefined (6.4.14, the envelope's own) when
+ * not given.
+ */
 function releaseOf(release: string | DeviceRelease | undefined): DeviceRelease | undefined {
   if (release === undefined || typeof release === 'object') return release;
   const version = `v${release.replace(/^v/, '')}`;
-  if (!/^v\d+\.\d+\.\d+$/.test(version)) throw new Error(`invalid release '${release}': give major.minor.patch, such as 7.6.0`);
+  if (!/^v\d+\.\d+\.\d+$/.test(version))
+    throw new Error(`invalid release '${release}': give major.minor.patch, such as 7.6.0`);
   return { version, build: version === 'v6.4.14' ? 2093 : 3401 };
 }
 
@@ -194,7 +210,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const vdoms = options.vdoms ?? (saved ? Object.keys(saved.vdoms) : DEFAULT_VDOMS);
   // A name the client could never address (it refuses it before sending) is no VDOM of this device either.
   const refused = vdoms.find((vdom) => !VDOM_NAME.test(vdom));
-  if (refused !== undefined) throw Object.assign(new Error(`invalid VDOM name '${refused}': VDOM names are letters, digits, _ . - (at most 31 characters)`), { code: 'EVDOMNAME' });
+  if (refused !== undefined)
+    throw Object.assign(
+      new Error(`invalid VDOM name '${refused}': VDOM names are letters, digits, _ . - (at most 31 characters)`),
+      { code: 'EVDOMNAME' },
+    );
   const credentials = resolveCredentials(saved);
   const certificate = resolveCertificate(options, saved);
   const catalogue = options.catalogue ?? SHIPPED_CATALOGUE;
@@ -204,7 +224,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stateFile = options.stateFile;
   const keepAddress = options.keepAddress ?? true;
   const host = options.host ?? '127.0.0.1';
-  const server = certificate ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }) : createHttpServer();
+  const server = certificate
+    ? createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem })
+    : createHttpServer();
   const port = await listen(server, options.port ?? (keepAddress ? saved?.port : undefined) ?? 0, host);
   const extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'> = {
     credentials,
@@ -227,9 +249,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const transactions = new TransactionManager(db, persist);
   const release = releaseOf(options.release);
-  const api = new Api({ db, committed: transactions.guard(new CommittedView(db, persist)), transactions, hostname: identity(options.hostname, port) ?? 'cmdb-emulator', serial: identity(options.serial, port) ?? release?.serial ?? DEVICE.serial, catalogue, release });
+  const api = new Api({
+    db,
+    committed: transactions.guard(new CommittedView(db, persist)),
+    transactions,
+    hostname: identity(options.hostname, port) ?? 'cmdb-emulator',
+    serial: identity(options.serial, port) ?? release?.serial ?? DEVICE.serial,
+    catalogue,
+    release,
+  });
   const requests: ReceivedRequest[] = [];
-  server.on('request', new Device({ auth, api, maxBodyBytes: options.maxBodyBytes ?? MIB, requests: options.recordRequests === false ? null : requests }).handle);
+  server.on(
+    'request',
+    new Device({
+      auth,
+      api,
+      maxBodyBytes: options.maxBodyBytes ?? MIB,
+      requests: options.recordRequests === false ? null : requests,
+    }).handle,
+  );
   // A run that changes nothing leaves the file as it was (a read-only --demo command, a restart).
   if (!options.saveOnlyChanges && (!saved || !sameExtras(saved, extras))) persist();
 

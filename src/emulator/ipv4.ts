@@ -38,7 +38,9 @@ const INTERFACE_ADDRESSES = new Set([
   'wireless-controller/vap ip',
 ]);
 
-/** Whether an ipv4 field (`fieldPath` dotted below its table: `secondaryip.ip`) holds a subnet rather than an address. */
+/**
+ * Whether an ipv4 field (`fieldPath` dotted below its table: `secondaryip.ip`) holds a subnet rather than an address.
+ */
 export function holdsSubnet(tablePath: string, fieldPath: string): boolean {
   const name = fieldPath.slice(fieldPath.lastIndexOf('.') + 1);
   return SUBNET_NAMES.has(name) || /^trusthost\d+$/.test(name) || INTERFACE_ADDRESSES.has(`${tablePath} ${fieldPath}`);

@@ -37,10 +37,16 @@ function splitAlternatives(expression: string): string[] {
 export function parseCondition(text: string): Condition {
   for (let i = 1; i < text.length; i++) {
     const two = text.slice(i, i + 2) as Operator;
-    const op = TWO_CHAR.includes(two) ? two : ONE_CHAR.includes(text[i] as Operator) ? (text[i] as Operator) : undefined;
+    const op = TWO_CHAR.includes(two)
+      ? two
+      : ONE_CHAR.includes(text[i] as Operator)
+        ? (text[i] as Operator)
+        : undefined;
     if (op) return { field: text.slice(0, i), op, value: text.slice(i + op.length) };
   }
-  throw fail.invalidRequest(`invalid filter '${text}': expected <field><operator><value> with one of == != =@ !@ <= < >= >`);
+  throw fail.invalidRequest(
+    `invalid filter '${text}': expected <field><operator><value> with one of == != =@ !@ <= < >= >`,
+  );
 }
 
 export function parseFilter(expression: string): FilterGroup {
@@ -52,7 +58,9 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /** Numeric when both sides are numbers, else a natural (digit-aware) text order. */
 function compare(value: string, pattern: string): number {
-  return NUMBER.test(value) && NUMBER.test(pattern) ? Number(value) - Number(pattern) : collator.compare(value, pattern);
+  return NUMBER.test(value) && NUMBER.test(pattern)
+    ? Number(value) - Number(pattern)
+    : collator.compare(value, pattern);
 }
 
 function holds(op: Exclude<Operator, '!=' | '!@'>, value: string, pattern: string): boolean {
@@ -106,7 +114,10 @@ export function flag(params: URLSearchParams, name: string): boolean {
 function nonNegativeInteger(params: URLSearchParams, name: string): number | undefined {
   const text = params.get(name);
   if (text === null || text === '') return undefined;
-  if (!/^\d+$/.test(text)) throw fail.invalidRequest(`invalid value for '${name}': ${JSON.stringify(text)} (a non-negative integer is expected)`);
+  if (!/^\d+$/.test(text))
+    throw fail.invalidRequest(
+      `invalid value for '${name}': ${JSON.stringify(text)} (a non-negative integer is expected)`,
+    );
   return Number(text);
 }
 
@@ -141,7 +152,8 @@ const SCOPES = ['global', 'vdom', 'both'];
 function scopeGroup(table: TableDef, params: URLSearchParams): FilterGroup | undefined {
   const scope = params.get('scope');
   if (scope === null) return undefined;
-  if (!SCOPES.includes(scope)) throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope)} (global|vdom|both)`);
+  if (!SCOPES.includes(scope))
+    throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope)} (global|vdom|both)`);
   return scope !== 'both' && table.fields.range ? [{ field: 'range', op: '==', value: scope }] : undefined;
 }
 
@@ -160,7 +172,10 @@ export interface ListQuery {
 }
 
 export function parseListQuery(table: TableDef, params: URLSearchParams): ListQuery {
-  const groups = params.getAll('filter').filter((f) => f !== '').map(parseFilter);
+  const groups = params
+    .getAll('filter')
+    .filter((f) => f !== '')
+    .map(parseFilter);
   for (const extra of [keyPatternGroup(params), scopeGroup(table, params)]) if (extra) groups.push(extra);
   return {
     start: nonNegativeInteger(params, 'start') ?? 0,

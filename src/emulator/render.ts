@@ -39,7 +39,13 @@ interface Level {
   datasource: string | undefined;
 }
 
-function keep(level: Level, options: RenderOptions, name: string, field: FieldSchema | undefined, value: unknown): boolean {
+function keep(
+  level: Level,
+  options: RenderOptions,
+  name: string,
+  field: FieldSchema | undefined,
+  value: unknown,
+): boolean {
   if (name === level.keyField) return !level.format || level.format.has(name);
   if (level.format && !level.format.has(name)) return false;
   if (options.skip && isEmpty(value)) return false;
@@ -59,7 +65,13 @@ function present(level: Level, options: RenderOptions, object: Obj): Obj {
   return out;
 }
 
-function presentValue(level: Level, options: RenderOptions, name: string, field: FieldSchema | undefined, value: unknown): unknown {
+function presentValue(
+  level: Level,
+  options: RenderOptions,
+  name: string,
+  field: FieldSchema | undefined,
+  value: unknown,
+): unknown {
   if (field?.format === 'password') return maskSecret(value);
   if (field?.type !== 'array' || !Array.isArray(value)) return value;
   const items = field.items ?? {};
@@ -77,7 +89,15 @@ function presentValue(level: Level, options: RenderOptions, name: string, field:
 
 function metaFields(table: TableDef): Obj {
   const { path, name } = splitTablePath(table.path);
-  const out: Obj = { q_ref: 0, q_static: false, q_no_rename: false, q_global_entry: false, q_type: typeId(table), q_path: path, q_name: name };
+  const out: Obj = {
+    q_ref: 0,
+    q_static: false,
+    q_no_rename: false,
+    q_global_entry: false,
+    q_type: typeId(table),
+    q_path: path,
+    q_name: name,
+  };
   if (table.keyType) out.q_mkey_type = table.keyType;
   return { ...out, q_no_edit: false, q_class: 0 };
 }
@@ -87,7 +107,14 @@ function metaFields(table: TableDef): Obj {
  * sub-table entries), secrets masked, then the read options applied.
  */
 export function renderObject(table: TableDef, object: Obj, options: RenderOptions): Obj {
-  const level: Level = { tablePath: table.path, fields: table.fields, keyField: table.key, prefix: '', format: options.format, datasource: undefined };
+  const level: Level = {
+    tablePath: table.path,
+    fields: table.fields,
+    keyField: table.key,
+    prefix: '',
+    format: options.format,
+    datasource: undefined,
+  };
   const out = present(level, options, object);
   if (options.withMeta) Object.assign(out, metaFields(table));
   if (options.withContentsHash) out.q_contents_hash = contentsHash(object);
@@ -96,6 +123,13 @@ export function renderObject(table: TableDef, object: Obj, options: RenderOption
 
 /** Entries of a sub-table (`<item>/<child>` paths) as the device answers them inside their object. */
 export function renderEntries(table: TableDef, fieldName: string, entries: Obj[], options: RenderOptions): unknown {
-  const level: Level = { tablePath: table.path, fields: table.fields, keyField: table.key, prefix: '', format: null, datasource: undefined };
+  const level: Level = {
+    tablePath: table.path,
+    fields: table.fields,
+    keyField: table.key,
+    prefix: '',
+    format: null,
+    datasource: undefined,
+  };
   return presentValue(level, options, fieldName, table.fields[fieldName], entries);
 }

@@ -79,13 +79,19 @@ const VAR_STRING_SIZE = 255;
 function unitarySchema(tablePath: string, fieldPath: string, name: string, field: FieldSchema): Obj {
   const out: Obj = { name, category: 'unitary' };
   if (field.enum) {
-    Object.assign(out, { type: 'option', options: field.enum.map((option) => ({ name: option })), multiple_values: !!field.multiple });
+    Object.assign(out, {
+      type: 'option',
+      options: field.enum.map((option) => ({ name: option })),
+      multiple_values: !!field.multiple,
+    });
   } else if (field.type === 'integer') {
     out.type = 'integer';
     if (field.minimum !== undefined) out['min-value'] = field.minimum;
     if (field.maximum !== undefined) out['max-value'] = field.maximum;
   } else {
-    out.type = addressType(tablePath, fieldPath, field) ?? (field.maxLength !== undefined && field.maxLength > VAR_STRING_SIZE ? 'var-string' : 'string');
+    out.type =
+      addressType(tablePath, fieldPath, field) ??
+      (field.maxLength !== undefined && field.maxLength > VAR_STRING_SIZE ? 'var-string' : 'string');
     if (field.maxLength !== undefined) out.size = field.maxLength;
     if (field.multiple) out.multiple_values = true;
   }
@@ -98,11 +104,20 @@ function fieldSchema(tablePath: string, fieldPath: string, name: string, field: 
   const items = field.items ?? {};
   const mkey = subKeyOf(items);
   const member = Object.keys(items).length === 1 && mkey === 'name';
-  return { name, category: 'table', ...(member ? { member_table: true } : {}), mkey, mkey_type: items[mkey]?.type ?? 'string', children: childrenSchema(tablePath, `${fieldPath}.`, items) };
+  return {
+    name,
+    category: 'table',
+    ...(member ? { member_table: true } : {}),
+    mkey,
+    mkey_type: items[mkey]?.type ?? 'string',
+    children: childrenSchema(tablePath, `${fieldPath}.`, items),
+  };
 }
 
 function childrenSchema(tablePath: string, prefix: string, fields: Fields): Obj {
-  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, fieldSchema(tablePath, `${prefix}${name}`, name, field)]));
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [name, fieldSchema(tablePath, `${prefix}${name}`, name, field)]),
+  );
 }
 
 /**

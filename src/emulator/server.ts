@@ -48,10 +48,24 @@ export class Device {
       const body = await readBody(req, this.deps.maxBodyBytes);
       record.body = body.text;
       if (res.destroyed) return;
-      const exchange: Exchange = { req, res, method, path, query, body: body.text, source: req.socket.remoteAddress ?? '', cookies: parseCookies(req.headers.cookie) };
+      const exchange: Exchange = {
+        req,
+        res,
+        method,
+        path,
+        query,
+        body: body.text,
+        source: req.socket.remoteAddress ?? '',
+        cookies: parseCookies(req.headers.cookie),
+      };
       if (!this.refuseEarly(exchange, body.tooLarge)) this.route(exchange);
     } catch (error) {
-      if (!res.headersSent) sendJson(res, 500, errorEnvelope({ http_method: method }, fail.internal(error instanceof Error ? error.message : String(error))));
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          errorEnvelope({ http_method: method }, fail.internal(error instanceof Error ? error.message : String(error))),
+        );
     }
   };
 
@@ -59,11 +73,15 @@ export class Device {
   private refuseEarly(x: Exchange, tooLarge: boolean): boolean {
     const blocked = this.deps.auth.blockedFor(x.source);
     if (blocked > 0) {
-      sendHtml(x.res, 429, htmlErrorPage(429, 'Too many failed login attempts. Please try again later.'), { 'Retry-After': String(blocked) });
+      sendHtml(x.res, 429, htmlErrorPage(429, 'Too many failed login attempts. Please try again later.'), {
+        'Retry-After': String(blocked),
+      });
       return true;
     }
     if (tooLarge) {
-      sendJson(x.res, 413, errorEnvelope({ http_method: x.method }, fail.tooLarge(this.deps.maxBodyBytes)), { Connection: 'close' });
+      sendJson(x.res, 413, errorEnvelope({ http_method: x.method }, fail.tooLarge(this.deps.maxBodyBytes)), {
+        Connection: 'close',
+      });
       return true;
     }
     return false;
@@ -84,7 +102,8 @@ export class Device {
   }
 
   private loginPage(x: Exchange, answer: () => LoginAnswer | undefined, methods = ['POST']): void {
-    if (!methods.includes(x.method)) return sendHtml(x.res, 405, htmlErrorPage(405, `${x.path} accepts ${methods.join(', ')}`));
+    if (!methods.includes(x.method))
+      return sendHtml(x.res, 405, htmlErrorPage(405, `${x.path} accepts ${methods.join(', ')}`));
     const result = answer();
     if (!result) return sendHtml(x.res, 401, htmlErrorPage(401, 'No session waiting for this page.'));
     sendHtml(x.res, 200, result.body, result.cookies.length ? { 'Set-Cookie': result.cookies } : {});
@@ -103,7 +122,8 @@ export class Device {
     } catch {
       body = undefined;
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return sendJson(x.res, 400, { status_code: -1, status_message: 'LOGIN_FAILED' });
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return sendJson(x.res, 400, { status_code: -1, status_message: 'LOGIN_FAILED' });
     const { cookies, ...answer } = this.deps.auth.apiLogin(body as Record<string, unknown>, x.source);
     sendJson(x.res, 200, answer, cookies.length ? { 'Set-Cookie': cookies } : {});
   }
@@ -112,7 +132,11 @@ export class Device {
     const accessToken = new URLSearchParams(x.query).get('access_token');
     const principal = this.deps.auth.authenticate(x.req.headers.authorization, x.cookies, x.source, accessToken);
     if (!principal) return sendHtml(x.res, 401, htmlErrorPage(401, 'Authentication required.'));
-    if (principal.kind === 'session' && WRITE_METHODS.has(x.method) && unquote(x.req.headers['x-csrftoken']) !== principal.csrf) {
+    if (
+      principal.kind === 'session' &&
+      WRITE_METHODS.has(x.method) &&
+      unquote(x.req.headers['x-csrftoken']) !== principal.csrf
+    ) {
       return sendHtml(x.res, 403, htmlErrorPage(403, 'Missing or invalid CSRF token.'));
     }
     const transactionId = x.req.headers['x-transaction-id'];

@@ -49,7 +49,10 @@ export function loadState(file: string): SavedState | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    throw new StateFileError(file, code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message);
+    throw new StateFileError(
+      file,
+      code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message,
+    );
   }
   let state: Partial<SavedState> | null;
   try {
@@ -57,11 +60,19 @@ export function loadState(file: string): SavedState | undefined {
   } catch (error) {
     throw new StateFileError(file, `is not valid JSON (${(error as Error).message})`);
   }
-  if (!state || state.format !== FORMAT || state.version !== 1 || !state.vdoms || typeof state.vdoms !== 'object' || Array.isArray(state.vdoms)) {
+  if (
+    !state ||
+    state.format !== FORMAT ||
+    state.version !== 1 ||
+    !state.vdoms ||
+    typeof state.vdoms !== 'object' ||
+    Array.isArray(state.vdoms)
+  ) {
     throw new StateFileError(file, 'is not a cmdb emulator state file');
   }
   if (Object.keys(state.vdoms).length === 0) throw new StateFileError(file, 'has no VDOMs');
-  if (state.port !== undefined && !(Number.isInteger(state.port) && state.port > 0 && state.port < 65536)) throw new StateFileError(file, `has an invalid port ${JSON.stringify(state.port)}`);
+  if (state.port !== undefined && !(Number.isInteger(state.port) && state.port > 0 && state.port < 65536))
+    throw new StateFileError(file, `has an invalid port ${JSON.stringify(state.port)}`);
   return state as SavedState;
 }
 
@@ -71,7 +82,9 @@ export function saveState(file: string, state: SavedState): void {
 }
 
 function saveTable(state: TableState): SavedTable {
-  return state instanceof KeyedTable ? { revision: state.revision, objects: [...state.all()] } : { revision: state.revision, settings: state.object };
+  return state instanceof KeyedTable
+    ? { revision: state.revision, objects: [...state.all()] }
+    : { revision: state.revision, settings: state.object };
 }
 
 function restoreTable(table: TableDef, saved: SavedTable | undefined): TableState | undefined {
@@ -91,7 +104,12 @@ export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 
  * Tables come from the saved state where it has them, else from the seed (a table not used yet, a new
  * VDOM, a newer catalogue): the one the file was started with, else `option`.
  */
-export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty', saved?: SavedState, catalogue: Catalogue = SHIPPED_CATALOGUE): Database {
+export function buildDatabase(
+  vdoms: readonly string[],
+  option: 'demo' | 'empty',
+  saved?: SavedState,
+  catalogue: Catalogue = SHIPPED_CATALOGUE,
+): Database {
   const seed = saved?.seed ?? option;
   const db = new Database(vdoms, (vdom, tablePath) => {
     const table = catalogue.find(tablePath);
@@ -100,7 +118,8 @@ export function buildDatabase(vdoms: readonly string[], option: 'demo' | 'empty'
   });
   // Saved tables the seed would not make again are made now, so that a snapshot keeps them.
   for (const [vdom, tables] of Object.entries(saved?.vdoms ?? {})) {
-    if (db.hasVdom(vdom)) for (const tablePath of Object.keys(tables)) if (catalogue.find(tablePath)) db.table(vdom, tablePath);
+    if (db.hasVdom(vdom))
+      for (const tablePath of Object.keys(tables)) if (catalogue.find(tablePath)) db.table(vdom, tablePath);
   }
   return db;
 }

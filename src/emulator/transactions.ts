@@ -16,7 +16,11 @@ const slot = (vdom: string, tablePath: string) => `${vdom}\0${tablePath}`;
 
 /** A write to a table that another transaction holds fails: the device locks what a transaction touched. */
 function locked(vdom: string, tablePath: string, holder: number): DeviceError {
-  return new DeviceError(500, -1, `${tablePath} in vdom ${vdom} is locked by transaction ${holder}; retry after it is committed or aborted`);
+  return new DeviceError(
+    500,
+    -1,
+    `${tablePath} in vdom ${vdom} is locked by transaction ${holder}; retry after it is committed or aborted`,
+  );
 }
 
 /** Staged writes: visible to requests of the same transaction only, until commit. */
@@ -94,7 +98,14 @@ export class TransactionManager {
 
   start(timeoutSeconds: number): number {
     const id = this.nextId++;
-    this.open.set(id, { id, timeoutSeconds, deadline: this.clock() + timeoutSeconds * 1000, requests: 0, copies: new Map(), changed: new Set() });
+    this.open.set(id, {
+      id,
+      timeoutSeconds,
+      deadline: this.clock() + timeoutSeconds * 1000,
+      requests: 0,
+      copies: new Map(),
+      changed: new Set(),
+    });
     return id;
   }
 

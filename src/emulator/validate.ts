@@ -30,23 +30,30 @@ function subject(name: string, value: unknown): string {
 function checkFormat(name: string, field: FieldSchema, text: string, table: string): string {
   if (field.format === 'ipv4') {
     const stored = parseIpv4(text, holdsSubnet(table, name));
-    if (stored === undefined) throw fail.invalidIp(`invalid IP address for '${name}': ${show(text)}`, subject(name, text));
+    if (stored === undefined)
+      throw fail.invalidIp(`invalid IP address for '${name}': ${show(text)}`, subject(name, text));
     return stored;
   }
-  if (field.format === 'ipv6' && !isIpv6Field(text)) throw fail.invalidIp(`invalid IPv6 address for '${name}': ${show(text)}`, subject(name, text));
+  if (field.format === 'ipv6' && !isIpv6Field(text))
+    throw fail.invalidIp(`invalid IPv6 address for '${name}': ${show(text)}`, subject(name, text));
   if (field.format === 'mac-address') {
-    if (!MAC.test(text)) throw fail.invalidValue(`invalid MAC address for '${name}': ${show(text)}`, subject(name, text));
+    if (!MAC.test(text))
+      throw fail.invalidValue(`invalid MAC address for '${name}': ${show(text)}`, subject(name, text));
     return text.toLowerCase().replace(/-/g, ':');
   }
   // The empty default a create leaves is sent back unchanged by clients that read and write objects.
-  if (field.format === 'uuid' && text !== '' && !UUID.test(text)) throw fail.invalidValue(`invalid UUID for '${name}': ${show(text)}`, subject(name, text));
+  if (field.format === 'uuid' && text !== '' && !UUID.test(text))
+    throw fail.invalidValue(`invalid UUID for '${name}': ${show(text)}`, subject(name, text));
   return text;
 }
 
 /** One value of an option or text field: from the enum, within the length, in the address format. */
 function checkText(name: string, field: FieldSchema, text: string, table: string): string {
   if (field.enum && !field.enum.includes(text)) {
-    throw fail.invalidValue(`value parse error before '${text}': '${name}' takes ${field.enum.join('|')}`, subject(name, text));
+    throw fail.invalidValue(
+      `value parse error before '${text}': '${name}' takes ${field.enum.join('|')}`,
+      subject(name, text),
+    );
   }
   return field.format === 'password' ? text : checkFormat(name, field, text, table);
 }
@@ -64,33 +71,60 @@ function checkMultiple(name: string, field: FieldSchema, value: unknown, table: 
 }
 
 function checkString(name: string, field: FieldSchema, value: unknown, table: string): string {
-  if (field.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) return checkLength(name, field, checkMultiple(name, field, value, table));
+  if (field.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return checkLength(name, field, checkMultiple(name, field, value, table));
   // The device turns JSON numbers into CLI text, so a number is fine for a string field.
   if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
     throw fail.invalidValue(`value parse error: '${name}' takes a string, not ${show(value)}`, subject(name, value));
   }
   const text = String(value);
-  return checkLength(name, field, field.multiple ? checkMultiple(name, field, text, table) : checkText(name, field, text, table));
+  return checkLength(
+    name,
+    field,
+    field.multiple ? checkMultiple(name, field, text, table) : checkText(name, field, text, table),
+  );
 }
 
 function checkLength(name: string, field: FieldSchema, text: string): string {
   if (field.maxLength !== undefined && Buffer.byteLength(text) > field.maxLength) {
-    throw fail.tooLong(`value too long for '${name}': ${Buffer.byteLength(text)} bytes (maximum ${field.maxLength})`, subject(name, text));
+    throw fail.tooLong(
+      `value too long for '${name}': ${Buffer.byteLength(text)} bytes (maximum ${field.maxLength})`,
+      subject(name, text),
+    );
   }
   return text;
 }
 
 function checkInteger(name: string, field: FieldSchema, value: unknown): number {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isInteger(number)) throw fail.invalidValue(`value parse error before '${String(value)}': '${name}' is an integer`, subject(name, value));
-  if ((field.minimum !== undefined && number < field.minimum) || (field.maximum !== undefined && number > field.maximum)) {
-    throw fail.invalidValue(`value ${number} for '${name}' is out of range (${field.minimum ?? '-'}-${field.maximum ?? '-'})`, subject(name, number));
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && INTEGER_TEXT.test(value.trim())
+        ? Number(value)
+        : NaN;
+  if (!Number.isInteger(number))
+    throw fail.invalidValue(
+      `value parse error before '${String(value)}': '${name}' is an integer`,
+      subject(name, value),
+    );
+  if (
+    (field.minimum !== undefined && number < field.minimum) ||
+    (field.maximum !== undefined && number > field.maximum)
+  ) {
+    throw fail.invalidValue(
+      `value ${number} for '${name}' is out of range (${field.minimum ?? '-'}-${field.maximum ?? '-'})`,
+      subject(name, number),
+    );
   }
   return number;
 }
 
 function checkArray(name: string, field: FieldSchema, value: unknown, table: string): Obj[] {
-  if (!Array.isArray(value)) throw fail.invalidValue(`value parse error: '${name}' takes a list of entries, not ${show(value)}`, subject(name, value));
+  if (!Array.isArray(value))
+    throw fail.invalidValue(
+      `value parse error: '${name}' takes a list of entries, not ${show(value)}`,
+      subject(name, value),
+    );
   return value.map((entry) => validateObject(field.items ?? {}, entry, `${name}.`, table));
 }
 
@@ -115,7 +149,10 @@ export function validateObject(fields: Fields, input: unknown, prefix = '', tabl
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     // A body that is no object is the API layer's refusal (424); a bad entry the CLI layer's (500).
     if (!prefix) throw fail.notJson('invalid value for the request body: a JSON object is expected');
-    throw fail.invalidValue(`invalid value in '${prefix.slice(0, -1)}': a JSON object is expected`, prefix.slice(0, -1));
+    throw fail.invalidValue(
+      `invalid value in '${prefix.slice(0, -1)}': a JSON object is expected`,
+      prefix.slice(0, -1),
+    );
   }
   const out: Obj = {};
   for (const [name, value] of Object.entries(input)) {
@@ -164,5 +201,7 @@ function unwrapJson(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const keys = Object.keys(body);
   const inner = (body as Obj).json;
-  return keys.length === 1 && keys[0] === 'json' && inner && typeof inner === 'object' && !Array.isArray(inner) ? inner : body;
+  return keys.length === 1 && keys[0] === 'json' && inner && typeof inner === 'object' && !Array.isArray(inner)
+    ? inner
+    : body;
 }

@@ -70,7 +70,8 @@ function causeCode(err: unknown): string | undefined {
 /** Whether a request provably never reached the device: no connection to it was ever made. */
 export function neverSent(err: unknown): boolean {
   if (!(err instanceof ConnectionError)) return false;
-  if (['dns', 'refused', 'unreachable', 'tls-verify', 'pin-mismatch', 'tls-handshake'].includes(err.reason)) return true;
+  if (['dns', 'refused', 'unreachable', 'tls-verify', 'pin-mismatch', 'tls-handshake'].includes(err.reason))
+    return true;
   return causeCode(err) === 'UND_ERR_CONNECT_TIMEOUT';
 }
 
@@ -82,12 +83,15 @@ export function answerLost(err: unknown): boolean {
 /** In words: how the answer was lost. */
 function howLost(err: unknown): string {
   if (err instanceof MalformedAnswerError) return 'the answer broke off';
-  if (err instanceof ConnectionError && err.reason === 'timeout') return `no answer came within ${Math.round(err.timeoutMs / 1000)}s`;
+  if (err instanceof ConnectionError && err.reason === 'timeout')
+    return `no answer came within ${Math.round(err.timeoutMs / 1000)}s`;
   return 'the connection was lost';
 }
 
 function settleMs(client: CmdbClient, err: unknown): number {
-  return err instanceof ConnectionError && err.reason === 'timeout' ? Math.min(client.timeoutMs, MAX_SETTLE_MS) : RESET_SETTLE_MS;
+  return err instanceof ConnectionError && err.reason === 'timeout'
+    ? Math.min(client.timeoutMs, MAX_SETTLE_MS)
+    : RESET_SETTLE_MS;
 }
 
 /** Whether a query names several VDOMs (`a,b` or `*`): the device answers each in its own envelope. */
@@ -108,14 +112,30 @@ interface Seen {
  * a VDOM that refuses the read is unreadable, one without the object holds nothing. Null when no
  * answer came after a few tries.
  */
-async function readEach(client: CmdbClient, table: TableDef, mkey: Key | undefined, query: QueryParams, deadline: AbortSignal, extra: QueryParams = {}): Promise<Seen[] | null> {
+async function readEach(
+  client: CmdbClient,
+  table: TableDef,
+  mkey: Key | undefined,
+  query: QueryParams,
+  deadline: AbortSignal,
+  extra: QueryParams = {},
+): Promise<Seen[] | null> {
   const vdom = query.vdom;
   const one = vdom && !severalVdoms(query) ? vdom[0] : null;
   for (let tries = 0; tries < READ_TRIES && !deadline.aborted; tries++) {
     try {
-      const result = await client.request({ method: 'GET', tablePath: table.path, group: table.group, mkey, query: { ...extra, ...(vdom ? { vdom } : {}) }, eachVdom: severalVdoms(query), signal: deadline });
+      const result = await client.request({
+        method: 'GET',
+        tablePath: table.path,
+        group: table.group,
+        mkey,
+        query: { ...extra, ...(vdom ? { vdom } : {}) },
+        eachVdom: severalVdoms(query),
+        signal: deadline,
+      });
       const seen: Seen[] = result.envelopes.map((e) => ({ vdom: e.vdom ?? one, content: contentOf(e.results) }));
-      for (const err of result.failed ?? []) seen.push({ vdom: err.subject.vdoms?.[0] ?? null, content: null, unreadable: !err.notFound });
+      for (const err of result.failed ?? [])
+        seen.push({ vdom: err.subject.vdoms?.[0] ?? null, content: null, unreadable: !err.notFound });
       return seen;
     } catch (err) {
       if (err instanceof ApiError && err.notFound) return [{ vdom: one, content: null }];
@@ -138,7 +158,17 @@ function find(table: TableDef, content: Obj[] | Obj | null, mkey: Key | undefine
 }
 
 function hasFields(table: TableDef, object: Obj | null, fields: Obj): boolean {
-  return !!object && Object.keys(changedFields(table.fields, null, Object.fromEntries(Object.entries(fields).filter(([name]) => !isMetaField(name))), object)).length === 0;
+  return (
+    !!object &&
+    Object.keys(
+      changedFields(
+        table.fields,
+        null,
+        Object.fromEntries(Object.entries(fields).filter(([name]) => !isMetaField(name))),
+        object,
+      ),
+    ).length === 0
+  );
 }
 
 function keysOf(table: TableDef, content: Obj[] | Obj | null): string[] {
@@ -169,21 +199,41 @@ function shows(table: TableDef, expected: Expectation, content: Obj[] | Obj | nu
   return hasFields(table, copy, Object.fromEntries(Object.entries(original).filter(([field]) => field !== table.key)));
 }
 
-/** One read of what the write touched, per VDOM: the object (for a move, the table's keys; for a clone, both objects). */
-async function look(client: CmdbClient, table: TableDef, expected: Expectation, query: QueryParams, deadline: AbortSignal): Promise<{ vdom: string | null; shown: boolean; unreadable: boolean }[] | null> {
+/**
+ * One read of what the write touched, per VDOM: the object (for a move, the table's keys; for a clone, both objects).
+ */
+async function look(
+  client: CmdbClient,
+  table: TableDef,
+  expected: Expectation,
+  query: QueryParams,
+  deadline: AbortSignal,
+): Promise<{ vdom: string | null; shown: boolean; unreadable: boolean }[] | null> {
   if ('moved' in expected) {
     const seen = await readEach(client, table, undefined, query, deadline, { format: [table.key!] });
-    return seen && seen.map((s) => ({ vdom: s.vdom, shown: !s.unreadable && shows(table, expected, s.content), unreadable: !!s.unreadable }));
+    return seen === null
+      ? null
+      : seen.map((s) => ({
+          vdom: s.vdom,
+          shown: !s.unreadable && shows(table, expected, s.content),
+          unreadable: !!s.unreadable,
+        }));
   }
-  const [seen, originals] = await Promise.all([readEach(client, table, expected.mkey, query, deadline), 'cloneOf' in expected ? readEach(client, table, expected.cloneOf, query, deadline) : null]);
-  return (
-    seen &&
-    seen.map((s) => {
-      const original = originals?.find((o) => o.vdom === s.vdom);
-      const source = 'cloneOf' in expected && original ? find(table, original.content, expected.cloneOf) : null;
-      return { vdom: s.vdom, shown: !s.unreadable && shows(table, expected, s.content, source), unreadable: !!s.unreadable };
-    })
-  );
+  const [seen, originals] = await Promise.all([
+    readEach(client, table, expected.mkey, query, deadline),
+    'cloneOf' in expected ? readEach(client, table, expected.cloneOf, query, deadline) : null,
+  ]);
+  return seen === null
+    ? null
+    : seen.map((s) => {
+        const original = originals?.find((o) => o.vdom === s.vdom);
+        const source = 'cloneOf' in expected && original ? find(table, original.content, expected.cloneOf) : null;
+        return {
+          vdom: s.vdom,
+          shown: !s.unreadable && shows(table, expected, s.content, source),
+          unreadable: !!s.unreadable,
+        };
+      });
 }
 
 /** How a lost write turned out in one VDOM, and whether its VDOM could be read at all. */
@@ -198,11 +248,22 @@ export interface Judged {
  * shows it; where it does not, read once more after a short wait (the request may still be on its
  * way), and still not there: unknown. Null when nothing could be read.
  */
-export async function judgeLost(client: CmdbClient, table: TableDef, expected: Expectation, query: QueryParams, err: unknown, options: JudgeOptions = {}): Promise<Judged[] | null> {
+export async function judgeLost(
+  client: CmdbClient,
+  table: TableDef,
+  expected: Expectation,
+  query: QueryParams,
+  err: unknown,
+  options: JudgeOptions = {},
+): Promise<Judged[] | null> {
   const deadline = readBackDeadline(client);
   const first = await look(client, table, expected, query, deadline);
   if (!first) return null;
-  const judged: Judged[] = first.map((s) => ({ vdom: s.vdom, outcome: s.shown ? 'applied' : 'unknown', unreadable: s.unreadable }));
+  const judged: Judged[] = first.map((s) => ({
+    vdom: s.vdom,
+    outcome: s.shown ? 'applied' : 'unknown',
+    unreadable: s.unreadable,
+  }));
   const pending = judged.filter((j) => j.outcome !== 'applied');
   if (!pending.length || deadline.aborted) return judged;
   await (options.pause ?? sleep)(settleMs(client, err));
@@ -210,7 +271,13 @@ export async function judgeLost(client: CmdbClient, table: TableDef, expected: E
   // answer, whatever it is called (a 404 names none, a found object's envelope names its VDOM).
   const several = severalVdoms(query);
   const vdoms = pending.map((j) => j.vdom).filter((v): v is string => v !== null);
-  const again = await look(client, table, expected, several && vdoms.length === pending.length ? { ...query, vdom: vdoms } : query, deadline);
+  const again = await look(
+    client,
+    table,
+    expected,
+    several && vdoms.length === pending.length ? { ...query, vdom: vdoms } : query,
+    deadline,
+  );
   for (const j of pending) {
     const seen = several ? again?.find((s) => s.vdom === j.vdom) : again?.[0];
     if (seen?.shown) Object.assign(j, { outcome: 'applied', unreadable: false });
@@ -222,10 +289,21 @@ export async function judgeLost(client: CmdbClient, table: TableDef, expected: E
 /** The write in words (`the move of t "3" before "1"`), and the command that shows its object. */
 function inWords(table: TableDef, expected: Expectation): { what: string; check: string } {
   const key = (k: Key) => JSON.stringify(String(k));
-  if ('moved' in expected) return { what: `the move of ${table.path} ${key(expected.mkey)} ${expected.moved} ${key(expected.other)}`, check: `cmdb list ${table.path}` };
-  if ('cloneOf' in expected) return { what: `the clone of ${table.path} ${key(expected.cloneOf)} to ${key(expected.mkey)}`, check: `cmdb get ${table.path} ${shellWord(expected.mkey)}` };
+  if ('moved' in expected)
+    return {
+      what: `the move of ${table.path} ${key(expected.mkey)} ${expected.moved} ${key(expected.other)}`,
+      check: `cmdb list ${table.path}`,
+    };
+  if ('cloneOf' in expected)
+    return {
+      what: `the clone of ${table.path} ${key(expected.cloneOf)} to ${key(expected.mkey)}`,
+      check: `cmdb get ${table.path} ${shellWord(expected.mkey)}`,
+    };
   if (expected.mkey === undefined) return { what: `the write of ${table.path}`, check: `cmdb get ${table.path}` };
-  return { what: `the write of ${table.path} ${key(expected.mkey)}`, check: `cmdb get ${table.path} ${shellWord(expected.mkey)}` };
+  return {
+    what: `the write of ${table.path} ${key(expected.mkey)}`,
+    check: `cmdb get ${table.path} ${shellWord(expected.mkey)}`,
+  };
 }
 
 /** Where the user checks a write of unknown outcome: a command, or apply's own advice. */
@@ -243,7 +321,10 @@ export function unknownOutcome(what: string, err: unknown, check: CheckWith, unr
   return new WriteOutcomeError(message, hint, 'unknown', { cause: err });
 }
 
-/** A write to several VDOMs whose answer was lost, or any write the device did not answer, with the VDOMs not shown applied. */
+/**
+ * A write to several VDOMs whose answer was lost, or any write the device did not answer, with the VDOMs not shown
+ * applied.
+ */
 export interface LostWrite {
   vdom: string | null;
   error: WriteOutcomeError;
@@ -266,9 +347,26 @@ function readBackResult(req: WriteRequest, mkey: Key | undefined, outcome: 'appl
 /** One result per VDOM of a write to several whose answer was lost: applied, or an error that says unknown. */
 function perVdom(table: TableDef, expected: Expectation, err: unknown, judged: Judged[]): WriteAnswer {
   const { what, check } = inWords(table, expected);
-  const envelopes = judged.filter((j) => j.outcome === 'applied').map((j) => ({ status: 'success', mkey: expected.mkey, vdom: j.vdom ?? undefined, outcome: 'applied' }));
-  const lost = judged.filter((j) => j.outcome !== 'applied').map((j) => ({ vdom: j.vdom, error: unknownOutcome(`${what}${j.vdom ? ` in vdom ${j.vdom}` : ''}`, err, { command: `${check}${vdomFlag(j.vdom ? [j.vdom] : undefined)}` }, j.unreadable) }));
-  const body = judged.map((j) => ({ vdom: j.vdom, status: j.outcome === 'applied' ? 'success' : 'error', mkey: expected.mkey, outcome: j.outcome }));
+  const envelopes = judged
+    .filter((j) => j.outcome === 'applied')
+    .map((j) => ({ status: 'success', mkey: expected.mkey, vdom: j.vdom ?? undefined, outcome: 'applied' }));
+  const lost = judged
+    .filter((j) => j.outcome !== 'applied')
+    .map((j) => ({
+      vdom: j.vdom,
+      error: unknownOutcome(
+        `${what}${j.vdom ? ` in vdom ${j.vdom}` : ''}`,
+        err,
+        { command: `${check}${vdomFlag(j.vdom ? [j.vdom] : undefined)}` },
+        j.unreadable,
+      ),
+    }));
+  const body = judged.map((j) => ({
+    vdom: j.vdom,
+    status: j.outcome === 'applied' ? 'success' : 'error',
+    mkey: expected.mkey,
+    outcome: j.outcome,
+  }));
   return { status: 200, body, envelopes, multiVdom: true, lost };
 }
 
@@ -279,7 +377,13 @@ function perVdom(table: TableDef, expected: Expectation, err: unknown, judged: J
  * duplicate of an object that already holds the same content is `unchanged` (exit 0), so running the
  * same bulk create again converges. `expected` null: nothing to read back (the device picks the key).
  */
-export async function sendWrite(client: CmdbClient, table: TableDef, req: WriteRequest, expected: Expectation | null, options: JudgeOptions = {}): Promise<WriteAnswer> {
+export async function sendWrite(
+  client: CmdbClient,
+  table: TableDef,
+  req: WriteRequest,
+  expected: Expectation | null,
+  options: JudgeOptions = {},
+): Promise<WriteAnswer> {
   let result: ApiResult;
   try {
     result = await client.request({ ...req, tablePath: table.path, group: table.group });
@@ -300,7 +404,12 @@ export async function sendWrite(client: CmdbClient, table: TableDef, req: WriteR
     if (several && judged?.length) return perVdom(table, expected, err, judged);
     if (judged?.length === 1 && judged[0].outcome === 'applied') return readBackResult(req, expected.mkey, 'applied');
     const { what, check } = inWords(table, expected);
-    throw unknownOutcome(what, err, { command: `${check}${vdomFlag(query.vdom?.length === 1 ? query.vdom : undefined)}` }, judged?.length !== 1 || judged[0].unreadable);
+    throw unknownOutcome(
+      what,
+      err,
+      { command: `${check}${vdomFlag(query.vdom?.length === 1 ? query.vdom : undefined)}` },
+      judged?.length !== 1 || judged[0].unreadable,
+    );
   }
   return expected && result.failed?.length ? alreadyThere(client, table, req, expected, result) : result;
 }
@@ -309,17 +418,33 @@ export async function sendWrite(client: CmdbClient, table: TableDef, req: WriteR
  * A create in several VDOMs refused as a duplicate in some: each of those whose object already holds
  * the same content is `unchanged` (a success), as for one VDOM.
  */
-async function alreadyThere(client: CmdbClient, table: TableDef, req: WriteRequest, expected: Expectation, result: ApiResult): Promise<ApiResult> {
+async function alreadyThere(
+  client: CmdbClient,
+  table: TableDef,
+  req: WriteRequest,
+  expected: Expectation,
+  result: ApiResult,
+): Promise<ApiResult> {
   const vdomOf = (err: ApiError) => (err.subject.vdoms?.length === 1 ? err.subject.vdoms[0] : null);
   const duplicates = (result.failed ?? []).filter((err) => err.duplicate && vdomOf(err) !== null);
-  if (!('fields' in expected) || req.method !== 'POST' || req.query?.action !== undefined || !duplicates.length) return result;
-  const seen = await look(client, table, expected, { ...req.query, vdom: duplicates.map((err) => vdomOf(err)!) }, readBackDeadline(client));
+  if (!('fields' in expected) || req.method !== 'POST' || req.query?.action !== undefined || !duplicates.length)
+    return result;
+  const seen = await look(
+    client,
+    table,
+    expected,
+    { ...req.query, vdom: duplicates.map((err) => vdomOf(err)!) },
+    readBackDeadline(client),
+  );
   const same = new Set((seen ?? []).filter((s) => s.shown).map((s) => s.vdom));
   const unchanged = duplicates.filter((err) => same.has(vdomOf(err)));
   if (!unchanged.length) return result;
   return {
     ...result,
-    envelopes: [...result.envelopes, ...unchanged.map((err) => ({ status: 'success', mkey: expected.mkey, vdom: vdomOf(err)!, outcome: 'unchanged' }))],
+    envelopes: [
+      ...result.envelopes,
+      ...unchanged.map((err) => ({ status: 'success', mkey: expected.mkey, vdom: vdomOf(err)!, outcome: 'unchanged' })),
+    ],
     failed: result.failed!.filter((err) => !unchanged.includes(err)),
   };
 }
@@ -349,7 +474,11 @@ export interface TableWrite {
  * later moves may have put others between an object and its anchor. Not there at all: not applied,
  * the transaction being over; some there, or a table that cannot be read: unknown.
  */
-export async function judgeCommitted(client: CmdbClient, writes: TableWrite[], orders: Map<string, Key[]> = new Map()): Promise<Outcome> {
+export async function judgeCommitted(
+  client: CmdbClient,
+  writes: TableWrite[],
+  orders: Map<string, Key[]> = new Map(),
+): Promise<Outcome> {
   const reads = new Map<string, Promise<Seen[] | null>>();
   const deadline = readBackDeadline(client);
   const shown = await Promise.all(

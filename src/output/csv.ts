@@ -85,7 +85,12 @@ export function csvRows(opts: RenderOptions): RowFormatter {
 }
 
 function rowsCsv(rows: Row[], opts: RenderOptions): string {
-  return csv(chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: false }), rows, opts.terminal.isTTY, opts.headers !== false);
+  return csv(
+    chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: false }),
+    rows,
+    opts.terminal.isTTY,
+    opts.headers !== false,
+  );
 }
 
 export const formatCsv: Formatter = (data, opts) => {
@@ -97,7 +102,12 @@ export const formatCsv: Formatter = (data, opts) => {
     case 'byVdom': {
       const rows = rowsWithVdom(data.vdoms);
       if (rows.length === 0 && !opts.fields?.length) return '';
-      const rest = chooseColumns(rows, { keyField: opts.keyField, fields: opts.fields, hideMeta: false, exclude: ['vdom'] });
+      const rest = chooseColumns(rows, {
+        keyField: opts.keyField,
+        fields: opts.fields,
+        hideMeta: false,
+        exclude: ['vdom'],
+      });
       return csv(['vdom', ...rest], rows, opts.terminal.isTTY, opts.headers !== false);
     }
     case 'write': {

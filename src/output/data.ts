@@ -3,7 +3,14 @@ import type { Row, Shaped, WriteResult } from './types.js';
 
 /** An error as a result row holds it (a VDOM that refused, a failed bulk item or apply step). */
 export function errorObject(report: ErrorReport): Row {
-  return { exit: report.exit, status: report.status, code: report.code, message: report.message, hint: report.hint, cli_error: report.cliError };
+  return {
+    exit: report.exit,
+    status: report.status,
+    code: report.code,
+    message: report.message,
+    hint: report.hint,
+    cli_error: report.cliError,
+  };
 }
 
 /** A write's result with all four fields, in a stable order, absent ones as null. */
@@ -49,7 +56,9 @@ export function rowsWithVdom(vdoms: Record<string, Row[] | Row>): Row[] {
   return rows;
 }
 
-/** A value without the device's bookkeeping fields (`q_origin_key`, `q_ref`...), at every depth, but those in `keep`. */
+/**
+ * A value without the device's bookkeeping fields (`q_origin_key`, `q_ref`...), at every depth, but those in `keep`.
+ */
 export function withoutBookkeeping<T>(value: T, keep: readonly string[] = []): T {
   if (Array.isArray(value)) return value.map((v) => withoutBookkeeping(v, keep)) as T;
   if (!value || typeof value !== 'object') return value;
@@ -59,7 +68,9 @@ export function withoutBookkeeping<T>(value: T, keep: readonly string[] = []): T
   const entries = Object.entries(value);
   // Most rows have no nested lists: only those with something to drop or descend into are copied.
   if (!meta && !entries.some(([, v]) => v && typeof v === 'object')) return value;
-  return Object.fromEntries(entries.filter(([name]) => !dropped(name)).map(([name, v]) => [name, withoutBookkeeping(v, keep)])) as T;
+  return Object.fromEntries(
+    entries.filter(([name]) => !dropped(name)).map(([name, v]) => [name, withoutBookkeeping(v, keep)]),
+  ) as T;
 }
 
 /** A read's data without bookkeeping fields. */

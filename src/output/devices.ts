@@ -22,7 +22,10 @@ export interface DevicePart {
 /** `{"device": name, ...row}`: the device first, winning over a field of the same name. */
 export function withDevice(device: string, row: unknown): Row {
   if (row && typeof row === 'object' && !Array.isArray(row)) {
-    return Object.fromEntries([['device', device], ...Object.entries(row as Row).filter(([name]) => name !== 'device')]);
+    return Object.fromEntries([
+      ['device', device],
+      ...Object.entries(row as Row).filter(([name]) => name !== 'device'),
+    ]);
   }
   return { device, value: row };
 }
@@ -74,15 +77,23 @@ export function rowsByDevice(parts: DevicePart[]): Row[] {
 /** json, yaml or csv of several devices, once every device is done. */
 export async function renderByDevice(parts: DevicePart[], format: OutputFormat, terminal: Terminal): Promise<string> {
   if (format === 'csv' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw'))) {
-    const rows = parts.flatMap((part) => part.prints.flatMap((p) => rowsOf(p.data).map((row) => withDevice(part.device, row))));
+    const rows = parts.flatMap((part) =>
+      part.prints.flatMap((p) => rowsOf(p.data).map((row) => withDevice(part.device, row))),
+    );
     const first = parts.flatMap((p) => p.prints)[0]?.options ?? {};
     if (rows.length === 0 && !first.fields?.length) return '';
     // As with one device: rows of several VDOMs say their VDOM second, after the device.
     const vdom = parts.some((p) => p.prints.some((x) => x.data.kind === 'byVdom')) ? ['vdom'] : [];
-    const rest = chooseColumns(rows, { keyField: first.keyField, fields: first.fields, hideMeta: false, exclude: ['device', ...vdom] });
+    const rest = chooseColumns(rows, {
+      keyField: first.keyField,
+      fields: first.fields,
+      hideMeta: false,
+      exclude: ['device', ...vdom],
+    });
     return (await import('./csv.js')).csv(['device', ...vdom, ...rest], rows, terminal.isTTY, first.headers !== false);
   }
   const value = Object.fromEntries(parts.map((part) => [part.device, deviceValue(part)]));
-  if (format === 'yaml' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw'))) return (await import('./yaml.js')).yamlText(value);
+  if (format === 'yaml' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw')))
+    return (await import('./yaml.js')).yamlText(value);
   return (await import('./json.js')).jsonText(value, terminal.isTTY);
 }

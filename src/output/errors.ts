@@ -15,7 +15,10 @@ export interface ErrorReport {
   device?: string | null;
   /** A bulk run's summary: how many items failed, of how many. */
   counts?: { failed: number; total: number };
-  /** A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it applied (`unknown`). */
+  /**
+   * A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it
+   * applied (`unknown`).
+   */
   outcome?: string | null;
 }
 
@@ -25,7 +28,9 @@ function present(text: string | null | undefined): text is string {
 
 /** Continuation lines of a multi-line message stay indented under their label. */
 function indentRest(text: string, indent: string): string {
-  return sanitizeMultiline(text.trimEnd()).split('\n').join('\n' + indent);
+  return sanitizeMultiline(text.trimEnd())
+    .split('\n')
+    .join('\n' + indent);
 }
 
 /**

@@ -24,7 +24,10 @@ export class Progress {
   /** stderr for the devices' messages: the progress line is taken away, the text written, the line put back. */
   readonly stream: OutStream;
 
-  constructor(private readonly stderr: OutStream, private readonly total: number) {
+  constructor(
+    private readonly stderr: OutStream,
+    private readonly total: number,
+  ) {
     this.line = StatusLine.of(stderr);
     this.stream = {
       write: (chunk: string) => {
@@ -94,8 +97,18 @@ export class FleetOutput {
   /** A section is on stdout already: the next one starts after a blank line. */
   private sectionShown = false;
 
-  constructor(private readonly parent: FleetRun, devices: string[]) {
-    this.parts = devices.map((device) => ({ device, prints: [], text: '', finished: false, failed: false, shown: false }));
+  constructor(
+    private readonly parent: FleetRun,
+    devices: string[],
+  ) {
+    this.parts = devices.map((device) => ({
+      device,
+      prints: [],
+      text: '',
+      finished: false,
+      failed: false,
+      shown: false,
+    }));
   }
 
   /** Text on stdout, the terminal's status line (the progress) taken away first. */
@@ -153,14 +166,20 @@ export class FleetOutput {
       const lines = partial.slice(0, end).split('\n');
       partial = partial.slice(end + 1);
       // One write of whole lines: the lines of two devices never mix within a line.
-      return this.stdout(lines.filter((l) => l.trim() !== '').map((l) => ndjsonLineWithDevice(part.device, l) + '\n').join(''));
+      return this.stdout(
+        lines
+          .filter((l) => l.trim() !== '')
+          .map((l) => ndjsonLineWithDevice(part.device, l) + '\n')
+          .join(''),
+      );
     };
     return {
       stream: { write, isTTY: stdout.isTTY, columns: stdout.columns },
       keepsData: !this.streamsLines && this.parent.format !== 'table',
       print: async (data, options) => {
         // One row of a table of every device, printed once they are all done.
-        if (this.parent.format === 'table' && !this.parent.raw && options.rowPerDevice) part.prints.push({ data, options });
+        if (this.parent.format === 'table' && !this.parent.raw && options.rowPerDevice)
+          part.prints.push({ data, options });
         else if (this.streamsLines || this.parent.format === 'table') {
           if (data.kind === 'raw' && this.streamsLines) write(JSON.stringify(data.body) + '\n');
           else write(await render(data, { format: this.parent.format, terminal, ...options }));
@@ -188,7 +207,11 @@ export class FleetOutput {
     // Nothing on stdout when no device answered, as with one device that fails, or none printed (export --dir).
     if (!parts.some((p) => p.prints.length)) return;
     const own = parts.flatMap((p) => p.prints).find((p) => p.options.format)?.options.format;
-    const text = await renderByDevice(parts, this.parent.raw ? 'json' : (own ?? this.parent.format), this.parent.terminal);
+    const text = await renderByDevice(
+      parts,
+      this.parent.raw ? 'json' : (own ?? this.parent.format),
+      this.parent.terminal,
+    );
     if (text) this.stdout(text);
   }
 
@@ -198,7 +221,10 @@ export class FleetOutput {
     const rows = rowsByDevice(parts);
     if (!rows.length) return;
     const { rowPerDevice: _, ...options } = parts[0].prints[0].options;
-    const text = await render({ kind: 'list', rows }, { ...options, format: 'table', terminal: this.parent.terminal, keyField: 'device' });
+    const text = await render(
+      { kind: 'list', rows },
+      { ...options, format: 'table', terminal: this.parent.terminal, keyField: 'device' },
+    );
     if (text) this.stdout((this.sectionShown ? '\n' : '') + text);
   }
 }

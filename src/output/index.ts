@@ -3,7 +3,31 @@
 // nothing must not pay); this module imports nothing heavier than the colour helpers.
 import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped } from './types.js';
 
-export type { Answer, Applied, Done, ForPeople, Formatter, IO, OutputFormat, OutStream, Planned, PlanStep, Printable, Read, ReadData, Refusal, RenderOptions, Requests, Row, RowFormatter, Shaped, Started, Terminal, WriteResult, Written } from './types.js';
+export type {
+  Answer,
+  Applied,
+  Done,
+  ForPeople,
+  Formatter,
+  IO,
+  OutputFormat,
+  OutStream,
+  Planned,
+  PlanStep,
+  Printable,
+  Read,
+  ReadData,
+  Refusal,
+  RenderOptions,
+  Requests,
+  Row,
+  RowFormatter,
+  Shaped,
+  Started,
+  Terminal,
+  WriteResult,
+  Written,
+} from './types.js';
 export type { BulkItem, BulkSink, PageSink } from './outcomes.js';
 export { decideColor, defaultFormat, loadPalette, paint, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './errors.js';

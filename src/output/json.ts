@@ -42,7 +42,9 @@ export function ndjsonRows(): RowFormatter {
 export function jsonRows(opts: RenderOptions): RowFormatter {
   const pretty = opts.terminal.isTTY;
   let first = true;
-  const item = pretty ? (row: Row) => (JSON.stringify(row, null, 2) ?? 'null').replace(/\n/g, '\n  ') : (row: Row) => JSON.stringify(row) ?? 'null';
+  const item = pretty
+    ? (row: Row) => (JSON.stringify(row, null, 2) ?? 'null').replace(/\n/g, '\n  ')
+    : (row: Row) => JSON.stringify(row) ?? 'null';
   return {
     add(rows) {
       let text = '';

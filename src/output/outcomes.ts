@@ -35,8 +35,12 @@ function outcomeNote(r: WriteResult): string {
  */
 export async function printWritten(data: Written, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (run.raw) return to.emit({ kind: 'raw', body: data.body }, options);
-  const line = (r: WriteResult) => `${data.verb} ${data.tablePath}${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${keyWord(r.mkey)}` : ''}${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
-  if (!data.severalVdoms && data.results.length === 1) return to.emit({ kind: 'write', result: data.results[0], message: line(data.results[0]) }, options);
+  const line = (r: WriteResult) =>
+    `${data.verb} ${data.tablePath}` +
+    `${r.mkey !== null && r.mkey !== undefined && r.mkey !== '' ? ` ${keyWord(r.mkey)}` : ''}` +
+    `${r.vdom ? ` in vdom ${r.vdom}` : ''}${outcomeNote(r)}`;
+  if (!data.severalVdoms && data.results.length === 1)
+    return to.emit({ kind: 'write', result: data.results[0], message: line(data.results[0]) }, options);
   if (run.format === 'table') {
     for (const r of data.results) await to.emit({ kind: 'write', result: r, message: line(r) }, options);
     for (const f of data.refusals) to.error(f.report);
@@ -44,19 +48,37 @@ export async function printWritten(data: Written, run: Run, options: ShapeOption
   }
   const rows: Row[] = [
     ...data.results.map((r) => writeResultObject(r)),
-    ...data.refusals.map((f) => ({ status: 'error', mkey: data.mkey ?? null, vdom: f.vdom, ...(f.outcome ? { outcome: f.outcome } : {}), error: errorObject(f.report) })),
+    ...data.refusals.map((f) => ({
+      status: 'error',
+      mkey: data.mkey ?? null,
+      vdom: f.vdom,
+      ...(f.outcome ? { outcome: f.outcome } : {}),
+      error: errorObject(f.report),
+    })),
   ];
   // In the device's order of VDOMs.
   const order = (Array.isArray(data.body) ? data.body : []).map((e) => (e as { vdom?: string }).vdom);
   rows.sort((a, b) => order.indexOf(a.vdom as string) - order.indexOf(b.vdom as string));
-  if (run.format === 'json' || run.format === 'yaml') await to.emit({ kind: 'object', object: Object.fromEntries(rows.map((r, i) => [String(r.vdom ?? `vdom${i}`), r])) }, options);
+  if (run.format === 'json' || run.format === 'yaml')
+    await to.emit(
+      { kind: 'object', object: Object.fromEntries(rows.map((r, i) => [String(r.vdom ?? `vdom${i}`), r])) },
+      options,
+    );
   else await to.emit({ kind: 'list', rows }, options);
 }
 
-/** Nothing found: nothing on stdout, and a line on stderr naming the table, its VDOMs and whether a filter was given. */
+/**
+ * Nothing found: nothing on stdout, and a line on stderr naming the table, its VDOMs and whether a filter was given.
+ */
 function sayNone(data: Pick<Read, 'tablePath' | 'vdoms' | 'filtered' | 'none'>, to: PrintHooks): void {
   const where = data.vdoms ? ` (vdom ${data.vdoms.join(',')})` : '';
-  to.notice(data.filtered ? `nothing matched the filter in ${data.tablePath}${where}` : data.none ? `${data.none}${where}` : `no objects in ${data.tablePath}${where}`);
+  to.notice(
+    data.filtered
+      ? `nothing matched the filter in ${data.tablePath}${where}`
+      : data.none
+        ? `${data.none}${where}`
+        : `no objects in ${data.tablePath}${where}`,
+  );
 }
 
 /**
@@ -65,15 +87,18 @@ function sayNone(data: Pick<Read, 'tablePath' | 'vdoms' | 'filtered' | 'none'>, 
  */
 export async function printRead(data: Read, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (run.raw) await to.emit({ kind: 'raw', body: data.body }, options);
-  else if (data.table && run.format === 'table') await to.emit({ kind: 'list', rows: data.table.rows }, { ...options, fields: data.table.fields });
+  else if (data.table && run.format === 'table')
+    await to.emit({ kind: 'list', rows: data.table.rows }, { ...options, fields: data.table.fields });
   else if (data.data) {
     const shaped = options.hideMeta ? readWithoutBookkeeping(data.data, options.showMeta) : data.data;
     const empty = shaped.kind === 'list' && shaped.rows.length === 0;
-    const emptyVdoms = shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
+    const emptyVdoms =
+      shaped.kind === 'byVdom' && Object.values(shaped.vdoms).every((v) => Array.isArray(v) && v.length === 0);
     if (empty && run.format === 'table') {
       if (!data.byKey) sayNone(data, to);
     } else {
-      const columns = options.fields ?? ((empty || emptyVdoms) && run.format === 'csv' && !data.byKey ? data.columns : undefined);
+      const columns =
+        options.fields ?? ((empty || emptyVdoms) && run.format === 'csv' && !data.byKey ? data.columns : undefined);
       await to.emit(shaped, { keyField: data.keyField, ...options, fields: columns });
     }
   }
@@ -97,11 +122,20 @@ export interface BulkSink {
   end(exit: number): Promise<void>;
 }
 
-/** A failed bulk item's error names the item by its key, and its VDOM when the run writes to several, whatever the message says. */
-function namedByKey(report: ErrorReport, tablePath: string, mkey: string | number | null, vdom: string | null | undefined): ErrorReport {
+/**
+ * A failed bulk item's error names the item by its key, and its VDOM when the run writes to several, whatever the
+ * message says.
+ */
+function namedByKey(
+  report: ErrorReport,
+  tablePath: string,
+  mkey: string | number | null,
+  vdom: string | null | undefined,
+): ErrorReport {
   const key = mkey === null || mkey === undefined ? null : String(mkey);
   const where = vdom && !report.message.includes(`vdom ${vdom}`) ? ` in vdom ${vdom}` : '';
-  if (key !== null && !report.message.includes(key)) return { ...report, message: `${tablePath} ${JSON.stringify(key)}${where}: ${report.message}` };
+  if (key !== null && !report.message.includes(key))
+    return { ...report, message: `${tablePath} ${JSON.stringify(key)}${where}: ${report.message}` };
   return where ? { ...report, message: `${report.message} (${where.trim()})` } : report;
 }
 
@@ -123,23 +157,48 @@ export function bulkSink(what: { tablePath: string; verb: string }, run: Run, to
       if (run.format !== 'table') {
         const outcome = item.outcome ? { outcome: item.outcome } : {};
         const vdom = item.vdom !== undefined ? { vdom: item.vdom } : {};
-        const row = report ? { status: 'error', mkey: item.mkey, ...vdom, ...outcome, error: errorObject(report) } : { ...item.result };
+        const row = report
+          ? { status: 'error', mkey: item.mkey, ...vdom, ...outcome, error: errorObject(report) }
+          : { ...item.result };
         await (await rows()).write([row as Row]);
       } else if (!report) {
         const where = item.vdom ? ` in vdom ${item.vdom}` : '';
-        await to.emit({ kind: 'write', result: item.result!, message: `${what.verb} ${what.tablePath} ${item.mkey === null || item.mkey === undefined ? '' : keyWord(item.mkey)}`.trimEnd() + where + outcomeNote(item.result!) }, {});
+        await to.emit(
+          {
+            kind: 'write',
+            result: item.result!,
+            message:
+              (
+                `${what.verb} ${what.tablePath} ` +
+                `${item.mkey === null || item.mkey === undefined ? '' : keyWord(item.mkey)}`
+              ).trimEnd() +
+              where +
+              outcomeNote(item.result!),
+          },
+          {},
+        );
       }
     },
     async end(exit) {
       if (run.format !== 'table') await (await rows()).end();
       else for (const report of failed) to.error(report);
-      if (failed.length) to.summarize({ exit, status: null, code: null, message: `${failed.length} of ${total} failed`, hint: null, counts: { failed: failed.length, total } });
+      if (failed.length)
+        to.summarize({
+          exit,
+          status: null,
+          code: null,
+          message: `${failed.length} of ${total} failed`,
+          hint: null,
+          counts: { failed: failed.length, total },
+        });
     },
   };
 }
 
 export interface PageSink {
-  /** One page's answer as it came (--raw prints them all at the end); `severalVdoms`: the device answers for several. */
+  /**
+   * One page's answer as it came (--raw prints them all at the end); `severalVdoms`: the device answers for several.
+   */
   page(body: unknown, severalVdoms: boolean): void;
   /** One VDOM's rows of the page. */
   rows(vdom: string, rows: Row[]): Promise<void>;
@@ -151,7 +210,12 @@ export interface PageSink {
  * they come; a table keeps only its cells' text): only --raw, yaml and several VDOMs in a format other
  * than ndjson keep the pages.
  */
-export function pageSink(data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>, run: Run, options: ShapeOptions, to: PrintHooks): PageSink {
+export function pageSink(
+  data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>,
+  run: Run,
+  options: ShapeOptions,
+  to: PrintHooks,
+): PageSink {
   const bodies: unknown[] = [];
   const byVdom = new Map<string, Row[]>();
   let several = false;
@@ -177,26 +241,36 @@ export function pageSink(data: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' 
     },
     async end() {
       if (run.raw) return to.emit({ kind: 'raw', body: bodies.length === 1 ? bodies[0] : bodies }, options);
-      if (several && run.format !== 'ndjson') return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: data.keyField, ...options });
+      if (several && run.format !== 'ndjson')
+        return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: data.keyField, ...options });
       await (await out()).end();
       if (several || written) return;
       if (run.format === 'table') sayNone(data, to);
       // An empty csv is still its header, as without --all.
-      else if (run.format === 'csv' && options.headers !== false) await to.emit({ kind: 'list', rows: [] }, { ...options, fields: options.fields ?? data.columns });
+      else if (run.format === 'csv' && options.headers !== false)
+        await to.emit({ kind: 'list', rows: [] }, { ...options, fields: options.fields ?? data.columns });
     },
   };
 }
 
 /** `3 to create, 1 to update, 2 to delete`, or in sync. */
 function planSummary({ plan }: Planned): string {
-  if (!plan.create.length && !plan.update.length && !plan.move.length && !plan.delete.length) return 'in sync: the device matches the document';
-  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`;
+  if (!plan.create.length && !plan.update.length && !plan.move.length && !plan.delete.length)
+    return 'in sync: the device matches the document';
+  return (
+    `${plan.create.length} to create, ${plan.update.length} to update, ` +
+    `${plan.move.length ? `${plan.move.length} to move, ` : ''}${plan.delete.length} to delete`
+  );
 }
 
 /** The plan: `+ ~ -` lines with a summary on stderr (and a dry run's requests), or the plan object. */
 export async function printPlan(data: Planned, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (forScripts(run)) {
-    if (!data.preview) await to.emit({ kind: 'object', object: { ...data.plan, ...(data.requests ? { requests: data.requests } : {}) } }, options);
+    if (!data.preview)
+      await to.emit(
+        { kind: 'object', object: { ...data.plan, ...(data.requests ? { requests: data.requests } : {}) } },
+        options,
+      );
     return;
   }
   await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color) }, options);
@@ -206,20 +280,49 @@ export async function printPlan(data: Planned, run: Run, options: ShapeOptions, 
 
 const DONE: Record<string, string> = { create: 'created', update: 'updated', move: 'moved', delete: 'deleted' };
 
-/** What an apply did: `{applied, failed, not_applied, unknown}`, or a line per change made; then the failure and a summary on stderr. */
+/**
+ * What an apply did: `{applied, failed, not_applied, unknown}`, or a line per change made; then the failure and a
+ * summary on stderr.
+ */
 export async function printApplied(data: Applied, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (forScripts(run)) {
     const failed = data.failed ? { ...data.failed, error: errorObject(data.failed.error) } : null;
-    await to.emit({ kind: 'object', object: { applied: data.applied, failed, not_applied: data.notApplied, unknown: data.unknown } }, options);
+    await to.emit(
+      {
+        kind: 'object',
+        object: { applied: data.applied, failed, not_applied: data.notApplied, unknown: data.unknown },
+      },
+      options,
+    );
   } else if (data.applied.length) {
     const readBack = (s: PlanStep) => (s.outcome ? ': the answer was lost, reading it back shows it applied' : '');
-    await to.emit({ kind: 'text', text: data.applied.map((s) => `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${keyWord(s.key)}`}${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`).join('') }, options);
+    await to.emit(
+      {
+        kind: 'text',
+        text: data.applied
+          .map(
+            (s) =>
+              `${DONE[s.action]} ${s.table}${s.key === null ? '' : ` ${keyWord(s.key)}`}` +
+              `${s.vdom ? ` (vdom ${s.vdom})` : ''}${readBack(s)}\n`,
+          )
+          .join(''),
+      },
+      options,
+    );
   }
   if (data.nothingToDo) return;
-  if (data.failed) to.error({ ...data.failed.error, message: `${stepInWords(data.failed)} failed: ${data.failed.error.message}` });
+  if (data.failed)
+    to.error({ ...data.failed.error, message: `${stepInWords(data.failed)} failed: ${data.failed.error.message}` });
   if (data.interrupted) to.warn('interrupted');
   if (data.aborted) to.notice('the transaction was aborted: nothing was changed on the device');
-  const total = data.applied.length + data.notApplied.length + data.unknown.length + (data.failed?.table && data.failed.outcome !== 'unknown' ? 1 : 0);
+  const total =
+    data.applied.length +
+    data.notApplied.length +
+    data.unknown.length +
+    (data.failed?.table && data.failed.outcome !== 'unknown' ? 1 : 0);
   const unknown = data.unknown.length ? `; unknown (the device may still apply them): ${data.unknown.length}` : '';
-  to.notice(`applied ${data.applied.length} of ${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`);
+  to.notice(
+    `applied ${data.applied.length} of ` +
+      `${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
+  );
 }

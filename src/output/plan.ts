@@ -22,7 +22,11 @@ function inVdom(vdom: string): string {
 }
 
 function subject(entry: { vdom: string; table: string; key: unknown }): string {
-  return `${entry.table}${entry.key === null || entry.key === undefined ? '' : ` ${typeof entry.key === 'string' ? keyWord(entry.key) : value(entry.key)}`}${inVdom(entry.vdom)}`;
+  const key =
+    entry.key === null || entry.key === undefined
+      ? ''
+      : ` ${typeof entry.key === 'string' ? keyWord(entry.key) : value(entry.key)}`;
+  return `${entry.table}${key}${inVdom(entry.vdom)}`;
 }
 
 /**
@@ -39,7 +43,8 @@ export function formatPlan(plan: PlanView, color: boolean): string {
   }
   for (const entry of plan.update) {
     lines.push(paint('yellow', `~ ${subject(entry)}`));
-    for (const [name, change] of Object.entries(entry.changes)) lines.push(`    ${name}: ${value(change.from)} → ${value(change.to)}`);
+    for (const [name, change] of Object.entries(entry.changes))
+      lines.push(`    ${name}: ${value(change.from)} → ${value(change.to)}`);
   }
   for (const entry of plan.move) {
     const [where, anchor] = 'before' in entry ? ['before', entry.before] : ['after', entry.after];
@@ -51,5 +56,7 @@ export function formatPlan(plan: PlanView, color: boolean): string {
 
 /** `update firewall/address a (vdom root)`, or the transaction of a VDOM: a step in an error or a warning. */
 export function stepInWords(step: { action: string; vdom: string; table: string | null; key: unknown }): string {
-  return step.table === null ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}` : `${step.action} ${step.table}${step.key === null ? '' : ` ${keyWord(step.key)}`}${inVdom(step.vdom)}`;
+  return step.table === null
+    ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}`
+    : `${step.action} ${step.table}${step.key === null ? '' : ` ${keyWord(step.key)}`}${inVdom(step.vdom)}`;
 }

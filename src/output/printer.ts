@@ -8,7 +8,18 @@ import { StatusLine } from './status.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
 import type { BulkSink, PageSink, Run } from './outcomes.js';
-import type { IO, OutputFormat, OutStream, Printable, Read, RenderOptions, Row, Shaped, Started, Terminal } from './types.js';
+import type {
+  IO,
+  OutputFormat,
+  OutStream,
+  Printable,
+  Read,
+  RenderOptions,
+  Row,
+  Shaped,
+  Started,
+  Terminal,
+} from './types.js';
 
 /** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
 export interface PrintSettings {
@@ -149,7 +160,9 @@ export class Printer {
     if (tableFields && format === 'table' && !options.fields) options.fields = tableFields;
     switch (data.kind) {
       case 'done':
-        return format === 'table' ? to.emit({ kind: 'write', result: { status: 'success' }, message: data.message }, options) : to.emit({ kind: 'object', object: data.object }, options);
+        return format === 'table'
+          ? to.emit({ kind: 'write', result: { status: 'success' }, message: data.message }, options)
+          : to.emit({ kind: 'object', object: data.object }, options);
       case 'written':
         return (await import('./outcomes.js')).printWritten(data, this.run(format), options, to);
       case 'read':
@@ -175,7 +188,10 @@ export class Printer {
         return data.data ? to.emit(data.data, options) : undefined;
       case 'requests':
         if (format !== 'table') return to.emit({ kind: 'list', rows: data.requests as unknown as Row[] }, options);
-        await to.emit({ kind: 'text', text: (await import('./requests.js')).formatRequestLines(data.requests) }, options);
+        await to.emit(
+          { kind: 'text', text: (await import('./requests.js')).formatRequestLines(data.requests) },
+          options,
+        );
         if (!data.requests.length) to.notice('dry run: nothing would be sent');
         return;
       default:
@@ -185,7 +201,8 @@ export class Printer {
 
   /** Exactly one compact JSON line when -o json is asked for, for scripts; else a few lines for people. */
   private async started(data: Started, to: PrintHooks): Promise<void> {
-    if (this.settings.explicitFormat?.() === 'json') return to.emit({ kind: 'text', text: `${JSON.stringify(data.object)}\n` }, {});
+    if (this.settings.explicitFormat?.() === 'json')
+      return to.emit({ kind: 'text', text: `${JSON.stringify(data.object)}\n` }, {});
     const width = Math.max(...data.settings.map(([label]) => label.length));
     const settings = data.settings.map(([label, value]) => `  ${label.padEnd(width)}  ${value}\n`).join('');
     const use = data.use.commands.map((command) => `  ${command}\n`).join('');
@@ -200,7 +217,10 @@ export class Printer {
   /** The text of a document for a file (export --dir), in the command's format, and the file's extension. */
   async document(data: Shaped): Promise<{ text: string; extension: string }> {
     const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
-    return { text: await render(data, { format, terminal: { isTTY: false, columns: 80, color: false } }), extension: format };
+    return {
+      text: await render(data, { format, terminal: { isTTY: false, columns: 80, color: false } }),
+      extension: format,
+    };
   }
 
   /** The items of a bulk write, printed as they come. */
@@ -209,7 +229,11 @@ export class Printer {
   }
 
   /** The pages of a read (`list --all`), printed as they come where the format allows. */
-  async pages(what: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>, view: ShapeOptions, to: PrintHooks): Promise<PageSink> {
+  async pages(
+    what: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>,
+    view: ShapeOptions,
+    to: PrintHooks,
+  ): Promise<PageSink> {
     return (await import('./outcomes.js')).pageSink(what, this.run(), view, to);
   }
 
@@ -275,16 +299,26 @@ export class Printer {
     this.err(`${text}\n`);
   }
 
-  /** `fetched N objects…` (or `N/total tables`) on a terminal's stderr, rewritten in place; nothing when stderr is not a terminal. */
+  /**
+   * `fetched N objects…` (or `N/total tables`) on a terminal's stderr, rewritten in place; nothing when stderr is
+   * not a terminal.
+   */
   progress(what = 'objects', total?: number): { update(count: number): void; done(): void } {
     const line = this.statusLine;
     return {
-      update: (n) => line.show(`fetched ${n.toLocaleString('en-US')}${total === undefined ? '' : `/${total.toLocaleString('en-US')}`} ${what === 'objects' && n === 1 && total === undefined ? 'object' : what}…`),
+      update: (n) =>
+        line.show(
+          `fetched ${n.toLocaleString('en-US')}${total === undefined ? '' : `/${total.toLocaleString('en-US')}`} ` +
+            `${what === 'objects' && n === 1 && total === undefined ? 'object' : what}…`,
+        ),
       done: () => line.clear(),
     };
   }
 
-  /** --verbose: one exchange on stderr (each line after `label`). Device headers and bodies may hold escape sequences: shown, never obeyed. */
+  /**
+   * --verbose: one exchange on stderr (each line after `label`). Device headers and bodies may hold escape sequences:
+   * shown, never obeyed.
+   */
   exchange(ex: Exchange, label = ''): void {
     const lines = [`> ${ex.method} ${ex.url}`];
     for (const [k, v] of Object.entries(ex.requestHeaders)) lines.push(`> ${k}: ${v}`);
@@ -292,7 +326,8 @@ export class Printer {
     if (ex.error) lines.push(`< failed after ${ex.durationMs} ms: ${ex.error}`);
     else {
       lines.push(`< ${ex.status} (${ex.durationMs} ms)`);
-      for (const [k, v] of Object.entries(ex.responseHeaders ?? {})) lines.push(`< ${k}: ${Array.isArray(v) ? v.join(' | ') : v}`);
+      for (const [k, v] of Object.entries(ex.responseHeaders ?? {}))
+        lines.push(`< ${k}: ${Array.isArray(v) ? v.join(' | ') : v}`);
       const body = ex.responseBody ?? '';
       if (body) lines.push(`< ${body.length > 4096 ? `${body.slice(0, 4096)}… (${body.length} bytes)` : body}`);
     }

@@ -49,7 +49,16 @@ export async function confirm(io: IO, question: string): Promise<boolean> {
 }
 
 /** Asks on a terminal, or fails with the flag that gives the answer without one. */
-export async function askOrFail(io: IO, question: string, flag: string, options: { hidden?: boolean } = {}): Promise<string> {
-  if (!isInteractive(io)) throw new UsageError(`stdin is not a terminal, so cmdb cannot ask: ${question.replace(/[:?]\s*$/, '')}`, `give it with ${flag}`);
+export async function askOrFail(
+  io: IO,
+  question: string,
+  flag: string,
+  options: { hidden?: boolean } = {},
+): Promise<string> {
+  if (!isInteractive(io))
+    throw new UsageError(
+      `stdin is not a terminal, so cmdb cannot ask: ${question.replace(/[:?]\s*$/, '')}`,
+      `give it with ${flag}`,
+    );
   return ask(io, question, options);
 }

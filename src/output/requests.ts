@@ -1,6 +1,9 @@
 import { escapeJsonControls, sanitizeInline } from './text.js';
 
-/** A request of a dry run as printed: the path from the API prefix on, the encoded query, the body (secrets already hidden). */
+/**
+ * A request of a dry run as printed: the path from the API prefix on, the encoded query, the body (secrets already
+ * hidden).
+ */
 export interface PlannedRequest {
   method: string;
   path: string;

@@ -18,7 +18,8 @@ const UNESCAPED: Record<string, string> = { n: '\n', e: '\x1e', s: '\x1f' };
 /** The cells of one record (a row pushed as cells). */
 export function cellsOf(record: string): string[] {
   const cells = record.split(SEPARATOR);
-  if (record.includes(ESCAPE)) for (let i = 0; i < cells.length; i++) cells[i] = cells[i]!.replace(UNESCAPE, (_, c: string) => UNESCAPED[c]!);
+  if (record.includes(ESCAPE))
+    for (let i = 0; i < cells.length; i++) cells[i] = cells[i]!.replace(UNESCAPE, (_, c: string) => UNESCAPED[c]!);
   return cells;
 }
 
@@ -100,7 +101,8 @@ export class Spool {
     let record = '';
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i] ?? '';
-      record += (i ? SEPARATOR : '') + (SPECIAL.test(cell) ? cell.replace(SPECIALS, (c) => ESCAPE + ESCAPED[c]!) : cell);
+      record +=
+        (i ? SEPARATOR : '') + (SPECIAL.test(cell) ? cell.replace(SPECIALS, (c) => ESCAPE + ESCAPED[c]!) : cell);
     }
     this.push(record);
   }

@@ -39,7 +39,8 @@ const AWKWARD = new RegExp(`[^\\x20-\\x7e${SEPARATOR}\n]|[${SEPARATOR} ](?:\n|$)
 function lineOf(texts: readonly string[], widths: readonly number[]): string {
   let line = '';
   const last = texts.length - 1;
-  for (let c = 0; c < last; c++) line += texts[c]! + ' '.repeat(Math.max(0, widths[c]! - displayWidth(texts[c]!)) + GAP);
+  for (let c = 0; c < last; c++)
+    line += texts[c]! + ' '.repeat(Math.max(0, widths[c]! - displayWidth(texts[c]!)) + GAP);
   return (line + (texts[last] ?? '')).trimEnd();
 }
 
@@ -52,7 +53,13 @@ function layout(rows: string[][], widths: number[]): string {
   for (const row of rows) {
     const cells = row.map((cell) => cell.split('\n'));
     const height = Math.max(...cells.map((lines) => lines.length));
-    for (let i = 0; i < height; i++) out.push(lineOf(cells.map((lines) => lines[i] ?? ''), widths));
+    for (let i = 0; i < height; i++)
+      out.push(
+        lineOf(
+          cells.map((lines) => lines[i] ?? ''),
+          widths,
+        ),
+      );
   }
   return out.join('\n') + '\n';
 }
@@ -84,7 +91,9 @@ interface ColumnPlan {
  * handing any remainder back to the leftmost capped columns.
  */
 function planColumns(natural: number[], headerWidths: number[], total: number, whole: boolean[] = []): ColumnPlan {
-  const floors = natural.map((w, i) => (whole[i] ? w : Math.min(w, Math.max(MIN_COLUMN, Math.min(headerWidths[i]!, HEADER_KEEP)))));
+  const floors = natural.map((w, i) =>
+    whole[i] ? w : Math.min(w, Math.max(MIN_COLUMN, Math.min(headerWidths[i]!, HEADER_KEEP))),
+  );
   let kept = 0;
   let used = 0;
   while (kept < natural.length) {
@@ -208,8 +217,14 @@ export class ListTable implements RowFormatter {
       const key = this.opts.keyField;
       const keyAt = this.fixed || !key ? undefined : this.index.get(key);
       // Key first, then the meta fields asked for (q_ref), then the rest in first-seen order.
-      const leading = this.fixed ? [] : [keyAt, ...(this.opts.showMeta ?? []).map((name) => this.index.get(name))].filter((i): i is number => i !== undefined);
-      const order = this.fixed ? this.names.map((_, i) => i) : [...leading, ...this.names.map((_, i) => i).filter((i) => !leading.includes(i))];
+      const leading = this.fixed
+        ? []
+        : [keyAt, ...(this.opts.showMeta ?? []).map((name) => this.index.get(name))].filter(
+            (i): i is number => i !== undefined,
+          );
+      const order = this.fixed
+        ? this.names.map((_, i) => i)
+        : [...leading, ...this.names.map((_, i) => i).filter((i) => !leading.includes(i))];
       if (order.length === 0) return;
       const { terminal } = this.opts;
       let header = order.map((i) => sanitizeInline(this.names[i]!));
@@ -234,7 +249,8 @@ export class ListTable implements RowFormatter {
       const texts: string[] = [];
       const lineOfRecord = (record: string): string => {
         const cells = cellsOf(record);
-        for (let c = 0; c <= last; c++) texts[c] = cut ? truncate(cells[order[c]!] ?? '', widths[c]!) : (cells[order[c]!] ?? '');
+        for (let c = 0; c <= last; c++)
+          texts[c] = cut ? truncate(cells[order[c]!] ?? '', widths[c]!) : (cells[order[c]!] ?? '');
         return lineOf(texts, widths);
       };
       // Cells in their own order, uncut: a block of plain records is laid out by one replace, each
@@ -271,7 +287,12 @@ export class ListTable implements RowFormatter {
 }
 
 function objectTable(object: Row, opts: RenderOptions): string {
-  const names = chooseColumns([object], { keyField: opts.keyField, fields: opts.fields, hideMeta: true, showMeta: opts.showMeta });
+  const names = chooseColumns([object], {
+    keyField: opts.keyField,
+    fields: opts.fields,
+    hideMeta: true,
+    showMeta: opts.showMeta,
+  });
   if (names.length === 0) return '';
   const { terminal } = opts;
   let labels = names.map(sanitizeInline);

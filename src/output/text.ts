@@ -53,8 +53,20 @@ export function stripAnsi(text: string): string {
 
 /** Code points a terminal shows two columns wide: CJK, Hangul, fullwidth forms, emoji (first, last). */
 const WIDE: readonly (readonly [number, number])[] = [
-  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xac00, 0xd7a3],
-  [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f], [0x1f900, 0x1f9ff], [0x20000, 0x3fffd],
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
 ];
 
 function isWide(cp: number): boolean {
@@ -63,10 +75,7 @@ function isWide(cp: number): boolean {
 
 function isZeroWidth(cp: number): boolean {
   return (
-    (cp >= 0x0300 && cp <= 0x036f) ||
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    cp === 0xfeff
+    (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff
   );
 }
 
@@ -134,7 +143,10 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** A key in a line for people: as is, or in double quotes when it has spaces or other characters a shell would take apart. */
+/**
+ * A key in a line for people: as is, or in double quotes when it has spaces or other characters a shell would take
+ * apart.
+ */
 export function keyWord(key: unknown): string {
   const text = String(key);
   return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : sanitizeInline(JSON.stringify(text));

@@ -4,8 +4,17 @@ import type { PlannedRequest } from './requests.js';
 
 export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
 
-/** Every output format, in the order help lists them (here, not in index.ts: the option parser and Tab import it without the printer). */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze(['table', 'json', 'yaml', 'ndjson', 'csv'] as const);
+/**
+ * Every output format, in the order help lists them (here, not in index.ts: the option parser and Tab import it without
+ * the printer).
+ */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze([
+  'table',
+  'json',
+  'yaml',
+  'ndjson',
+  'csv',
+] as const);
 
 /** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
 export type Row = Record<string, unknown>;
@@ -30,11 +39,17 @@ export interface Done {
 export interface Refusal {
   vdom: string | null;
   report: ErrorReport;
-  /** A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it applied (`unknown`). */
+  /**
+   * A write that never reached the device (`not_applied`), or whose answer was lost and reading back did not show it
+   * applied (`unknown`).
+   */
   outcome?: string;
 }
 
-/** What a write to one or several VDOMs did: a line each for people, the result (keyed by VDOM when several) for scripts. */
+/**
+ * What a write to one or several VDOMs did: a line each for people, the result (keyed by VDOM when several) for
+ * scripts.
+ */
 export interface Written {
   kind: 'written';
   /** What was done, as the line of a table starts: `created`, `moved after 2:`. */
@@ -104,7 +119,10 @@ export interface Started {
   status: string;
 }
 
-/** The answer to a request on any path (`cmdb api`): its results in the run's format, the whole answer with --raw, an answer that is not JSON as it came. */
+/**
+ * The answer to a request on any path (`cmdb api`): its results in the run's format, the whole answer with --raw, an
+ * answer that is not JSON as it came.
+ */
 export interface Answer {
   kind: 'answer';
   /** The results, shaped; null for an answer that is not JSON. */
@@ -140,7 +158,10 @@ export interface Planned {
   requests?: PlannedRequest[];
 }
 
-/** What `apply` (or `--atomic`) did: a line per change made, the failure and a summary for people; CLI.md's report for scripts. */
+/**
+ * What `apply` (or `--atomic`) did: a line per change made, the failure and a summary for people; CLI.md's report for
+ * scripts.
+ */
 export interface Applied {
   kind: 'applied';
   applied: PlanStep[];
@@ -201,9 +222,13 @@ export interface RenderOptions {
   whole?: string[];
   /** Meta fields a table shows although it hides `q_*` (`q_ref` with --with-meta). */
   showMeta?: readonly string[];
-  /** With several devices in table format: a row of one table keyed by device (`cmdb status`), not a section of its own. */
+  /**
+   * With several devices in table format: a row of one table keyed by device (`cmdb status`), not a section of its own.
+   */
   rowPerDevice?: boolean;
-  /** A read without --with-meta: the device's bookkeeping fields (`q_*`) are left out in every format (not with --raw). */
+  /**
+   * A read without --with-meta: the device's bookkeeping fields (`q_*`) are left out in every format (not with --raw).
+   */
   hideMeta?: boolean;
 }
 

@@ -13,7 +13,9 @@ function yaml11Implicit(): RegExp[] {
   if (!yaml11Patterns) {
     const tags = new Document(null, { version: '1.1' }).schema.tags;
     yaml11Patterns = tags.flatMap((tag) =>
-      tag.tag !== 'tag:yaml.org,2002:str' && tag.default && 'test' in tag && tag.test instanceof RegExp ? [tag.test] : [],
+      tag.tag !== 'tag:yaml.org,2002:str' && tag.default && 'test' in tag && tag.test instanceof RegExp
+        ? [tag.test]
+        : [],
     );
   }
   return yaml11Patterns;
@@ -25,7 +27,10 @@ export function yamlText(value: unknown): string {
   const patterns = yaml11Implicit();
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && (hasControls(node.value) || patterns.some((p) => p.test(node.value as string)))) {
+      if (
+        typeof node.value === 'string' &&
+        (hasControls(node.value) || patterns.some((p) => p.test(node.value as string)))
+      ) {
         node.type = Scalar.QUOTE_DOUBLE;
       }
     },

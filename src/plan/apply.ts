@@ -2,7 +2,16 @@ import type { ApiRequest, ApiResult, CmdbClient } from '../api/client.js';
 import { Transaction, transactionTimeout } from '../api/transaction.js';
 import type { TableDef } from '../catalogue/index.js';
 import { WriteOutcomeError } from '../errors.js';
-import { answerLost, judgeCommitted, judgeLost, neverSent, unknownOutcome, type Expectation, type JudgeOptions, type Outcome } from '../outcome/index.js';
+import {
+  answerLost,
+  judgeCommitted,
+  judgeLost,
+  neverSent,
+  unknownOutcome,
+  type Expectation,
+  type JudgeOptions,
+  type Outcome,
+} from '../outcome/index.js';
 import type { Step } from './plan.js';
 
 /**
@@ -10,7 +19,10 @@ import type { Step } from './plan.js';
  * transaction failed. `outcome` when it never reached the device (`not_applied`), or its answer was
  * lost and reading back did not show it applied (`unknown`).
  */
-export type FailedStep = (Step | { action: 'transaction'; vdom: string; table: null; key: null }) & { error: unknown; outcome?: Exclude<Outcome, 'applied'> };
+export type FailedStep = (Step | { action: 'transaction'; vdom: string; table: null; key: null }) & {
+  error: unknown;
+  outcome?: Exclude<Outcome, 'applied'>;
+};
 
 /** A write done; `outcome: 'applied'` when its answer was lost and reading back showed it done. */
 export type AppliedStep = Step & { outcome?: 'applied' };
@@ -30,7 +42,10 @@ export interface ApplyReport {
 
 export interface ApplyOptions {
   atomic: boolean;
-  /** The catalogue entry of every table of the steps: a write whose answer is lost is read back in it. Without: reported as failed. */
+  /**
+   * The catalogue entry of every table of the steps: a write whose answer is lost is read back in it. Without: reported
+   * as failed.
+   */
   tables?: Map<string, TableDef>;
   /** PlannedTables.orders: how a lost commit's moves are read back. */
   orders?: Map<string, (string | number)[]>;
@@ -64,21 +79,31 @@ function send(client: CmdbClient, tx: Transaction | undefined, request: ApiReque
   return tx ? tx.request(request) : client.request(request);
 }
 
-/** What a step should leave on the device, as the write-outcome module judges it; null: nothing to look for (the device picks the key). */
+/**
+ * What a step should leave on the device, as the write-outcome module judges it; null: nothing to look for (the device
+ * picks the key).
+ */
 function expectationOf(step: Step): Expectation | null {
   switch (step.action) {
     case 'create':
       return step.key === null ? null : { mkey: step.key, fields: step.object };
     case 'update':
-      return { ...(step.key === null ? {} : { mkey: step.key }), fields: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])) };
+      return {
+        ...(step.key === null ? {} : { mkey: step.key }),
+        fields: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])),
+      };
     case 'delete':
       return step.key === null ? null : { mkey: step.key, gone: true };
     case 'move':
-      return 'before' in step ? { mkey: step.key, moved: 'before', other: step.before } : { mkey: step.key, moved: 'after', other: step.after };
+      return 'before' in step
+        ? { mkey: step.key, moved: 'before', other: step.before }
+        : { mkey: step.key, moved: 'after', other: step.after };
   }
 }
 
-const CHECK = { advice: "'cmdb diff' with the same document shows where the device stands: check it before applying again" };
+const CHECK = {
+  advice: "'cmdb diff' with the same document shows where the device stands: check it before applying again",
+};
 
 /**
  * One write after another, stopping at the first failure or an interruption (after the write in
@@ -86,7 +111,12 @@ const CHECK = { advice: "'cmdb diff' with the same document shows where the devi
  * unknown (not there: the device may still apply it), it is the failure that stops the run, as is a
  * write that never reached the device (not applied).
  */
-async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
+async function applyInOrder(
+  client: CmdbClient,
+  steps: Step[],
+  requests: ApiRequest[],
+  options: ApplyOptions,
+): Promise<ApplyReport> {
   const report = emptyReport();
   for (let i = 0; i < steps.length; i++) {
     if (options.signal?.aborted) {
@@ -118,14 +148,24 @@ async function applyInOrder(client: CmdbClient, steps: Step[], requests: ApiRequ
  * How a write that failed turned out: never sent, not applied; its answer lost, read back (applied,
  * or unknown); refused by the device, the device's error as it is.
  */
-async function stepOutcome(client: CmdbClient, step: Step, error: unknown, options: ApplyOptions): Promise<{ error: unknown; outcome?: Outcome }> {
+async function stepOutcome(
+  client: CmdbClient,
+  step: Step,
+  error: unknown,
+  options: ApplyOptions,
+): Promise<{ error: unknown; outcome?: Outcome }> {
   if (neverSent(error)) return { error: WriteOutcomeError.notSent(error), outcome: 'not_applied' };
   const table = options.tables?.get(step.table);
   if (!table || !answerLost(error)) return { error };
   const expected = expectationOf(step);
-  const judged = expected && (await judgeLost(client, table, expected, step.vdom ? { vdom: [step.vdom] } : {}, error, options.judge));
+  const judged =
+    expected &&
+    (await judgeLost(client, table, expected, step.vdom ? { vdom: [step.vdom] } : {}, error, options.judge));
   if (judged?.length === 1 && judged[0].outcome === 'applied') return { error, outcome: 'applied' };
-  return { error: unknownOutcome('the write', error, CHECK, !judged || judged.length !== 1 || judged[0].unreadable), outcome: 'unknown' };
+  return {
+    error: unknownOutcome('the write', error, CHECK, judged?.length !== 1 || judged[0].unreadable),
+    outcome: 'unknown',
+  };
 }
 
 /**
@@ -133,16 +173,33 @@ async function stepOutcome(client: CmdbClient, step: Step, error: unknown, optio
  * aborting it makes sure (not applied). Otherwise its writes are read back, all or nothing, since a
  * commit is: none there is not applied only when the transaction was seen closed.
  */
-async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[], tables: Map<string, TableDef>, orders: ApplyOptions['orders']): Promise<Outcome> {
+async function commitOutcome(
+  client: CmdbClient,
+  tx: Transaction,
+  steps: Step[],
+  tables: Map<string, TableDef>,
+  orders: ApplyOptions['orders'],
+): Promise<Outcome> {
   const open = await tx.isOpen().catch(() => null);
   if (open) {
-    const aborted = await tx.abort().then(() => true, () => false);
+    const aborted = await tx.abort().then(
+      () => true,
+      () => false,
+    );
     if (aborted) return 'not_applied';
   }
-  const writes = steps.map((step) => ({ table: tables.get(step.table)!, vdom: step.vdom, expected: expectationOf(step) }));
+  const writes = steps.map((step) => ({
+    table: tables.get(step.table)!,
+    vdom: step.vdom,
+    expected: expectationOf(step),
+  }));
   if (writes.some((w) => !w.table || !w.expected)) return 'unknown';
   // PlannedTables.orders is keyed by orderSlot(vdom, table), as judgeCommitted reads it.
-  const outcome = await judgeCommitted(client, writes.map((w) => ({ ...w, expected: w.expected! })), orders);
+  const outcome = await judgeCommitted(
+    client,
+    writes.map((w) => ({ ...w, expected: w.expected! })),
+    orders,
+  );
   return outcome === 'not_applied' && open !== false ? 'unknown' : outcome;
 }
 
@@ -151,7 +208,12 @@ async function commitOutcome(client: CmdbClient, tx: Transaction, steps: Step[],
  * succeeded. Any failure, or an interruption, aborts every open transaction: the device is left as
  * it was.
  */
-async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
+async function applyAtomically(
+  client: CmdbClient,
+  steps: Step[],
+  requests: ApiRequest[],
+  options: ApplyOptions,
+): Promise<ApplyReport> {
   const report = emptyReport();
   const vdoms = [...new Set(steps.map((s) => s.vdom))];
   const open: Transaction[] = [];
@@ -162,7 +224,10 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   try {
     for (const vdom of vdoms) {
-      const tx = await unlessInterrupted(Transaction.start(client, { vdom, timeoutSeconds: transactionTimeout(steps.length) }), options.signal);
+      const tx = await unlessInterrupted(
+        Transaction.start(client, { vdom, timeoutSeconds: transactionTimeout(steps.length) }),
+        options.signal,
+      );
       open.push(tx);
       for (let i = 0; i < steps.length; i++) {
         if (steps[i].vdom !== vdom) continue;
@@ -181,7 +246,8 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
     await abortAll();
     report.aborted = true;
     report.interrupted = error instanceof Interrupted;
-    if (!report.failed && !report.interrupted) report.failed = { action: 'transaction', vdom: vdoms[open.length] ?? vdoms[0], table: null, key: null, error };
+    if (!report.failed && !report.interrupted)
+      report.failed = { action: 'transaction', vdom: vdoms[open.length] ?? vdoms[0], table: null, key: null, error };
     report.not_applied = steps.filter((s) => s !== failedStep);
     return report;
   } finally {
@@ -196,14 +262,30 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
       const what = `the commit of the transaction of vdom ${vdoms[n]}`;
       let shown: unknown = error;
       if (neverSent(error)) [outcome, shown] = ['not_applied', WriteOutcomeError.notSent(error)];
-      else if (options.tables && answerLost(error)) outcome = await commitOutcome(client, tx, committed, options.tables, options.orders);
+      else if (options.tables && answerLost(error))
+        outcome = await commitOutcome(client, tx, committed, options.tables, options.orders);
       if (outcome === 'unknown') shown = unknownOutcome(what, error, CHECK, false);
-      if (outcome === 'not_applied' && shown === error) shown = new WriteOutcomeError(`the answer to ${what} was lost; the transaction was aborted or had ended without it: not applied`, 'nothing changed on the device for it: run the apply again', 'not_applied', { cause: error });
+      if (outcome === 'not_applied' && shown === error)
+        shown = new WriteOutcomeError(
+          `the answer to ${what} was lost; the transaction was aborted or had ended without it: not applied`,
+          'nothing changed on the device for it: run the apply again',
+          'not_applied',
+          { cause: error },
+        );
       if (outcome !== 'applied') {
         await Promise.allSettled(open.slice(n + 1).map((t) => t.abort()));
-        report.failed = { action: 'transaction', vdom: vdoms[n], table: null, key: null, error: shown, ...(outcome ? { outcome } : {}) };
+        report.failed = {
+          action: 'transaction',
+          vdom: vdoms[n],
+          table: null,
+          key: null,
+          error: shown,
+          ...(outcome ? { outcome } : {}),
+        };
         if (outcome === 'unknown') report.unknown = committed;
-        report.not_applied = steps.filter((s) => vdoms.indexOf(s.vdom) > n || (outcome !== 'unknown' && s.vdom === vdoms[n]));
+        report.not_applied = steps.filter(
+          (s) => vdoms.indexOf(s.vdom) > n || (outcome !== 'unknown' && s.vdom === vdoms[n]),
+        );
         return report;
       }
     }
@@ -216,8 +298,14 @@ async function applyAtomically(client: CmdbClient, steps: Step[], requests: ApiR
 }
 
 /** Sends a plan's writes in order (see Step), with or without device transactions. */
-export function applySteps(client: CmdbClient, steps: Step[], requests: ApiRequest[], options: ApplyOptions): Promise<ApplyReport> {
+export function applySteps(
+  client: CmdbClient,
+  steps: Step[],
+  requests: ApiRequest[],
+  options: ApplyOptions,
+): Promise<ApplyReport> {
   if (steps.length === 0) return Promise.resolve(emptyReport());
-  return options.atomic ? applyAtomically(client, steps, requests, options) : applyInOrder(client, steps, requests, options);
+  return options.atomic
+    ? applyAtomically(client, steps, requests, options)
+    : applyInOrder(client, steps, requests, options);
 }
-

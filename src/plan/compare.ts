@@ -17,7 +17,6 @@ function numeric(value: unknown): number | undefined {
   return undefined;
 }
 
-
 function absent(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
@@ -32,7 +31,9 @@ function sameSet(a: Set<string>, b: Set<string>): boolean {
 
 /** Every field the desired entry states equals the device's. */
 function sameFields(fields: Record<string, FieldSchema>, desired: Obj, actual: Obj): boolean {
-  return Object.entries(desired).every(([name, value]) => isMetaField(name) || sameValue(fields[name], value, actual[name]));
+  return Object.entries(desired).every(
+    ([name, value]) => isMetaField(name) || sameValue(fields[name], value, actual[name]),
+  );
 }
 
 /**
@@ -79,8 +80,10 @@ export function sameValue(schema: FieldSchema | undefined, desired: unknown, act
   if (Array.isArray(desired)) return sameEntries(schema?.items ?? {}, desired, actual);
   if (isObject(desired)) return isObject(actual) && sameFields({}, desired, actual);
   if (desired === null || desired === undefined || desired === '') return absent(actual);
-  if (schema?.format === 'ipv4' && typeof desired === 'string' && typeof actual === 'string') return sameIpv4(schema, desired, actual);
-  if (schema?.multiple && typeof desired === 'string' && typeof actual === 'string') return sameSet(words(desired), words(actual));
+  if (schema?.format === 'ipv4' && typeof desired === 'string' && typeof actual === 'string')
+    return sameIpv4(schema, desired, actual);
+  if (schema?.multiple && typeof desired === 'string' && typeof actual === 'string')
+    return sameSet(words(desired), words(actual));
   const a = numeric(desired);
   const b = numeric(actual);
   if (a !== undefined && b !== undefined) return a === b;
@@ -90,16 +93,23 @@ export function sameValue(schema: FieldSchema | undefined, desired: unknown, act
 /** The device's value as a plan shows it: list entries without their `q_*` fields. */
 function shown(schema: FieldSchema | undefined, value: unknown): unknown {
   const items = schema?.items;
-  if (items && Array.isArray(value)) return value.map((entry) => (isObject(entry) ? normalizeObject(items, entryKeyOf(items), entry) : entry));
+  if (items && Array.isArray(value))
+    return value.map((entry) => (isObject(entry) ? normalizeObject(items, entryKeyOf(items), entry) : entry));
   return value === undefined ? null : value;
 }
 
 /** The fields the desired object states that differ on the device (the key field aside). */
-export function changedFields(fields: Record<string, FieldSchema>, key: string | null, desired: Obj, actual: Obj): Record<string, FieldChange> {
+export function changedFields(
+  fields: Record<string, FieldSchema>,
+  key: string | null,
+  desired: Obj,
+  actual: Obj,
+): Record<string, FieldChange> {
   const changes: Record<string, FieldChange> = {};
   for (const [name, value] of Object.entries(desired)) {
     if (name === key || isMetaField(name)) continue;
-    if (!sameValue(fields[name], value, actual[name])) changes[name] = { from: shown(fields[name], actual[name]), to: value };
+    if (!sameValue(fields[name], value, actual[name]))
+      changes[name] = { from: shown(fields[name], actual[name]), to: value };
   }
   return changes;
 }

@@ -1,4 +1,12 @@
-import { devicePicksKey, entryKeyOf, findTable, isWellFormedTablePath, normalizeTablePath, type FieldSchema, type TableDef } from '../catalogue/index.js';
+import {
+  devicePicksKey,
+  entryKeyOf,
+  findTable,
+  isWellFormedTablePath,
+  normalizeTablePath,
+  type FieldSchema,
+  type TableDef,
+} from '../catalogue/index.js';
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 
@@ -39,14 +47,19 @@ export function normalizeObject(fields: Record<string, FieldSchema>, key: string
   for (const name of orderedNames(fields, key, object)) {
     const value = object[name];
     const schema = fields[name];
-    if (schema?.items && Array.isArray(value)) out[name] = value.map((entry) => (isObject(entry) ? normalizeObject(schema.items!, entryKeyOf(schema.items!), entry) : entry));
+    if (schema?.items && Array.isArray(value))
+      out[name] = value.map((entry) =>
+        isObject(entry) ? normalizeObject(schema.items!, entryKeyOf(schema.items!), entry) : entry,
+      );
     else out[name] = asFieldType(schema, value);
   }
   return out;
 }
 
 export function normalizeContent(table: TableDef, content: TableContent): TableContent {
-  return Array.isArray(content) ? content.map((object) => normalizeObject(table.fields, table.key, object)) : normalizeObject(table.fields, table.key, content);
+  return Array.isArray(content)
+    ? content.map((object) => normalizeObject(table.fields, table.key, object))
+    : normalizeObject(table.fields, table.key, content);
 }
 
 /** The key of a keyed table's object, as written in it. */
@@ -66,9 +79,15 @@ function where(vdom: string, tablePath: string, index?: number): string {
 function checkTable(source: string, vdom: string, path: string, content: unknown, find: FindTable): DocumentTable {
   const tablePath = normalizeTablePath(path);
   const table = isWellFormedTablePath(tablePath) ? find(tablePath) : undefined;
-  if (!table) throw new UsageError(`${source}: '${path}' (vdom ${vdom}) is not a table of the catalogue`, "'cmdb tables' lists them; a document names tables as area[.subarea]/table");
-  if (table.singleton && !isObject(content)) throw new UsageError(`${source}: ${where(vdom, tablePath)} is a singleton table: give one object, not a list`);
-  if (!table.singleton && !Array.isArray(content)) throw new UsageError(`${source}: ${where(vdom, tablePath)} is a keyed table: give a list of objects`);
+  if (!table)
+    throw new UsageError(
+      `${source}: '${path}' (vdom ${vdom}) is not a table of the catalogue`,
+      "'cmdb tables' lists them; a document names tables as area[.subarea]/table",
+    );
+  if (table.singleton && !isObject(content))
+    throw new UsageError(`${source}: ${where(vdom, tablePath)} is a singleton table: give one object, not a list`);
+  if (!table.singleton && !Array.isArray(content))
+    throw new UsageError(`${source}: ${where(vdom, tablePath)} is a keyed table: give a list of objects`);
   const list = Array.isArray(content);
   const objects = list ? content : [content];
   objects.forEach((object, i) => {
@@ -79,10 +98,15 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
   normalized.forEach((object, i) => {
     const at = where(vdom, tablePath, list ? i : undefined);
     const problems = validateObject(table, object);
-    if (problems.length) throw new UsageError(`${source}: ${at}: ${problems.map((p) => p.message).join('; ')}`, `see each field's type and limits with 'cmdb schema ${tablePath}'`);
+    if (problems.length)
+      throw new UsageError(
+        `${source}: ${at}: ${problems.map((p) => p.message).join('; ')}`,
+        `see each field's type and limits with 'cmdb schema ${tablePath}'`,
+      );
     if (!list || !table.key) return;
     const key = object[table.key];
-    if (key === undefined || key === null || key === '') throw new UsageError(`${source}: ${at} has no '${table.key}', the table's key`);
+    if (key === undefined || key === null || key === '')
+      throw new UsageError(`${source}: ${at} has no '${table.key}', the table's key`);
     // Key 0: a new object whose key the device picks, never one already there (several may be).
     if (devicePicksKey(table, key)) return;
     if (seen.has(keyId(key))) throw new UsageError(`${source}: ${at} repeats the key ${JSON.stringify(key)}`);
@@ -95,15 +119,21 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
  * Checks a parsed document (shape, tables, keys, field schema) and returns its tables in document
  * order. Anything wrong is a usage error naming where: nothing is read or sent before it is whole.
  */
-/** How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one). */
+/**
+ * How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one).
+ */
 export type FindTable = (path: string) => TableDef | undefined;
 
 export function readDocument(value: unknown, source: string, find: FindTable = findTable): DocumentTable[] {
   if (!isObject(value) || !isObject(value.vdoms)) {
-    throw new UsageError(`${source} is not a config document: it must hold 'vdoms', then VDOM names, then table paths`, "'cmdb export' writes one; see README 'Configuration as code'");
+    throw new UsageError(
+      `${source} is not a config document: it must hold 'vdoms', then VDOM names, then table paths`,
+      "'cmdb export' writes one; see README 'Configuration as code'",
+    );
   }
   const extra = Object.keys(value).filter((k) => k !== 'vdoms');
-  if (extra.length) throw new UsageError(`${source}: unknown top-level field '${extra[0]}'`, "a config document holds only 'vdoms'");
+  if (extra.length)
+    throw new UsageError(`${source}: unknown top-level field '${extra[0]}'`, "a config document holds only 'vdoms'");
   const tables: DocumentTable[] = [];
   for (const [vdom, byTable] of Object.entries(value.vdoms)) {
     if (!isObject(byTable)) throw new UsageError(`${source}: vdom ${vdom} must map table paths to their content`);
@@ -113,7 +143,11 @@ export function readDocument(value: unknown, source: string, find: FindTable = f
       const checked = checkTable(source, vdom, path, content, find);
       const canonical = checked.table.aliasOf ?? checked.table.path;
       const other = named.get(canonical);
-      if (other !== undefined) throw new UsageError(`${source}: vdom ${vdom} names the same table twice, as ${other} and ${checked.table.path}`, 'keep one of the two names');
+      if (other !== undefined)
+        throw new UsageError(
+          `${source}: vdom ${vdom} names the same table twice, as ${other} and ${checked.table.path}`,
+          'keep one of the two names',
+        );
       named.set(canonical, checked.table.path);
       tables.push(checked);
     }

@@ -20,8 +20,14 @@ export interface UpdateEntry extends PlanEntry {
   changes: Record<string, FieldChange>;
 }
 
-/** An object of a table whose order matters (keepsOrder) to place right before or after another: `{"before": k}` or `{"after": k}`. */
-export type MoveEntry = PlanEntry & { key: string | number } & ({ before: string | number } | { after: string | number });
+/**
+ * An object of a table whose order matters (keepsOrder) to place right before or after another: `{"before": k}` or
+ * `{"after": k}`.
+ */
+export type MoveEntry = PlanEntry & { key: string | number } & (
+    | { before: string | number }
+    | { after: string | number }
+  );
 
 /** CLI.md's plan object: what `diff -o json` prints. */
 export interface Plan {
@@ -34,7 +40,11 @@ export interface Plan {
 export type Action = 'create' | 'update' | 'move' | 'delete';
 
 /** One write of a plan, in the order apply sends them. */
-export type Step = ({ action: 'create' } & CreateEntry) | ({ action: 'update' } & UpdateEntry) | ({ action: 'move' } & MoveEntry) | ({ action: 'delete' } & PlanEntry);
+export type Step =
+  | ({ action: 'create' } & CreateEntry)
+  | ({ action: 'update' } & UpdateEntry)
+  | ({ action: 'move' } & MoveEntry)
+  | ({ action: 'delete' } & PlanEntry);
 
 export interface PlannedTables {
   plan: Plan;
@@ -46,7 +56,10 @@ export interface PlannedTables {
   steps: Step[];
   /** The catalogue entry of every table the plan touches, by path. */
   tables: Map<string, TableDef>;
-  /** The document's order of the keys of each table with moves, by `orderSlot(vdom, table)`: what the moves together must leave. */
+  /**
+   * The document's order of the keys of each table with moves, by `orderSlot(vdom, table)`: what the moves together
+   * must leave.
+   */
   orders: Map<string, (string | number)[]>;
 }
 
@@ -92,7 +105,9 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
     // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
     if (!table.key) continue;
     const deviceOrder = (Array.isArray(actual) ? actual : []).map((object) => keyOf(table, object));
-    const onDevice = new Map((Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]));
+    const onDevice = new Map(
+      (Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]),
+    );
     const listed = new Set<string>();
     for (const object of desired.content) {
       const key = keyOf(table, object);
@@ -126,7 +141,9 @@ export function computePlan(comparisons: Comparison[], options: { prune: boolean
       steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
     }
     if (!options.prune) continue;
-    const gone = [...onDevice.values()].filter((object) => !listed.has(keyId(keyOf(table, object)))).map((object) => ({ ...at, key: keyOf(table, object) }));
+    const gone = [...onDevice.values()]
+      .filter((object) => !listed.has(keyId(keyOf(table, object))))
+      .map((object) => ({ ...at, key: keyOf(table, object) }));
     plan.delete.push(...gone);
     deletes.push(gone.map((entry) => ({ action: 'delete' as const, ...entry })));
   }
@@ -141,7 +158,9 @@ export function stepAllowed(step: Step, table: TableDef): boolean {
   return table.operations.includes(table.singleton ? 'P' : NEEDS[step.action]);
 }
 
-/** The request that carries out one step: POST the object, PUT only the changed fields, PUT action=move, DELETE by key. */
+/**
+ * The request that carries out one step: POST the object, PUT only the changed fields, PUT action=move, DELETE by key.
+ */
 export function requestOf(step: Step, table: TableDef): ApiRequest {
   const base = { tablePath: table.path, group: table.group, query: { vdom: [step.vdom] } };
   const mkey = step.key === null ? undefined : step.key;
@@ -149,22 +168,42 @@ export function requestOf(step: Step, table: TableDef): ApiRequest {
     case 'create':
       return { ...base, method: 'POST', body: step.object };
     case 'update':
-      return { ...base, method: 'PUT', mkey, body: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])) };
+      return {
+        ...base,
+        method: 'PUT',
+        mkey,
+        body: Object.fromEntries(Object.entries(step.changes).map(([name, change]) => [name, change.to])),
+      };
     case 'move':
-      return { ...base, method: 'PUT', mkey, query: { ...base.query, action: 'move', ...('before' in step ? { before: String(step.before) } : { after: String(step.after) }) } };
+      return {
+        ...base,
+        method: 'PUT',
+        mkey,
+        query: {
+          ...base.query,
+          action: 'move',
+          ...('before' in step ? { before: String(step.before) } : { after: String(step.after) }),
+        },
+      };
     case 'delete':
       return { ...base, method: 'DELETE', mkey };
   }
 }
 
 function redactChanges(table: TableDef | undefined, changes: Record<string, FieldChange>): Record<string, FieldChange> {
-  const from = redactSecrets(table?.fields, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])));
+  const from = redactSecrets(
+    table?.fields,
+    Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.from])),
+  );
   const to = redactSecrets(table?.fields, Object.fromEntries(Object.entries(changes).map(([name, c]) => [name, c.to])));
   return Object.fromEntries(Object.keys(changes).map((name) => [name, { from: from[name], to: to[name] }]));
 }
 
 /** A plan entry or step as it may be printed: secrets hidden. */
-export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEntry>(entry: T, tables: Map<string, TableDef>): T {
+export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEntry>(
+  entry: T,
+  tables: Map<string, TableDef>,
+): T {
   const table = tables.get(entry.table);
   const out = { ...entry };
   if (entry.object) out.object = redactSecrets(table?.fields, entry.object);
@@ -174,6 +213,10 @@ export function redactStep<T extends Partial<CreateEntry & UpdateEntry> & PlanEn
 
 export function redactPlan(planned: PlannedTables): Plan {
   const { plan, tables } = planned;
-  return { create: plan.create.map((e) => redactStep(e, tables)), update: plan.update.map((e) => redactStep(e, tables)), move: plan.move, delete: plan.delete };
+  return {
+    create: plan.create.map((e) => redactStep(e, tables)),
+    update: plan.update.map((e) => redactStep(e, tables)),
+    move: plan.move,
+    delete: plan.delete,
+  };
 }
-

@@ -48,10 +48,17 @@ export function typeSetValue(table: TableDef, field: string, raw: string): unkno
   const itemFields = Object.keys(schema.items ?? {});
   const naming = itemFields.includes('name') ? 'name' : itemFields.length === 1 ? itemFields[0] : undefined;
   if (!naming) {
-    throw new UsageError(`--set ${field}: '${field}' is a list of entries with fields ${itemFields.join(', ')}`, `give it as JSON, for example --set '${field}=[{"${itemFields[0] ?? 'id'}":1}]'`);
+    throw new UsageError(
+      `--set ${field}: '${field}' is a list of entries with fields ${itemFields.join(', ')}`,
+      `give it as JSON, for example --set '${field}=[{"${itemFields[0] ?? 'id'}":1}]'`,
+    );
   }
   const itemSchema = schema.items![naming];
-  return text === '' ? [] : text.split(',').map((v) => ({ [naming]: itemSchema.type === 'integer' && /^-?\d+$/.test(v.trim()) ? Number(v) : v.trim() }));
+  return text === ''
+    ? []
+    : text
+        .split(',')
+        .map((v) => ({ [naming]: itemSchema.type === 'integer' && /^-?\d+$/.test(v.trim()) ? Number(v) : v.trim() }));
 }
 
 /**
@@ -62,7 +69,10 @@ function multipleValue(field: string, schema: FieldSchema, raw: string): string 
   const values = raw.split(/[\s,]+/).filter(Boolean);
   const wrong = schema.enum ? values.find((value) => !schema.enum!.includes(value)) : undefined;
   if (wrong !== undefined) {
-    throw new UsageError(`--set ${field}=${raw}: '${wrong}' is not one of ${schema.enum!.join(', ')}`, `'${field}' takes several of them, for example --set ${field}=${schema.enum!.slice(0, 2).join(',')}`);
+    throw new UsageError(
+      `--set ${field}=${raw}: '${wrong}' is not one of ${schema.enum!.join(', ')}`,
+      `'${field}' takes several of them, for example --set ${field}=${schema.enum!.slice(0, 2).join(',')}`,
+    );
   }
   return values.join(' ');
 }
@@ -76,7 +86,8 @@ function joinMultiple(table: TableDef, body: Obj): Obj {
   if (!table.known) return body;
   const out = { ...body };
   for (const [name, value] of Object.entries(body)) {
-    if (table.fields[name]?.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string')) out[name] = value.join(' ');
+    if (table.fields[name]?.multiple && Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      out[name] = value.join(' ');
     else out[name] = asFieldType(table.fields[name], value);
   }
   return out;
@@ -85,7 +96,10 @@ function joinMultiple(table: TableDef, body: Obj): Obj {
 export function unknownField(table: TableDef, field: string): UsageError {
   const names = Object.keys(table.fields);
   const [near] = nearestNames(field, names);
-  return new UsageError(`'${field}' is not a field of ${table.path}${near ? ` (did you mean '${near}'?)` : ''}`, `its fields are: ${names.join(', ')}`);
+  return new UsageError(
+    `'${field}' is not a field of ${table.path}${near ? ` (did you mean '${near}'?)` : ''}`,
+    `its fields are: ${names.join(', ')}`,
+  );
 }
 
 function applySets(table: TableDef, target: Obj, sets: string[]): Obj {
@@ -114,7 +128,10 @@ export function checkBody(table: TableDef, body: Obj, label = 'the body'): void 
     // An element of a bulk file is named (and its line), so the user finds the one to fix.
     throw label === 'the body' ? plain : new UsageError(`${label}: ${plain.message}`, plain.hint);
   }
-  throw new UsageError(`${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`, `see each field's type and limits with 'cmdb schema ${table.path}' (sends a read)`);
+  throw new UsageError(
+    `${label} does not fit ${table.path}: ${problems.map((p) => p.message).join('; ')}`,
+    `see each field's type and limits with 'cmdb schema ${table.path}' (sends a read)`,
+  );
 }
 
 /** The non-blank lines of a file, read a chunk at a time. */
@@ -131,7 +148,10 @@ async function* fileLines(path: string): AsyncGenerator<{ line: string; number: 
 }
 
 function nothingToSend(): UsageError {
-  return new UsageError('nothing to send: the body is empty', 'give fields with --set field=value, --data \'{...}\' or -f file');
+  return new UsageError(
+    'nothing to send: the body is empty',
+    "give fields with --set field=value, --data '{...}' or -f file",
+  );
 }
 
 /** --data as an object, or the error it gives. */
@@ -154,11 +174,17 @@ function dataObject(opts: BodyOptions): Obj | UsageError {
  * memory stays flat however many objects it holds. Null for anything else (stdin, JSON, YAML, a line
  * that does not parse): readBodies handles it, with its messages.
  */
-export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Promise<{ count: number; bodies: () => AsyncIterable<Obj> } | null> {
+export async function streamNdjsonBodies(
+  table: TableDef,
+  opts: BodyOptions,
+): Promise<{ count: number; bodies: () => AsyncIterable<Obj> } | null> {
   if (opts.file === undefined || opts.file === '-') return null;
   const path = opts.file;
   const data = dataObject(opts);
-  const build = (line: string): Obj => stripMeta(applySets(table, joinMultiple(table, { ...(JSON.parse(line) as Obj), ...(data as Obj) }), opts.set ?? []));
+  const build = (line: string): Obj =>
+    stripMeta(
+      applySets(table, joinMultiple(table, { ...(JSON.parse(line) as Obj), ...(data as Obj) }), opts.set ?? []),
+    );
   let count = 0;
   // What readBodies would throw, in its order: --data, --set, an empty body, the first element that does not fit.
   let setError: unknown = null;
@@ -209,7 +235,12 @@ export async function streamNdjsonBodies(table: TableDef, opts: BodyOptions): Pr
  * Builds request bodies from -f (JSON, NDJSON or YAML; `-` for stdin), then --data, then each --set,
  * merged field by field in that order. An array (or NDJSON) file gives several bodies (bulk create).
  */
-export async function readBodies(ctx: Context, table: TableDef, opts: BodyOptions, allowMany: boolean): Promise<{ bodies: Obj[]; many: boolean }> {
+export async function readBodies(
+  ctx: Context,
+  table: TableDef,
+  opts: BodyOptions,
+  allowMany: boolean,
+): Promise<{ bodies: Obj[]; many: boolean }> {
   let bodies: Obj[] = [{}];
   let many = false;
   let file: { text: string; source: string } | undefined;
@@ -262,6 +293,10 @@ export async function readRawBody(ctx: Context, opts: { file?: string; data?: st
   }
   if (opts.data !== undefined) parts.push(await parseDocument(opts.data, '--data'));
   if (parts.length < 2) return parts[0];
-  if (!parts.every(isObject)) throw new UsageError('-f and --data together must each hold an object (they are merged field by field)', 'give the whole body with one of them');
+  if (!parts.every(isObject))
+    throw new UsageError(
+      '-f and --data together must each hold an object (they are merged field by field)',
+      'give the whole body with one of them',
+    );
   return { ...(parts[0] as Obj), ...(parts[1] as Obj) };
 }

@@ -7,7 +7,12 @@ import type { WriteResult } from '../output/index.js';
  * in input order. At most `concurrency` items are held, however many the source gives; `work` must not
  * reject (bulkItem keeps errors as outcomes).
  */
-export async function forEachConcurrent<T, R>(items: Iterable<T> | AsyncIterable<T>, concurrency: number, work: (item: T) => Promise<R>, done: (result: R) => Promise<void>): Promise<void> {
+export async function forEachConcurrent<T, R>(
+  items: Iterable<T> | AsyncIterable<T>,
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+  done: (result: R) => Promise<void>,
+): Promise<void> {
   const pending: Promise<R>[] = [];
   for await (const item of items) {
     pending.push(work(item));
@@ -19,7 +24,8 @@ export async function forEachConcurrent<T, R>(items: Iterable<T> | AsyncIterable
 export function parseConcurrency(raw: string | undefined): number {
   if (raw === undefined) return 4;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`invalid --concurrency '${raw}'`, 'give a whole number from 1 to 64');
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new UsageError(`invalid --concurrency '${raw}'`, 'give a whole number from 1 to 64');
   return n;
 }
 
@@ -32,13 +38,22 @@ export interface BulkOutcome {
   error?: unknown;
 }
 
-/** A write's answer: the VDOMs that succeeded, those that refused (`failed`) and those whose lost answer was not shown applied (`lost`). */
+/**
+ * A write's answer: the VDOMs that succeeded, those that refused (`failed`) and those whose lost answer was not shown
+ * applied (`lost`).
+ */
 type ItemAnswer = ApiResult & { lost?: { vdom: string | null; error: unknown }[] };
 
 /** What the device said of one write, with the key the command knew when the device did not say it. */
 export function writeResult(e: Envelope, fallbackMkey?: string | number): WriteResult {
   const outcome = typeof e.outcome === 'string' ? { outcome: e.outcome } : {};
-  return { status: e.status ?? 'success', mkey: e.mkey ?? fallbackMkey ?? null, revision: e.revision ?? null, vdom: e.vdom ?? null, ...outcome };
+  return {
+    status: e.status ?? 'success',
+    mkey: e.mkey ?? fallbackMkey ?? null,
+    revision: e.revision ?? null,
+    vdom: e.vdom ?? null,
+    ...outcome,
+  };
 }
 
 /**
@@ -46,7 +61,11 @@ export function writeResult(e: Envelope, fallbackMkey?: string | number): WriteR
  * `severalVdoms` (a run that writes to several) one per VDOM, in the device's order of VDOMs. A request that
  * failed as a whole is one error, for no VDOM in particular (`vdom: null`).
  */
-export async function bulkItem(mkey: string | number | null, work: () => Promise<ItemAnswer>, severalVdoms = false): Promise<BulkOutcome[]> {
+export async function bulkItem(
+  mkey: string | number | null,
+  work: () => Promise<ItemAnswer>,
+  severalVdoms = false,
+): Promise<BulkOutcome[]> {
   let answer: ItemAnswer;
   try {
     answer = await work();
@@ -63,7 +82,9 @@ export async function bulkItem(mkey: string | number | null, work: () => Promise
     ...(answer.failed ?? []).map((error) => ({ mkey, vdom: error.subject.vdoms?.[0] ?? null, error })),
     ...(answer.lost ?? []).map((l) => ({ mkey, vdom: l.vdom, error: l.error })),
   ];
-  const order = (Array.isArray(answer.body) ? answer.body : []).map((e) => (e && typeof e === 'object' ? (e as { vdom?: unknown }).vdom : undefined));
+  const order = (Array.isArray(answer.body) ? answer.body : []).map((e) =>
+    e && typeof e === 'object' ? (e as { vdom?: unknown }).vdom : undefined,
+  );
   const at = (o: BulkOutcome) => {
     const i = order.indexOf(o.vdom ?? undefined);
     return i < 0 ? order.length : i;

@@ -1,6 +1,14 @@
 // What a command reads besides its arguments: standard input, the files the user names, and the
 // documents in them (JSON, NDJSON or YAML).
-import { lineAt, MAX_DEPTH, parseYaml as parseYamlText, readInputFile, TOO_DEEP, tooDeepAt, YamlProblem } from '../config/files.js';
+import {
+  lineAt,
+  MAX_DEPTH,
+  parseYaml as parseYamlText,
+  readInputFile,
+  TOO_DEEP,
+  tooDeepAt,
+  YamlProblem,
+} from '../config/files.js';
 import { UsageError } from '../errors.js';
 
 type Input = AsyncIterable<string | Buffer | Uint8Array>;
@@ -15,7 +23,11 @@ export async function readAll(input: Input): Promise<string> {
 /** A secret on stdin, less one trailing newline (`echo "$TOKEN" | cmdb login --token-stdin`). */
 export async function readStdin(io: { stdin: Input }, what: string, flag: string): Promise<string> {
   const value = (await readAll(io.stdin)).replace(/\r?\n$/, '');
-  if (!value) throw new UsageError(`${flag} read no ${what} from stdin`, `pipe it in, for example: printenv SECRET | cmdb login ${flag} ...`);
+  if (!value)
+    throw new UsageError(
+      `${flag} read no ${what} from stdin`,
+      `pipe it in, for example: printenv SECRET | cmdb login ${flag} ...`,
+    );
   return value;
 }
 
@@ -46,7 +58,10 @@ export function boundedJson(value: unknown, text: string, source: string): unkno
 }
 
 function tooDeep(text: string, source: string, at: number | null): UsageError {
-  return new UsageError(`${source}${at === null ? '' : `, line ${lineAt(text, at)}`}: ${TOO_DEEP}`, 'a body or a configuration document nests a few levels: check that this is the file you meant');
+  return new UsageError(
+    `${source}${at === null ? '' : `, line ${lineAt(text, at)}`}: ${TOO_DEEP}`,
+    'a body or a configuration document nests a few levels: check that this is the file you meant',
+  );
 }
 
 /**
@@ -60,14 +75,22 @@ export async function parseYaml(text: string, source: string): Promise<unknown> 
     parsed = parseYamlText(text);
   } catch (err) {
     if (!(err instanceof YamlProblem)) throw err;
-    const hint = err.kind === 'tag' ? 'a body is plain data: remove the tag' : err.kind === 'documents' ? 'put the objects in one list (a YAML sequence, or a JSON array) in one document' : null;
+    const hint =
+      err.kind === 'tag'
+        ? 'a body is plain data: remove the tag'
+        : err.kind === 'documents'
+          ? 'put the objects in one list (a YAML sequence, or a JSON array) in one document'
+          : null;
     throw new UsageError(`${source}, line ${err.line}: ${err.message}`, hint);
   }
   try {
     return parsed.doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     if (!(err instanceof ReferenceError)) throw err;
-    throw new UsageError(`${source}: its YAML aliases (*name) expand too far (an alias bomb?): ${err.message}`, 'write the data out, or refer to each anchor fewer times');
+    throw new UsageError(
+      `${source}: its YAML aliases (*name) expand too far (an alias bomb?): ${err.message}`,
+      'write the data out, or refer to each anchor fewer times',
+    );
   }
 }
 
@@ -77,7 +100,10 @@ function jsonError(err: unknown, text: string, line = 1): { message: string; lin
   const at = /^(.*?) in JSON at position (\d+)/.exec(message);
   if (!at) return { message: message.replace(/ of JSON input$/, ''), line: line + text.split('\n').length - 1 };
   const before = text.slice(0, Number(at[2])).split('\n');
-  return { message: `${at[1]} at line ${line + before.length - 1}, column ${before.at(-1)!.length + 1}`, line: line + before.length - 1 };
+  return {
+    message: `${at[1]} at line ${line + before.length - 1}, column ${before.at(-1)!.length + 1}`,
+    line: line + before.length - 1,
+  };
 }
 
 /** Lines of NDJSON: more than one non-blank line, each an object's opening brace. */
@@ -116,7 +142,11 @@ export async function parseDocument(text: string, source: string): Promise<unkno
       try {
         objects.push(JSON.parse(line));
       } catch (err) {
-        asJson = new UsageError(`${source} is not valid NDJSON: line ${i + 1}: ${jsonError(err, line, i + 1).message.replace(/ at line \d+,/, ' at')}`, 'NDJSON is one JSON object per line');
+        asJson = new UsageError(
+          `${source} is not valid NDJSON: line ${i + 1}: ` +
+            `${jsonError(err, line, i + 1).message.replace(/ at line \d+,/, ' at')}`,
+          'NDJSON is one JSON object per line',
+        );
         if (named) throw asJson;
         break;
       }
@@ -136,7 +166,10 @@ export async function parseDocument(text: string, source: string): Promise<unkno
   return parseYaml(trimmed, source);
 }
 
-/** The line of the `index`th element of a list document (JSON array, NDJSON or YAML sequence), for messages; null when unknown. */
+/**
+ * The line of the `index`th element of a list document (JSON array, NDJSON or YAML sequence), for messages; null when
+ * unknown.
+ */
 export async function elementLine(text: string, index: number): Promise<number | null> {
   const lines = ndjsonLines(text);
   if (lines) {

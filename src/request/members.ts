@@ -20,7 +20,7 @@ export function splitMemberChanges(table: TableDef, sets: string[]): { sets: str
   const changes: MemberChange[] = [];
   for (const assignment of sets) {
     const m = /^([^=]*?)([+-])=(.*)$/s.exec(assignment);
-    if (!m || !m[1].trim()) {
+    if (!m?.[1].trim()) {
       plain.push(assignment);
       continue;
     }
@@ -29,9 +29,15 @@ export function splitMemberChanges(table: TableDef, sets: string[]): { sets: str
     if (!schema) throw unknownField(table, field);
     const naming = schema.type === 'array' ? namingField(schema) : null;
     if (schema.type === 'array' ? !naming : !schema.multiple) {
-      throw new UsageError(`--set '${assignment}': '${field}' is not a list of named members or a multi-value option`, `replace the whole field with --set ${field}=...`);
+      throw new UsageError(
+        `--set '${assignment}': '${field}' is not a list of named members or a multi-value option`,
+        `replace the whole field with --set ${field}=...`,
+      );
     }
-    const values = m[3].split(naming ? ',' : /[\s,]+/).map((v) => v.trim()).filter(Boolean);
+    const values = m[3]
+      .split(naming ? ',' : /[\s,]+/)
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (!values.length) throw new UsageError(`--set '${assignment}': name at least one member`);
     changes.push({ field, op: m[2] as '+' | '-', values, naming });
   }
@@ -55,17 +61,25 @@ export function applyMemberChanges(table: TableDef, current: Obj, changes: Membe
     if (change.naming) {
       const naming = change.naming;
       const itemType = table.fields[change.field].items?.[naming]?.type;
-      const entries = (Array.isArray(value) ? value : []).map((e) => (e && typeof e === 'object' ? withoutMeta(e as Obj) : { [naming]: e }));
+      const entries = (Array.isArray(value) ? value : []).map((e) =>
+        e && typeof e === 'object' ? withoutMeta(e as Obj) : { [naming]: e },
+      );
       const names = entries.map((e) => String(e[naming]));
       let next: Obj[];
       if (change.op === '+') {
         const added = newMembers(names, change.values);
-        next = [...entries, ...added.map((v) => ({ [naming]: itemType === 'integer' && /^-?\d+$/.test(v) ? Number(v) : v }))];
+        next = [
+          ...entries,
+          ...added.map((v) => ({ [naming]: itemType === 'integer' && /^-?\d+$/.test(v) ? Number(v) : v })),
+        ];
       } else next = entries.filter((e) => !change.values.includes(String(e[naming])));
       if (next.length !== entries.length) out[change.field] = next;
     } else {
       const members = typeof value === 'string' ? multipleValues(value) : [];
-      const next = change.op === '+' ? [...members, ...newMembers(members, change.values)] : members.filter((m) => !change.values.includes(m));
+      const next =
+        change.op === '+'
+          ? [...members, ...newMembers(members, change.values)]
+          : members.filter((m) => !change.values.includes(m));
       if (next.length !== members.length) out[change.field] = next.join(' ');
     }
   }

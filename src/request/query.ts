@@ -19,7 +19,8 @@ export function parseFilter(table: TableDef, expr: string): string {
     if (!m) {
       throw new UsageError(
         `invalid --filter '${expr}': '${term}' has no known operator`,
-        `write field<op>value with one of ${FILTER_OPERATORS.join(' ')}, for example --filter 'name=@web'; a comma inside a value is written \\,`,
+        `write field<op>value with one of ${FILTER_OPERATORS.join(' ')}, for example --filter 'name=@web'; ` +
+          `a comma inside a value is written \\,`,
       );
     }
     checkField(table, m[1]);
@@ -30,16 +31,26 @@ export function parseFilter(table: TableDef, expr: string): string {
 /** `--fields a,b` → `format=a|b`. */
 export function parseFields(table: TableDef, raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const fields = raw.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = raw
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (!fields.length) throw new UsageError('--fields needs at least one field name');
-  fields.forEach((f) => checkField(table, f));
+  fields.forEach((f) => {
+    checkField(table, f);
+  });
   return fields;
 }
 
 export function parseCount(raw: string | undefined, option: string, min: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`invalid ${option} '${raw}'`, `give a whole number of at least ${min}`);
-  if (!Number.isSafeInteger(Number(raw))) throw new UsageError(`invalid ${option} '${raw}': too large`, `give a whole number of at most ${Number.MAX_SAFE_INTEGER}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`invalid ${option} '${raw}'`, `give a whole number of at least ${min}`);
+  if (!Number.isSafeInteger(Number(raw)))
+    throw new UsageError(
+      `invalid ${option} '${raw}': too large`,
+      `give a whole number of at most ${Number.MAX_SAFE_INTEGER}`,
+    );
   return Number(raw);
 }
 
@@ -62,9 +73,14 @@ const SCOPES = ['global', 'vdom', 'both'];
 
 /** Turns list/get options into query parameters, rejecting bad ones before anything is sent. */
 export function readQuery(table: TableDef, o: ReadOptions): QueryParams {
-  if ((o.key === undefined) !== (o.pattern === undefined)) throw new UsageError('--key and --pattern go together', "filter on one property with --key <name> --pattern <value>");
+  if ((o.key === undefined) !== (o.pattern === undefined))
+    throw new UsageError(
+      '--key and --pattern go together',
+      'filter on one property with --key <name> --pattern <value>',
+    );
   if (o.key !== undefined) checkField(table, o.key);
-  if (o.scope !== undefined && !SCOPES.includes(o.scope)) throw new UsageError(`invalid --scope '${o.scope}'`, `use one of ${SCOPES.join(', ')}`);
+  if (o.scope !== undefined && !SCOPES.includes(o.scope))
+    throw new UsageError(`invalid --scope '${o.scope}'`, `use one of ${SCOPES.join(', ')}`);
   return {
     datasource: o.datasource,
     with_meta: o.withMeta,

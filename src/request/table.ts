@@ -26,12 +26,21 @@ export async function resolveTable(ctx: Context, catalogue: Catalogue, input: st
   const path = normalizeTablePath(input);
   if (!isWellFormedTablePath(path)) {
     const near = suggestTables(path, 3, catalogue.summaries());
-    throw new UsageError(`'${input}' is not a table path`, near.length ? `did you mean ${near.join(' or ')}? (table paths look like area[.subarea]/table)` : "table paths look like area[.subarea]/table, for example firewall.ipmacbinding/table; 'cmdb tables' lists them");
+    throw new UsageError(
+      `'${input}' is not a table path`,
+      near.length
+        ? `did you mean ${near.join(' or ')}? (table paths look like area[.subarea]/table)`
+        : 'table paths look like area[.subarea]/table, for example firewall.ipmacbinding/table; ' +
+            "'cmdb tables' lists them",
+    );
   }
   const table = catalogue.find(path) ?? (await catalogue.lookup?.(path));
   if (table) return table;
   const near = suggestTables(path, 3, catalogue.summaries());
-  ctx.notice(`${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
+  ctx.notice(
+    `${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a ` +
+      `string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
+  );
   return uncataloguedTable(path);
 }
 
@@ -43,13 +52,18 @@ export function requireOperation(ctx: Context, table: TableDef, ...ops: Operatio
     ctx.warn(`the catalogue does not list '${name}' for ${table.path}; sending it anyway (--force)`);
     return;
   }
-  throw new UsageError(`${table.path} does not support ${name}${table.singleton ? ' (it is a singleton table)' : ''}; it has: ${describeOperations(table)}`, '--force sends it anyway');
+  throw new UsageError(
+    `${table.path} does not support ${name}${table.singleton ? ' (it is a singleton table)' : ''}; it has: ` +
+      `${describeOperations(table)}`,
+    '--force sends it anyway',
+  );
 }
 
 /** A key as the catalogue types it: integer keys must be integers, checked before anything is sent. */
 export function parseMkey(table: TableDef, raw: string, what = 'key'): string | number {
   if (table.keyType === 'integer') {
-    if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`${table.path} has integer keys (${table.key}); '${raw}' is not an integer`, null);
+    if (!/^-?\d+$/.test(raw.trim()))
+      throw new UsageError(`${table.path} has integer keys (${table.key}); '${raw}' is not an integer`, null);
     const n = Number(raw);
     if (!Number.isSafeInteger(n)) throw new UsageError(`${what} '${raw}' is out of range`);
     return n;
@@ -61,9 +75,15 @@ export function parseMkey(table: TableDef, raw: string, what = 'key'): string | 
 export function requireKeyed(table: TableDef, command: string): void {
   if (!table.singleton) return;
   if (command === 'delete') {
-    throw new UsageError(`${table.path} is a singleton table: it has no objects to delete`, allows(table, 'P') ? `change its fields with 'cmdb update ${table.path} --set field=value'` : null);
+    throw new UsageError(
+      `${table.path} is a singleton table: it has no objects to delete`,
+      allows(table, 'P') ? `change its fields with 'cmdb update ${table.path} --set field=value'` : null,
+    );
   }
-  throw new UsageError(`${table.path} is a singleton table: it has no keys`, `use 'cmdb ${command === 'update' ? 'update' : 'get'} ${table.path}' without a key`);
+  throw new UsageError(
+    `${table.path} is a singleton table: it has no keys`,
+    `use 'cmdb ${command === 'update' ? 'update' : 'get'} ${table.path}' without a key`,
+  );
 }
 
 /** The VDOM part of every request. */
@@ -72,13 +92,11 @@ export function vdomQuery(ctx: Context): QueryParams {
   return vdom ? { vdom } : {};
 }
 
-
 /** Whether the catalogue lists an operation for a table (a table outside it may do anything). */
 export function supports(tablePath: string | undefined, op: OperationCode): boolean {
   const table = tablePath ? findTable(tablePath) : undefined;
   return !table || allows(table, op);
 }
-
 
 /** Where to see a table's keys: `cmdb list` only where the table can be listed. */
 export function keysHint(tablePath: string, vdoms?: string[]): string {

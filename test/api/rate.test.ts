@@ -3,11 +3,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rateLimitDelayMs, RateGate } from '../../src/api/rate.js';
 
-test("Retry-After is honoured; without it the wait doubles, with jitter, from half a second", () => {
+test('Retry-After is honoured; without it the wait doubles, with jitter, from half a second', () => {
   assert.equal(rateLimitDelayMs(1, 3), 3000);
-  for (const [attempt, ceiling] of [[1, 500], [2, 1000], [3, 2000], [4, 4000]]) {
-    assert.equal(rateLimitDelayMs(attempt, null, () => 0), ceiling / 2);
-    assert.equal(rateLimitDelayMs(attempt, null, () => 0.999999), Math.round(ceiling / 2 + (0.999999 * ceiling) / 2));
+  for (const [attempt, ceiling] of [
+    [1, 500],
+    [2, 1000],
+    [3, 2000],
+    [4, 4000],
+  ]) {
+    assert.equal(
+      rateLimitDelayMs(attempt, null, () => 0),
+      ceiling / 2,
+    );
+    assert.equal(
+      rateLimitDelayMs(attempt, null, () => 0.999999),
+      Math.round(ceiling / 2 + (0.999999 * ceiling) / 2),
+    );
   }
 });
 

@@ -20,7 +20,10 @@ test('the whole mkey is one percent-encoded path segment', () => {
 test('table paths are sent as the device spells them, encoded only where a URL needs it', () => {
   assert.equal(buildPath('/api/v2/cmdb', 'user/tacacs+'), '/api/v2/cmdb/user/tacacs+');
   assert.equal(buildPath('/api/v2/cmdb', 'firewall/DoS-policy', 3), '/api/v2/cmdb/firewall/DoS-policy/3');
-  assert.equal(buildPath('/api/v2/cmdb', 'firewall.service/custom', 'HTTP/S'), '/api/v2/cmdb/firewall.service/custom/HTTP%2FS');
+  assert.equal(
+    buildPath('/api/v2/cmdb', 'firewall.service/custom', 'HTTP/S'),
+    '/api/v2/cmdb/firewall.service/custom/HTTP%2FS',
+  );
   assert.equal(buildPath('/api/v2/cmdb', 'odd area/t#1'), '/api/v2/cmdb/odd%20area/t%231');
 });
 
@@ -39,7 +42,10 @@ test('query: booleans as 1, format pipe-joined, filter repeated, vdom comma-join
     start: 0,
     count: 10,
   });
-  assert.equal(q, '?vdom=root%2Cdmz&with_meta=1&format=name%7Cip%7Cmac&filter=status%3D%3Denable&filter=name%3D%40web%2Cname%3D%40mail&start=0&count=10');
+  assert.equal(
+    q,
+    '?vdom=root%2Cdmz&with_meta=1&format=name%7Cip%7Cmac&filter=status%3D%3Denable&filter=name%3D%40web%2Cname%3D%40mail&start=0&count=10',
+  );
   const decoded = new URLSearchParams(q);
   assert.deepEqual(decoded.getAll('filter'), ['status==enable', 'name=@web,name=@mail']);
   assert.equal(decoded.get('format'), 'name|ip|mac');

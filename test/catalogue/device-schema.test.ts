@@ -4,21 +4,58 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fieldFromSchema, isTreeAnswer, releaseOf, tableFromSchema, tablesFromTree, treeEntries } from '../../src/catalogue/device-schema.js';
+import {
+  fieldFromSchema,
+  isTreeAnswer,
+  releaseOf,
+  tableFromSchema,
+  tablesFromTree,
+  treeEntries,
+} from '../../src/catalogue/device-schema.js';
 import { DeviceCatalogue, SHIPPED_CATALOGUE, usesShipped } from '../../src/catalogue/provider.js';
 import { ROOT } from '../helpers/cli.js';
 
 // The per-table answer PROTOCOL.md shows, captured from a device.
 const STATIC = {
-  name: 'static', category: 'table', help: 'Configure IPv4 static routing tables.',
-  mkey: 'seq-num', mkey_type: 'integer', path: 'router', q_type: 2,
-  access_group: 'netgrp', max_table_size_vdom: 100,
+  name: 'static',
+  category: 'table',
+  help: 'Configure IPv4 static routing tables.',
+  mkey: 'seq-num',
+  mkey_type: 'integer',
+  path: 'router',
+  q_type: 2,
+  access_group: 'netgrp',
+  max_table_size_vdom: 100,
   children: {
-    'seq-num': { name: 'seq-num', category: 'unitary', type: 'integer', 'min-value': 0, 'max-value': 4294967295, default: 0 },
-    status: { name: 'status', category: 'unitary', type: 'option', multiple_values: false, options: [{ name: 'enable', help: '...' }, { name: 'disable', help: '...' }], default: 'enable' },
+    'seq-num': {
+      name: 'seq-num',
+      category: 'unitary',
+      type: 'integer',
+      'min-value': 0,
+      'max-value': 4294967295,
+      default: 0,
+    },
+    status: {
+      name: 'status',
+      category: 'unitary',
+      type: 'option',
+      multiple_values: false,
+      options: [
+        { name: 'enable', help: '...' },
+        { name: 'disable', help: '...' },
+      ],
+      default: 'enable',
+    },
     dst: { name: 'dst', category: 'unitary', type: 'ipv4-classnet', required: true, default: '0.0.0.0 0.0.0.0' },
     device: { name: 'device', category: 'unitary', type: 'string', size: 35, datasource: ['system.interface.name'] },
-    'sdwan-zone': { name: 'sdwan-zone', category: 'table', member_table: true, mkey: 'name', mkey_type: 'string', children: { name: { category: 'unitary', type: 'string', size: 79 } } },
+    'sdwan-zone': {
+      name: 'sdwan-zone',
+      category: 'table',
+      member_table: true,
+      mkey: 'name',
+      mkey_type: 'string',
+      children: { name: { category: 'unitary', type: 'string', size: 79 } },
+    },
   },
 };
 
@@ -27,8 +64,24 @@ const fixture = () => JSON.parse(readFileSync(join(ROOT, 'test/fixtures/schema-7
 test('a table of category table is keyed by its mkey, with L C R U D and its access group', () => {
   const table = tableFromSchema('router/static', STATIC);
   assert.deepEqual(
-    { path: table.path, singleton: table.singleton, key: table.key, keyType: table.keyType, operations: table.operations, group: table.group, known: table.known },
-    { path: 'router/static', singleton: false, key: 'seq-num', keyType: 'integer', operations: ['L', 'C', 'R', 'U', 'D'], group: 'netgrp', known: true },
+    {
+      path: table.path,
+      singleton: table.singleton,
+      key: table.key,
+      keyType: table.keyType,
+      operations: table.operations,
+      group: table.group,
+      known: table.known,
+    },
+    {
+      path: 'router/static',
+      singleton: false,
+      key: 'seq-num',
+      keyType: 'integer',
+      operations: ['L', 'C', 'R', 'U', 'D'],
+      group: 'netgrp',
+      known: true,
+    },
   );
   assert.deepEqual(table.fields, {
     'seq-num': { type: 'integer', minimum: 0, maximum: 4294967295 },
@@ -40,21 +93,43 @@ test('a table of category table is keyed by its mkey, with L C R U D and its acc
 });
 
 test('a string mkey_type (or none) is a string key; complex is a singleton with G P; readonly keeps the reads', () => {
-  assert.equal(tableFromSchema('firewall/address', { category: 'table', mkey: 'name', mkey_type: 'string' }).keyType, 'string');
+  assert.equal(
+    tableFromSchema('firewall/address', { category: 'table', mkey: 'name', mkey_type: 'string' }).keyType,
+    'string',
+  );
   assert.equal(tableFromSchema('firewall/address', { category: 'table', mkey: 'name' }).keyType, 'string');
-  const singleton = tableFromSchema('system/global', { category: 'complex', access_group: 'sysgrp', children: { hostname: { type: 'string', size: 35 } } });
-  assert.deepEqual([singleton.singleton, singleton.key, singleton.keyType, singleton.operations, singleton.group], [true, null, null, ['G', 'P'], 'sysgrp']);
+  const singleton = tableFromSchema('system/global', {
+    category: 'complex',
+    access_group: 'sysgrp',
+    children: { hostname: { type: 'string', size: 35 } },
+  });
+  assert.deepEqual(
+    [singleton.singleton, singleton.key, singleton.keyType, singleton.operations, singleton.group],
+    [true, null, null, ['G', 'P'], 'sysgrp'],
+  );
   assert.deepEqual(tableFromSchema('system/status-x', { category: 'complex', readonly: true }).operations, ['G']);
-  assert.deepEqual(tableFromSchema('log/list-x', { category: 'table', mkey: 'id', mkey_type: 'integer', readonly: true }).operations, ['L', 'R']);
+  assert.deepEqual(
+    tableFromSchema('log/list-x', { category: 'table', mkey: 'id', mkey_type: 'integer', readonly: true }).operations,
+    ['L', 'R'],
+  );
 });
 
 test('every field type PROTOCOL.md names, and unknown ones, read without a crash', () => {
   const cases: [unknown, unknown][] = [
-    [{ type: 'option', multiple_values: true, options: [{ name: 'monday' }, { name: 'tuesday' }] }, { type: 'string', enum: ['monday', 'tuesday'], multiple: true }],
+    [
+      { type: 'option', multiple_values: true, options: [{ name: 'monday' }, { name: 'tuesday' }] },
+      { type: 'string', enum: ['monday', 'tuesday'], multiple: true },
+    ],
     [{ type: 'option', options: [] }, { type: 'string' }],
-    [{ type: 'var-string', size: 255 }, { type: 'string', maxLength: 255 }],
+    [
+      { type: 'var-string', size: 255 },
+      { type: 'string', maxLength: 255 },
+    ],
     [{ type: 'string' }, { type: 'string' }],
-    [{ type: 'integer', 'min-value': 1 }, { type: 'integer', minimum: 1 }],
+    [
+      { type: 'integer', 'min-value': 1 },
+      { type: 'integer', minimum: 1 },
+    ],
     [{ type: 'integer' }, { type: 'integer' }],
     [{ type: 'ipv4-address' }, { type: 'string', format: 'ipv4' }],
     [{ type: 'ipv4-address-any' }, { type: 'string', format: 'ipv4' }],
@@ -62,7 +137,10 @@ test('every field type PROTOCOL.md names, and unknown ones, read without a crash
     [{ type: 'ipv6-address' }, { type: 'string', format: 'ipv6' }],
     [{ type: 'ipv6-prefix' }, { type: 'string', format: 'ipv6' }],
     [{ type: 'mac-address' }, { type: 'string', format: 'mac-address' }],
-    [{ type: 'password', size: 128 }, { type: 'string', format: 'password' }],
+    [
+      { type: 'password', size: 128 },
+      { type: 'string', format: 'password' },
+    ],
     [{ type: 'uuid' }, { type: 'string', format: 'uuid' }],
     [{ type: 'user' }, { type: 'string' }],
     [{ type: 'datetime' }, { type: 'string' }],
@@ -71,7 +149,10 @@ test('every field type PROTOCOL.md names, and unknown ones, read without a crash
     [{}, { type: 'string' }],
     [null, { type: 'string' }],
     ['text', { type: 'string' }],
-    [{ category: 'table', children: 'odd' }, { type: 'array', items: {} }],
+    [
+      { category: 'table', children: 'odd' },
+      { type: 'array', items: {} },
+    ],
   ];
   for (const [field, expected] of cases) assert.deepEqual(fieldFromSchema(field), expected, JSON.stringify(field));
   assert.doesNotThrow(() => tableFromSchema('a/b', null));
@@ -80,19 +161,46 @@ test('every field type PROTOCOL.md names, and unknown ones, read without a crash
 
 test('member tables nest: a list field of a list field keeps its own fields', () => {
   const table = tableFromSchema('router/policy', {
-    category: 'table', mkey: 'seq-num', mkey_type: 'integer',
-    children: { rule: { category: 'table', mkey: 'id', children: { id: { type: 'integer' }, srcaddr: { category: 'table', member_table: true, children: { name: { type: 'string', size: 79 } } } } } },
+    category: 'table',
+    mkey: 'seq-num',
+    mkey_type: 'integer',
+    children: {
+      rule: {
+        category: 'table',
+        mkey: 'id',
+        children: {
+          id: { type: 'integer' },
+          srcaddr: { category: 'table', member_table: true, children: { name: { type: 'string', size: 79 } } },
+        },
+      },
+    },
   });
-  assert.deepEqual(table.fields.rule, { type: 'array', items: { id: { type: 'integer' }, srcaddr: { type: 'array', items: { name: { type: 'string', maxLength: 79 } } } } });
+  assert.deepEqual(table.fields.rule, {
+    type: 'array',
+    items: { id: { type: 'integer' }, srcaddr: { type: 'array', items: { name: { type: 'string', maxLength: 79 } } } },
+  });
 });
 
 test('the whole tree: its tables, __tree__ entries and odd ones left out, its release from the envelope', () => {
   const answer = fixture();
   assert.ok(isTreeAnswer(answer));
   assert.ok(!isTreeAnswer({ results: STATIC }));
-  assert.deepEqual(tablesFromTree(answer).map((t) => t.path), ['router/policy-x', 'firewall/vip-x', 'system/new-feature', 'firewall.ipmacbinding/table']);
+  assert.deepEqual(
+    tablesFromTree(answer).map((t) => t.path),
+    ['router/policy-x', 'firewall/vip-x', 'system/new-feature', 'firewall.ipmacbinding/table'],
+  );
   assert.deepEqual(releaseOf(answer), { version: 'v7.2.5', build: 1517, serial: 'FGVM72TEST000001' });
-  assert.deepEqual(treeEntries({ results: [{ path: 'a', name: 'b' }, { name: '__tree__', path: 'x', schema: {} }, 7, { path: 'c', name: 'd', schema: { category: 'complex' } }] }).map((e) => e.name), ['d']);
+  assert.deepEqual(
+    treeEntries({
+      results: [
+        { path: 'a', name: 'b' },
+        { name: '__tree__', path: 'x', schema: {} },
+        7,
+        { path: 'c', name: 'd', schema: { category: 'complex' } },
+      ],
+    }).map((e) => e.name),
+    ['d'],
+  );
   assert.deepEqual(treeEntries([{ results: [{ path: 'a', name: 'b', schema: {} }], vdom: 'root' }]).length, 1);
   assert.deepEqual(treeEntries({ status: 'error' }), []);
   assert.deepEqual(releaseOf({ version: 'v7.4.1', build: '2463' }), { version: 'v7.4.1', build: 2463 });
@@ -100,20 +208,54 @@ test('the whole tree: its tables, __tree__ entries and odd ones left out, its re
 
 test('a catalogue read from a device: its tables, SPEC.md tables keep their shipped path and operations', () => {
   const answer = fixture() as { results: unknown[] };
-  const renamed = { path: 'log.fortianalyzer2', name: 'filter', schema: { category: 'complex', access_group: 'loggrp', children: { severity: { type: 'option', options: [{ name: 'information' }] } } } };
+  const renamed = {
+    path: 'log.fortianalyzer2',
+    name: 'filter',
+    schema: {
+      category: 'complex',
+      access_group: 'loggrp',
+      children: { severity: { type: 'option', options: [{ name: 'information' }] } },
+    },
+  };
   const catalogue = new DeviceCatalogue(releaseOf(answer), treeEntries({ results: [...answer.results, renamed] }));
   assert.equal(catalogue.release, '7.2.5');
   assert.equal(catalogue.shipped, false);
   const policy = catalogue.find('/router/policy-x')!;
-  assert.deepEqual([policy.key, policy.keyType, policy.fields.days], ['seq-num', 'integer', { type: 'string', enum: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], multiple: true }]);
+  assert.deepEqual(
+    [policy.key, policy.keyType, policy.fields.days],
+    [
+      'seq-num',
+      'integer',
+      {
+        type: 'string',
+        enum: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
+        multiple: true,
+      },
+    ],
+  );
   const spec = catalogue.find('firewall.ipmacbinding/table')!;
   const shipped = SHIPPED_CATALOGUE.find('firewall.ipmacbinding/table')!;
-  assert.deepEqual([spec.spec, spec.operations, spec.specOperations], [true, shipped.operations, shipped.specOperations]);
+  assert.deepEqual(
+    [spec.spec, spec.operations, spec.specOperations],
+    [true, shipped.operations, shipped.specOperations],
+  );
   const filter = catalogue.find('log.vendoranalyzer2/filter')!;
-  assert.deepEqual([filter.spec, filter.deviceName, filter.fields.severity], [true, 'log.fortianalyzer2/filter', { type: 'string', enum: ['information'] }]);
+  assert.deepEqual(
+    [filter.spec, filter.deviceName, filter.fields.severity],
+    [true, 'log.fortianalyzer2/filter', { type: 'string', enum: ['information'] }],
+  );
   assert.equal(catalogue.find('log.fortianalyzer2/filter')!.aliasOf, 'log.vendoranalyzer2/filter');
   assert.equal(catalogue.find('router/static'), undefined);
-  assert.deepEqual(catalogue.summaries().map((t) => t.path), ['firewall.ipmacbinding/table', 'firewall/vip-x', 'log.vendoranalyzer2/filter', 'router/policy-x', 'system/new-feature']);
+  assert.deepEqual(
+    catalogue.summaries().map((t) => t.path),
+    [
+      'firewall.ipmacbinding/table',
+      'firewall/vip-x',
+      'log.vendoranalyzer2/filter',
+      'router/policy-x',
+      'system/new-feature',
+    ],
+  );
   assert.ok(!('fields' in catalogue.summaries()[0]));
   assert.equal(catalogue.schemaOf('system/new-feature')!.category, 'complex');
   assert.equal(catalogue.tree().length, 5);

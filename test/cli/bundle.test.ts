@@ -19,8 +19,16 @@ function cacheReport(stderr: string): Record<string, string> {
 }
 
 function run(root: string, args: string[], nodeArgs: string[] = []) {
-  const result = spawnSync(process.execPath, ['--import', REPORT, ...nodeArgs, join(root, 'bin/cmdb.js'), ...args], { env: isolatedEnv(), encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, cache: cacheReport(result.stderr)['cli.cjs'] };
+  const result = spawnSync(process.execPath, ['--import', REPORT, ...nodeArgs, join(root, 'bin/cmdb.js'), ...args], {
+    env: isolatedEnv(),
+    encoding: 'utf8',
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    cache: cacheReport(result.stderr)['cli.cjs'],
+  };
 }
 
 /** The files a run of the program reads, copied into a folder of their own (node_modules linked). */
@@ -60,10 +68,16 @@ test('a cache of another build, a damaged cache or none: the same output, the ca
     const flipped = Buffer.from(cache);
     flipped[header.length + Math.floor((cache.length - header.length) * 0.8)]! ^= 0xff;
     const variants: [string, Buffer | null][] = [
-      ['another build', Buffer.concat([Buffer.from(header.replace(/[0-9a-f]{16}/, '0123456789abcdef')), cache.subarray(header.length)])],
+      [
+        'another build',
+        Buffer.concat([Buffer.from(header.replace(/[0-9a-f]{16}/, '0123456789abcdef')), cache.subarray(header.length)]),
+      ],
       ['one byte changed', flipped],
       ['cut short', cache.subarray(0, Math.floor(cache.length / 2))],
-      ['garbage after the header', Buffer.concat([Buffer.from(header), Buffer.alloc(cache.length - header.length, 0xa5)])],
+      [
+        'garbage after the header',
+        Buffer.concat([Buffer.from(header), Buffer.alloc(cache.length - header.length, 0xa5)]),
+      ],
       ['empty', Buffer.alloc(0)],
       ['absent', null],
     ];
@@ -85,19 +99,47 @@ test('the bundle: the program without any package, undici apart with only what t
   assert.deepEqual(Object.keys(meta).sort(), ['cli.cjs', 'complete.cjs', 'early.cjs', 'quick.cjs', 'undici.cjs']);
   assert.ok(meta['cli.cjs']!.includes('dist/src/cli/main.js'));
   // Every package outside cli.cjs: the startup tests see each one load (commander, yaml, chalk...).
-  assert.deepEqual([...meta['cli.cjs']!, ...meta['quick.cjs']!].filter((input) => !input.startsWith('dist/src/')), []);
+  assert.deepEqual(
+    [...meta['cli.cjs']!, ...meta['quick.cjs']!].filter((input) => !input.startsWith('dist/src/')),
+    [],
+  );
   // Tab's file: no package, none of the commands or formatters (each import() there is a stub that throws),
   // nothing of the device layer: the early keychain read a cache miss starts is a file of its own.
   const complete = meta['complete.cjs']!;
-  assert.deepEqual(complete.filter((input) => !input.startsWith('dist/src/') && !input.startsWith('not-in-complete:')), []);
-  assert.deepEqual(complete.filter((input) => /dist\/src\/(commands\/(?!registry|spec)|output\/(?!index|stdout|types)|api\/client|device\/|config\/(?!paths))/.test(input)), []);
-  assert.ok(meta['early.cjs']!.includes('dist/src/device/early.js') && !meta['early.cjs']!.some((input) => /completion\/|commands\//.test(input)));
+  assert.deepEqual(
+    complete.filter((input) => !input.startsWith('dist/src/') && !input.startsWith('not-in-complete:')),
+    [],
+  );
+  assert.deepEqual(
+    complete.filter((input) =>
+      /dist\/src\/(commands\/(?!registry|spec)|output\/(?!index|stdout|types)|api\/client|device\/|config\/(?!paths))/.test(
+        input,
+      ),
+    ),
+    [],
+  );
+  assert.ok(
+    meta['early.cjs']!.includes('dist/src/device/early.js') &&
+      !meta['early.cjs']!.some((input) => /completion\/|commands\//.test(input)),
+  );
   assert.ok(complete.includes('dist/src/completion/engine.js') && complete.includes('dist/src/completion/cache.js'));
   const undici = meta['undici.cjs']!;
-  for (const part of ['dispatcher/agent.js', 'core/connect.js', 'api/api-request.js']) assert.ok(undici.includes(`node_modules/undici/lib/${part}`), part);
-  assert.deepEqual(undici.filter((input) => !input.startsWith('node_modules/undici/lib/') && input !== '<stdin>' && !input.startsWith('without-http2:')), []);
+  for (const part of ['dispatcher/agent.js', 'core/connect.js', 'api/api-request.js'])
+    assert.ok(undici.includes(`node_modules/undici/lib/${part}`), part);
+  assert.deepEqual(
+    undici.filter(
+      (input) =>
+        !input.startsWith('node_modules/undici/lib/') && input !== '<stdin>' && !input.startsWith('without-http2:'),
+    ),
+    [],
+  );
   // Not its package entry (fetch, WebSocket, caches, mocks), its HTTP/2 client or the request API's other verbs.
-  assert.deepEqual(undici.filter((input) => /undici\/index\.js$|client-h2\.js$|api-(stream|pipeline|upgrade|connect)\.js$/.test(input)), []);
+  assert.deepEqual(
+    undici.filter((input) =>
+      /undici\/index\.js$|client-h2\.js$|api-(stream|pipeline|upgrade|connect)\.js$/.test(input),
+    ),
+    [],
+  );
 });
 
 test('a request loads undici from the bundle, with its code cache', async () => {

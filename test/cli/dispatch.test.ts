@@ -20,7 +20,12 @@ interface Reading {
 async function commanderReading(argv: string[]): Promise<Reading | null> {
   let reading: Reading | null = null;
   const program = buildProgram(captureIO(), async (def, args, options, cmd) => {
-    reading = { command: `${def.parent ?? ''} ${def.spec}`, args, options: { ...options }, globals: cmd.optsWithGlobals() };
+    reading = {
+      command: `${def.parent ?? ''} ${def.spec}`,
+      args,
+      options: { ...options },
+      globals: cmd.optsWithGlobals(),
+    };
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -32,14 +37,24 @@ async function commanderReading(argv: string[]): Promise<Reading | null> {
 
 function registryReading(argv: string[]): Reading | null {
   const d = dispatch(argv);
-  return d && { command: `${d.def.parent ?? ''} ${d.def.spec}`, args: d.args, options: d.options, globals: { ...d.globals, ...d.options } };
+  return (
+    d && {
+      command: `${d.def.parent ?? ''} ${d.def.spec}`,
+      args: d.args,
+      options: d.options,
+      globals: { ...d.globals, ...d.options },
+    }
+  );
 }
 
 const words = (def: CommandDef) => [...(def.parent ? [def.parent] : []), def.spec.split(' ')[0]!];
 
 /** The shortest line a command takes: every required argument. */
 function base(def: CommandDef): string[] {
-  const args = def.spec.split(' ').slice(1).filter((w) => w.startsWith('<'));
+  const args = def.spec
+    .split(' ')
+    .slice(1)
+    .filter((w) => w.startsWith('<'));
   return [...words(def), ...args.flatMap((w, i) => (w.includes('...') ? [`k${i}a`, `k${i}b`] : [`a${i}`]))];
 }
 
@@ -48,7 +63,12 @@ function uses(o: Pick<OptionSpec, 'flags' | 'choices'>): string[][] {
   const m = /^(?:-(\w), )?--([\w-]+)( <[^>]+>)?$/.exec(o.flags)!;
   const value = o.choices?.[0] ?? 'v1';
   if (!m[3]) return [[`--${m[2]}`], ...(m[1] ? [[`-${m[1]}`]] : [])];
-  return [[`--${m[2]}`, value], [`--${m[2]}=${value}`], [`--${m[2]}`, value, `--${m[2]}`, o.choices?.[1] ?? 'v2'], ...(m[1] ? [[`-${m[1]}`, value]] : [])];
+  return [
+    [`--${m[2]}`, value],
+    [`--${m[2]}=${value}`],
+    [`--${m[2]}`, value, `--${m[2]}`, o.choices?.[1] ?? 'v2'],
+    ...(m[1] ? [[`-${m[1]}`, value]] : []),
+  ];
 }
 
 /** Lines the registry reads itself. */
@@ -57,9 +77,14 @@ function plainLines(): string[][] {
   for (const def of COMMANDS) {
     const line = base(def);
     lines.push(line);
-    const optional = def.spec.split(' ').slice(1).filter((w) => w.startsWith('['));
+    const optional = def.spec
+      .split(' ')
+      .slice(1)
+      .filter((w) => w.startsWith('['));
     if (optional.length) lines.push([...line, ...optional.map((_, i) => `o${i}`)]);
-    for (const o of def.options ?? []) for (const use of uses(o)) lines.push([...line, ...use], [...words(def), ...use, ...line.slice(words(def).length)]);
+    for (const o of def.options ?? [])
+      for (const use of uses(o))
+        lines.push([...line, ...use], [...words(def), ...use, ...line.slice(words(def).length)]);
     for (const o of GLOBAL_OPTIONS) for (const use of uses(o)) lines.push([...use, ...line], [...line, ...use]);
   }
   return lines;
@@ -67,12 +92,31 @@ function plainLines(): string[][] {
 
 /** Lines left to commander: its errors, help, version, and the forms not read here. */
 function otherLines(): string[][] {
-  const lines: string[][] = [[], ['--help'], ['-h'], ['--version'], ['-V'], ['help', 'list'], ['device'], ['nosuch'], ['-vo', 'json', 'tables'], ['tables', '--', 'x']];
+  const lines: string[][] = [
+    [],
+    ['--help'],
+    ['-h'],
+    ['--version'],
+    ['-V'],
+    ['help', 'list'],
+    ['device'],
+    ['nosuch'],
+    ['-vo', 'json', 'tables'],
+    ['tables', '--', 'x'],
+  ];
   for (const def of COMMANDS) {
     const line = base(def);
-    lines.push([...line, '--bogus'], [...line, '-Z'], [...line, '--help'], [...line, 'extra', 'more', 'args'], [...line, '-o'], [...line, '--output', '-x']);
+    lines.push(
+      [...line, '--bogus'],
+      [...line, '-Z'],
+      [...line, '--help'],
+      [...line, 'extra', 'more', 'args'],
+      [...line, '-o'],
+      [...line, '--output', '-x'],
+    );
     if (line.length > words(def).length) lines.push(words(def));
-    for (const o of def.options ?? []) if (o.choices) lines.push([...line, o.flags.split(' ')[0]!.replace(/,$/, ''), 'not-a-choice']);
+    for (const o of def.options ?? [])
+      if (o.choices) lines.push([...line, o.flags.split(' ')[0]!.replace(/,$/, ''), 'not-a-choice']);
     for (const o of def.options ?? []) if (!/</.test(o.flags)) lines.push([...line, `${o.flags.split(' ').pop()}=x`]);
   }
   return lines;

@@ -11,7 +11,10 @@ import { GLOBAL_OPTIONS, VARIABLES } from '../../src/cli/options.js';
 import { EXIT_CODES } from '../../src/errors.js';
 import { cmdb, ROOT } from '../helpers/cli.js';
 
-const CMDB_VARIABLES = [...GLOBAL_OPTIONS.flatMap((o) => (o.env ? [o.env] : [])), ...Object.values(VARIABLES).filter((v) => v.startsWith('CMDB_'))];
+const CMDB_VARIABLES = [
+  ...GLOBAL_OPTIONS.flatMap((o) => (o.env ? [o.env] : [])),
+  ...Object.values(VARIABLES).filter((v) => v.startsWith('CMDB_')),
+];
 
 /** The lines of a section (`Title:` up to the next blank line). */
 function sectionOf(text: string, title: string): string[] {
@@ -26,15 +29,32 @@ test('cmdb --help: the commands by group, global options once, examples, environ
   const r = await cmdb(['--help']);
   assert.equal(r.code, 0, r.stderr);
   const help = r.stdout;
-  const titles = help.split('\n').filter((l) => /^[A-Z][^:]*:/.test(l) && !l.startsWith('Usage:')).map((l) => l.replace(/[ :(].*$/, ''));
-  assert.deepEqual(titles, ['Objects', 'Metadata', 'Configuration', 'Devices', 'Tools', 'Global', 'Examples', 'Environment', 'Exit', 'More']);
-  const listed = ['Objects', 'Metadata', 'Configuration as code', 'Devices and login', 'Tools'].flatMap((t) => sectionOf(help, t)).join('\n');
+  const titles = help
+    .split('\n')
+    .filter((l) => /^[A-Z][^:]*:/.test(l) && !l.startsWith('Usage:'))
+    .map((l) => l.replace(/[ :(].*$/, ''));
+  assert.deepEqual(titles, [
+    'Objects',
+    'Metadata',
+    'Configuration',
+    'Devices',
+    'Tools',
+    'Global',
+    'Examples',
+    'Environment',
+    'Exit',
+    'More',
+  ]);
+  const listed = ['Objects', 'Metadata', 'Configuration as code', 'Devices and login', 'Tools']
+    .flatMap((t) => sectionOf(help, t))
+    .join('\n');
   for (const def of COMMANDS) assert.match(listed, new RegExp(`^  ${commandName(def)}\\b`, 'm'), commandName(def));
   for (const o of GLOBAL_OPTIONS) assert.equal(help.split(`  ${o.flags}  `).length - 1, 1, `${o.flags} shown once`);
   const environment = sectionOf(help, 'Environment').join('\n');
   for (const name of CMDB_VARIABLES) assert.match(environment, new RegExp(`^  ${name}\\b`, 'm'), name);
   const exits = sectionOf(help, 'Exit codes').join('\n');
-  for (const [code, meaning] of EXIT_CODES) assert.match(exits, new RegExp(`^  ${code} +${meaning.split(" ")[0]}`, "m"));
+  for (const [code, meaning] of EXIT_CODES)
+    assert.match(exits, new RegExp(`^  ${code} +${meaning.split(' ')[0]}`, 'm'));
   assert.ok(sectionOf(help, 'Examples').length >= 3);
   assert.match(sectionOf(help, 'More').join(' '), /man cmdb/);
   assert.match(help, /CMDB_TOKEN +API token/);
@@ -45,7 +65,8 @@ test('every command has two to four real examples, each a cmdb command line', ()
     const examples = def.examples ?? [];
     assert.ok(examples.length >= 2 && examples.length <= 4, `${commandName(def)}: ${examples.length} examples`);
     // Global options may stand before the command: `cmdb -d fw1 export ...`.
-    for (const e of examples) assert.match(e, new RegExp(`\\bcmdb (-\\S+ (?!${commandName(def)})\\S+ |--?\\S+ )*${commandName(def)}\\b`), e);
+    for (const e of examples)
+      assert.match(e, new RegExp(`\\bcmdb (-\\S+ (?!${commandName(def)})\\S+ |--?\\S+ )*${commandName(def)}\\b`), e);
   }
 });
 
@@ -53,17 +74,26 @@ test("a command's --help: its arguments as they are, its own options, examples, 
   const update = await cmdb(['update', '--help']);
   assert.equal(update.code, 0, update.stderr);
   assert.equal(update.stdout.split('\n')[0], 'Usage: cmdb update <table> [key] [body] [options]');
-  assert.deepEqual(sectionOf(update.stdout, 'Examples').map((l) => l.trim().split(' ').slice(0, 2).join(' ')), ['cmdb update', 'cmdb update', 'cmdb update']);
+  assert.deepEqual(
+    sectionOf(update.stdout, 'Examples').map((l) => l.trim().split(' ').slice(0, 2).join(' ')),
+    ['cmdb update', 'cmdb update', 'cmdb update'],
+  );
   assert.match(update.stdout, /^ {2}--set <field=value> /m);
   assert.doesNotMatch(update.stdout, /--vdom <list>|--ca-file <pem>/, 'global options repeated');
   assert.match(update.stdout, /see 'cmdb --help'/);
 
   const move = await cmdb(['move', '--help']);
-  assert.equal(move.stdout.split('\n')[0], 'Usage: cmdb move <table> <key> (--before <key> | --after <key> | --top | --bottom) [options]');
+  assert.equal(
+    move.stdout.split('\n')[0],
+    'Usage: cmdb move <table> <key> (--before <key> | --after <key> | --top | --bottom) [options]',
+  );
   assert.match(move.stdout, /exactly one of --before, --after, --top or --bottom/);
 
   const login = await cmdb(['login', '--help']);
-  assert.equal(login.stdout.split('\n')[0], 'Usage: cmdb login --host <url> (--token-stdin | --username <name>) [options]');
+  assert.equal(
+    login.stdout.split('\n')[0],
+    'Usage: cmdb login --host <url> (--token-stdin | --username <name>) [options]',
+  );
   assert.match(login.stdout.replace(/\n/g, ' '), /Needs --host .* and one of --token-stdin .* or --username/);
 
   const remove = await cmdb(['device', 'remove', '--help']);
@@ -87,11 +117,27 @@ test('the build writes the man page: roff, every command, the environment and th
   assert.ok(existsSync(MAN), 'man/cmdb.1 is missing: npm run build writes it');
   const page = readFileSync(MAN, 'utf8');
   assert.match(page, /^\.TH CMDB 1 /);
-  for (const s of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'GLOBAL OPTIONS', 'EXAMPLES', 'ENVIRONMENT', 'EXIT STATUS', 'FILES', 'SEE ALSO']) assert.match(page, new RegExp(`^\\.SH ${s}$`, 'm'), s);
-  for (const def of COMMANDS) assert.match(page, new RegExp(`^\\.B cmdb ${commandName(def).replace(/-/g, '\\\\-')}\\b`, 'm'), commandName(def));
+  for (const s of [
+    'NAME',
+    'SYNOPSIS',
+    'DESCRIPTION',
+    'COMMANDS',
+    'GLOBAL OPTIONS',
+    'EXAMPLES',
+    'ENVIRONMENT',
+    'EXIT STATUS',
+    'FILES',
+    'SEE ALSO',
+  ])
+    assert.match(page, new RegExp(`^\\.SH ${s}$`, 'm'), s);
+  for (const def of COMMANDS)
+    assert.match(page, new RegExp(`^\\.B cmdb ${commandName(def).replace(/-/g, '\\\\-')}\\b`, 'm'), commandName(def));
   for (const name of CMDB_VARIABLES) assert.match(page, new RegExp(`^\\.B ${name.replace(/_/g, '_')}`, 'm'), name);
   for (const [code] of EXIT_CODES) assert.match(page, new RegExp(`^\\.B ${code}$`, 'm'));
-  assert.ok(!page.split('\n').some((l) => /^[.'](?!TH|SH|SS|TP|B |B$|I |RS|RE|PP|nf|fi|br)/.test(l)), 'a text line starting with a control character');
+  assert.ok(
+    !page.split('\n').some((l) => /^[.'](?!TH|SH|SS|TP|B |B$|I |RS|RE|PP|nf|fi|br)/.test(l)),
+    'a text line starting with a control character',
+  );
 });
 
 test('man renders the page without warnings, and package.json installs it', () => {

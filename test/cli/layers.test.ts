@@ -9,14 +9,18 @@ import { ROOT } from '../helpers/cli.js';
 const SRC = join(ROOT, 'dist/src');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
 }
 
 const compiled = files(SRC).map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }));
 const imports = (text: string) => [...text.matchAll(/(?:from |import\()\s*'([^']+)'/g)].map((m) => m[1]);
 
 test('only the options table reads process.env or a CMDB_* variable', () => {
-  const readers = compiled.filter((f) => /process\.env|\.CMDB_[A-Z_]|\[['"]CMDB_[A-Z_]/.test(f.text)).map((f) => f.path);
+  const readers = compiled
+    .filter((f) => /process\.env|\.CMDB_[A-Z_]|\[['"]CMDB_[A-Z_]/.test(f.text))
+    .map((f) => f.path);
   assert.deepEqual(readers, ['cli/options.js']);
 });
 
@@ -27,15 +31,27 @@ test('no command imports another command, or the cli layer beyond its Context', 
   assert.ok(commands.size > 10, 'the commands are found');
   const wrong = compiled
     .filter((f) => f.path.startsWith('commands/') && f !== registry)
-    .flatMap((f) => imports(f.text).filter((i) => commands.has(i.replace(/^\.\//, '')) || (i.startsWith('../cli/') && i !== '../cli/context.js')).map((i) => `${f.path} imports ${i}`));
+    .flatMap((f) =>
+      imports(f.text)
+        .filter((i) => commands.has(i.replace(/^\.\//, '')) || (i.startsWith('../cli/') && i !== '../cli/context.js'))
+        .map((i) => `${f.path} imports ${i}`),
+    );
   assert.deepEqual(wrong, []);
 });
 
 test('the api layer imports nothing outside itself and gives no CLI advice', () => {
   const api = compiled.filter((f) => f.path.startsWith('api/'));
-  const outside = api.flatMap((f) => imports(f.text).filter((i) => i.startsWith('../')).map((i) => `${f.path} imports ${i}`));
+  const outside = api.flatMap((f) =>
+    imports(f.text)
+      .filter((i) => i.startsWith('../'))
+      .map((i) => `${f.path} imports ${i}`),
+  );
   assert.deepEqual(outside, []);
-  const advice = api.filter((f) => /'cmdb [a-z]|--[a-z][a-z-]+ |\bCMDB_[A-Z]+\b(?!_MISMATCH)/.test(f.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))).map((f) => f.path);
+  const advice = api
+    .filter((f) =>
+      /'cmdb [a-z]|--[a-z][a-z-]+ |\bCMDB_[A-Z]+\b(?!_MISMATCH)/.test(f.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')),
+    )
+    .map((f) => f.path);
   assert.deepEqual(advice, []);
 });
 
@@ -43,7 +59,9 @@ test('the output layer is the only writer of stdout and stderr', () => {
   // The keychain helper is a process of its own, answering its parent on its stdout; cli/quick.js
   // answers --version and --help from pre-rendered text before any other module is loaded.
   const exempt = new Set(['config/keychain-helper.js', 'cli/quick.js']);
-  const writers = compiled.filter((f) => !f.path.startsWith('output/') && !exempt.has(f.path) && /(stdout|stderr)\.write\(/.test(f.text)).map((f) => f.path);
+  const writers = compiled
+    .filter((f) => !f.path.startsWith('output/') && !exempt.has(f.path) && /(stdout|stderr)\.write\(/.test(f.text))
+    .map((f) => f.path);
   assert.deepEqual(writers, []);
 });
 
@@ -52,19 +70,30 @@ test('no command decides how its output looks: none reads the output format or -
   // format shows are the output layer's. `query.format` (the --fields of a request) is not the format.
   const commands = compiled.filter((f) => f.path.startsWith('commands/'));
   assert.ok(commands.length > 10, 'the commands are found');
-  const deciding = commands.filter((f) => /\bctx\.(format|explicitFormat|machineErrors)\b|\b(options|settings)\.raw\b/.test(f.text)).map((f) => f.path);
+  const deciding = commands
+    .filter((f) => /\bctx\.(format|explicitFormat|machineErrors)\b|\b(options|settings)\.raw\b/.test(f.text))
+    .map((f) => f.path);
   assert.deepEqual(deciding, []);
 });
 
 test('the write-outcome module and the plan library take plain values: they import neither the cli layer nor a command', () => {
   const library = compiled.filter((f) => f.path.startsWith('outcome/') || f.path.startsWith('plan/'));
-  assert.ok(library.some((f) => f.path.startsWith('outcome/')), 'the write-outcome module is found');
-  const wrong = library.flatMap((f) => imports(f.text).filter((i) => /^\.\.\/(cli|commands)\//.test(i)).map((i) => `${f.path} imports ${i}`));
+  assert.ok(
+    library.some((f) => f.path.startsWith('outcome/')),
+    'the write-outcome module is found',
+  );
+  const wrong = library.flatMap((f) =>
+    imports(f.text)
+      .filter((i) => /^\.\.\/(cli|commands)\//.test(i))
+      .map((i) => `${f.path} imports ${i}`),
+  );
   assert.deepEqual(wrong, []);
 });
 
 test('one module judges a write whose answer was lost', () => {
   // Every read back of a lost write goes through src/outcome: no other module tells lost answers apart.
-  const judges = compiled.filter((f) => !f.path.startsWith('outcome/') && !f.path.startsWith('api/') && /\boutcomeUnknown\b/.test(f.text)).map((f) => f.path);
+  const judges = compiled
+    .filter((f) => !f.path.startsWith('outcome/') && !f.path.startsWith('api/') && /\boutcomeUnknown\b/.test(f.text))
+    .map((f) => f.path);
   assert.deepEqual(judges, []);
 });

@@ -11,7 +11,7 @@ import type { IO } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { CmdbError, EXIT, UsageError } from '../../src/errors.js';
+import { type CmdbError, EXIT, type UsageError } from '../../src/errors.js';
 import { captureIO } from '../helpers/io.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';
@@ -34,13 +34,22 @@ test('Ctrl-C cancels a prompt', async () => {
 });
 
 test('yes/no: only y or yes is yes', async () => {
-  for (const [typed, expected] of [['y\r', true], ['YES\r', true], ['\r', false], ['no\r', false], ['sure\r', false]] as const) {
+  for (const [typed, expected] of [
+    ['y\r', true],
+    ['YES\r', true],
+    ['\r', false],
+    ['no\r', false],
+    ['sure\r', false],
+  ] as const) {
     assert.equal(await confirm(terminalIO([[/\[y\/N\] $/, typed]]), 'Pin it?'), expected, typed);
   }
 });
 
 test('without a terminal cmdb never asks: a usage error naming the flag', async () => {
-  await assert.rejects(askOrFail(captureIO(), 'Password for admin: ', '--password-stdin'), (e: UsageError) => e.exitCode === EXIT.USAGE && /--password-stdin/.test(e.hint ?? ''));
+  await assert.rejects(
+    askOrFail(captureIO(), 'Password for admin: ', '--password-stdin'),
+    (e: UsageError) => e.exitCode === EXIT.USAGE && /--password-stdin/.test(e.hint ?? ''),
+  );
 });
 
 test('stdin: one trailing newline is dropped, no more', async () => {
@@ -55,7 +64,11 @@ describe('login on a terminal', () => {
   let emu: RunningEmulator;
   let tls: RunningEmulator;
   before(async () => {
-    emu = await startEmulator({ port: 0, disclaimer: true, admins: [{ username: 'ops', password: 'op-secret', twoFactorCode: '271828' }] });
+    emu = await startEmulator({
+      port: 0,
+      disclaimer: true,
+      admins: [{ username: 'ops', password: 'op-secret', twoFactorCode: '271828' }],
+    });
     tls = await startEmulator({ port: 0, tls: true });
   });
   after(async () => {
@@ -83,7 +96,10 @@ describe('login on a terminal', () => {
       [/Second-factor code: $/, '271828\r'],
       [/login banner.*\[y\/N\] $/, 'n\r'],
     ]);
-    assert.equal(await main(['login', '--host', emu.url, '--username', 'ops', '--insecure-storage'], io, env()), EXIT.AUTH);
+    assert.equal(
+      await main(['login', '--host', emu.url, '--username', 'ops', '--insecure-storage'], io, env()),
+      EXIT.AUTH,
+    );
     assert.match(io.err(), /login banner/);
   });
 
@@ -93,11 +109,19 @@ describe('login on a terminal', () => {
       [/Password for admin/, `${tls.password}\r`],
       [/Pin this certificate for device 'lab'\? \[y\/N\] $/, 'y\r'],
     ]);
-    const code = await main(['login', '--host', tls.url, '-d', 'lab', '--username', tls.username, '--insecure-storage'], io, e);
+    const code = await main(
+      ['login', '--host', tls.url, '-d', 'lab', '--username', tls.username, '--insecure-storage'],
+      io,
+      e,
+    );
     assert.equal(code, 0, io.err());
     assert.ok(io.err().includes(displayFingerprint(tls.fingerprint!)), io.err());
     assert.match(io.err(), /subject +CN=/);
-    assert.ok(readFileSync(join(e.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), 'utf8').includes(displayFingerprint(tls.fingerprint!)));
+    assert.ok(
+      readFileSync(join(e.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), 'utf8').includes(
+        displayFingerprint(tls.fingerprint!),
+      ),
+    );
     const list = terminalIO();
     assert.equal(await main(['list', 'firewall.ipmacbinding/table', '-o', 'json'], list, e), 0, list.err());
   });
@@ -108,7 +132,10 @@ describe('login on a terminal', () => {
       [/Password for admin/, `${tls.password}\r`],
       [/Pin this certificate/, 'n\r'],
     ]);
-    assert.equal(await main(['login', '--host', tls.url, '--username', tls.username, '--insecure-storage'], io, e), EXIT.UNREACHABLE);
+    assert.equal(
+      await main(['login', '--host', tls.url, '--username', tls.username, '--insecure-storage'], io, e),
+      EXIT.UNREACHABLE,
+    );
     assert.throws(() => readFileSync(join(e.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml')));
   });
 });

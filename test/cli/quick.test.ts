@@ -10,7 +10,10 @@ import { cmdb } from '../helpers/cli.js';
 /** What commander prints for `cmdb <path> --help` when it wraps to `width` (undefined: not a terminal). */
 function commanderHelp(path: string[], width: number | undefined): string {
   let out = '';
-  const program = buildProgram({ stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, stdin: process.stdin }, async () => undefined);
+  const program = buildProgram(
+    { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, stdin: process.stdin },
+    async () => undefined,
+  );
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const c of all(program)) c.configureOutput({ getOutHelpWidth: () => width as number });
   try {
@@ -21,8 +24,14 @@ function commanderHelp(path: string[], width: number | undefined): string {
   return out;
 }
 
-const program = buildProgram({ stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin }, async () => undefined);
-const paths = (c: Command, prefix: string[]): string[][] => [prefix, ...c.commands.flatMap((sub) => paths(sub, [...prefix, sub.name()]))];
+const program = buildProgram(
+  { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin },
+  async () => undefined,
+);
+const paths = (c: Command, prefix: string[]): string[][] => [
+  prefix,
+  ...c.commands.flatMap((sub) => paths(sub, [...prefix, sub.name()])),
+];
 
 describe('--help and --version without commander', () => {
   it('prints the version of package.json', () => {
@@ -35,7 +44,8 @@ describe('--help and --version without commander', () => {
     for (const path of paths(program, [])) {
       const expected80 = commanderHelp(path, undefined);
       assert.ok(expected80.startsWith('Usage: cmdb'), path.join(' '));
-      for (const flag of ['--help', '-h']) assert.equal(quickAnswer([...path, flag], undefined), expected80, path.join(' '));
+      for (const flag of ['--help', '-h'])
+        assert.equal(quickAnswer([...path, flag], undefined), expected80, path.join(' '));
       assert.equal(quickAnswer([...path, '--help'], 80), commanderHelp(path, 80));
       let served = 0;
       for (let width = 40; width <= 260; width++) {
@@ -49,7 +59,15 @@ describe('--help and --version without commander', () => {
   });
 
   it('leaves anything else to main()', () => {
-    for (const argv of [[], ['list'], ['--help', 'list'], ['list', '-o', 'json', '--help'], ['nosuch', '--help'], ['-V', '--help']]) assert.equal(quickAnswer(argv, undefined), null, argv.join(' '));
+    for (const argv of [
+      [],
+      ['list'],
+      ['--help', 'list'],
+      ['list', '-o', 'json', '--help'],
+      ['nosuch', '--help'],
+      ['-V', '--help'],
+    ])
+      assert.equal(quickAnswer(argv, undefined), null, argv.join(' '));
   });
 
   it('is what the built CLI prints, with exit 0', async () => {

@@ -13,7 +13,8 @@ const cjs = createRequire(import.meta.url)('node:module') as { _resolveFilename:
 const resolveFilename = cjs._resolveFilename;
 cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
   const file = resolveFilename.call(this, request, ...rest);
-  if (process.env.CMDB_TRACE_FILE) appendFileSync(process.env.CMDB_TRACE_FILE, [file, ...bundled(file)].map((f) => `${f}\n`).join(''));
+  if (process.env.CMDB_TRACE_FILE)
+    appendFileSync(process.env.CMDB_TRACE_FILE, [file, ...bundled(file)].map((f) => `${f}\n`).join(''));
   return file;
 };
 
@@ -31,6 +32,8 @@ function bundled(file: string): string[] {
 
 // Node's own modules (node:http2...) are loaded without resolution: listed at exit from moduleLoadList.
 process.on('exit', () => {
-  const builtins = (process as unknown as { moduleLoadList: string[] }).moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice('NativeModule '.length)}`);
+  const builtins = (process as unknown as { moduleLoadList: string[] }).moduleLoadList
+    .filter((m) => m.startsWith('NativeModule '))
+    .map((m) => `node:${m.slice('NativeModule '.length)}`);
   if (process.env.CMDB_TRACE_FILE) appendFileSync(process.env.CMDB_TRACE_FILE, builtins.join('\n') + '\n');
 });

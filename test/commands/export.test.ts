@@ -12,13 +12,20 @@ const readable = allTables().filter((t) => t.operations.includes('L') || t.opera
 
 function answer(req: Sent) {
   const singleton = readable.find((t) => req.path.startsWith(`/api/v2/cmdb/${t.path}?`))?.singleton;
-  return { status: 200, body: { http_method: 'GET', results: singleton ? {} : [], vdom: 'root', status: 'success', http_status: 200 } };
+  return {
+    status: 200,
+    body: { http_method: 'GET', results: singleton ? {} : [], vdom: 'root', status: 'success', http_status: 200 },
+  };
 }
 
 async function exportAll(tty: boolean, concurrency?: string) {
   const cache = mkdtempSync(join(tmpdir(), 'cmdb-export-'));
   try {
-    const device = mockDevice(answer, { globals: { output: 'json' }, tty, env: { XDG_CACHE_HOME: cache, HOME: cache } });
+    const device = mockDevice(answer, {
+      globals: { output: 'json' },
+      tty,
+      env: { XDG_CACHE_HOME: cache, HOME: cache },
+    });
     try {
       const code = await runCommand(device.ctx, 'export', { tables: [] }, concurrency ? { concurrency } : {});
       return { ...device, code };

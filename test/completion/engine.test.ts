@@ -35,7 +35,8 @@ async function values(line: string, sources = stub().sources): Promise<string[]>
 describe('commands and options', () => {
   it('offers the commands, not the hidden __complete', async () => {
     const all = await values('');
-    for (const name of ['tables', 'list', 'get', 'create', 'clone', 'update', 'move', 'delete', 'completion']) assert.ok(all.includes(name), name);
+    for (const name of ['tables', 'list', 'get', 'create', 'clone', 'update', 'move', 'delete', 'completion'])
+      assert.ok(all.includes(name), name);
     assert.ok(!all.some((c) => c.startsWith('__')));
     const de = await values('de');
     assert.ok(de.includes('defaults') && de.includes('delete') && de.every((c) => c.startsWith('de')), de.join());
@@ -43,7 +44,8 @@ describe('commands and options', () => {
 
   it("offers a command's own options and the global ones, with or without a command", async () => {
     const list = await values('list firewall.ipmacbinding/table --');
-    for (const flag of ['--filter', '--fields', '--scope', '--output', '--vdom', '--demo', '--help']) assert.ok(list.includes(flag), flag);
+    for (const flag of ['--filter', '--fields', '--scope', '--output', '--vdom', '--demo', '--help'])
+      assert.ok(list.includes(flag), flag);
     assert.ok(!list.includes('--set'));
     assert.ok((await values('-')).includes('-o'));
     assert.ok(!(await values('-')).includes('--filter'), 'no command yet: only global options');
@@ -72,8 +74,14 @@ describe('commands and options', () => {
   });
 
   it('skips option values when finding the command and its arguments', async () => {
-    assert.deepEqual(await values('-o json --vdom root get firewall.ipm'), ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
-    assert.deepEqual(await values('-ojson get firewall.ipm'), ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
+    assert.deepEqual(await values('-o json --vdom root get firewall.ipm'), [
+      'firewall.ipmacbinding/setting',
+      'firewall.ipmacbinding/table',
+    ]);
+    assert.deepEqual(await values('-ojson get firewall.ipm'), [
+      'firewall.ipmacbinding/setting',
+      'firewall.ipmacbinding/table',
+    ]);
   });
 });
 
@@ -101,7 +109,10 @@ describe('table paths', () => {
   it('takes a step that leaves no choice at once', async () => {
     const hotspot = await values('schema wireless-controller.h');
     assert.equal(hotspot.length, 13);
-    assert.ok(hotspot.every((v) => v.startsWith('wireless-controller.hotspot20/')), hotspot.join(' '));
+    assert.ok(
+      hotspot.every((v) => v.startsWith('wireless-controller.hotspot20/')),
+      hotspot.join(' '),
+    );
   });
 
   it('keeps a leading slash', async () => {
@@ -122,13 +133,35 @@ describe('table paths', () => {
       return out.sort();
     };
     // A table SPEC.md renamed is offered under the device's name too.
-    const expect = (filter: (t: TableDef) => boolean) => allTables().filter(filter).flatMap((t) => (t.deviceName ? [t.path, t.deviceName] : [t.path])).sort();
-    assert.deepEqual(await leaves('delete'), expect((t) => !t.singleton && supports('D')(t)));
-    assert.deepEqual(await leaves('get'), expect((t) => (t.singleton ? supports('GL')(t) : supports('R')(t))));
-    assert.deepEqual(await leaves('update'), expect((t) => (t.singleton ? supports('P')(t) : supports('U')(t))));
-    assert.deepEqual(await leaves('list'), expect((t) => (t.singleton ? supports('LG')(t) : supports('L')(t))));
-    assert.deepEqual(await leaves('move'), expect((t) => !t.singleton && supports('U')(t)));
-    assert.deepEqual(await leaves('schema'), expect(() => true));
+    const expect = (filter: (t: TableDef) => boolean) =>
+      allTables()
+        .filter(filter)
+        .flatMap((t) => (t.deviceName ? [t.path, t.deviceName] : [t.path]))
+        .sort();
+    assert.deepEqual(
+      await leaves('delete'),
+      expect((t) => !t.singleton && supports('D')(t)),
+    );
+    assert.deepEqual(
+      await leaves('get'),
+      expect((t) => (t.singleton ? supports('GL')(t) : supports('R')(t))),
+    );
+    assert.deepEqual(
+      await leaves('update'),
+      expect((t) => (t.singleton ? supports('P')(t) : supports('U')(t))),
+    );
+    assert.deepEqual(
+      await leaves('list'),
+      expect((t) => (t.singleton ? supports('LG')(t) : supports('L')(t))),
+    );
+    assert.deepEqual(
+      await leaves('move'),
+      expect((t) => !t.singleton && supports('U')(t)),
+    );
+    assert.deepEqual(
+      await leaves('schema'),
+      expect(() => true),
+    );
     assert.ok(!(await leaves('delete')).includes('log.disk/setting'));
   });
 
@@ -151,7 +184,10 @@ describe('keys', () => {
     }
     assert.deepEqual(await values('get router/access-list lab'), ['lab gateway', 'lab/core']);
     assert.deepEqual(await values('move router/access-list edge --before '), ['lab gateway', 'lab/core']);
-    assert.deepEqual(await values('move router/access-list edge --after=lab'), ['--after=lab gateway', '--after=lab/core']);
+    assert.deepEqual(await values('move router/access-list edge --after=lab'), [
+      '--after=lab gateway',
+      '--after=lab/core',
+    ]);
   });
 
   it('offers each key once to delete, and no key where none goes', async () => {
@@ -174,7 +210,20 @@ describe('keys', () => {
     await values('get router/access-list --host ', sources);
     assert.equal(asked.length, 0, 'the cursor is on the value of --host');
     await values('--demo -d lab get --vdom=dmz router/access-list --host https://fw --insecure ', sources);
-    assert.deepEqual(asked, [{ table: 'router/access-list', line: { device: 'lab', host: 'https://fw', vdom: 'dmz', demo: true, insecure: true, caFile: undefined, force: undefined } }]);
+    assert.deepEqual(asked, [
+      {
+        table: 'router/access-list',
+        line: {
+          device: 'lab',
+          host: 'https://fw',
+          vdom: 'dmz',
+          demo: true,
+          insecure: true,
+          caFile: undefined,
+          force: undefined,
+        },
+      },
+    ]);
   });
 });
 
@@ -186,16 +235,28 @@ describe('fields', () => {
 
   it('completes --filter field names, then enum values after the operator', async () => {
     assert.deepEqual(await values('list firewall.ipmacbinding/table --filter st'), ['status']);
-    assert.deepEqual(await values('list firewall.ipmacbinding/table --filter status=='), ['status==disable', 'status==enable']);
+    assert.deepEqual(await values('list firewall.ipmacbinding/table --filter status=='), [
+      'status==disable',
+      'status==enable',
+    ]);
     assert.deepEqual(await values('list firewall.ipmacbinding/table --filter status!=e'), ['status!=enable']);
     assert.deepEqual(await values('list firewall.ipmacbinding/table --filter ip==1,st'), ['ip==1,status']);
   });
 
   it('completes --set field= then the enum values of the field', async () => {
     const completion = await complete(PROGRAM, ['update', 'log.disk/setting', '--set'], 'roll-d', stub().sources);
-    assert.deepEqual(completion.candidates.map((c) => [c.value, c.noSpace]), [['roll-day=', true]]);
-    assert.deepEqual(await values('update log.disk/setting --set roll-day=s'), ['roll-day=saturday', 'roll-day=sunday']);
-    assert.deepEqual(await values('create firewall.ipmacbinding/table --set status='), ['status=disable', 'status=enable']);
+    assert.deepEqual(
+      completion.candidates.map((c) => [c.value, c.noSpace]),
+      [['roll-day=', true]],
+    );
+    assert.deepEqual(await values('update log.disk/setting --set roll-day=s'), [
+      'roll-day=saturday',
+      'roll-day=sunday',
+    ]);
+    assert.deepEqual(await values('create firewall.ipmacbinding/table --set status='), [
+      'status=disable',
+      'status=enable',
+    ]);
     assert.deepEqual(await values('update log.disk/setting --set max-log-file-size='), []);
   });
 
@@ -210,7 +271,19 @@ describe('fields', () => {
 
 describe("a device of another release: its catalogue's tables and fields", () => {
   const catalogue = new DeviceCatalogue({ version: 'v7.2.5', build: 1517 }, [
-    { path: 'router', name: 'policy-x', schema: { category: 'table', mkey: 'seq-num', mkey_type: 'integer', children: { action: { type: 'option', options: [{ name: 'permit' }, { name: 'deny' }] }, priority: { type: 'integer' } } } },
+    {
+      path: 'router',
+      name: 'policy-x',
+      schema: {
+        category: 'table',
+        mkey: 'seq-num',
+        mkey_type: 'integer',
+        children: {
+          action: { type: 'option', options: [{ name: 'permit' }, { name: 'deny' }] },
+          priority: { type: 'integer' },
+        },
+      },
+    },
   ]);
   it('offers its tables, its fields and their values, and asks keys of its tables', async () => {
     const { sources, asked } = stub(['1', '2'], catalogue);
@@ -219,6 +292,9 @@ describe("a device of another release: its catalogue's tables and fields", () =>
     assert.deepEqual(await values('create router/policy-x --set a', sources), ['action=']);
     assert.deepEqual(await values('create router/policy-x --set action=', sources), ['action=deny', 'action=permit']);
     assert.deepEqual(await values('get router/policy-x ', sources), ['1', '2']);
-    assert.deepEqual(asked.map((a) => a.table), ['router/policy-x']);
+    assert.deepEqual(
+      asked.map((a) => a.table),
+      ['router/policy-x'],
+    );
   });
 });

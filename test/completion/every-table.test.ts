@@ -6,7 +6,12 @@ import { test } from 'node:test';
 import { complete, type Sources } from '../../src/completion/engine.js';
 import { PROGRAM } from '../../src/completion/program.js';
 
-const sources: Sources = { keys: async () => [], devices: async () => [], vdoms: async () => [], catalogue: async () => SHIPPED_CATALOGUE };
+const sources: Sources = {
+  keys: async () => [],
+  devices: async () => [],
+  vdoms: async () => [],
+  catalogue: async () => SHIPPED_CATALOGUE,
+};
 
 async function values(line: string): Promise<string[]> {
   const words = line.split(' ');
@@ -23,7 +28,11 @@ test('table names as the device spells them: uppercase, +, and the device names 
 
 test('fields and allowed values of a device table', async () => {
   assert.deepEqual(await values('update firewall/policy 1 --set srci'), ['srcintf=']);
-  assert.deepEqual(await values('update firewall/policy 1 --set action='), ['action=accept', 'action=deny', 'action=ipsec']);
+  assert.deepEqual(await values('update firewall/policy 1 --set action='), [
+    'action=accept',
+    'action=deny',
+    'action=ipsec',
+  ]);
   assert.deepEqual(await values('create router/static --set gate'), ['gateway=']);
   assert.ok((await values('list firewall/address --filter ty')).includes('type'));
 });

@@ -19,7 +19,8 @@ export function hasShell(shell: ShellName): boolean {
 export function needShells(t: TestContext, ...shells: ShellName[]): boolean {
   const missing = shells.filter((s) => !hasShell(s));
   if (!missing.length) return true;
-  if (process.env.CI) throw new Error(`${missing.join(', ')} not installed (CI installs bash, zsh and fish with apt in .ci/run)`);
+  if (process.env.CI)
+    throw new Error(`${missing.join(', ')} not installed (CI installs bash, zsh and fish with apt in .ci/run)`);
   t.skip(`${missing.join(', ')} not installed`);
   return false;
 }
@@ -80,7 +81,12 @@ export interface Completed {
 
 /** bash: calls _cmdb as programmable completion does and returns COMPREPLY. */
 export async function bashComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed> {
-  const r = await run('bash', ['--norc', '--noprofile', join(DRIVERS, 'bash-function.bash'), SCRIPT('bash'), line], env, watchdogMs);
+  const r = await run(
+    'bash',
+    ['--norc', '--noprofile', join(DRIVERS, 'bash-function.bash'), SCRIPT('bash'), line],
+    env,
+    watchdogMs,
+  );
   if (r.code !== 0) throw new Error(`bash driver failed (${r.code}): ${r.stderr}`);
   return { candidates: lines(r.stdout), stderr: r.stderr };
 }
@@ -94,7 +100,11 @@ export async function bashReadline(line: string, env: NodeJS.ProcessEnv): Promis
 }
 
 /** zsh with real zle and compsys: the matches compadd accepted, and the line after one Tab. */
-export async function zshComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed & { line: string }> {
+export async function zshComplete(
+  line: string,
+  env: NodeJS.ProcessEnv,
+  watchdogMs?: number,
+): Promise<Completed & { line: string }> {
   const out = tempDir('cmdb-zsh-');
   mkdirSync(out, { recursive: true });
   const r = await run('zsh', ['-f', join(DRIVERS, 'zsh.zsh'), SCRIPT('zsh'), out, line], env, watchdogMs);
@@ -108,7 +118,12 @@ export async function zshComplete(line: string, env: NodeJS.ProcessEnv, watchdog
 
 /** fish: `complete -C`, the candidates without their descriptions. */
 export async function fishComplete(line: string, env: NodeJS.ProcessEnv, watchdogMs?: number): Promise<Completed> {
-  const r = await run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', SCRIPT('fish'), line], env, watchdogMs);
+  const r = await run(
+    'fish',
+    ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', SCRIPT('fish'), line],
+    env,
+    watchdogMs,
+  );
   if (r.code !== 0) throw new Error(`fish failed (${r.code}): ${r.stderr}`);
   return { candidates: lines(r.stdout).map((l) => l.split('\t')[0]), stderr: r.stderr };
 }

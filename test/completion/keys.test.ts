@@ -38,9 +38,11 @@ after(async () => {
 // A device that answers: the completion deadline (1.5 s) is not what these tests are about, and a loaded
 // machine (the whole suite in parallel, a keyring starting) can take that long for the first request of
 // a process that loads its HTTP stack from source; the tests of a device that never answers keep it.
-const deviceEnv = () => isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token, CMDB_COMPLETION_TIMEOUT: '30' });
+const deviceEnv = () =>
+  isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token, CMDB_COMPLETION_TIMEOUT: '30' });
 const requestsTo = (path: string) => emulator.requests.filter((r) => r.path === `/api/v2/cmdb/${path}`);
-const cacheFiles = (env: NodeJS.ProcessEnv) => readdirSync(join(env.XDG_CACHE_HOME!, 'cmdb', 'keys')).map((f) => join(env.XDG_CACHE_HOME!, 'cmdb', 'keys', f));
+const cacheFiles = (env: NodeJS.ProcessEnv) =>
+  readdirSync(join(env.XDG_CACHE_HOME!, 'cmdb', 'keys')).map((f) => join(env.XDG_CACHE_HOME!, 'cmdb', 'keys', f));
 
 describe('keys from the device', () => {
   it('asks only for the key field', async () => {
@@ -48,7 +50,10 @@ describe('keys from the device', () => {
     const keys = await deviceSources(deviceEnv()).keys(ACL, {});
     assert.ok(keys.includes('lab gateway') && keys.includes('10.0.0.0/8'), keys.join());
     const sent = requestsTo(ACL.path).slice(before);
-    assert.deepEqual(sent.map((r) => [r.method, r.query]), [['GET', 'format=name']]);
+    assert.deepEqual(
+      sent.map((r) => [r.method, r.query]),
+      [['GET', 'format=name']],
+    );
   });
 
   it('asks the VDOM on the line', async () => {
@@ -115,12 +120,16 @@ describe('keys from the device', () => {
   it('gives no keys without a device or a credential', async () => {
     assert.deepEqual(await deviceSources(isolatedEnv()).keys(ACL, {}), []);
     assert.deepEqual(await deviceSources(isolatedEnv({ CMDB_HOST: emulator.url })).keys(ACL, {}), []);
-    assert.deepEqual(await deviceSources(isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: 'wrong' })).keys(ACL, {}), []);
+    assert.deepEqual(
+      await deviceSources(isolatedEnv({ CMDB_HOST: emulator.url, CMDB_TOKEN: 'wrong' })).keys(ACL, {}),
+      [],
+    );
   });
 });
 
 describe('profiles and VDOMs', () => {
-  const PROFILES = 'default: fw1\ndevices:\n  fw1:\n    host: https://fw1.example\n    auth: token\n    vdom: root,branch\n  lab:\n    host: http://127.0.0.1:1\n    auth: token\n';
+  const PROFILES =
+    'default: fw1\ndevices:\n  fw1:\n    host: https://fw1.example\n    auth: token\n    vdom: root,branch\n  lab:\n    host: http://127.0.0.1:1\n    auth: token\n';
 
   function withProfiles(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     const env = isolatedEnv(extra);
@@ -154,13 +163,21 @@ describe('cmdb __complete', () => {
     const { port } = silent.address() as { port: number };
     for (const host of [`http://127.0.0.1:${port}`, 'http://127.0.0.1:1']) {
       // A run still going after 5 s (the completion deadline is 1.5 s) is killed: exit code null, not 0.
-      const run = await cmdb(['__complete', 'bash', '--', `cmdb -v get ${ACL.path} `], { env: isolatedEnv({ CMDB_HOST: host, CMDB_TOKEN: 'x', CMDB_DEBUG: '1' }), timeoutMs: 5000 });
+      const run = await cmdb(['__complete', 'bash', '--', `cmdb -v get ${ACL.path} `], {
+        env: isolatedEnv({ CMDB_HOST: host, CMDB_TOKEN: 'x', CMDB_DEBUG: '1' }),
+        timeoutMs: 5000,
+      });
       assert.deepEqual([run.code, run.stdout, run.stderr], [0, '', ''], host);
     }
   });
 
   it('prints nothing for a request it does not understand', async () => {
-    for (const args of [['__complete'], ['__complete', 'tcsh', '--', 'x'], ['__complete', 'bash'], ['__complete', 'bash', '--', 'cmdb']]) {
+    for (const args of [
+      ['__complete'],
+      ['__complete', 'tcsh', '--', 'x'],
+      ['__complete', 'bash'],
+      ['__complete', 'bash', '--', 'cmdb'],
+    ]) {
       const run = await cmdb(args);
       assert.deepEqual([run.code, run.stdout, run.stderr], [0, '', ''], args.join(' '));
     }

@@ -50,7 +50,11 @@ describe('the completion model (generated from the registry)', () => {
 
   it('has table rules only for commands that take a table', () => {
     for (const { command, path } of commands(PROGRAM)) {
-      if (command.tables) assert.ok(command.args.some((a) => a.kind === 'table'), path.join(' '));
+      if (command.tables)
+        assert.ok(
+          command.args.some((a) => a.kind === 'table'),
+          path.join(' '),
+        );
     }
   });
 });

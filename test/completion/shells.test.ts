@@ -5,7 +5,15 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { bashComplete, bashReadline, fishComplete, needShells, shellEnv, zshComplete, type Completed } from './harness.js';
+import {
+  bashComplete,
+  bashReadline,
+  fishComplete,
+  needShells,
+  shellEnv,
+  zshComplete,
+  type Completed,
+} from './harness.js';
 import { tempDir } from '../helpers/temp.js';
 
 const TABLE = 'router/access-list';
@@ -69,7 +77,9 @@ function bodyFolder(): string {
 const FROZEN_MS = 5000;
 
 /** No candidate, nothing on stderr, and no frozen shell, for a refused connection and for a device that never answers. */
-async function assertQuietWhenUnreachable(complete: (line: string, env: NodeJS.ProcessEnv, watchdogMs?: number) => Promise<Completed>): Promise<void> {
+async function assertQuietWhenUnreachable(
+  complete: (line: string, env: NodeJS.ProcessEnv, watchdogMs?: number) => Promise<Completed>,
+): Promise<void> {
   for (const { name, env } of unreachable()) {
     const r = await complete(`cmdb get ${TABLE} `, shellEnv(env), FROZEN_MS);
     assert.deepEqual(r.candidates, [], name);
@@ -85,9 +95,19 @@ describe('bash', () => {
 
   it('completes a table prefix, one area step at a time without a space after a step', async (t) => {
     if (!needShells(t, 'bash')) return;
-    assert.deepEqual((await bashComplete('cmdb get firewall.ipm', shellEnv())).candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
+    assert.deepEqual((await bashComplete('cmdb get firewall.ipm', shellEnv())).candidates, [
+      'firewall.ipmacbinding/setting',
+      'firewall.ipmacbinding/table',
+    ]);
     const steps = await bashComplete('cmdb delete w', shellEnv());
-    assert.deepEqual(steps.candidates, ['waf/', 'wanopt/', 'web-proxy/', 'webfilter/', 'wireless-controller.', 'wireless-controller/']);
+    assert.deepEqual(steps.candidates, [
+      'waf/',
+      'wanopt/',
+      'web-proxy/',
+      'webfilter/',
+      'wireless-controller.',
+      'wireless-controller/',
+    ]);
     assert.match(steps.stderr, /compopt -o nospace/);
   });
 
@@ -105,7 +125,9 @@ describe('bash', () => {
     const field = await bashComplete('cmdb update log.disk/setting --set roll-d', shellEnv());
     assert.deepEqual(field.candidates, ['roll-day=']);
     assert.match(field.stderr, /compopt -o nospace/);
-    assert.deepEqual((await bashComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, ['monday']);
+    assert.deepEqual((await bashComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, [
+      'monday',
+    ]);
   });
 
   it('leaves file names to bash', async (t) => {
@@ -128,9 +150,15 @@ describe('bash', () => {
     assert.equal(await bashReadline(`cmdb get ${TABLE} 'lab g`, env), `cmdb get ${TABLE} 'lab gateway' `);
     assert.equal(await bashReadline(`cmdb get ${TABLE} lab/`, env), `cmdb get ${TABLE} lab/core `);
     assert.equal(await bashReadline(`cmdb get ${TABLE} edge`, env), `cmdb get ${TABLE} edge:a=b `);
-    assert.equal(await bashReadline('cmdb update log.disk/setting --set roll-day=mo', env), 'cmdb update log.disk/setting --set roll-day=monday ');
+    assert.equal(
+      await bashReadline('cmdb update log.disk/setting --set roll-day=mo', env),
+      'cmdb update log.disk/setting --set roll-day=monday ',
+    );
     assert.equal(await bashReadline('cmdb get wireless-controller.h', env), 'cmdb get wireless-controller.hotspot20/');
-    assert.equal(await bashReadline('cmdb get wireless-controller.hotspot20/anqp-3', env), 'cmdb get wireless-controller.hotspot20/anqp-3gpp-cellular ');
+    assert.equal(
+      await bashReadline('cmdb get wireless-controller.hotspot20/anqp-3', env),
+      'cmdb get wireless-controller.hotspot20/anqp-3gpp-cellular ',
+    );
   });
 });
 
@@ -171,7 +199,10 @@ describe('zsh', () => {
   it('leaves file names to zsh', async (t) => {
     if (!needShells(t, 'zsh')) return;
     const dir = bodyFolder();
-    assert.equal((await zshComplete(`cmdb create ${TABLE} --file ${dir}/bo`, shellEnv())).line, `cmdb create ${TABLE} --file ${dir}/body\\ one.json `);
+    assert.equal(
+      (await zshComplete(`cmdb create ${TABLE} --file ${dir}/bo`, shellEnv())).line,
+      `cmdb create ${TABLE} --file ${dir}/body\\ one.json `,
+    );
   });
 
   it('offers nothing, quickly and silently, when the device is unreachable', async (t) => {
@@ -192,7 +223,10 @@ describe('fish', () => {
 
   it('completes a table prefix', async (t) => {
     if (!needShells(t, 'fish')) return;
-    assert.deepEqual((await fishComplete('cmdb get firewall.ipm', shellEnv())).candidates, ['firewall.ipmacbinding/setting', 'firewall.ipmacbinding/table']);
+    assert.deepEqual((await fishComplete('cmdb get firewall.ipm', shellEnv())).candidates, [
+      'firewall.ipmacbinding/setting',
+      'firewall.ipmacbinding/table',
+    ]);
   });
 
   it('completes keys from the device, typed plain, escaped or quoted', async (t) => {
@@ -205,14 +239,20 @@ describe('fish', () => {
 
   it('completes a field name and an enum value', async (t) => {
     if (!needShells(t, 'fish')) return;
-    assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-d', shellEnv())).candidates, ['roll-day=']);
-    assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, ['roll-day=monday']);
+    assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-d', shellEnv())).candidates, [
+      'roll-day=',
+    ]);
+    assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, [
+      'roll-day=monday',
+    ]);
   });
 
   it('leaves file names to fish', async (t) => {
     if (!needShells(t, 'fish')) return;
     const dir = bodyFolder();
-    assert.deepEqual((await fishComplete(`cmdb create ${TABLE} -f ${dir}/bo`, shellEnv())).candidates, [`${dir}/body one.json`]);
+    assert.deepEqual((await fishComplete(`cmdb create ${TABLE} -f ${dir}/bo`, shellEnv())).candidates, [
+      `${dir}/body one.json`,
+    ]);
   });
 
   it('offers nothing, quickly and silently, when the device is unreachable', async (t) => {

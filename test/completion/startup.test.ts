@@ -15,7 +15,10 @@ const HEAVY = ['commander', 'undici', 'yaml', '@napi-rs/keyring'];
 /** The modules a run resolved, and Node's built-ins it loaded (spawnSync: no emulator may need this process meanwhile). */
 function modulesLoaded(args: string[], env: NodeJS.ProcessEnv): string[] {
   const trace = join(tempDir('cmdb-trace-'), 'modules.txt');
-  const run = spawnSync(process.execPath, ['--import', register, BIN, ...args], { env: { ...env, CMDB_TRACE_FILE: trace }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', register, BIN, ...args], {
+    env: { ...env, CMDB_TRACE_FILE: trace },
+    encoding: 'utf8',
+  });
   assert.equal(run.status, 0, run.stderr);
   return readFileSync(trace, 'utf8').split('\n');
 }
@@ -29,7 +32,10 @@ function packagesLoaded(args: string[], env: NodeJS.ProcessEnv): string[] {
 /** Whether the run loaded the program (dist/src/bundle/cli.cjs) or node:crypto, which Tab answered from complete.cjs never does. */
 function programOrCrypto(args: string[], env: NodeJS.ProcessEnv): string[] {
   const modules = modulesLoaded(args, env);
-  return [modules.some((m) => m.endsWith('/dist/src/bundle/cli.cjs')) && 'cli.cjs', modules.includes('node:crypto') && 'node:crypto'].filter((m): m is string => !!m);
+  return [
+    modules.some((m) => m.endsWith('/dist/src/bundle/cli.cjs')) && 'cli.cjs',
+    modules.includes('node:crypto') && 'node:crypto',
+  ].filter((m): m is string => !!m);
 }
 
 let emulator: RunningEmulator;
@@ -64,5 +70,8 @@ it('answers static completions and keys from a warm cache without loading the pr
   const warm = await cmdb(args, { env });
   assert.equal(warm.stdout, cold.stdout);
   // Keys not cached (another VDOM): the program asks the device.
-  assert.deepEqual(programOrCrypto(['__complete', 'zsh', '--', '--vdom', 'dmz', 'get', 'router/access-list', ''], env), ['cli.cjs']);
+  assert.deepEqual(
+    programOrCrypto(['__complete', 'zsh', '--', '--vdom', 'dmz', 'get', 'router/access-list', ''], env),
+    ['cli.cjs'],
+  );
 });

@@ -19,7 +19,11 @@ test('under any umask: folders 0700 (parents too), files 0600, a stale temporary
       const base = join(root, `u${umask.toString(8)}`);
       const file = join(base, 'a', 'b', 'config.yaml');
       writePrivateFile(file, 'one');
-      assert.deepEqual([mode(base), mode(join(base, 'a')), mode(join(base, 'a', 'b')), mode(file)], [0o700, 0o700, 0o700, 0o600], `umask ${umask.toString(8)}`);
+      assert.deepEqual(
+        [mode(base), mode(join(base, 'a')), mode(join(base, 'a', 'b')), mode(file)],
+        [0o700, 0o700, 0o700, 0o600],
+        `umask ${umask.toString(8)}`,
+      );
       writeFileSync(`${file}.${process.pid}.tmp`, 'stale', { mode: 0o666 });
       writeFileSync(file, 'old', { mode: 0o644 });
       writePrivateFile(file, 'two');
@@ -57,10 +61,16 @@ test('an existing folder is left as it is, named once when others can read it', 
 });
 
 test('the nesting bound counts flow collections, block items on one line and indentation; ordinary documents pass', () => {
-  const stairs = (n: number) => 'x: [1]\n' + Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:\n`).join('') + `${' '.repeat(n)}k: v\n`;
+  const stairs = (n: number) =>
+    'x: [1]\n' + Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:\n`).join('') + `${' '.repeat(n)}k: v\n`;
   assert.equal(tooDeepAt(stairs(60)), null);
   assert.notEqual(tooDeepAt(stairs(70)), null);
   assert.notEqual(tooDeepAt(`${'- '.repeat(70)}x\n`), null);
   assert.notEqual(tooDeepAt(`a: ${'['.repeat(70)}`), null);
-  assert.equal(tooDeepAt('vdoms:\n  root:\n    t:\n      - a: 1\n        b: [1, {c: "[[[["}]\n      - a: don\'t [[[[\n    # [[[[\n    u:\n      x: 1\n'), null);
+  assert.equal(
+    tooDeepAt(
+      'vdoms:\n  root:\n    t:\n      - a: 1\n        b: [1, {c: "[[[["}]\n      - a: don\'t [[[[\n    # [[[[\n    u:\n      x: 1\n',
+    ),
+    null,
+  );
 });

@@ -2,7 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { dropProfile, getProfile, profileNameFor, profilesPath, putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
+import {
+  dropProfile,
+  getProfile,
+  profileNameFor,
+  profilesPath,
+  putProfile,
+  readProfiles,
+  writeProfiles,
+  type DeviceProfile,
+} from '../../src/config/profiles.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { plainYaml } from '../../src/config/plain-yaml.js';
 import { tempDir } from '../helpers/temp.js';
@@ -12,8 +21,25 @@ function configEnv(): NodeJS.ProcessEnv {
 }
 
 const FP = 'ab'.repeat(32);
-const fw1: DeviceProfile = { name: 'fw1', host: 'https://fw1.example:8443', auth: 'token', secrets: 'keychain', vdom: 'root', fingerprint: FP.toUpperCase().match(/../g)!.join(':'), timeout: 10, caFile: '/etc/ca.pem', prefix: '/api/v2/cmdb' };
-const fw2: DeviceProfile = { name: 'fw2', host: 'https://[2001:db8::1]', auth: 'session', username: 'admin', secrets: 'file', acceptDisclaimer: true };
+const fw1: DeviceProfile = {
+  name: 'fw1',
+  host: 'https://fw1.example:8443',
+  auth: 'token',
+  secrets: 'keychain',
+  vdom: 'root',
+  fingerprint: FP.toUpperCase().match(/../g)!.join(':'),
+  timeout: 10,
+  caFile: '/etc/ca.pem',
+  prefix: '/api/v2/cmdb',
+};
+const fw2: DeviceProfile = {
+  name: 'fw2',
+  host: 'https://[2001:db8::1]',
+  auth: 'session',
+  username: 'admin',
+  secrets: 'file',
+  acceptDisclaimer: true,
+};
 
 function writeConfig(env: NodeJS.ProcessEnv, text: string): string {
   const path = profilesPath(env);
@@ -24,13 +50,16 @@ function writeConfig(env: NodeJS.ProcessEnv, text: string): string {
 
 function fileError(env: NodeJS.ProcessEnv, text: string, line: number, message: RegExp): void {
   const path = writeConfig(env, text);
-  assert.throws(() => readProfiles(env), (e: UsageError) => {
-    assert.ok(e instanceof UsageError);
-    assert.equal(e.exitCode, EXIT.USAGE);
-    assert.ok(e.message.startsWith(`${path}:${line}: `), e.message);
-    assert.match(e.message, message);
-    return true;
-  });
+  assert.throws(
+    () => readProfiles(env),
+    (e: UsageError) => {
+      assert.ok(e instanceof UsageError);
+      assert.equal(e.exitCode, EXIT.USAGE);
+      assert.ok(e.message.startsWith(`${path}:${line}: `), e.message);
+      assert.match(e.message, message);
+      return true;
+    },
+  );
 }
 
 test('no file is no profile', () => {
@@ -72,16 +101,28 @@ test('replacing a profile keeps its place; removing the default leaves none', ()
   const env = configEnv();
   let set = putProfile(putProfile(readProfiles(env), fw1), fw2);
   set = putProfile(set, { ...fw1, auth: 'session', username: 'ops' });
-  assert.deepEqual(set.devices.map((d) => [d.name, d.auth]), [['fw1', 'session'], ['fw2', 'session']]);
+  assert.deepEqual(
+    set.devices.map((d) => [d.name, d.auth]),
+    [
+      ['fw1', 'session'],
+      ['fw2', 'session'],
+    ],
+  );
   set = dropProfile(set, 'fw1');
   assert.equal(set.defaultName, null);
-  assert.deepEqual(set.devices.map((d) => d.name), ['fw2']);
+  assert.deepEqual(
+    set.devices.map((d) => d.name),
+    ['fw2'],
+  );
   assert.throws(() => dropProfile(set, 'fw1'), /no device named 'fw1'/);
 });
 
 test('an unknown device name lists the saved ones', () => {
   const set = putProfile(putProfile(readProfiles(configEnv()), fw1), fw2);
-  assert.throws(() => getProfile(set, 'fw3'), (e: UsageError) => e.exitCode === EXIT.USAGE && /fw1, fw2/.test(e.hint ?? ''));
+  assert.throws(
+    () => getProfile(set, 'fw3'),
+    (e: UsageError) => e.exitCode === EXIT.USAGE && /fw1, fw2/.test(e.hint ?? ''),
+  );
 });
 
 test('a profile is named after the host with its port; IPv6 in brackets', () => {
@@ -100,13 +141,33 @@ test('fingerprints in the file are accepted with or without colons, in any case,
 
 test('a hand-broken file names the file and the line', () => {
   fileError(configEnv(), 'default: a\ndevices:\n  a:\n    host: [unclosed\n', 5, /not valid YAML/);
-  fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: token\n    hots: x\n', 5, /unknown setting 'hots' in device 'a'/);
-  fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: token\n    timeout: soon\n', 5, /timeout must be a number/);
+  fileError(
+    configEnv(),
+    'devices:\n  a:\n    host: fw\n    auth: token\n    hots: x\n',
+    5,
+    /unknown setting 'hots' in device 'a'/,
+  );
+  fileError(
+    configEnv(),
+    'devices:\n  a:\n    host: fw\n    auth: token\n    timeout: soon\n',
+    5,
+    /timeout must be a number/,
+  );
   fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: password\n', 4, /auth must be 'token' or 'session'/);
   fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: session\n', 2, /no username/);
   fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: token\n    fingerprint: abc\n', 5, /SHA-256/);
-  fileError(configEnv(), 'default: b\ndevices:\n  a:\n    host: fw\n    auth: token\n', 1, /'b', which is not in devices/);
-  fileError(configEnv(), 'devices:\n  a:\n    host: fw\n    auth: token\n  a:\n    host: fw2\n    auth: token\n', 5, /not valid YAML/);
+  fileError(
+    configEnv(),
+    'default: b\ndevices:\n  a:\n    host: fw\n    auth: token\n',
+    1,
+    /'b', which is not in devices/,
+  );
+  fileError(
+    configEnv(),
+    'devices:\n  a:\n    host: fw\n    auth: token\n  a:\n    host: fw2\n    auth: token\n',
+    5,
+    /not valid YAML/,
+  );
   fileError(configEnv(), '- just\n- a list\n', 1, /expected a mapping/);
 });
 
@@ -114,8 +175,17 @@ test('config.yaml as cmdb writes it is read without the yaml package, to the sam
   const env = configEnv();
   const path = profilesPath(env);
   const named = (name: string, host: string): DeviceProfile => ({ name, host, auth: 'token', secrets: 'keychain' });
-  const written = putProfile(putProfile(putProfile(putProfile({ path, defaultName: null, devices: [] }, fw1), fw2), named('10.0.0.1:8443', 'https://10.0.0.1:8443')), named('[::1]:8443', 'https://[::1]:8443'));
-  writeProfiles({ ...written, devices: written.devices.map((d) => (d.name === 'fw2' ? { ...d, username: 'true', vdom: '123' } : d)) });
+  const written = putProfile(
+    putProfile(
+      putProfile(putProfile({ path, defaultName: null, devices: [] }, fw1), fw2),
+      named('10.0.0.1:8443', 'https://10.0.0.1:8443'),
+    ),
+    named('[::1]:8443', 'https://[::1]:8443'),
+  );
+  writeProfiles({
+    ...written,
+    devices: written.devices.map((d) => (d.name === 'fw2' ? { ...d, username: 'true', vdom: '123' } : d)),
+  });
   const text = readFileSync(path, 'utf8');
   assert.ok(plainYaml(text), 'what writeProfiles writes is plain');
   assert.equal(plainYaml(`${text}...\n`), null, 'a document end marker is left to the yaml package');

@@ -3,8 +3,16 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { credentialAccount, credentialsPath, FileSecretStore, KeychainError, KeychainStore, keychainTimeoutMs, sessionAccount } from '../../src/config/secrets.js';
-import { EXIT, UsageError } from '../../src/errors.js';
+import {
+  credentialAccount,
+  credentialsPath,
+  FileSecretStore,
+  KeychainError,
+  KeychainStore,
+  keychainTimeoutMs,
+  sessionAccount,
+} from '../../src/config/secrets.js';
+import { EXIT, type UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** HOME of the keychain runs: what they write there (a cache) goes with it. */
@@ -68,7 +76,11 @@ test('keychain timeout: CMDB_KEYCHAIN_TIMEOUT seconds, default 3', () => {
 const linux = process.platform === 'linux' ? false : 'the Secret Service is Linux only';
 
 test('no D-Bus: exit 4, naming CMDB_TOKEN and --insecure-storage', { skip: linux }, async () => {
-  const store = new KeychainStore({ PATH: process.env.PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(home, 'cmdb-no-such-bus')}` });
+  const store = new KeychainStore({
+    PATH: process.env.PATH,
+    HOME: home,
+    DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(home, 'cmdb-no-such-bus')}`,
+  });
   await assert.rejects(store.set('fw', 'secret'), (e: KeychainError) => {
     assert.ok(e instanceof KeychainError);
     assert.equal(e.exitCode, EXIT.AUTH);
@@ -84,15 +96,28 @@ test('no session bus at all: said in those words', { skip: linux }, async () => 
   await assert.rejects(store.get('fw'), /no D-Bus session bus \(DBUS_SESSION_BUS_ADDRESS is not set\)/);
 });
 
-test('a D-Bus that never answers does not hang the tool: the call fails after the timeout', { skip: linux }, async () => {
+test('a D-Bus that never answers does not hang the tool: the call fails after the timeout', {
+  skip: linux,
+}, async () => {
   const socket = join(tempDir('cmdb-hung-bus-'), 'bus');
   const held: import('node:net').Socket[] = [];
   const server = createServer((s) => void held.push(s)).listen(socket);
   try {
-    const store = new KeychainStore({ PATH: process.env.PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` }, 500);
-    await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /did not answer within 0.5 s/.test(e.message) && /CMDB_KEYCHAIN_TIMEOUT/.test(e.message));
+    const store = new KeychainStore(
+      { PATH: process.env.PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` },
+      500,
+    );
+    await assert.rejects(
+      store.get('fw'),
+      (e: KeychainError) =>
+        e instanceof KeychainError &&
+        /did not answer within 0.5 s/.test(e.message) &&
+        /CMDB_KEYCHAIN_TIMEOUT/.test(e.message),
+    );
   } finally {
-    held.forEach((s) => s.destroy());
+    held.forEach((s) => {
+      s.destroy();
+    });
     server.close();
   }
 });
@@ -104,10 +129,16 @@ function fakeLookupTool(script: string): string {
   return `${dir}:${process.env.PATH}`;
 }
 
-const noBus = (PATH: string) => ({ PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(home, 'cmdb-no-such-bus')}` });
+const noBus = (PATH: string) => ({
+  PATH,
+  HOME: home,
+  DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(home, 'cmdb-no-such-bus')}`,
+});
 
 test('a read asks secret-tool first: its secret is the answer, byte for byte', { skip: linux }, async () => {
-  const store = new KeychainStore(noBus(fakeLookupTool(`[ "$*" = "lookup service cmdb username fw" ] && printf 'tök\\nen ' && exit 0; exit 3`)));
+  const store = new KeychainStore(
+    noBus(fakeLookupTool(`[ "$*" = "lookup service cmdb username fw" ] && printf 'tök\\nen ' && exit 0; exit 3`)),
+  );
   assert.equal(await store.get('fw'), 'tök\nen ');
 });
 
@@ -116,13 +147,21 @@ test('secret-tool exiting 1 without a word means no saved secret', { skip: linux
   assert.equal(await store.get('fw'), null);
 });
 
-test('secret-tool failing otherwise leaves the read to the helper, whose error is the one shown', { skip: linux }, async () => {
+test('secret-tool failing otherwise leaves the read to the helper, whose error is the one shown', {
+  skip: linux,
+}, async () => {
   const store = new KeychainStore(noBus(fakeLookupTool('echo "secret-tool: Could not connect" >&2; exit 1')));
-  await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /cannot use the Secret Service keychain/.test(e.message));
+  await assert.rejects(
+    store.get('fw'),
+    (e: KeychainError) => e instanceof KeychainError && /cannot use the Secret Service keychain/.test(e.message),
+  );
 });
 
 test('a secret-tool that never answers is killed at the timeout', { skip: linux }, async () => {
   // The error names the timeout: only the timer gives it (the hung tool would end after 60 s, then the helper).
   const store = new KeychainStore(noBus(fakeLookupTool('exec sleep 60')), 500);
-  await assert.rejects(store.get('fw'), (e: KeychainError) => e instanceof KeychainError && /did not answer within 0.5 s/.test(e.message));
+  await assert.rejects(
+    store.get('fw'),
+    (e: KeychainError) => e instanceof KeychainError && /did not answer within 0.5 s/.test(e.message),
+  );
 });

@@ -13,11 +13,27 @@ import { resolveTable } from '../../src/request/table.js';
 import { DEVICE, mockDevice, type Sent } from '../helpers/device.js';
 
 const R72 = { version: 'v7.2.5', build: 1517, serial: 'FGVM72TEST000001' };
-const POLICY = { name: 'policy-x', path: 'router', category: 'table', mkey: 'seq-num', mkey_type: 'integer', access_group: 'netgrp', children: { 'seq-num': { type: 'integer' } } };
-const envelope = (results: unknown, release: object = R72) => ({ http_method: 'GET', results, status: 'success', http_status: 200, ...release });
+const POLICY = {
+  name: 'policy-x',
+  path: 'router',
+  category: 'table',
+  mkey: 'seq-num',
+  mkey_type: 'integer',
+  access_group: 'netgrp',
+  children: { 'seq-num': { type: 'integer' } },
+};
+const envelope = (results: unknown, release: object = R72) => ({
+  http_method: 'GET',
+  results,
+  status: 'success',
+  http_status: 200,
+  ...release,
+});
 
 const made: string[] = [];
-after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 /** A cache folder of its own, removed after the suite. */
 function withCache(run: (env: NodeJS.ProcessEnv) => Promise<void>): Promise<void> {
@@ -35,9 +51,11 @@ function device(handler: Parameters<typeof mockDevice>[0], env: NodeJS.ProcessEn
 
 /** A device of release 7.2.5 that refuses the whole tree and answers one table's schema. */
 function refusingTree(req: Sent) {
-  if (req.path === '/api/v2/cmdb?action=schema') return { status: 403, body: { status: 'error', http_status: 403, error: -14, ...R72 } };
+  if (req.path === '/api/v2/cmdb?action=schema')
+    return { status: 403, body: { status: 'error', http_status: 403, error: -14, ...R72 } };
   if (req.path === '/api/v2/cmdb/router/policy-x?action=schema') return { status: 200, body: envelope(POLICY) };
-  if (req.path.includes('action=schema')) return { status: 404, body: { status: 'error', http_status: 404, error: -3, ...R72 } };
+  if (req.path.includes('action=schema'))
+    return { status: 404, body: { status: 'error', http_status: 404, error: -3, ...R72 } };
   return { status: 200, body: envelope([]) };
 }
 
@@ -57,7 +75,10 @@ test('a tree refused (403): each table is read on first use and added to the cac
     const first = device(refusingTree, cache);
     const table = await resolveTable(first.ctx, await first.ctx.catalogue(), 'router/policy-x');
     assert.deepEqual([table.known, table.key, table.keyType, table.group], [true, 'seq-num', 'integer', 'netgrp']);
-    assert.deepEqual(first.sent.map((r) => r.path), ['/api/v2/cmdb?action=schema', '/api/v2/cmdb/router/policy-x?action=schema']);
+    assert.deepEqual(
+      first.sent.map((r) => r.path),
+      ['/api/v2/cmdb?action=schema', '/api/v2/cmdb/router/policy-x?action=schema'],
+    );
     await first.ctx.close();
     const cached = readSchemaCache(cache, R72)!;
     assert.deepEqual([cached.complete, cached.tables.map((t) => `${t.path}/${t.name}`)], [false, ['router/policy-x']]);
@@ -68,7 +89,10 @@ test('a tree refused (403): each table is read on first use and added to the cac
     assert.equal((await resolveTable(second.ctx, catalogue, 'router/policy-x')).keyType, 'integer');
     assert.equal(second.sent.length, 0);
     assert.equal((await resolveTable(second.ctx, catalogue, 'router/none')).known, false);
-    assert.deepEqual(second.sent.map((r) => r.path), ['/api/v2/cmdb/router/none?action=schema']);
+    assert.deepEqual(
+      second.sent.map((r) => r.path),
+      ['/api/v2/cmdb/router/none?action=schema'],
+    );
     assert.match(second.io.err(), /router\/none is not in the 7\.2\.5 catalogue/);
     await second.ctx.close();
   }));
@@ -78,7 +102,10 @@ test('the release the answers carry is remembered when it calls for another cata
     writeHostRelease(cache, DEVICE, R72);
     const R74 = { version: 'v7.4.1', build: 2463, serial: 'FGVM72TEST000001' };
     const tree = envelope([{ path: 'router', name: 'policy-x', schema: POLICY }], R74);
-    const { ctx } = device((req) => ({ status: 200, body: req.path.includes('action=schema') ? tree : envelope([], R74) }), cache);
+    const { ctx } = device(
+      (req) => ({ status: 200, body: req.path.includes('action=schema') ? tree : envelope([], R74) }),
+      cache,
+    );
     await (await ctx.client()).request({ method: 'GET', tablePath: 'router/policy-x' });
     await ctx.close();
     assert.deepEqual(readHostRelease(cache, DEVICE), R74);
@@ -86,10 +113,16 @@ test('the release the answers carry is remembered when it calls for another cata
 
 test('a device of unknown release that refuses the tree keeps the shipped catalogue and writes no cache', () =>
   withCache(async (cache) => {
-    const { ctx, sent } = device(() => ({ status: 400, body: { status: 'error', http_status: 400, error: -50 } }), cache);
+    const { ctx, sent } = device(
+      () => ({ status: 400, body: { status: 'error', http_status: 400, error: -50 } }),
+      cache,
+    );
     const catalogue = await catalogueFor(ctx, { refresh: true });
     assert.equal(catalogue.shipped, true);
-    assert.deepEqual(sent.map((r) => r.path), ['/api/v2/cmdb?action=schema']);
+    assert.deepEqual(
+      sent.map((r) => r.path),
+      ['/api/v2/cmdb?action=schema'],
+    );
     await ctx.close();
     assert.ok(!existsSync(join(cache.XDG_CACHE_HOME!, 'cmdb', 'schema')));
   }));

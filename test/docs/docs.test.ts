@@ -12,7 +12,9 @@ import { ROOT } from '../helpers/cli.js';
 /** README.md and every docs/**\/*.md, repository-relative. */
 function documents(): string[] {
   const walk = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : []));
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+    );
   return ['README.md', ...walk('docs').sort()];
 }
 
@@ -42,7 +44,8 @@ test('README.md is a front page: under 250 lines, a table of contents, the demo 
   assert.match(readme, /^## Contents$/m);
   assert.match(readme, /^npm install && npx cmdb --demo list \S+/m);
   assert.match(readme, /^npm test$/m);
-  for (const [, target] of readme.matchAll(/^- \[[^\]]+\]\(#([^)]+)\)$/gm)) assert.ok(anchors('README.md').has(target!), `contents: #${target}`);
+  for (const [, target] of readme.matchAll(/^- \[[^\]]+\]\(#([^)]+)\)$/gm))
+    assert.ok(anchors('README.md').has(target!), `contents: #${target}`);
 });
 
 test('every relative link of README.md and docs/ resolves to a file of the repository, and its anchor to a heading', () => {
@@ -58,7 +61,8 @@ test('every relative link of README.md and docs/ resolves to a file of the repos
       const inRepo = relative(ROOT, resolved);
       if (inRepo.startsWith('..') || !existsSync(resolved)) broken.push(`${file}: ${target} (no such file)`);
       else if (anchor !== undefined) {
-        if (!statSync(resolved).isFile() || !resolved.endsWith('.md')) broken.push(`${file}: ${target} (an anchor into a file that is not a document)`);
+        if (!statSync(resolved).isFile() || !resolved.endsWith('.md'))
+          broken.push(`${file}: ${target} (an anchor into a file that is not a document)`);
         else if (!anchors(inRepo).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${inRepo})`);
       }
     }
@@ -75,5 +79,8 @@ test('nothing names a file users do not have (the contract documents of the deve
 
 test('docs/reference.md is what the build writes from the help data (run `npm run build` after changing a command, option or exit code)', () => {
   const checkedIn = readFileSync(join(ROOT, 'docs/reference.md'), 'utf8');
-  assert.ok(checkedIn === referencePage(), 'docs/reference.md differs from what src/cli/help.ts generates: run `npm run build` and commit docs/reference.md');
+  assert.ok(
+    checkedIn === referencePage(),
+    'docs/reference.md differs from what src/cli/help.ts generates: run `npm run build` and commit docs/reference.md',
+  );
 });

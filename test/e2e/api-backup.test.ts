@@ -23,7 +23,11 @@ function home(extra: NodeJS.ProcessEnv = {}): { env: NodeJS.ProcessEnv; dir: str
 
 /** Runs a command line as the shell does (quotes, a redirection) in `cwd`, `cmdb` being the built CLI on the demo device. */
 async function runsOnDemo(cwd: string, env: NodeJS.ProcessEnv, line: string): Promise<void> {
-  const child = spawn('bash', ['-c', `cmdb() { "${process.execPath}" "${BIN}" --demo "$@"; }; ${line}`], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('bash', ['-c', `cmdb() { "${process.execPath}" "${BIN}" --demo "$@"; }; ${line}`], {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -34,11 +38,16 @@ describe('over --demo', () => {
   test('the help and README examples of api, backup and status run against --demo', async () => {
     const h = home();
     try {
-      const help = COMMANDS.filter((c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0])).flatMap((c) => c.examples ?? []);
+      const help = COMMANDS.filter(
+        (c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0]),
+      ).flatMap((c) => c.examples ?? []);
       assert.equal(help.length, 8);
       // And the command lines of their guide (docs/tools.md; test/e2e/examples.test.ts runs every example too).
       const sections = readFileSync(join(ROOT, 'docs/tools.md'), 'utf8');
-      const lines = [...sections.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).filter((l) => /^(\$ )?cmdb /.test(l)).map((l) => l.replace(/^\$ /, '').replace(/\s+#.*$/, ''));
+      const lines = [...sections.matchAll(/```sh\n([\s\S]*?)```/g)]
+        .flatMap((m) => m[1].split('\n'))
+        .filter((l) => /^(\$ )?cmdb /.test(l))
+        .map((l) => l.replace(/^\$ /, '').replace(/\s+#.*$/, ''));
       assert.equal(lines.length, 8);
       // Each set in a demo device of its own (both create the same object).
       for (const example of help) await runsOnDemo(h.dir, h.env, example);
@@ -73,7 +82,10 @@ describe('over --demo', () => {
     const h = home();
     try {
       const body = JSON.stringify({ 'seq-num': 91, ip: '10.9.9.91', mac: '00:11:22:33:44:91', name: 'made-by-api' });
-      const r = await cmdb(['--demo', 'api', 'cmdb/firewall.ipmacbinding/table', '-X', 'POST', '--data', body, '-o', 'json'], { env: h.env });
+      const r = await cmdb(
+        ['--demo', 'api', 'cmdb/firewall.ipmacbinding/table', '-X', 'POST', '--data', body, '-o', 'json'],
+        { env: h.env },
+      );
       ok(r);
       assert.deepEqual([json<Obj>(r).status, json<Obj>(r).mkey], ['success', 91]);
       const list = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '-o', 'json'], { env: h.env });
@@ -96,7 +108,11 @@ describe('over --demo', () => {
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.equal(statSync(join(h.dir, 'backups')).mode & 0o777, 0o700);
       assert.match(before, /^config firewall ipmacbinding table$/m);
-      ok(await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'id=61', '--set', 'name=backup-marker'], { env: h.env }));
+      ok(
+        await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'id=61', '--set', 'name=backup-marker'], {
+          env: h.env,
+        }),
+      );
       ok(await cmdb(['--demo', 'backup', '--file', file], { env: h.env }));
       const after = readFileSync(file, 'utf8');
       assert.notEqual(after, before);
@@ -106,7 +122,10 @@ describe('over --demo', () => {
       const out = await cmdb(['--demo', 'backup'], { env: h.env });
       ok(out);
       assert.equal(out.stdout, after);
-      const api = await cmdb(['--demo', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'], { env: h.env });
+      const api = await cmdb(
+        ['--demo', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'],
+        { env: h.env },
+      );
       ok(api);
       assert.equal(api.stdout, after);
     } finally {
@@ -145,7 +164,13 @@ describe('over an emulator', () => {
     const h = home({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
     try {
       const sent = emu.requests.length;
-      for (const path of [`${emu.url}/api/v2/monitor/system/status`, 'https://evil.example/api/v2/monitor/system/status', '/logincheck', '/api/v2/../logincheck', 'monitor/%2e%2e/%2e%2e/x']) {
+      for (const path of [
+        `${emu.url}/api/v2/monitor/system/status`,
+        'https://evil.example/api/v2/monitor/system/status',
+        '/logincheck',
+        '/api/v2/../logincheck',
+        'monitor/%2e%2e/%2e%2e/x',
+      ]) {
         const r = await cmdb(['api', path], { env: h.env });
         assert.equal(r.code, 2, `${path}: ${r.stderr}`);
         assert.match(r.stderr, /not a path under \/api\/v2\//);
@@ -180,7 +205,10 @@ describe('over an emulator', () => {
       ok(r);
       assert.match(r.stdout, /^#config-version=FGVM64-7\.6\.0-FW-build\d+-.*\n(.*\n)*edit dmz\n/);
       const backups = newer.requests.slice(from).filter((q) => q.path === '/api/v2/monitor/system/config/backup');
-      assert.deepEqual(backups.map((q) => q.method), ['POST']);
+      assert.deepEqual(
+        backups.map((q) => q.method),
+        ['POST'],
+      );
       assert.deepEqual(JSON.parse(backups[0].body), { destination: 'file', scope: 'vdom', vdom: 'dmz' });
       // The GET form is refused by the release (405): through cmdb api, exit 7.
       const get = await cmdb(['api', 'monitor/system/config/backup', '--query', 'scope=global'], { env: h.env });
@@ -200,7 +228,9 @@ describe('over an emulator', () => {
       assert.ok(!byToken.stderr.includes(emu.token));
       const from = emu.requests.length;
       const runs = [
-        await cmdb(['-v', 'api', 'cmdb/dlp/filepattern', '-X', 'POST', '--data', '{"id":62,"name":"verbose-check"}'], { env: session.env }),
+        await cmdb(['-v', 'api', 'cmdb/dlp/filepattern', '-X', 'POST', '--data', '{"id":62,"name":"verbose-check"}'], {
+          env: session.env,
+        }),
         await cmdb(['-v', 'backup'], { env: session.env }),
       ];
       for (const r of runs) ok(r);
@@ -215,7 +245,8 @@ describe('over an emulator', () => {
       assert.ok(secrets.size >= 3, 'the session sent cookies and a CSRF token');
       for (const r of runs) {
         assert.match(r.stderr, /> (POST|GET) /);
-        for (const secret of secrets) assert.ok(!r.stderr.includes(secret), `a secret shows in --verbose: ${secret.slice(0, 6)}…`);
+        for (const secret of secrets)
+          assert.ok(!r.stderr.includes(secret), `a secret shows in --verbose: ${secret.slice(0, 6)}…`);
       }
     } finally {
       token.done();
@@ -228,14 +259,28 @@ describe('over an emulator', () => {
     try {
       const dir = join(h.env.XDG_CONFIG_HOME!, 'cmdb');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir, 'config.yaml'), ['default: old', 'devices:', ...[['old', emu.url], ['new', newer.url]].flatMap(([n, url]) => [`  ${n}:`, `    host: ${url}`, '    auth: token', '    secrets: file'])].join('\n') + '\n', { mode: 0o600 });
+      writeFileSync(
+        join(dir, 'config.yaml'),
+        [
+          'default: old',
+          'devices:',
+          ...[
+            ['old', emu.url],
+            ['new', newer.url],
+          ].flatMap(([n, url]) => [`  ${n}:`, `    host: ${url}`, '    auth: token', '    secrets: file']),
+        ].join('\n') + '\n',
+        { mode: 0o600 },
+      );
       writeFileSync(join(dir, 'credentials.yaml'), `old: ${emu.token}\nnew: ${newer.token}\n`, { mode: 0o600 });
       const api = await cmdb(['-d', 'old,new', 'api', 'monitor/system/firmware', '-o', 'json'], { env: h.env });
       ok(api);
       const firmware = json<Record<string, { current: { major: number; minor: number } }>>(api);
       assert.deepEqual([firmware.old.current.minor, firmware.new.current.major], [4, 7]);
       // An answer that is not JSON is each device's value as text (the 7.6 device refuses the GET: exit 7).
-      const text = await cmdb(['-d', 'old,new', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'], { env: h.env });
+      const text = await cmdb(
+        ['-d', 'old,new', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'],
+        { env: h.env },
+      );
       assert.equal(text.code, 7, text.stderr);
       assert.deepEqual(Object.keys(json<Obj>(text)), ['old']);
       assert.match(json<Record<string, string>>(text).old, /^#config-version=FGVM64-6\.4\.14-/);
@@ -270,7 +315,15 @@ describe('an interrupted backup', () => {
     server = createServer((req, res) => {
       if (req.url?.startsWith('/api/v2/monitor/system/status')) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ http_method: 'GET', results: { hostname: 'slow' }, status: 'success', http_status: 200, version: 'v6.4.14' }));
+        res.end(
+          JSON.stringify({
+            http_method: 'GET',
+            results: { hostname: 'slow' },
+            status: 'success',
+            http_status: 200,
+            version: 'v6.4.14',
+          }),
+        );
         return;
       }
       // Half a configuration, then nothing more until the client goes away.
@@ -291,7 +344,10 @@ describe('an interrupted backup', () => {
     try {
       const folder = join(h.dir, 'out');
       mkdirSync(folder);
-      const child = spawn(process.execPath, [BIN, 'backup', '--file', join(folder, 'fw.conf')], { env: h.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'backup', '--file', join(folder, 'fw.conf')], {
+        env: h.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       onBackup = () => child.kill('SIGINT');

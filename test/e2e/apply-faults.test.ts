@@ -24,7 +24,8 @@ let choose: (head: string) => Fault;
 
 const ids = () => (emu.objects(BWL) as Obj[]).map((o) => o.id);
 const writes = (mark: number) => emu.requests.slice(mark).filter((r) => r.method !== 'GET');
-const viaProxy = (...args: string[]) => cmdb(args, { env: isolatedEnv({ CMDB_HOST: proxy!.url, CMDB_TOKEN: emu.token }) });
+const viaProxy = (...args: string[]) =>
+  cmdb(args, { env: isolatedEnv({ CMDB_HOST: proxy!.url, CMDB_TOKEN: emu.token }) });
 const direct = (...args: string[]) => cmdb(args, { env: isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token }) });
 /** The request line of a request's first bytes. */
 const line = (head: string) => head.split('\r\n', 1)[0];
@@ -37,8 +38,16 @@ beforeEach(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
   choose = () => 'pass';
   proxy = await startFaultProxy({ target: emu.url, seed: 1, choose: (head) => choose(head) });
-  for (const [id, name] of [[2, 'two'], [3, 'three'], [9, 'to-prune']]) {
-    const res = await fetch(`${emu.url}/api/v2/cmdb/${BWL}`, { method: 'POST', headers: { Authorization: `Bearer ${emu.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ id, name }) });
+  for (const [id, name] of [
+    [2, 'two'],
+    [3, 'three'],
+    [9, 'to-prune'],
+  ]) {
+    const res = await fetch(`${emu.url}/api/v2/cmdb/${BWL}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${emu.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id, name }),
+    });
     assert.equal(res.status, 200);
   }
   // Six and five are new and go in front of one, two, three: created at the end, then six is moved in
@@ -46,7 +55,23 @@ beforeEach(async () => {
   const one = (emu.objects(BWL) as Obj[]).find((o) => o.id === 1)!;
   const { q_origin_key: _, ...seeded } = one;
   file = join(tempDir('cmdb-apply-faults-'), 'doc.json');
-  writeFileSync(file, JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 42 }, [BWL]: [{ id: 6, name: 'six' }, { id: 5, name: 'five' }, seeded, { id: 2, name: 'two' }, { id: 3, name: 'three' }] } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      vdoms: {
+        root: {
+          [DISK]: { 'max-log-file-size': 42 },
+          [BWL]: [
+            { id: 6, name: 'six' },
+            { id: 5, name: 'five' },
+            seeded,
+            { id: 2, name: 'two' },
+            { id: 3, name: 'three' },
+          ],
+        },
+      },
+    }),
+  );
 });
 afterEach(async () => {
   await proxy?.close();
@@ -60,14 +85,17 @@ describe('apply when a write loses its answer', () => {
     const r = await viaProxy('apply', '-f', file, '--prune', '-o', 'json');
     expectCode(r, 0);
     const report = json<Report>(r);
-    assert.deepEqual(report.applied.map((s) => `${s.action} ${s.table} ${s.key} ${s.outcome}`), [
-      `update ${DISK} null applied`,
-      `create ${BWL} 6 applied`,
-      `create ${BWL} 5 applied`,
-      `move ${BWL} 6 applied`,
-      `move ${BWL} 5 applied`,
-      `delete ${BWL} 9 applied`,
-    ]);
+    assert.deepEqual(
+      report.applied.map((s) => `${s.action} ${s.table} ${s.key} ${s.outcome}`),
+      [
+        `update ${DISK} null applied`,
+        `create ${BWL} 6 applied`,
+        `create ${BWL} 5 applied`,
+        `move ${BWL} 6 applied`,
+        `move ${BWL} 5 applied`,
+        `delete ${BWL} 9 applied`,
+      ],
+    );
     assert.equal(report.failed, null);
     assert.deepEqual(report.not_applied, []);
     assert.equal(writes(mark).length, 6, 'each write sent once: read back, never sent again');
@@ -86,7 +114,10 @@ describe('apply when a write loses its answer', () => {
     const r = await viaProxy('apply', '-f', file, '--prune', '-o', 'table', '--yes');
     expectCode(r, 3);
     assert.match(r.stdout, /^updated log\.disk\/setting \(vdom root\)\ncreated emailfilter\/bwl 6 \(vdom root\)\n$/m);
-    assert.match(r.stderr, /create emailfilter\/bwl 5 \(vdom root\) failed: the connection was lost after the write was sent: not there when read back; the device may still apply it/);
+    assert.match(
+      r.stderr,
+      /create emailfilter\/bwl 5 \(vdom root\) failed: the connection was lost after the write was sent: not there when read back; the device may still apply it/,
+    );
     assert.match(r.stderr, /applied 2 of 6 changes; not applied: 3; unknown \(the device may still apply them\): 1/);
     assert.deepEqual(ids(), [1, 2, 3, 9, 6], 'nothing after the failure was sent');
 
@@ -96,19 +127,34 @@ describe('apply when a write loses its answer', () => {
     expectCode(asJson, 3);
     const report = json<Report>(asJson);
     assert.equal(report.failed?.outcome, 'unknown');
-    assert.deepEqual(report.unknown.map((s) => `${s.action} ${s.key}`), ['create 5']);
+    assert.deepEqual(
+      report.unknown.map((s) => `${s.action} ${s.key}`),
+      ['create 5'],
+    );
     assert.equal(report.failed?.key, 5);
     assert.equal(report.failed?.error.exit, 3);
-    assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.key}`), ['move 6', 'move 5', 'delete 9']);
+    assert.deepEqual(
+      report.not_applied.map((s) => `${s.action} ${s.key}`),
+      ['move 6', 'move 5', 'delete 9'],
+    );
   });
 
-  test('--atomic, the commit\'s answer lost after the device committed: reading back shows every write applied (exit 0)', async () => {
+  test("--atomic, the commit's answer lost after the device committed: reading back shows every write applied (exit 0)", async () => {
     choose = (head) => (line(head).includes('action=transaction-commit') ? 'after' : 'pass');
     const r = await viaProxy('apply', '-f', file, '--prune', '--atomic', '-o', 'table', '--yes');
     expectCode(r, 0);
-    assert.match(r.stdout, /^created emailfilter\/bwl 6 \(vdom root\): the answer was lost, reading it back shows it applied$/m);
-    assert.match(r.stdout, /^moved emailfilter\/bwl 6 \(vdom root\): the answer was lost, reading it back shows it applied$/m);
-    assert.match(r.stdout, /^moved emailfilter\/bwl 5 \(vdom root\): the answer was lost, reading it back shows it applied$/m);
+    assert.match(
+      r.stdout,
+      /^created emailfilter\/bwl 6 \(vdom root\): the answer was lost, reading it back shows it applied$/m,
+    );
+    assert.match(
+      r.stdout,
+      /^moved emailfilter\/bwl 6 \(vdom root\): the answer was lost, reading it back shows it applied$/m,
+    );
+    assert.match(
+      r.stdout,
+      /^moved emailfilter\/bwl 5 \(vdom root\): the answer was lost, reading it back shows it applied$/m,
+    );
     assert.deepEqual(ids(), [6, 5, 1, 2, 3]);
     assert.equal(proxy!.stats.after, 1);
   });
@@ -123,11 +169,21 @@ describe('apply when a write loses its answer', () => {
     assert.deepEqual(report.applied, []);
     assert.equal(report.failed?.action, 'transaction');
     assert.equal(report.failed?.outcome, 'not_applied');
-    assert.match(String(report.failed?.error.message), /the answer to the commit of the transaction of vdom root was lost; the transaction was aborted or had ended without it: not applied/);
+    assert.match(
+      String(report.failed?.error.message),
+      /the answer to the commit of the transaction of vdom root was lost; the transaction was aborted or had ended without it: not applied/,
+    );
     assert.deepEqual(report.unknown, []);
     assert.equal(report.not_applied.length, 6);
-    const sent = emu.requests.slice(mark).map((q) => q.query).filter((q) => q.includes('action=transaction-'));
-    assert.deepEqual(sent, ['action=transaction-start&vdom=root', 'action=transaction-list&vdom=root', 'action=transaction-abort&vdom=root'], 'the commit never arrived; the open transaction was found and aborted');
+    const sent = emu.requests
+      .slice(mark)
+      .map((q) => q.query)
+      .filter((q) => q.includes('action=transaction-'));
+    assert.deepEqual(
+      sent,
+      ['action=transaction-start&vdom=root', 'action=transaction-list&vdom=root', 'action=transaction-abort&vdom=root'],
+      'the commit never arrived; the open transaction was found and aborted',
+    );
     assert.equal((await direct('export', BWL, DISK)).stdout, before, 'the device is unchanged');
     assert.deepEqual(json(await direct('transactions', BWL)), []);
   });

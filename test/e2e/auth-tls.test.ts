@@ -11,14 +11,16 @@ import { expectCode, keychainlessUser } from '../helpers/expect.js';
 
 const LIST = ['list', 'firewall.ipmacbinding/table', '-o', 'json'];
 
-
-
 describe('TLS trust of a self-signed device', () => {
   let emu: RunningEmulator;
   let port: number;
   const env = keychainlessUser();
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
-  const login = (args: string[]) => cmdb(['login', '--host', emu.url, '-d', 'tls', '--token-stdin', '--insecure-storage', ...args], { env, stdin: emu.token });
+  const login = (args: string[]) =>
+    cmdb(['login', '--host', emu.url, '-d', 'tls', '--token-stdin', '--insecure-storage', ...args], {
+      env,
+      stdin: emu.token,
+    });
 
   before(async () => {
     emu = await startEmulator({ port: 0, tls: true });
@@ -54,15 +56,37 @@ describe('TLS trust of a self-signed device', () => {
 
   test('a session login over a pinned certificate: every connection is checked against the pin', async () => {
     const other = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', '--fingerprint', emu.fingerprint!], { env: other, stdin: emu.password });
+    const r = await cmdb(
+      [
+        'login',
+        '--host',
+        emu.url,
+        '--username',
+        emu.username,
+        '--password-stdin',
+        '--insecure-storage',
+        '--fingerprint',
+        emu.fingerprint!,
+      ],
+      { env: other, stdin: emu.password },
+    );
     expectCode(r, 0);
-    expectCode(await cmdb(['create', 'firewall.ipmacbinding/table', '--set', 'seq-num=77', '--set', 'ip=10.7.7.7', '--concurrency', '4'], { env: other }), 0);
+    expectCode(
+      await cmdb(
+        ['create', 'firewall.ipmacbinding/table', '--set', 'seq-num=77', '--set', 'ip=10.7.7.7', '--concurrency', '4'],
+        { env: other },
+      ),
+      0,
+    );
     expectCode(await cmdb(['delete', 'firewall.ipmacbinding/table', '77'], { env: other }), 0);
   });
 
   test('--insecure works, and warns on stderr every time', async () => {
     const other = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '--insecure'], { env: other, stdin: emu.token });
+    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '--insecure'], {
+      env: other,
+      stdin: emu.token,
+    });
     expectCode(r, 0, /warning: TLS verification is off/);
     expectCode(await cmdb([...LIST, '--insecure'], { env: other }), 0, /warning: TLS verification is off/);
   });

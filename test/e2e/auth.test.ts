@@ -13,14 +13,20 @@ import { expectCode, keychainlessUser } from '../helpers/expect.js';
 const TABLE = 'firewall.ipmacbinding/table';
 const LIST = ['list', TABLE, '-o', 'json'];
 
-
 const configFile = (env: NodeJS.ProcessEnv) => join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
 const count = (emu: RunningEmulator, path: string) => emu.requests.filter((r) => r.path === path).length;
 
-function sessionLogin(emu: RunningEmulator, env: NodeJS.ProcessEnv, args: string[] = [], password = emu.password): Promise<Run> {
-  return cmdb(['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', ...args], { env, stdin: `${password}\n` });
+function sessionLogin(
+  emu: RunningEmulator,
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  password = emu.password,
+): Promise<Run> {
+  return cmdb(
+    ['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', ...args],
+    { env, stdin: `${password}\n` },
+  );
 }
-
 
 describe('token login', () => {
   let emu: RunningEmulator;
@@ -29,12 +35,23 @@ describe('token login', () => {
 
   test('checks the token against the device, says which device it reached, saves the profile', async () => {
     const env = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-o', 'table'], { env, stdin: `${emu.token}\n` });
+    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-o', 'table'], {
+      env,
+      stdin: `${emu.token}\n`,
+    });
     expectCode(r, 0);
     const name = new URL(emu.url).host;
-    assert.match(r.stdout, new RegExp(`Logged in to cmdb-emulator \\(serial FGVM\\w+, v6\\.4\\.14\\) at ${emu.url} with an API token; saved as device '${name}' \\(the default\\)`));
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `Logged in to cmdb-emulator \\(serial FGVM\\w+, v6\\.4\\.14\\) at ${emu.url} with an API token; saved as device '${name}' \\(the default\\)`,
+      ),
+    );
     const check = emu.requests.at(-1)!;
-    assert.deepEqual([check.method, check.path, check.headers.authorization], ['GET', '/api/v2/monitor/system/status', `Bearer ${emu.token}`]);
+    assert.deepEqual(
+      [check.method, check.path, check.headers.authorization],
+      ['GET', '/api/v2/monitor/system/status', `Bearer ${emu.token}`],
+    );
     assert.match(readFileSync(configFile(env), 'utf8'), new RegExp(`default: "?${name.replace('.', '\\.')}"?\\n`));
 
     const list = await cmdb(LIST, { env });
@@ -44,15 +61,31 @@ describe('token login', () => {
 
   test('a refused token saves nothing: exit 4', async () => {
     const env = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env, stdin: 'not-the-token' });
+    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+      env,
+      stdin: 'not-the-token',
+    });
     expectCode(r, 4, /not authenticated/);
     assert.ok(!existsSync(configFile(env)));
     assert.ok(!existsSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml')));
   });
 
   test('one trailing newline of stdin is dropped, not two', async () => {
-    expectCode(await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env: keychainlessUser(), stdin: `${emu.token}\r\n` }), 0);
-    expectCode(await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env: keychainlessUser(), stdin: `${emu.token}\n\n` }), 2, /line breaks/);
+    expectCode(
+      await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+        env: keychainlessUser(),
+        stdin: `${emu.token}\r\n`,
+      }),
+      0,
+    );
+    expectCode(
+      await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+        env: keychainlessUser(),
+        stdin: `${emu.token}\n\n`,
+      }),
+      2,
+      /line breaks/,
+    );
   });
 
   test('usage errors send nothing: exit 2', async () => {
@@ -66,39 +99,77 @@ describe('token login', () => {
       [['login', '--host', emu.url, '--token-stdin', '--fingerprint', 'abc'], emu.token, /invalid fingerprint/],
       [['login', '--host', emu.url, '--token', emu.token], '', /unknown option '--token'/],
     ];
-    for (const [args, stdin, message] of cases) expectCode(await cmdb([...args, '--insecure-storage'], { env: keychainlessUser(), stdin }), 2, message);
+    for (const [args, stdin, message] of cases)
+      expectCode(await cmdb([...args, '--insecure-storage'], { env: keychainlessUser(), stdin }), 2, message);
     assert.equal(emu.requests.length, sent);
   });
 
   test('auth status: device, host, kind, where the secret is; exit 4 when the credential does not work', async () => {
     const env = keychainlessUser();
-    expectCode(await cmdb(['login', '--host', emu.url, '-d', 'tok', '--token-stdin', '--insecure-storage'], { env, stdin: emu.token }), 0);
+    expectCode(
+      await cmdb(['login', '--host', emu.url, '-d', 'tok', '--token-stdin', '--insecure-storage'], {
+        env,
+        stdin: emu.token,
+      }),
+      0,
+    );
     const ok = await cmdb(['auth', 'status', '-o', 'json'], { env });
     expectCode(ok, 0);
     assert.deepEqual(
       { ...json<Record<string, unknown>>(ok), secret: undefined },
-      { device: 'tok', host: emu.url, auth: 'token', username: null, secret: undefined, works: true, hostname: 'cmdb-emulator', serial: 'FGVMEMU000000001', version: 'v6.4.14' },
+      {
+        device: 'tok',
+        host: emu.url,
+        auth: 'token',
+        username: null,
+        secret: undefined,
+        works: true,
+        hostname: 'cmdb-emulator',
+        serial: 'FGVMEMU000000001',
+        version: 'v6.4.14',
+      },
     );
     assert.match(json<{ secret: string }>(ok).secret, /credentials\.yaml .*account 'tok'/);
 
-    const bad = await cmdb(['auth', 'status', '-o', 'json'], { env: keychainlessUser({ CMDB_HOST: emu.url, CMDB_TOKEN: 'wrong' }) });
+    const bad = await cmdb(['auth', 'status', '-o', 'json'], {
+      env: keychainlessUser({ CMDB_HOST: emu.url, CMDB_TOKEN: 'wrong' }),
+    });
     expectCode(bad, 4, /the credential does not work/);
-    assert.deepEqual([json<{ works: boolean }>(bad).works, json<{ secret: string }>(bad).secret], [false, 'environment (CMDB_TOKEN)']);
+    assert.deepEqual(
+      [json<{ works: boolean }>(bad).works, json<{ secret: string }>(bad).secret],
+      [false, 'environment (CMDB_TOKEN)'],
+    );
   });
 
   test('device list, show, use and remove', async () => {
     const env = keychainlessUser();
-    for (const name of ['one', 'two']) expectCode(await cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '--vdom', 'dmz'], { env, stdin: emu.token }), 0);
+    for (const name of ['one', 'two'])
+      expectCode(
+        await cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '--vdom', 'dmz'], {
+          env,
+          stdin: emu.token,
+        }),
+        0,
+      );
     const list = await cmdb(['device', 'list', '-o', 'json'], { env });
     expectCode(list, 0);
-    assert.deepEqual(json<{ name: string; default: boolean; vdom: string }[]>(list).map((d) => [d.name, d.default, d.vdom]), [['one', true, 'dmz'], ['two', false, 'dmz']]);
+    assert.deepEqual(
+      json<{ name: string; default: boolean; vdom: string }[]>(list).map((d) => [d.name, d.default, d.vdom]),
+      [
+        ['one', true, 'dmz'],
+        ['two', false, 'dmz'],
+      ],
+    );
     expectCode(await cmdb(['device', 'use', 'two'], { env }), 0);
     assert.equal(json<{ name: string }>(await cmdb(['device', 'show', '-o', 'json'], { env })).name, 'two');
     expectCode(await cmdb(['device', 'use', 'three'], { env }), 2, /no device named 'three'/);
     const table = await cmdb(['device', 'list', '-o', 'table'], { env });
     assert.match(table.stdout, /^two +http\S+ +token +\*/m);
     expectCode(await cmdb(['device', 'remove', 'two'], { env }), 0);
-    assert.deepEqual(json<{ name: string }[]>(await cmdb(['device', 'list', '-o', 'json'], { env })).map((d) => d.name), ['one']);
+    assert.deepEqual(
+      json<{ name: string }[]>(await cmdb(['device', 'list', '-o', 'json'], { env })).map((d) => d.name),
+      ['one'],
+    );
     assert.ok(!readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8').includes('two'));
     expectCode(await cmdb(LIST, { env }), 4, /no device to talk to/);
     expectCode(await cmdb([...LIST, '-d', 'one'], { env }), 0);
@@ -165,7 +236,10 @@ describe('session login', () => {
     const env = keychainlessUser({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
     const before = emu.requests.length;
     expectCode(await cmdb(LIST, { env }), 0);
-    assert.deepEqual(emu.requests.slice(before).map((r) => r.path), ['/logincheck', `/api/v2/cmdb/${TABLE}`, '/logout']);
+    assert.deepEqual(
+      emu.requests.slice(before).map((r) => r.path),
+      ['/logincheck', `/api/v2/cmdb/${TABLE}`, '/logout'],
+    );
     assert.ok(!existsSync(join(env.XDG_CONFIG_HOME!, 'cmdb')));
   });
 
@@ -174,7 +248,10 @@ describe('session login', () => {
     expectCode(await sessionLogin(emu, env, ['-d', 'st']), 0);
     const r = await cmdb(['auth', 'status', '-o', 'json'], { env });
     expectCode(r, 0);
-    assert.deepEqual([json<{ auth: string }>(r).auth, json<{ username: string }>(r).username, json<{ works: boolean }>(r).works], ['session', 'admin', true]);
+    assert.deepEqual(
+      [json<{ auth: string }>(r).auth, json<{ username: string }>(r).username, json<{ works: boolean }>(r).works],
+      ['session', 'admin', true],
+    );
   });
 });
 
@@ -190,7 +267,10 @@ describe('login answers', () => {
   after(() => emu.close());
 
   const login = (username: string, password: string, args: string[] = [], env = keychainlessUser()) =>
-    cmdb(['login', '--host', emu.url, '--username', username, '--password-stdin', '--insecure-storage', ...args], { env, stdin: password });
+    cmdb(['login', '--host', emu.url, '--username', username, '--password-stdin', '--insecure-storage', ...args], {
+      env,
+      stdin: password,
+    });
 
   test('0: wrong credentials, exit 4, nothing saved', async () => {
     const env = keychainlessUser();
@@ -232,7 +312,10 @@ describe('login banner', () => {
     const before = count(emu, '/logindisclaimer');
     expectCode(await sessionLogin(emu, env, ['--accept-disclaimer']), 0);
     assert.equal(count(emu, '/logindisclaimer') - before, 1);
-    assert.equal(new URLSearchParams(emu.requests.find((r) => r.path === '/logindisclaimer')!.body).get('confirm'), '1');
+    assert.equal(
+      new URLSearchParams(emu.requests.find((r) => r.path === '/logindisclaimer')!.body).get('confirm'),
+      '1',
+    );
     assert.match(readFileSync(configFile(env), 'utf8'), /accept-disclaimer: true/);
     emu.expireSessions();
     expectCode(await cmdb(LIST, { env }), 0);

@@ -41,7 +41,10 @@ for (const table of allTables().filter((t) => t.spec)) {
         if (table.singleton) assert.equal(typeof out, 'object');
         else {
           assert.ok(Array.isArray(out));
-          assert.deepEqual((out as Obj[]).map((o) => o[table.key!]), keysOf(table));
+          assert.deepEqual(
+            (out as Obj[]).map((o) => o[table.key!]),
+            keysOf(table),
+          );
         }
         assert.match(emu.requests.at(-1)!.path, new RegExp(`/api/v2/cmdb/${table.path.replace('.', '\\.')}$`));
       });
@@ -115,7 +118,9 @@ for (const table of allTables().filter((t) => t.spec)) {
 
     // A singleton is read by list or get alike (the same GET), so L and G stand for each other there.
     const reads = (op: string) => table.singleton && (op === 'L' || op === 'G') && (has('L') || has('G'));
-    const missing = (['L', 'C', 'R', 'U', 'D', 'G', 'P'] as const).filter((op) => !has(op) && !reads(op) && !(table.singleton ? ['C', 'R', 'U', 'D'] : ['G', 'P']).includes(op));
+    const missing = (['L', 'C', 'R', 'U', 'D', 'G', 'P'] as const).filter(
+      (op) => !has(op) && !reads(op) && !(table.singleton ? ['C', 'R', 'U', 'D'] : ['G', 'P']).includes(op),
+    );
     if (missing.length) {
       test(`operations the catalogue does not list (${missing.join(',')}) are refused before sending`, async () => {
         const before = emu.requests.length;
@@ -123,7 +128,12 @@ for (const table of allTables().filter((t) => t.spec)) {
         const key = table.singleton ? [] : [String(keysOf(table)[0] ?? (table.keyType === 'integer' ? 1 : 'x'))];
         const args: Record<string, string[]> = {
           L: ['list', table.path],
-          C: ['create', table.path, '--data', JSON.stringify({ [table.key ?? 'name']: table.keyType === 'integer' ? 999 : 'zz' })],
+          C: [
+            'create',
+            table.path,
+            '--data',
+            JSON.stringify({ [table.key ?? 'name']: table.keyType === 'integer' ? 999 : 'zz' }),
+          ],
           R: ['get', table.path, ...key],
           U: ['update', table.path, ...key, '--data', '{}'],
           D: ['delete', table.path, ...key],

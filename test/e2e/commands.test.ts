@@ -57,55 +57,145 @@ describe('list parameters reach the device and shape the answer', () => {
     ];
     const all = plain.objects(BINDINGS, 'dmz') as Obj[];
     for (const [filters, keep] of cases) {
-      const r = await runPlain('list', BINDINGS, '--vdom', 'dmz', ...filters.flatMap((f) => ['--filter', f]), '-o', 'json');
+      const r = await runPlain(
+        'list',
+        BINDINGS,
+        '--vdom',
+        'dmz',
+        ...filters.flatMap((f) => ['--filter', f]),
+        '-o',
+        'json',
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(lastQuery().getAll('filter'), filters);
       const expected = all.filter(keep).map((o) => o['seq-num']);
       assert.ok(expected.length > 0 && expected.length < all.length, `case ${filters} does not discriminate`);
-      assert.deepEqual(json<Obj[]>(r).map((o) => o['seq-num']), expected, filters.join(' AND '));
+      assert.deepEqual(
+        json<Obj[]>(r).map((o) => o['seq-num']),
+        expected,
+        filters.join(' AND '),
+      );
     }
   });
 
   test('--fields, --start, --count', async () => {
-    const r = await runPlain('list', BINDINGS, '--vdom', 'dmz', '--fields', 'seq-num,ip', '--start', '3', '--count', '4', '-o', 'json');
+    const r = await runPlain(
+      'list',
+      BINDINGS,
+      '--vdom',
+      'dmz',
+      '--fields',
+      'seq-num,ip',
+      '--start',
+      '3',
+      '--count',
+      '4',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(lastQuery().get('format'), 'seq-num|ip');
     const out = json<Obj[]>(r);
-    assert.deepEqual(out.map((o) => o['seq-num']), [103, 104, 105, 106]);
-    for (const o of out) assert.deepEqual(Object.keys(o).filter((k) => !k.startsWith('q_')).sort(), ['ip', 'seq-num']);
+    assert.deepEqual(
+      out.map((o) => o['seq-num']),
+      [103, 104, 105, 106],
+    );
+    for (const o of out)
+      assert.deepEqual(
+        Object.keys(o)
+          .filter((k) => !k.startsWith('q_'))
+          .sort(),
+        ['ip', 'seq-num'],
+      );
   });
 
   test('--all pages through everything, --count caps the total, ndjson streams one object a line', async () => {
     const r = await runPlain('list', BINDINGS, '--vdom', 'dmz', '--all', '--page-size', '7', '-o', 'ndjson');
     assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Obj);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Obj);
     assert.equal(lines.length, 25);
     const pages = plain.requests.slice(-4).map((q) => new URLSearchParams(q.query));
-    assert.deepEqual(pages.map((p) => [p.get('start'), p.get('count')]), [['0', '7'], ['7', '7'], ['14', '7'], ['21', '7']]);
-    const capped = await runPlain('list', BINDINGS, '--vdom', 'dmz', '--all', '--page-size', '10', '--count', '15', '-o', 'json');
-    assert.deepEqual(json<Obj[]>(capped).map((o) => o['seq-num']), bindings(15, 100).map((o) => o['seq-num']));
+    assert.deepEqual(
+      pages.map((p) => [p.get('start'), p.get('count')]),
+      [
+        ['0', '7'],
+        ['7', '7'],
+        ['14', '7'],
+        ['21', '7'],
+      ],
+    );
+    const capped = await runPlain(
+      'list',
+      BINDINGS,
+      '--vdom',
+      'dmz',
+      '--all',
+      '--page-size',
+      '10',
+      '--count',
+      '15',
+      '-o',
+      'json',
+    );
+    assert.deepEqual(
+      json<Obj[]>(capped).map((o) => o['seq-num']),
+      bindings(15, 100).map((o) => o['seq-num']),
+    );
   });
 
   test('boolean parameters are sent as 1 and change the answer', async () => {
     const meta = await runPlain('list', BINDINGS, '--vdom', 'dmz', '--with-meta', '--count', '1', '-o', 'json');
     assert.equal(lastQuery().get('with_meta'), '1');
     assert.ok('q_type' in json<Obj[]>(meta)[0] || 'q_ref' in json<Obj[]>(meta)[0]);
-    const hash = await runPlain('list', BINDINGS, '--vdom', 'dmz', '--with-contents-hash', '--count', '1', '-o', 'json');
+    const hash = await runPlain(
+      'list',
+      BINDINGS,
+      '--vdom',
+      'dmz',
+      '--with-contents-hash',
+      '--count',
+      '1',
+      '-o',
+      'json',
+    );
     assert.equal(lastQuery().get('with_contents_hash'), '1');
     assert.ok(Object.keys(json<Obj[]>(hash)[0]).some((k) => /hash/.test(k)));
     for (const flag of ['--datasource', '--skip', '--exclude-default-values']) {
       const r = await runPlain('list', BINDINGS, '--vdom', 'dmz', flag, '--count', '1', '-o', 'json');
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(lastQuery().get(flag.slice(2).replace(/-/g, flag === '--exclude-default-values' ? '-' : '_')), '1', flag);
+      assert.equal(
+        lastQuery().get(flag.slice(2).replace(/-/g, flag === '--exclude-default-values' ? '-' : '_')),
+        '1',
+        flag,
+      );
     }
   });
 
   test('--key/--pattern and --scope', async () => {
-    const r = await runPlain('list', BINDINGS, '--vdom', 'dmz', '--key', 'name', '--pattern', 'host-104', '--scope', 'vdom', '-o', 'json');
+    const r = await runPlain(
+      'list',
+      BINDINGS,
+      '--vdom',
+      'dmz',
+      '--key',
+      'name',
+      '--pattern',
+      'host-104',
+      '--scope',
+      'vdom',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(lastQuery().get('key'), 'name');
     assert.equal(lastQuery().get('scope'), 'vdom');
-    assert.deepEqual(json<Obj[]>(r).map((o) => o.name), ['host-104']);
+    assert.deepEqual(
+      json<Obj[]>(r).map((o) => o.name),
+      ['host-104'],
+    );
   });
 });
 
@@ -119,7 +209,10 @@ describe('several VDOMs', () => {
     assert.equal(lastQuery(emu).get('vdom'), 'root,dmz');
     const out = json<Record<string, Obj[]>>(r);
     assert.deepEqual(Object.keys(out), ['root', 'dmz']);
-    assert.deepEqual(out.dmz.map((o) => o.name), names('dmz'));
+    assert.deepEqual(
+      out.dmz.map((o) => o.name),
+      names('dmz'),
+    );
     const star = await run('list', ACL, '--vdom', '*', '-o', 'json');
     assert.deepEqual(Object.keys(json(star) as Obj).sort(), [...emu.vdoms].sort());
   });
@@ -129,7 +222,10 @@ describe('several VDOMs', () => {
     assert.match(yaml.stdout, /^root:\n/m);
     assert.match(yaml.stdout, /^dmz:\n/m);
     const nd = await run('list', ACL, '--vdom', 'root,dmz', '-o', 'ndjson');
-    const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as Obj);
+    const lines = nd.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Obj);
     assert.equal(lines.length, names('root').length + names('dmz').length);
     assert.ok(lines.every((l) => l.vdom === 'root' || l.vdom === 'dmz'));
     const csv = await run('list', ACL, '--vdom', 'root,dmz', '-o', 'csv');
@@ -146,7 +242,16 @@ describe('several VDOMs', () => {
 describe('writes', () => {
   test('clone copies under the new key; the path names the source', async () => {
     const source = (emu.objects('router/access-list', 'root') as Obj[])[0];
-    const r = await run('clone', 'router/access-list', String(source.name), 'acl-clone', '--vdom', 'root', '-o', 'json');
+    const r = await run(
+      'clone',
+      'router/access-list',
+      String(source.name),
+      'acl-clone',
+      '--vdom',
+      'root',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 0, r.stderr);
     const req = emu.requests.at(-1)!;
     assert.equal(req.method, 'POST');
@@ -159,7 +264,11 @@ describe('writes', () => {
 
   test('move changes the order the list shows', async () => {
     const T = 'system.3g-modem/custom';
-    emu.populate(T, 'root', [31, 32, 33].map((id) => ({ id, vendor: `vendor-${id}`, model: 'm1' })));
+    emu.populate(
+      T,
+      'root',
+      [31, 32, 33].map((id) => ({ id, vendor: `vendor-${id}`, model: 'm1' })),
+    );
     const ids = () => (emu.objects(T, 'root') as Obj[]).map((o) => o.id);
     const before = ids();
     assert.ok(before.length >= 2);
@@ -168,7 +277,10 @@ describe('writes', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(ids(), [last, ...before.slice(0, -1)]);
     const listed = await run('list', T, '--vdom', 'root', '-o', 'json');
-    assert.deepEqual(json<Obj[]>(listed).map((o) => o.id), ids());
+    assert.deepEqual(
+      json<Obj[]>(listed).map((o) => o.id),
+      ids(),
+    );
     const both = await run('move', T, String(last), '--before', '1', '--after', '2');
     assert.equal(both.code, 2);
   });
@@ -193,7 +305,10 @@ describe('writes', () => {
     const r = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '-o', 'json');
     assert.equal(r.code, 7, r.stderr);
     const out = json<Obj[]>(r);
-    assert.deepEqual(out.map((o) => o.status), ['success', 'success', 'error']);
+    assert.deepEqual(
+      out.map((o) => o.status),
+      ['success', 'success', 'error'],
+    );
     assert.equal((out[2].error as Obj).exit, 7);
     const ids = (emu.objects('dlp/filepattern', 'root') as Obj[]).map((o) => o.id);
     assert.ok(ids.includes(201) && ids.includes(202));
@@ -203,20 +318,46 @@ describe('writes', () => {
     const dir = tempDir('cmdb-bulk-');
     const file = join(dir, 'patterns.ndjson');
     const ids = Array.from({ length: 60 }, (_, i) => 3000 + i);
-    writeFileSync(file, ids.map((id) => JSON.stringify({ id, name: `nd-${id}`, q_origin_key: id })).join('\n') + `\n\n${JSON.stringify({ id: 3000, name: 'dup' })}\n`);
+    writeFileSync(
+      file,
+      ids.map((id) => JSON.stringify({ id, name: `nd-${id}`, q_origin_key: id })).join('\n') +
+        `\n\n${JSON.stringify({ id: 3000, name: 'dup' })}\n`,
+    );
     const r = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '-o', 'json', '--concurrency', '8');
     assert.equal(r.code, 7, r.stderr);
     const out = json<Obj[]>(r);
-    assert.deepEqual(out.map((o) => o.mkey), [...ids, 3000]);
-    assert.deepEqual(out.map((o) => o.status), [...ids.map(() => 'success'), 'error']);
+    assert.deepEqual(
+      out.map((o) => o.mkey),
+      [...ids, 3000],
+    );
+    assert.deepEqual(
+      out.map((o) => o.status),
+      [...ids.map(() => 'success'), 'error'],
+    );
     assert.match(r.stderr, /1 of 61 failed/);
-    const table = await run('create', 'dlp/filepattern', '-f', file, '--vdom', 'root', '--concurrency', '3', '-o', 'table');
+    const table = await run(
+      'create',
+      'dlp/filepattern',
+      '-f',
+      file,
+      '--vdom',
+      'root',
+      '--concurrency',
+      '3',
+      '-o',
+      'table',
+    );
     // Run again: what is there with the same content is unchanged; only the different 3000 is a duplicate.
     assert.equal(table.code, 7);
-    assert.equal((table.stdout.match(/\(already there with the same content: unchanged\)/g) ?? []).length, 60, table.stdout);
+    assert.equal(
+      (table.stdout.match(/\(already there with the same content: unchanged\)/g) ?? []).length,
+      60,
+      table.stdout,
+    );
     assert.match(table.stderr, /dlp\/filepattern "3000" already exists/);
     assert.match(table.stderr, /1 of 61 failed/);
-    for (const id of ids) assert.ok((emu.objects('dlp/filepattern', 'root') as Obj[]).some((o) => o.id === id && o.name === `nd-${id}`));
+    for (const id of ids)
+      assert.ok((emu.objects('dlp/filepattern', 'root') as Obj[]).some((o) => o.id === id && o.name === `nd-${id}`));
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, '{"id":3100,"name":"fine"}\n{"id":3101,"nmae":"typo"}\n');
     const before = emu.requests.length;
@@ -229,7 +370,10 @@ describe('writes', () => {
   test('delete several keys: every result printed, missing ones exit 6', async () => {
     const r = await run('delete', 'dlp/filepattern', '201', '202', '9999', '--vdom', 'root', '-o', 'json');
     assert.equal(r.code, 6, r.stderr);
-    assert.deepEqual(json<Obj[]>(r).map((o) => o.status), ['success', 'success', 'error']);
+    assert.deepEqual(
+      json<Obj[]>(r).map((o) => o.status),
+      ['success', 'success', 'error'],
+    );
   });
 });
 
@@ -242,9 +386,20 @@ describe('errors reach the user with the right exit code', () => {
     assert.equal(r.stdout, '');
   });
 
-  test('duplicate (HTTP 500, -5, as 6.4 answers it): exit 7 with the device\'s words; JSON error line when -o json', async () => {
+  test("duplicate (HTTP 500, -5, as 6.4 answers it): exit 7 with the device's words; JSON error line when -o json", async () => {
     const existing = (emu.objects('dlp/filepattern', 'root') as Obj[])[0].id;
-    const r = await run('create', 'dlp/filepattern', '--set', `id=${existing}`, '--set', 'name=x', '--vdom', 'root', '-o', 'json');
+    const r = await run(
+      'create',
+      'dlp/filepattern',
+      '--set',
+      `id=${existing}`,
+      '--set',
+      'name=x',
+      '--vdom',
+      'root',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 7);
     const line = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: Obj };
     assert.equal(line.error.exit, 7);
@@ -269,10 +424,14 @@ describe('errors reach the user with the right exit code', () => {
   test('403 for a token without the access group: exit 5 naming the group', async () => {
     const limited = await startEmulator({ port: 0, tokens: [{ token: 'limited-token-1', groups: ['fwgrp'] }] });
     try {
-      const r = await cmdb(['get', 'log.disk/setting'], { env: { ...env, CMDB_HOST: limited.url, CMDB_TOKEN: 'limited-token-1' } });
+      const r = await cmdb(['get', 'log.disk/setting'], {
+        env: { ...env, CMDB_HOST: limited.url, CMDB_TOKEN: 'limited-token-1' },
+      });
       assert.equal(r.code, 5, r.stderr);
       assert.match(r.stderr, /loggrp/);
-      const vdom = await cmdb(['list', BINDINGS, '--vdom', 'nosuchvdom'], { env: { ...env, CMDB_HOST: limited.url, CMDB_TOKEN: 'limited-token-1' } });
+      const vdom = await cmdb(['list', BINDINGS, '--vdom', 'nosuchvdom'], {
+        env: { ...env, CMDB_HOST: limited.url, CMDB_TOKEN: 'limited-token-1' },
+      });
       assert.ok([5, 6].includes(vdom.code!), vdom.stderr);
     } finally {
       await limited.close();
@@ -282,7 +441,19 @@ describe('errors reach the user with the right exit code', () => {
   test('413 for a body over the device limit: exit 7', async () => {
     const small = await startEmulator({ port: 0, maxBodyBytes: 100 });
     try {
-      const r = await cmdb(['create', 'router/access-list', '--set', 'name=big', '--set', `comments=${'x'.repeat(120)}`, '--set', 'rule=[{"id":1},{"id":2},{"id":3}]'], { env: { ...env, CMDB_HOST: small.url, CMDB_TOKEN: small.token } });
+      const r = await cmdb(
+        [
+          'create',
+          'router/access-list',
+          '--set',
+          'name=big',
+          '--set',
+          `comments=${'x'.repeat(120)}`,
+          '--set',
+          'rule=[{"id":1},{"id":2},{"id":3}]',
+        ],
+        { env: { ...env, CMDB_HOST: small.url, CMDB_TOKEN: small.token } },
+      );
       assert.equal(r.code, 7, r.stderr);
       assert.match(r.stderr, /too large/);
     } finally {
@@ -367,10 +538,16 @@ describe('pipes', () => {
     plain.populate(BINDINGS, 'root', bindings(5000, 10_000));
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('../helpers/cli.js');
-    const child = spawn(process.execPath, [BIN, 'list', BINDINGS, '--vdom', 'root', '--all', '--page-size', '500', '-o', 'ndjson'], { env: plainEnv });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'list', BINDINGS, '--vdom', 'root', '--all', '--page-size', '500', '-o', 'ndjson'],
+      { env: plainEnv },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const first = await new Promise<string>((resolve) => child.stdout.setEncoding('utf8').once('data', (d: string) => resolve(d)));
+    const first = await new Promise<string>((resolve) =>
+      child.stdout.setEncoding('utf8').once('data', (d: string) => resolve(d)),
+    );
     child.stdout.destroy();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.match(first, /^\{"seq-num":10000/);

@@ -16,7 +16,12 @@ const N = 20;
 const names = Array.from({ length: N }, (_, i) => `fw${String(i).padStart(2, '0')}`);
 
 function tokenLogin(emu: RunningEmulator, env: NodeJS.ProcessEnv, name: string, nodeArgs: string[] = []) {
-  return cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '-o', 'json'], { env, stdin: emu.token, timeoutMs: 90_000, nodeArgs });
+  return cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '-o', 'json'], {
+    env,
+    stdin: emu.token,
+    timeoutMs: 90_000,
+    nodeArgs,
+  });
 }
 
 /** Preloaded into the CLI: pauses around every look at a lock, and logs writes made without holding it. */
@@ -34,7 +39,9 @@ async function deviceNames(env: NodeJS.ProcessEnv): Promise<{ names: string[]; d
 
 /** Every file and folder below `dir`, with its permission bits. */
 function modes(dir: string): [string, number][] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((p) => [p, statSync(join(dir, p)).mode & 0o777] as [string, number]);
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map(
+    (p) => [p, statSync(join(dir, p)).mode & 0o777] as [string, number],
+  );
 }
 
 describe('parallel runs sharing one configuration', () => {
@@ -53,7 +60,11 @@ describe('parallel runs sharing one configuration', () => {
     const credentials = readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8');
     for (const name of names) assert.match(credentials, new RegExp(`^${name}: `, 'm'));
     expectCode(await cmdb(['list', TABLE, '-d', names[7], '-o', 'json'], { env }), 0);
-    assert.deepEqual(readdirSync(join(env.XDG_CONFIG_HOME!, 'cmdb')).sort(), ['config.yaml', 'credentials.yaml'], 'no lock or temp file is left behind');
+    assert.deepEqual(
+      readdirSync(join(env.XDG_CONFIG_HOME!, 'cmdb')).sort(),
+      ['config.yaml', 'credentials.yaml'],
+      'no lock or temp file is left behind',
+    );
   });
 
   test('device use and device remove at once: every removal is kept, the default is one of them', async () => {
@@ -87,16 +98,25 @@ describe('parallel runs sharing one configuration', () => {
     const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Left by a process that died: every run judges them stale at about the same moment.
-    for (const file of ['config.yaml.lock', 'credentials.yaml.lock']) writeFileSync(join(dir, file), `${DEAD_PID}\n${hostname()}\n`, { mode: 0o600 });
+    for (const file of ['config.yaml.lock', 'credentials.yaml.lock'])
+      writeFileSync(join(dir, file), `${DEAD_PID}\n${hostname()}\n`, { mode: 0o600 });
     const raceLog = join(env.HOME!, 'race.log');
     const raceEnv = { ...env, CMDB_RACE_LOG: raceLog, CMDB_RACE_BARRIER: `${join(env.HOME!, 'barrier')}:${N}` };
     const runs = await Promise.all(names.map((name) => tokenLogin(emu, raceEnv, name, RACE)));
     for (const r of runs) expectCode(r, 0);
-    assert.equal(existsSync(raceLog) ? readFileSync(raceLog, 'utf8') : '', '', 'no shared file was written by a process whose lock had been taken over');
+    assert.equal(
+      existsSync(raceLog) ? readFileSync(raceLog, 'utf8') : '',
+      '',
+      'no shared file was written by a process whose lock had been taken over',
+    );
     assert.deepEqual((await deviceNames(env)).names, names);
     const credentials = readFileSync(join(dir, 'credentials.yaml'), 'utf8');
     for (const name of names) assert.match(credentials, new RegExp(`^${name}: `, 'm'));
-    assert.deepEqual(readdirSync(dir).sort(), ['config.yaml', 'credentials.yaml'], 'no lock, claim or temp file is left behind');
+    assert.deepEqual(
+      readdirSync(dir).sort(),
+      ['config.yaml', 'credentials.yaml'],
+      'no lock, claim or temp file is left behind',
+    );
   });
 
   test('a lock held longer than CMDB_LOCK_TIMEOUT: exit 8 naming the file and its holder, nothing changed', async () => {
@@ -109,10 +129,14 @@ describe('parallel runs sharing one configuration', () => {
     const r = await cmdb(['device', 'use', 'b'], { env: { ...env, CMDB_LOCK_TIMEOUT: '1' } });
     expectCode(r, 8);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, `cmdb: another cmdb process (pid ${process.pid}) holds ${lock} and did not release it within 1 s\n  hint: try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); if no cmdb runs any more, delete ${lock}\n`);
+    assert.equal(
+      r.stderr,
+      `cmdb: another cmdb process (pid ${process.pid}) holds ${lock} and did not release it within 1 s\n  hint: try again when it has finished (CMDB_LOCK_TIMEOUT sets how many seconds to wait); if no cmdb runs any more, delete ${lock}\n`,
+    );
     const asJson = await cmdb(['device', 'remove', 'a', '-o', 'json'], { env: { ...env, CMDB_LOCK_TIMEOUT: '1' } });
     expectCode(asJson, 8);
-    const error = (JSON.parse(asJson.stderr.trim().split('\n').pop()!) as { error: { exit: number; message: string } }).error;
+    const error = (JSON.parse(asJson.stderr.trim().split('\n').pop()!) as { error: { exit: number; message: string } })
+      .error;
     assert.equal(error.exit, 8);
     assert.match(error.message, new RegExp(`process \\(pid ${process.pid}\\) holds .*config\\.yaml\\.lock`));
     assert.equal(readFileSync(lock, 'utf8'), `${process.pid}\n${hostname()}\n`, 'the holder keeps its lock');
@@ -130,12 +154,16 @@ describe('parallel runs sharing one device session', () => {
 
   async function sessionProfile(): Promise<NodeJS.ProcessEnv> {
     const env = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '-d', 'fw', '--username', emu.username, '--password-stdin', '--insecure-storage'], { env, stdin: emu.password });
+    const r = await cmdb(
+      ['login', '--host', emu.url, '-d', 'fw', '--username', emu.username, '--password-stdin', '--insecure-storage'],
+      { env, stdin: emu.password },
+    );
     expectCode(r, 0);
     return env;
   }
 
-  const everyone = (env: NodeJS.ProcessEnv) => Promise.all(names.map(() => cmdb(['list', TABLE, '-o', 'json'], { env, timeoutMs: 90_000 })));
+  const everyone = (env: NodeJS.ProcessEnv) =>
+    Promise.all(names.map(() => cmdb(['list', TABLE, '-o', 'json'], { env, timeoutMs: 90_000 })));
 
   test(`${N} runs with no saved session open one session: the first logs in, the others wait and use it`, async () => {
     const env = await sessionProfile();
@@ -162,16 +190,29 @@ describe('parallel runs sharing one device session', () => {
     writeFileSync(lock, `${process.pid}\n${hostname()}\n`);
     const before = logins();
     const r = await cmdb(['list', TABLE], { env: { ...env, CMDB_LOCK_TIMEOUT: '1' } });
-    expectCode(r, 8, new RegExp(`^cmdb: another cmdb process \\(pid ${process.pid}\\) holds ${lock.replace(/[.]/g, '\\.')} and did not release it within 1 s\n  hint: `, 'm'));
+    expectCode(
+      r,
+      8,
+      new RegExp(
+        `^cmdb: another cmdb process \\(pid ${process.pid}\\) holds ${lock.replace(/[.]/g, '\\.')} and did not release it within 1 s\n  hint: `,
+        'm',
+      ),
+    );
     assert.equal(logins() - before, 0);
   });
 
   test('a session replaced by a new login is logged out on the device', async () => {
     const env = await sessionProfile();
-    const secrets = parseYaml(readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8')) as Record<string, string>;
+    const secrets = parseYaml(readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8')) as Record<
+      string,
+      string
+    >;
     const first = JSON.parse(secrets['fw/session']) as { cookies: Record<string, string> };
     const before = logouts().length;
-    expectCode(await cmdb(['login', '-d', 'fw', '--password-stdin', '--insecure-storage'], { env, stdin: emu.password }), 0);
+    expectCode(
+      await cmdb(['login', '-d', 'fw', '--password-stdin', '--insecure-storage'], { env, stdin: emu.password }),
+      0,
+    );
     const ended = logouts().slice(before);
     assert.equal(ended.length, 1);
     const apscookie = Object.entries(first.cookies).find(([name]) => name.startsWith('APSCOOKIE'))!;
@@ -185,7 +226,13 @@ describe('private files', () => {
     try {
       const env = keychainlessUser();
       expectCode(await tokenLogin(emu, env, 'fw'), 0);
-      expectCode(await cmdb(['--demo', 'create', TABLE, '--set', 'seq-num=900', '--set', 'ip=10.9.9.9', '--set', 'mac=00:09:0f:00:00:99'], { env }), 0);
+      expectCode(
+        await cmdb(
+          ['--demo', 'create', TABLE, '--set', 'seq-num=900', '--set', 'ip=10.9.9.9', '--set', 'mac=00:09:0f:00:00:99'],
+          { env },
+        ),
+        0,
+      );
       expectCode(await cmdb(['__complete', 'fish', '--', 'get', TABLE, ''], { env }), 0);
       for (const root of [env.XDG_CONFIG_HOME!, env.XDG_STATE_HOME!, env.XDG_CACHE_HOME!]) {
         const entries = modes(root);

@@ -47,7 +47,14 @@ function byKey(doc: { vdoms: Record<string, Record<string, unknown>> }): unknown
   return Object.fromEntries(
     Object.entries(doc.vdoms).map(([vdom, tables]) => [
       vdom,
-      Object.fromEntries(Object.entries(tables).map(([path, content]) => [path, Array.isArray(content) ? [...(content as Obj[])].sort((a, b) => sortKey(a).localeCompare(sortKey(b))) : content])),
+      Object.fromEntries(
+        Object.entries(tables).map(([path, content]) => [
+          path,
+          Array.isArray(content)
+            ? [...(content as Obj[])].sort((a, b) => sortKey(a).localeCompare(sortKey(b)))
+            : content,
+        ]),
+      ),
     ]),
   );
 }
@@ -86,13 +93,22 @@ describe('export', () => {
     assert.deepEqual(parse(first.stdout, { version: '1.1' }), doc, 'a YAML 1.1 reader reads what a JSON reader does');
     assert.deepEqual(Object.keys(doc.vdoms), ['root', 'dmz']);
     assert.ok(Object.keys(doc.vdoms.root).length > 30);
-    assert.deepEqual(Object.keys(doc.vdoms.root[DISK] as Obj).filter((k) => k.startsWith('q_')), []);
+    assert.deepEqual(
+      Object.keys(doc.vdoms.root[DISK] as Obj).filter((k) => k.startsWith('q_')),
+      [],
+    );
     assert.ok(!first.stdout.includes('q_origin_key'));
   });
 
   test('--dir writes <device>.yaml and nothing on stdout; a table the caller may not read is left out and sets the exit code', async () => {
-    const limited = await startEmulator({ port: 0, seed: 'demo', tokens: [{ token: 'limitedtoken00000000000000000a', groups: ['fwgrp', 'loggrp'] }] });
-    const r = await cmdb(['export', DISK, BINDINGS, ACL, '--dir', join(dir, 'out')], { env: isolatedEnv({ CMDB_HOST: limited.url, CMDB_TOKEN: 'limitedtoken00000000000000000a' }) });
+    const limited = await startEmulator({
+      port: 0,
+      seed: 'demo',
+      tokens: [{ token: 'limitedtoken00000000000000000a', groups: ['fwgrp', 'loggrp'] }],
+    });
+    const r = await cmdb(['export', DISK, BINDINGS, ACL, '--dir', join(dir, 'out')], {
+      env: isolatedEnv({ CMDB_HOST: limited.url, CMDB_TOKEN: 'limitedtoken00000000000000000a' }),
+    });
     await limited.close();
     expectCode(r, 5);
     assert.equal(r.stdout, '');
@@ -147,7 +163,9 @@ describe('diff and apply', () => {
     expectCode(diff, 10);
     assert.deepEqual(writes(since(mark)), [], 'diff sends only reads');
     const plan = json<{ create: Obj[]; update: Obj[]; delete: Obj[] }>(diff);
-    const original = (parse(readFileSync(exported, 'utf8')).vdoms.root[BINDINGS] as Obj[]).find((o) => o['seq-num'] === 2);
+    const original = (parse(readFileSync(exported, 'utf8')).vdoms.root[BINDINGS] as Obj[]).find(
+      (o) => o['seq-num'] === 2,
+    );
     assert.deepEqual(plan.create, [{ vdom: 'root', table: BINDINGS, key: 2, object: original }]);
     assert.deepEqual(plan.update, [
       { vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 99, to: 20 } } },
@@ -176,12 +194,15 @@ describe('diff and apply', () => {
     mark = emu.requests.length;
     const apply = await run('apply', '-f', exported);
     expectCode(apply, 0);
-    assert.deepEqual(writes(since(mark)).map((r) => `${r.method} ${r.path} ${r.body}`), [
-      `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
-      `PUT /api/v2/cmdb/${BINDINGS}/2 `,
-      `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
-      `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
-    ]);
+    assert.deepEqual(
+      writes(since(mark)).map((r) => `${r.method} ${r.path} ${r.body}`),
+      [
+        `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
+        `PUT /api/v2/cmdb/${BINDINGS}/2 `,
+        `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
+        `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
+      ],
+    );
     assert.equal(json<{ applied: Obj[] }>(apply).applied.length, 4);
     expectCode(await run('diff', '-f', exported), 0);
 
@@ -209,12 +230,14 @@ describe('diff and apply', () => {
     ]);
     const mark = emu.requests.length;
     expectCode(await run('apply', '-f', doc, '--prune'), 0);
-    assert.deepEqual(writes(since(mark)).map((r) => `${r.method} ${r.path}`), [
-      `DELETE /api/v2/cmdb/${ACL}/extra`,
-      `DELETE /api/v2/cmdb/${BINDINGS}/91`,
-      `DELETE /api/v2/cmdb/${BINDINGS}/90`,
-    ]);
-    assert.ok((emu.objects('dlp/filepattern') as Obj[]).some((o) => o.id === 50), 'tables the document does not name are left alone');
+    assert.deepEqual(
+      writes(since(mark)).map((r) => `${r.method} ${r.path}`),
+      [`DELETE /api/v2/cmdb/${ACL}/extra`, `DELETE /api/v2/cmdb/${BINDINGS}/91`, `DELETE /api/v2/cmdb/${BINDINGS}/90`],
+    );
+    assert.ok(
+      (emu.objects('dlp/filepattern') as Obj[]).some((o) => o.id === 50),
+      'tables the document does not name are left alone',
+    );
   });
 
   test('an export re-applied with --prune to a changed device restores it (both VDOMs)', async () => {
@@ -222,7 +245,10 @@ describe('diff and apply', () => {
     const path = file('backup.yaml', backup);
     await device('PUT', `${DISK}?vdom=dmz`, { status: 'disable', 'roll-day': 'monday' });
     await device('DELETE', `${BINDINGS}/1`);
-    await device('POST', `${ACL}?vdom=dmz`, { name: 'added', rule: [{ id: 1, action: 'deny', prefix: '10.0.0.0 255.0.0.0' }] });
+    await device('POST', `${ACL}?vdom=dmz`, {
+      name: 'added',
+      rule: [{ id: 1, action: 'deny', prefix: '10.0.0.0 255.0.0.0' }],
+    });
     await device('PUT', `${ACL}/deny-all`, { rule: [] });
     await device('DELETE', 'dlp/filepattern/1');
     const r = await run('apply', '-f', path, '--prune', '-o', 'table');
@@ -235,34 +261,57 @@ describe('diff and apply', () => {
   });
 
   test('without --atomic a failed write stops the run and reports what was and was not applied', async () => {
-    const doc = file('bad.json', JSON.stringify({ vdoms: { root: { [DISK]: { 'max-log-file-size': 55 }, [BINDINGS]: [{ 'seq-num': 70, mac: 'not-a-mac' }], [ACL]: [{ name: 'after-the-failure' }] } } }));
+    const doc = file(
+      'bad.json',
+      JSON.stringify({
+        vdoms: {
+          root: {
+            [DISK]: { 'max-log-file-size': 55 },
+            [BINDINGS]: [{ 'seq-num': 70, mac: 'not-a-mac' }],
+            [ACL]: [{ name: 'after-the-failure' }],
+          },
+        },
+      }),
+    );
     const r = await run('apply', '-f', doc);
     expectCode(r, 7);
     const report = json<{ applied: Obj[]; failed: Obj & { error: Obj }; not_applied: Obj[] }>(r);
-    assert.deepEqual(report.applied.map((s) => `${s.action} ${s.table}`), [`update ${DISK}`]);
+    assert.deepEqual(
+      report.applied.map((s) => `${s.action} ${s.table}`),
+      [`update ${DISK}`],
+    );
     assert.equal(report.failed.table, BINDINGS);
     assert.equal(report.failed.key, 70);
     assert.equal(report.failed.error.exit, 7, 'a value the device refuses (HTTP 500, -651)');
-    assert.deepEqual(report.not_applied.map((s) => `${s.action} ${s.table} ${s.key}`), [`create ${ACL} after-the-failure`]);
+    assert.deepEqual(
+      report.not_applied.map((s) => `${s.action} ${s.table} ${s.key}`),
+      [`create ${ACL} after-the-failure`],
+    );
     assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 55);
     assert.ok(!(emu.objects(ACL) as Obj[]).some((o) => o.name === 'after-the-failure'));
   });
 
   test('--atomic: a write that fails midway aborts the transactions; the device is left exactly as it was', async () => {
     const before = (await run('export', '--vdom', '*')).stdout;
-    const doc = file('atomic.json', JSON.stringify({
-      vdoms: {
-        root: { [DISK]: { 'max-log-file-size': 55 }, [ACL]: [{ name: 'in-root' }] },
-        dmz: { [ACL]: [{ name: 'in-dmz' }], [BINDINGS]: [{ 'seq-num': 70, mac: 'not-a-mac' }] },
-      },
-    }));
+    const doc = file(
+      'atomic.json',
+      JSON.stringify({
+        vdoms: {
+          root: { [DISK]: { 'max-log-file-size': 55 }, [ACL]: [{ name: 'in-root' }] },
+          dmz: { [ACL]: [{ name: 'in-dmz' }], [BINDINGS]: [{ 'seq-num': 70, mac: 'not-a-mac' }] },
+        },
+      }),
+    );
     const mark = emu.requests.length;
     const r = await run('apply', '-f', doc, '--atomic');
     expectCode(r, 7);
     const sent = writes(since(mark));
     const starts = sent.filter((q) => q.query.includes('transaction-start'));
     assert.equal(starts.length, 2, 'one transaction per VDOM');
-    assert.ok(sent.filter((q) => q.path !== '/api/v2/cmdb').every((q) => q.headers['x-transaction-id']), 'every write inside a transaction');
+    assert.ok(
+      sent.filter((q) => q.path !== '/api/v2/cmdb').every((q) => q.headers['x-transaction-id']),
+      'every write inside a transaction',
+    );
     assert.equal(sent.filter((q) => q.query.includes('transaction-abort')).length, 2);
     assert.equal(sent.filter((q) => q.query.includes('transaction-commit')).length, 0);
     const report = json<{ applied: Obj[]; failed: Obj; not_applied: Obj[] }>(r);
@@ -275,7 +324,10 @@ describe('diff and apply', () => {
   });
 
   test('--atomic commits every VDOM only once all writes succeeded', async () => {
-    const doc = file('atomic-ok.json', JSON.stringify({ vdoms: { root: { [ACL]: [{ name: 'in-root' }] }, dmz: { [ACL]: [{ name: 'in-dmz' }] } } }));
+    const doc = file(
+      'atomic-ok.json',
+      JSON.stringify({ vdoms: { root: { [ACL]: [{ name: 'in-root' }] }, dmz: { [ACL]: [{ name: 'in-dmz' }] } } }),
+    );
     const mark = emu.requests.length;
     expectCode(await run('apply', '-f', doc, '--atomic'), 0);
     assert.equal(writes(since(mark)).filter((q) => q.query.includes('transaction-commit')).length, 2);
@@ -284,16 +336,24 @@ describe('diff and apply', () => {
   });
 
   test('SIGTERM during an atomic apply aborts the transaction and leaves the device unchanged', async () => {
-    const objects = Array.from({ length: 3000 }, (_, i) => ({ 'seq-num': 1000 + i, ip: `10.8.${Math.floor(i / 250)}.${i % 250}` }));
+    const objects = Array.from({ length: 3000 }, (_, i) => ({
+      'seq-num': 1000 + i,
+      ip: `10.8.${Math.floor(i / 250)}.${i % 250}`,
+    }));
     const doc = file('many.json', JSON.stringify({ vdoms: { root: { [BINDINGS]: objects } } }));
     const count = (emu.objects(BINDINGS) as Obj[]).length;
-    const child = spawn(process.execPath, [BIN, 'apply', '-f', doc, '--atomic'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'apply', '-f', doc, '--atomic'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stdin.end();
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.resume();
     let done = false;
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))).finally(() => (done = true));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))).finally(
+      () => (done = true),
+    );
     const staged = () => emu.requests.filter((q) => q.method === 'POST' && q.headers['x-transaction-id']).length;
     while (staged() < 20 && !done) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.ok(!done, `the apply ended before it was interrupted: ${stderr}`);
@@ -301,7 +361,10 @@ describe('diff and apply', () => {
     const code = await exited;
     assert.equal(code, 143, stderr);
     assert.ok(staged() < objects.length, 'interrupted before the end');
-    assert.ok(emu.requests.some((q) => q.query.includes('transaction-abort')), 'the transaction was aborted');
+    assert.ok(
+      emu.requests.some((q) => q.query.includes('transaction-abort')),
+      'the transaction was aborted',
+    );
     assert.ok(!emu.requests.some((q) => q.query.includes('transaction-commit')));
     assert.equal((emu.objects(BINDINGS) as Obj[]).length, count);
     assert.deepEqual(json(await run('transactions', BINDINGS)), []);
@@ -318,37 +381,64 @@ describe('diff and apply', () => {
     assert.match(created.stderr, /^cmdb: create router\/access-list deny-all failed: /m);
     assert.doesNotMatch(created.stderr, /\(vdom \)/);
     let sent = writes(since(mark));
-    assert.ok(sent.some((q) => q.query.includes('transaction-abort')) && !sent.some((q) => q.query.includes('transaction-commit')));
+    assert.ok(
+      sent.some((q) => q.query.includes('transaction-abort')) &&
+        !sent.some((q) => q.query.includes('transaction-commit')),
+    );
     assert.ok(sent.filter((q) => q.path !== '/api/v2/cmdb').every((q) => q.headers['x-transaction-id']));
 
     mark = emu.requests.length;
     const deleted = await run('delete', BINDINGS, '1', '2', '99', '--atomic');
     expectCode(deleted, 6);
     sent = writes(since(mark));
-    assert.deepEqual(sent.filter((q) => q.method === 'DELETE').map((q) => q.path), [`/api/v2/cmdb/${BINDINGS}/1`, `/api/v2/cmdb/${BINDINGS}/2`, `/api/v2/cmdb/${BINDINGS}/99`]);
+    assert.deepEqual(
+      sent.filter((q) => q.method === 'DELETE').map((q) => q.path),
+      [`/api/v2/cmdb/${BINDINGS}/1`, `/api/v2/cmdb/${BINDINGS}/2`, `/api/v2/cmdb/${BINDINGS}/99`],
+    );
     sameText((await run('export', BINDINGS, ACL)).stdout, before, 'read back');
 
     const ok = await run('delete', BINDINGS, '1', '2', '--atomic', '-o', 'json');
     expectCode(ok, 0);
-    assert.deepEqual(json<{ applied: Obj[] }>(ok).applied.map((s) => s.key), [1, 2]);
-    assert.deepEqual((emu.objects(BINDINGS) as Obj[]).filter((o) => o['seq-num'] === 1 || o['seq-num'] === 2), []);
+    assert.deepEqual(
+      json<{ applied: Obj[] }>(ok).applied.map((s) => s.key),
+      [1, 2],
+    );
+    assert.deepEqual(
+      (emu.objects(BINDINGS) as Obj[]).filter((o) => o['seq-num'] === 1 || o['seq-num'] === 2),
+      [],
+    );
   });
 
   test('diff --from DEVICE: another saved device is the desired configuration; nothing is written to either', async () => {
     const other = await startEmulator({ port: 0, seed: 'demo' });
     try {
-      const login = await cmdb(['login', '--host', other.url, '-d', 'other', '--token-stdin', '--insecure-storage'], { env: { ...env, CMDB_HOST: '', CMDB_TOKEN: '' }, stdin: `${other.token}\n` });
+      const login = await cmdb(['login', '--host', other.url, '-d', 'other', '--token-stdin', '--insecure-storage'], {
+        env: { ...env, CMDB_HOST: '', CMDB_TOKEN: '' },
+        stdin: `${other.token}\n`,
+      });
       expectCode(login, 0);
-      const res = await fetch(`${other.url}/api/v2/cmdb/${DISK}`, { method: 'PUT', headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ 'max-log-file-size': 77 }) });
+      const res = await fetch(`${other.url}/api/v2/cmdb/${DISK}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ 'max-log-file-size': 77 }),
+      });
       assert.equal(res.status, 200);
       const mark = emu.requests.length;
       const otherMark = other.requests.length;
       const r = await run('diff', '--from', 'other', DISK, BINDINGS);
       expectCode(r, 10);
-      assert.deepEqual(json(r), { create: [], update: [{ vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 20, to: 77 } } }], move: [], delete: [] });
+      assert.deepEqual(json(r), {
+        create: [],
+        update: [{ vdom: 'root', table: DISK, key: null, changes: { 'max-log-file-size': { from: 20, to: 77 } } }],
+        move: [],
+        delete: [],
+      });
       assert.deepEqual(writes(since(mark)), []);
       assert.deepEqual(writes(other.requests.slice(otherMark)), []);
-      assert.ok(other.requests.slice(otherMark).every((q) => q.headers.authorization === `Bearer ${other.token}`), "the other device gets its own credential");
+      assert.ok(
+        other.requests.slice(otherMark).every((q) => q.headers.authorization === `Bearer ${other.token}`),
+        'the other device gets its own credential',
+      );
       assert.ok(!emu.requests.slice(mark).some((q) => q.headers.authorization?.includes(other.token)));
     } finally {
       await other.close();
@@ -366,7 +456,10 @@ describe('diff and apply', () => {
 
     const accepted = terminalIO([[/\[y\/N\] $/, 'y\r']]);
     assert.equal(await main(['apply', '-f', doc, '--no-color'], accepted, env), 0);
-    assert.deepEqual(writes(since(mark)).map((q) => `${q.method} ${q.path}`), [`POST /api/v2/cmdb/${ACL}`]);
+    assert.deepEqual(
+      writes(since(mark)).map((q) => `${q.method} ${q.path}`),
+      [`POST /api/v2/cmdb/${ACL}`],
+    );
     assert.match(accepted.out(), /^created router\/access-list asked \(vdom root\)$/m);
 
     await device('DELETE', `${ACL}/asked`);
@@ -380,7 +473,8 @@ describe('diff and apply', () => {
 
 describe('the order of objects where it matters to the device', () => {
   const ids = () => (emu.objects(BWL) as Obj[]).map((o) => o.id);
-  const move = (key: number, where: 'before' | 'after', anchor: number) => device('PUT', `${BWL}/${key}?action=move&${where}=${anchor}`);
+  const move = (key: number, where: 'before' | 'after', anchor: number) =>
+    device('PUT', `${BWL}/${key}?action=move&${where}=${anchor}`);
   beforeEach(async () => {
     for (const id of [2, 3, 4]) await device('POST', BWL, { id, name: `list-${id}` });
   });
@@ -394,7 +488,11 @@ describe('the order of objects where it matters to the device', () => {
     let mark = emu.requests.length;
     const diff = await run('diff', '-f', exported, '--prune');
     expectCode(diff, 10);
-    assert.deepEqual(json(diff), { create: [], update: [], move: [{ vdom: 'root', table: BWL, key: 4, after: 3 }], delete: [] }, 'the order of named objects (access lists) is never reported');
+    assert.deepEqual(
+      json(diff),
+      { create: [], update: [], move: [{ vdom: 'root', table: BWL, key: 4, after: 3 }], delete: [] },
+      'the order of named objects (access lists) is never reported',
+    );
     const human = await run('diff', '-f', exported, '--prune', '-o', 'table');
     expectCode(human, 10);
     assert.equal(human.stdout, `↕ ${BWL} 4 (vdom root): move after 3\n`);
@@ -402,14 +500,21 @@ describe('the order of objects where it matters to the device', () => {
 
     const dry = await run('apply', '-f', exported, '--prune', '--dry-run');
     expectCode(dry, 10);
-    assert.deepEqual(json<{ requests: Obj[] }>(dry).requests, [{ method: 'PUT', path: `/api/v2/cmdb/${BWL}/4`, query: 'vdom=root&action=move&after=3', body: null }]);
+    assert.deepEqual(json<{ requests: Obj[] }>(dry).requests, [
+      { method: 'PUT', path: `/api/v2/cmdb/${BWL}/4`, query: 'vdom=root&action=move&after=3', body: null },
+    ]);
     assert.deepEqual(writes(since(mark)), [], 'diff and a dry run send only reads');
 
     mark = emu.requests.length;
     const apply = await run('apply', '-f', exported, '--prune');
     expectCode(apply, 0);
-    assert.deepEqual(writes(since(mark)).map((r) => `${r.method} ${r.path}?${r.query}`), [`PUT /api/v2/cmdb/${BWL}/4?vdom=root&action=move&after=3`]);
-    assert.deepEqual(json<{ applied: Obj[] }>(apply).applied, [{ action: 'move', vdom: 'root', table: BWL, key: 4, after: 3 }]);
+    assert.deepEqual(
+      writes(since(mark)).map((r) => `${r.method} ${r.path}?${r.query}`),
+      [`PUT /api/v2/cmdb/${BWL}/4?vdom=root&action=move&after=3`],
+    );
+    assert.deepEqual(json<{ applied: Obj[] }>(apply).applied, [
+      { action: 'move', vdom: 'root', table: BWL, key: 4, after: 3 },
+    ]);
     assert.deepEqual(ids(), [1, 2, 3, 4], 'the device order is the export');
 
     mark = emu.requests.length;
@@ -426,12 +531,15 @@ describe('the order of objects where it matters to the device', () => {
     const mark = emu.requests.length;
     expectCode(await run('apply', '-f', exported, '--atomic'), 0);
     const sent = writes(since(mark));
-    assert.deepEqual(sent.map((r) => `${r.method} ${r.path}?${r.query}`), [
-      'POST /api/v2/cmdb?action=transaction-start&vdom=root',
-      `PUT /api/v2/cmdb/${BWL}/1?vdom=root&action=move&before=3`,
-      `PUT /api/v2/cmdb/${BWL}/2?vdom=root&action=move&after=1`,
-      'POST /api/v2/cmdb?action=transaction-commit&vdom=root',
-    ]);
+    assert.deepEqual(
+      sent.map((r) => `${r.method} ${r.path}?${r.query}`),
+      [
+        'POST /api/v2/cmdb?action=transaction-start&vdom=root',
+        `PUT /api/v2/cmdb/${BWL}/1?vdom=root&action=move&before=3`,
+        `PUT /api/v2/cmdb/${BWL}/2?vdom=root&action=move&after=1`,
+        'POST /api/v2/cmdb?action=transaction-commit&vdom=root',
+      ],
+    );
     assert.ok(sent.slice(1, 3).every((r) => r.headers['x-transaction-id']));
     assert.deepEqual(ids(), [1, 2, 3, 4]);
   });
@@ -449,14 +557,20 @@ describe('the order of objects where it matters to the device', () => {
     const mark = emu.requests.length;
     const r = await run('apply', '-f', path, '--prune');
     expectCode(r, 0);
-    const sent = writes(since(mark)).map((q) => `${q.method} ${q.path}${q.query.includes('action=move') ? `?${q.query}` : ''}`);
-    assert.deepEqual(sent, [
-      `POST /api/v2/cmdb/${BWL}`,
-      `PUT /api/v2/cmdb/${BWL}/3`,
-      `PUT /api/v2/cmdb/${BWL}/2?vdom=root&action=move&after=1`,
-      `PUT /api/v2/cmdb/${BWL}/3?vdom=root&action=move&after=2`,
-      `DELETE /api/v2/cmdb/${BWL}/7`,
-    ], 'the re-created object lands at the end and is moved in place, with one more move; the prune comes last');
+    const sent = writes(since(mark)).map(
+      (q) => `${q.method} ${q.path}${q.query.includes('action=move') ? `?${q.query}` : ''}`,
+    );
+    assert.deepEqual(
+      sent,
+      [
+        `POST /api/v2/cmdb/${BWL}`,
+        `PUT /api/v2/cmdb/${BWL}/3`,
+        `PUT /api/v2/cmdb/${BWL}/2?vdom=root&action=move&after=1`,
+        `PUT /api/v2/cmdb/${BWL}/3?vdom=root&action=move&after=2`,
+        `DELETE /api/v2/cmdb/${BWL}/7`,
+      ],
+      'the re-created object lands at the end and is moved in place, with one more move; the prune comes last',
+    );
     sameText((await run('export', BWL, BINDINGS)).stdout, backup, 'the export after the restore');
   });
 });

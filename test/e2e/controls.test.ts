@@ -10,7 +10,12 @@ import { terminalIO } from '../helpers/tty.js';
 import { parse as parseYaml } from 'yaml';
 
 const TABLE = 'firewall.ipmacbinding/table';
-const NASTY = { 'seq-num': 1, name: 'red\u001b[31mALERT\u001b]0;owned\u0007', comment: 'csi\u009b2Jdel\u007fnul\u0000bell\u0007', ip: '10.0.0.1' };
+const NASTY = {
+  'seq-num': 1,
+  name: 'red\u001b[31mALERT\u001b]0;owned\u0007',
+  comment: 'csi\u009b2Jdel\u007fnul\u0000bell\u0007',
+  ip: '10.0.0.1',
+};
 /** Anything a terminal acts on, apart from the newline and tab that formats use themselves. */
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
@@ -68,7 +73,12 @@ describe('control characters in device data', () => {
 
 describe('control characters in device errors', () => {
   test("the device's cli_error is shown escaped, in words and in the JSON error line", async () => {
-    const body = JSON.stringify({ status: 'error', http_status: 500, error: -651, cli_error: 'bad\u001b[2J value\u009b1m' });
+    const body = JSON.stringify({
+      status: 'error',
+      http_status: 500,
+      error: -651,
+      cli_error: 'bad\u001b[2J value\u009b1m',
+    });
     server.answer((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(body);

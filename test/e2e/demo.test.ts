@@ -18,21 +18,45 @@ test('the README quick start shows the demo bindings', async () => {
 
 test('list --no-headers: table and csv rows only, --all too; json is unchanged', async () => {
   const env = isolatedEnv();
-  const csv = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'csv', '--fields', 'seq-num,ip'], { env });
-  const bare = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'csv', '--fields', 'seq-num,ip', '--no-headers'], { env });
+  const csv = await cmdb(
+    ['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'csv', '--fields', 'seq-num,ip'],
+    { env },
+  );
+  const bare = await cmdb(
+    [
+      '--demo',
+      'list',
+      'firewall.ipmacbinding/table',
+      '--vdom',
+      'root',
+      '-o',
+      'csv',
+      '--fields',
+      'seq-num,ip',
+      '--no-headers',
+    ],
+    { env },
+  );
   assert.equal(bare.code, 0, bare.stderr);
   assert.equal(csv.stdout.split('\n')[0], 'seq-num,ip');
   assert.equal(bare.stdout, csv.stdout.split('\n').slice(1).join('\n'));
-  const table = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'table', '--all', '--no-headers'], { env });
+  const table = await cmdb(
+    ['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'table', '--all', '--no-headers'],
+    { env },
+  );
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout.split('\n')[0], /^1\s+\d+\.\d+\.\d+\.\d+/);
-  const jsonRun = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'json', '--no-headers'], { env });
+  const jsonRun = await cmdb(
+    ['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'json', '--no-headers'],
+    { env },
+  );
   assert.ok(Array.isArray(json(jsonRun)));
 });
 
 test('changes persist from one --demo run to the next until `cmdb demo reset`', async () => {
   const env = isolatedEnv();
-  const ids = async (extra: NodeJS.ProcessEnv = {}) => json<Obj[]>(await cmdb(['list', 'dlp/filepattern'], { env: { ...env, ...extra } })).map((o) => o.id);
+  const ids = async (extra: NodeJS.ProcessEnv = {}) =>
+    json<Obj[]>(await cmdb(['list', 'dlp/filepattern'], { env: { ...env, ...extra } })).map((o) => o.id);
   const created = await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'id=77', '--set', 'name=pdfs'], { env });
   assert.equal(created.code, 0, created.stderr);
   assert.ok((await ids({ CMDB_DEMO: '1' })).includes(77));
@@ -55,10 +79,17 @@ test('a --demo run that changes nothing leaves the state file as it was (and cre
   const file = join(env.XDG_STATE_HOME!, 'cmdb', 'demo-state.json');
   assert.equal((await cmdb(['--demo', 'list', 'dlp/filepattern', '-o', 'json'], { env })).code, 0);
   assert.ok(!existsSync(file), 'a read-only first run writes no state');
-  assert.equal((await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'name=numbered', '-o', 'json'], { env })).code, 0);
+  assert.equal(
+    (await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'name=numbered', '-o', 'json'], { env })).code,
+    0,
+  );
   const written = readFileSync(file, 'utf8');
   const mtime = statSync(file).mtimeMs;
-  for (const args of [['list', 'dlp/filepattern'], ['get', 'log.disk/setting'], ['schema', 'log.disk/setting']]) {
+  for (const args of [
+    ['list', 'dlp/filepattern'],
+    ['get', 'log.disk/setting'],
+    ['schema', 'log.disk/setting'],
+  ]) {
     const r = await cmdb(['--demo', ...args, '-o', 'json'], { env });
     assert.equal(r.code, 0, r.stderr);
   }
@@ -83,7 +114,10 @@ describe('--demo with the commands that manage devices: the demo device, never a
   before(async () => {
     emu = await startEmulator({ port: 0 });
     env = isolatedEnv();
-    const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', 'saved'], { env, stdin: `${emu.token}\n` });
+    const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', 'saved'], {
+      env,
+      stdin: `${emu.token}\n`,
+    });
     assert.equal(login.code, 0, login.stderr);
     profiles = readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), 'utf8');
   });
@@ -104,10 +138,22 @@ describe('--demo with the commands that manage devices: the demo device, never a
   });
 
   for (const [args, line] of [
-    [['login', '--token-stdin'], "cmdb: 'cmdb login' does not apply to the demo device (--demo or CMDB_DEMO): it needs no login, and nothing is saved"],
-    [['logout'], "cmdb: 'cmdb logout' does not apply to the demo device (--demo or CMDB_DEMO): it has no session and no saved credential"],
-    [['device', 'use', 'saved'], "cmdb: 'cmdb device use' does not apply to the demo device (--demo or CMDB_DEMO): it is built in, not a saved device"],
-    [['device', 'remove', 'saved'], "cmdb: 'cmdb device remove' does not apply to the demo device (--demo or CMDB_DEMO): it is built in, not a saved device"],
+    [
+      ['login', '--token-stdin'],
+      "cmdb: 'cmdb login' does not apply to the demo device (--demo or CMDB_DEMO): it needs no login, and nothing is saved",
+    ],
+    [
+      ['logout'],
+      "cmdb: 'cmdb logout' does not apply to the demo device (--demo or CMDB_DEMO): it has no session and no saved credential",
+    ],
+    [
+      ['device', 'use', 'saved'],
+      "cmdb: 'cmdb device use' does not apply to the demo device (--demo or CMDB_DEMO): it is built in, not a saved device",
+    ],
+    [
+      ['device', 'remove', 'saved'],
+      "cmdb: 'cmdb device remove' does not apply to the demo device (--demo or CMDB_DEMO): it is built in, not a saved device",
+    ],
   ] as const) {
     test(`${args.join(' ')} with --demo says it does not apply (exit 2)`, async () => {
       const sent = emu.requests.length;
@@ -127,7 +173,10 @@ describe('--demo with the commands that manage devices: the demo device, never a
   test('device list and device show --demo describe the demo device only', async () => {
     const list = await cmdb(['--demo', 'device', 'list', '-o', 'json'], { env });
     assert.equal(list.code, 0, list.stderr);
-    assert.deepEqual(json<Obj[]>(list).map((d) => d.name), ['demo']);
+    assert.deepEqual(
+      json<Obj[]>(list).map((d) => d.name),
+      ['demo'],
+    );
     const show = await cmdb(['--demo', 'device', 'show', '-o', 'json'], { env });
     assert.equal(show.code, 0, show.stderr);
     assert.equal(json<Obj>(show).name, 'demo');

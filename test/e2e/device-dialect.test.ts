@@ -23,7 +23,10 @@ describe('multi-value options', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(JSON.parse(last().body), { 'roll-day': value.replace(',', ' ') });
       const read = await run('get', 'log.disk/setting', '-o', 'json');
-      assert.deepEqual(new Set(String(json<Record<string, unknown>>(read)['roll-day']).split(' ')), new Set(['monday', 'tuesday']));
+      assert.deepEqual(
+        new Set(String(json<Record<string, unknown>>(read)['roll-day']).split(' ')),
+        new Set(['monday', 'tuesday']),
+      );
     });
   }
 
@@ -38,19 +41,34 @@ describe('multi-value options', () => {
 
 describe('filter escapes', () => {
   test('\\, is a literal comma inside a value, a bare comma is OR', async () => {
-    for (const [name, comments] of [['esc-comma', 'x,y'], ['esc-x', 'x']]) {
-      assert.equal((await run('create', 'router/access-list', '--set', `name=${name}`, '--set', `comments=${comments}`)).code, 0);
+    for (const [name, comments] of [
+      ['esc-comma', 'x,y'],
+      ['esc-x', 'x'],
+    ]) {
+      assert.equal(
+        (await run('create', 'router/access-list', '--set', `name=${name}`, '--set', `comments=${comments}`)).code,
+        0,
+      );
     }
-    const names = async (filter: string) => json<{ name: string }[]>(await run('list', 'router/access-list', '--filter', filter, '-o', 'json')).map((o) => o.name);
+    const names = async (filter: string) =>
+      json<{ name: string }[]>(await run('list', 'router/access-list', '--filter', filter, '-o', 'json')).map(
+        (o) => o.name,
+      );
     assert.deepEqual(await names('comments==x\\,y'), ['esc-comma']);
     assert.equal(new URLSearchParams(last().query).get('filter'), 'comments==x\\,y');
     assert.deepEqual(await names('comments==x,comments==y'), ['esc-x']);
   });
 
   test('a lone backslash in a value is sent escaped, so it matches literally', async () => {
-    assert.equal((await run('create', 'router/access-list', '--set', 'name=esc-slash', '--set', 'comments=C:\\temp')).code, 0);
+    assert.equal(
+      (await run('create', 'router/access-list', '--set', 'name=esc-slash', '--set', 'comments=C:\\temp')).code,
+      0,
+    );
     const r = await run('list', 'router/access-list', '--filter', 'comments==C:\\temp', '-o', 'json');
-    assert.deepEqual(json<{ name: string }[]>(r).map((o) => o.name), ['esc-slash']);
+    assert.deepEqual(
+      json<{ name: string }[]>(r).map((o) => o.name),
+      ['esc-slash'],
+    );
     assert.equal(new URLSearchParams(last().query).get('filter'), 'comments==C:\\\\temp');
   });
 });
@@ -73,10 +91,22 @@ describe("the vendor's table names", () => {
 
 describe('errors in the device dialect', () => {
   test('a value the device refuses (HTTP 500, -651): exit 7, the multi-line cli_error under "device said"', async () => {
-    const r = await run('create', 'firewall.ipmacbinding/table', '--set', 'seq-num=4321', '--set', 'mac=zz:zz', '--vdom', 'root');
+    const r = await run(
+      'create',
+      'firewall.ipmacbinding/table',
+      '--set',
+      'seq-num=4321',
+      '--set',
+      'mac=zz:zz',
+      '--vdom',
+      'root',
+    );
     assert.equal(r.code, 7, r.stderr);
     const lines = r.stderr.split('\n');
-    assert.match(lines[0], /^cmdb: the device rejected the request to create firewall\.ipmacbinding\/table( "4321")? in vdom root: invalid value \(HTTP 500\)$/);
+    assert.match(
+      lines[0],
+      /^cmdb: the device rejected the request to create firewall\.ipmacbinding\/table( "4321")? in vdom root: invalid value \(HTTP 500\)$/,
+    );
     assert.equal(lines[1], '  device said: node_check_object fail! for mac zz:zz');
     assert.match(r.stderr, /\n {4}Command fail\. Return code -651\n/);
     assert.match(r.stderr, /hint: check the field values against 'cmdb schema firewall\.ipmacbinding\/table'/);
@@ -85,6 +115,9 @@ describe('errors in the device dialect', () => {
   test('a VDOM that does not exist: 403, exit 5, said as such', async () => {
     const r = await run('list', 'router/access-list', '--vdom', 'no-such');
     assert.equal(r.code, 5, r.stderr);
-    assert.match(r.stderr, /^cmdb: permission denied: vdom no-such does not exist or is not accessible to this administrator/);
+    assert.match(
+      r.stderr,
+      /^cmdb: permission denied: vdom no-such does not exist or is not accessible to this administrator/,
+    );
   });
 });

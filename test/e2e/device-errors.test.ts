@@ -17,7 +17,11 @@ let server: Server;
 let env: NodeJS.ProcessEnv;
 
 function can(name: string, status: number, body: unknown, type = 'application/json') {
-  answers.set(`/api/v2/cmdb/router/access-list/${name}`, { status, type, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  answers.set(`/api/v2/cmdb/router/access-list/${name}`, {
+    status,
+    type,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 before(async () => {
@@ -30,7 +34,8 @@ before(async () => {
   can('html429', 429, '<html>Too many login attempts</html>', 'text/html');
   can('empty502', 502, '', 'text/plain');
   can('inuse', 424, { status: 'error', http_status: 424, error: -23, cli_error: 'entry is used' });
-  const refusal = "node_check_object fail! for status maybe\n\nvalue parse error before 'maybe'\nCommand fail. Return code -651\n";
+  const refusal =
+    "node_check_object fail! for status maybe\n\nvalue parse error before 'maybe'\nCommand fail. Return code -651\n";
   can('val500', 500, { status: 'error', http_status: 500, error: -651, cli_error: refusal });
   can('val424', 424, { status: 'error', http_status: 424, error: -651, cli_error: 'invalid value' });
   can('dup424', 424, { status: 'error', http_status: 424, error: -5 });
@@ -41,7 +46,9 @@ before(async () => {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"error","http_status":404,"error":-3}');
       return;
     }
-    res.writeHead(a.status, { 'content-type': a.type, ...(a.status === 429 ? { 'retry-after': '120' } : {}) }).end(a.body);
+    res
+      .writeHead(a.status, { 'content-type': a.type, ...(a.status === 429 ? { 'retry-after': '120' } : {}) })
+      .end(a.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   env = isolatedEnv({ CMDB_HOST: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMDB_TOKEN: 't' });
@@ -59,7 +66,11 @@ const cases: [string, number, RegExp][] = [
   ['empty502', 9, /HTTP 502/],
   ['nothere', 6, /not found/],
   // 6.4 refuses a value with HTTP 500 and a multi-line cli_error; later firmware with 424: the same explanation.
-  ['val500', 7, /rejected the request to read router\/access-list "val500": invalid value \(HTTP 500\)\n {2}device said: node_check_object fail! for status maybe\n {4}\n {4}value parse error before 'maybe'\n {4}Command fail\. Return code -651\n/],
+  [
+    'val500',
+    7,
+    /rejected the request to read router\/access-list "val500": invalid value \(HTTP 500\)\n {2}device said: node_check_object fail! for status maybe\n {4}\n {4}value parse error before 'maybe'\n {4}Command fail\. Return code -651\n/,
+  ],
   ['val424', 7, /rejected the request to read router\/access-list "val424": invalid value \(HTTP 424\)/],
   ['dup424', 7, /already exists/],
 ];
@@ -78,7 +89,10 @@ for (const [name, exit, message] of cases) {
 test('a VDOM the device answers 403 for: it does not exist or is not accessible, exit 5', async () => {
   const r = await cmdb(['get', 'router/access-list', 'novdom', '--vdom', 'nosuch'], { env });
   assert.equal(r.code, 5, r.stderr);
-  assert.match(r.stderr, /^cmdb: permission denied: vdom nosuch does not exist or is not accessible to this administrator/);
+  assert.match(
+    r.stderr,
+    /^cmdb: permission denied: vdom nosuch does not exist or is not accessible to this administrator/,
+  );
   assert.doesNotMatch(r.stderr, /not found/);
 });
 

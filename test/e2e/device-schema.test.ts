@@ -25,7 +25,10 @@ function home(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 before(async () => {
-  emulator = spawn(process.execPath, [BIN, 'emulator', '--schema', FIXTURE, '--seed', 'empty', '-o', 'json'], { env: home(), stdio: ['ignore', 'pipe', 'pipe'] });
+  emulator = spawn(process.execPath, [BIN, 'emulator', '--schema', FIXTURE, '--seed', 'empty', '-o', 'json'], {
+    env: home(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   start = await new Promise((resolve, reject) => {
     let out = '';
     emulator.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -42,7 +45,8 @@ after(() => {
 });
 
 /** The requests a run sent, from its --verbose log: `GET /api/v2/cmdb/router/policy-x?action=schema`. */
-const sent = (run: Run) => [...run.stderr.matchAll(/^> (GET|POST|PUT|DELETE) https?:\/\/[^/]+(\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+const sent = (run: Run) =>
+  [...run.stderr.matchAll(/^> (GET|POST|PUT|DELETE) https?:\/\/[^/]+(\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
 const schemaReads = (run: Run) => sent(run).filter((r) => r.includes('action=schema'));
 
 function ok(run: Run, what: string): void {
@@ -51,19 +55,31 @@ function ok(run: Run, what: string): void {
 
 describe('cmdb emulator --schema FILE', () => {
   test('reports the release and serial number of the saved answer, and answers its schema', async () => {
-    const get = async (path: string) => (await (await fetch(`${start.url}${path}`, { headers: { authorization: `Bearer ${start.token}` } })).json()) as Obj;
+    const get = async (path: string) =>
+      (await (
+        await fetch(`${start.url}${path}`, { headers: { authorization: `Bearer ${start.token}` } })
+      ).json()) as Obj;
     const firmware = await get('/api/v2/monitor/system/firmware');
     assert.deepEqual([firmware.version, firmware.build, firmware.serial], ['v7.2.5', 1517, 'FGVM72TEST000001']);
     assert.deepEqual((firmware.results as { current: Obj }).current.minor, 2);
     const status = await get('/api/v2/monitor/system/status');
     assert.deepEqual([status.version, status.build, status.serial], ['v7.2.5', 1517, 'FGVM72TEST000001']);
-    const saved = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { results: { path: string; name: string; schema: Obj }[] };
+    const saved = JSON.parse(readFileSync(FIXTURE, 'utf8')) as {
+      results: { path: string; name: string; schema: Obj }[];
+    };
     const table = await get('/api/v2/cmdb/router/policy-x?action=schema');
     assert.deepEqual(table.results, saved.results.find((e) => e.name === 'policy-x')!.schema);
     const tree = await get('/api/v2/cmdb/?action=schema');
-    assert.deepEqual((tree.results as Obj[]).map((e) => `${e.path}/${e.name}`), ['router/policy-x', 'firewall/vip-x', 'system/new-feature', 'firewall.ipmacbinding/table']);
+    assert.deepEqual(
+      (tree.results as Obj[]).map((e) => `${e.path}/${e.name}`),
+      ['router/policy-x', 'firewall/vip-x', 'system/new-feature', 'firewall.ipmacbinding/table'],
+    );
     assert.equal((await get('/api/v2/cmdb/router/static')).http_status, 404);
-    const backup = await (await fetch(`${start.url}/api/v2/monitor/system/config/backup?scope=global`, { headers: { authorization: `Bearer ${start.token}` } })).text();
+    const backup = await (
+      await fetch(`${start.url}/api/v2/monitor/system/config/backup?scope=global`, {
+        headers: { authorization: `Bearer ${start.token}` },
+      })
+    ).text();
     assert.match(backup, /^#config-version=FGVM64-7\.2\.5-FW-build1517-/);
   });
 });
@@ -74,7 +90,10 @@ describe('a saved device of release 7.2.5', () => {
 
   before(async () => {
     env = home();
-    const login = await cmdb(['login', '--host', start.url, '-d', 'fw', '--token-stdin', '--insecure-storage', '-o', 'json'], { env, stdin: start.token });
+    const login = await cmdb(
+      ['login', '--host', start.url, '-d', 'fw', '--token-stdin', '--insecure-storage', '-o', 'json'],
+      { env, stdin: start.token },
+    );
     ok(login, 'login');
     assert.equal(json<Obj>(login).version, 'v7.2.5');
     const profile = readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), 'utf8');
@@ -91,7 +110,10 @@ describe('a saved device of release 7.2.5', () => {
     assert.deepEqual(readdirSync(folder), ['FGVM72TEST000001_v7.2.5_1517.json']);
     assert.equal(statSync(folder).mode & 0o777, 0o700);
     assert.equal(statSync(join(folder, 'FGVM72TEST000001_v7.2.5_1517.json')).mode & 0o777, 0o600);
-    assert.doesNotMatch(readFileSync(join(folder, 'FGVM72TEST000001_v7.2.5_1517.json'), 'utf8'), new RegExp(start.token));
+    assert.doesNotMatch(
+      readFileSync(join(folder, 'FGVM72TEST000001_v7.2.5_1517.json'), 'utf8'),
+      new RegExp(start.token),
+    );
 
     const second = await run('list', 'firewall/vip-x', '-o', 'json', '-v');
     ok(second, 'second list');
@@ -122,20 +144,48 @@ describe('a saved device of release 7.2.5', () => {
       assert.match(refused.stderr, message);
       assert.deepEqual(sent(refused), [], set);
     }
-    const created = await run('create', 'router/policy-x', '--set', 'seq-num=3', '--set', 'action=deny', '--set', 'days=friday monday', '--set', 'hit-tag=anything', '-o', 'json');
+    const created = await run(
+      'create',
+      'router/policy-x',
+      '--set',
+      'seq-num=3',
+      '--set',
+      'action=deny',
+      '--set',
+      'days=friday monday',
+      '--set',
+      'hit-tag=anything',
+      '-o',
+      'json',
+    );
     ok(created, 'create');
     assert.equal(json<Obj>(created).mkey, 3);
     const read = await run('get', 'router/policy-x', '3', '-o', 'json');
     ok(read, 'get');
     // A multi-value field: the device keeps its own order.
-    assert.deepEqual([json<Obj>(read).action, String(json<Obj>(read).days).split(' ').sort()], ['deny', ['friday', 'monday']]);
+    assert.deepEqual(
+      [json<Obj>(read).action, String(json<Obj>(read).days).split(' ').sort()],
+      ['deny', ['friday', 'monday']],
+    );
   });
 
   test('a string-keyed table and a singleton of that release', async () => {
     const tooLong = await run('create', 'firewall/vip-x', '--set', `name=${'n'.repeat(80)}`, '-v');
     assert.equal(tooLong.code, 2, tooLong.stderr);
     assert.deepEqual(sent(tooLong), []);
-    ok(await run('create', 'firewall/vip-x', '--set', 'name=web 1', '--set', 'extip=10.0.0.1', '--set', 'type=load-balance'), 'create vip-x');
+    ok(
+      await run(
+        'create',
+        'firewall/vip-x',
+        '--set',
+        'name=web 1',
+        '--set',
+        'extip=10.0.0.1',
+        '--set',
+        'type=load-balance',
+      ),
+      'create vip-x',
+    );
     const vip = await run('get', 'firewall/vip-x', 'web 1', '-o', 'json');
     ok(vip, 'get vip-x');
     assert.deepEqual([json<Obj>(vip).extip, json<Obj>(vip).type], ['10.0.0.1', 'load-balance']);
@@ -151,8 +201,22 @@ describe('a saved device of release 7.2.5', () => {
     ok(tables, 'tables');
     assert.deepEqual(sent(tables), []);
     const rows = json<Obj[]>(tables);
-    assert.deepEqual(rows.map((t) => t.path), ['firewall.ipmacbinding/table', 'firewall/vip-x', 'router/policy-x', 'system/new-feature']);
-    assert.deepEqual(rows.find((t) => t.path === 'router/policy-x'), { path: 'router/policy-x', kind: 'keyed', key: 'seq-num', keyType: 'integer', operations: ['L', 'C', 'R', 'U', 'D'], group: 'netgrp', spec: false });
+    assert.deepEqual(
+      rows.map((t) => t.path),
+      ['firewall.ipmacbinding/table', 'firewall/vip-x', 'router/policy-x', 'system/new-feature'],
+    );
+    assert.deepEqual(
+      rows.find((t) => t.path === 'router/policy-x'),
+      {
+        path: 'router/policy-x',
+        kind: 'keyed',
+        key: 'seq-num',
+        keyType: 'integer',
+        operations: ['L', 'C', 'R', 'U', 'D'],
+        group: 'netgrp',
+        spec: false,
+      },
+    );
     assert.deepEqual(rows.find((t) => t.path === 'system/new-feature')!.operations, ['G', 'P']);
     assert.equal(rows.find((t) => t.path === 'firewall.ipmacbinding/table')!.spec, true);
     const shipped = json<Obj[]>(await cmdb(['tables', '-o', 'json'], { env }));
@@ -162,7 +226,10 @@ describe('a saved device of release 7.2.5', () => {
   test('schema --all --raw is the answer untouched; --refresh reads the tree again and rewrites the cache', async () => {
     const raw = await run('schema', '--all', '--raw');
     ok(raw, 'schema --all --raw');
-    assert.deepEqual((JSON.parse(raw.stdout) as { results: Obj[] }).results.map((e) => e.name), ['policy-x', 'vip-x', 'new-feature', 'table']);
+    assert.deepEqual(
+      (JSON.parse(raw.stdout) as { results: Obj[] }).results.map((e) => e.name),
+      ['policy-x', 'vip-x', 'new-feature', 'table'],
+    );
     assert.equal((JSON.parse(raw.stdout) as Obj).version, 'v7.2.5');
     const refreshed = await run('tables', '--refresh', '-o', 'json', '-v');
     ok(refreshed, 'tables --refresh');
@@ -185,17 +252,28 @@ describe('a saved device of release 7.2.5', () => {
     writeFileSync(file, JSON.stringify(document));
     const diff = await run('diff', '-f', file, '-o', 'json');
     assert.equal(diff.code, 10, diff.stderr);
-    assert.deepEqual(json<{ update: { key: unknown; changes: Obj }[] }>(diff).update.map((u) => [u.key, u.changes]), [[20, { priority: { from: 7, to: 9 } }]]);
+    assert.deepEqual(
+      json<{ update: { key: unknown; changes: Obj }[] }>(diff).update.map((u) => [u.key, u.changes]),
+      [[20, { priority: { from: 7, to: 9 } }]],
+    );
     ok(await run('apply', '-f', file, '--yes'), 'apply');
     assert.equal(json<Obj>(await run('get', 'router/policy-x', '20', '-o', 'json')).priority, 9);
   });
 
   test('Tab offers the tables and fields of that release, from its cache', async () => {
-    const complete = async (...words: string[]) => (await cmdb(['__complete', 'fish', '--', ...words], { env })).stdout.split('\n').slice(1).filter(Boolean).map((l) => l.split('\t')[0]);
+    const complete = async (...words: string[]) =>
+      (await cmdb(['__complete', 'fish', '--', ...words], { env })).stdout
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
     await run('list', 'router/policy-x');
     assert.deepEqual(await complete('get', '-d', 'fw', 'router/pol'), ['router/policy-x']);
     assert.deepEqual(await complete('create', '-d', 'fw', 'router/policy-x', '--set', 'ac'), ['action=']);
-    assert.deepEqual(await complete('create', '-d', 'fw', 'router/policy-x', '--set', 'days=t'), ['days=thursday', 'days=tuesday']);
+    assert.deepEqual(await complete('create', '-d', 'fw', 'router/policy-x', '--set', 'days=t'), [
+      'days=thursday',
+      'days=tuesday',
+    ]);
     assert.deepEqual(await complete('list', '-d', 'fw', 'firewall/vip-x', '--fields', 'ext'), ['extip', 'extip6']);
     assert.deepEqual(await complete('get', '-d', 'fw', 'router/stat'), []);
     // Another device (here the built-in one, 6.4.14) keeps the shipped catalogue.

@@ -9,7 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { terminalIO } from '../helpers/tty.js';
 import { main } from '../../src/cli/main.js';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
@@ -24,7 +24,13 @@ let healthy: NodeJS.ProcessEnv;
 let mixed: NodeJS.ProcessEnv;
 
 function binding(seq: number, name: string): Obj {
-  return { 'seq-num': seq, ip: `10.0.0.${seq}`, mac: `00:09:0f:00:00:${String(seq).padStart(2, '0')}`, name, status: 'enable' };
+  return {
+    'seq-num': seq,
+    ip: `10.0.0.${seq}`,
+    mac: `00:09:0f:00:00:${String(seq).padStart(2, '0')}`,
+    name,
+    status: 'enable',
+  };
 }
 
 async function closedPort(): Promise<number> {
@@ -40,9 +46,23 @@ function profilesEnv(devices: ([string, string, string] | [string, string, strin
   const env = isolatedEnv();
   const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = [`default: ${devices.some(([name]) => name === 'hq') ? 'hq' : devices[0][0]}`, 'devices:', ...devices.flatMap(([name, host, , more]) => [`  ${name}:`, `    host: ${host}`, '    auth: token', '    secrets: file', ...(more ? [`    ${more}`] : [])])];
+  const config = [
+    `default: ${devices.some(([name]) => name === 'hq') ? 'hq' : devices[0][0]}`,
+    'devices:',
+    ...devices.flatMap(([name, host, , more]) => [
+      `  ${name}:`,
+      `    host: ${host}`,
+      '    auth: token',
+      '    secrets: file',
+      ...(more ? [`    ${more}`] : []),
+    ]),
+  ];
   writeFileSync(join(dir, 'config.yaml'), config.join('\n') + '\n', { mode: 0o600 });
-  writeFileSync(join(dir, 'credentials.yaml'), devices.map(([name, , token]) => `${name}: ${token}`).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'credentials.yaml'),
+    devices.map(([name, , token]) => `${name}: ${token}`).join('\n') + '\n',
+    { mode: 0o600 },
+  );
   return env;
 }
 
@@ -56,7 +76,11 @@ before(async () => {
   }
   const devices = NAMES.map((n) => [n, emus[n].url, emus[n].token] as [string, string, string]);
   healthy = profilesEnv(devices);
-  mixed = profilesEnv([...devices, ['down', `http://127.0.0.1:${await closedPort()}`, 'abcdefghij0123456789abcdefghij'], ['wrong-token', emus.hq.url, 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz']]);
+  mixed = profilesEnv([
+    ...devices,
+    ['down', `http://127.0.0.1:${await closedPort()}`, 'abcdefghij0123456789abcdefghij'],
+    ['wrong-token', emus.hq.url, 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz'],
+  ]);
 });
 after(async () => {
   for (const emu of Object.values(emus)) await emu.close();
@@ -90,7 +114,9 @@ describe('reads keyed by device in every format', () => {
   });
 
   test('yaml: the same mapping', async () => {
-    const r = await cmdb(['get', BINDINGS, '1', '-d', 'branch-*', '-o', 'yaml', '--fields', 'seq-num,name'], { env: healthy });
+    const r = await cmdb(['get', BINDINGS, '1', '-d', 'branch-*', '-o', 'yaml', '--fields', 'seq-num,name'], {
+      env: healthy,
+    });
     ok(r);
     assert.match(r.stdout, /^branch-1:\n {2}seq-num: 1\n/);
     assert.match(r.stdout, /\nbranch-2:\n {2}seq-num: 1\n(.*\n)* {2}name: branch-2-a\n/);
@@ -99,17 +125,29 @@ describe('reads keyed by device in every format', () => {
   test('ndjson: every line whole, device first', async () => {
     const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson'], { env: healthy });
     ok(r);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Obj);
     assert.equal(lines.length, 6);
     for (const line of lines) {
       assert.equal(Object.keys(line)[0], 'device');
       assert.ok(String(line.name).startsWith(`${line.device}-`), JSON.stringify(line));
     }
-    assert.deepEqual(lines.map((l) => `${l.device}`).sort(), ['branch-1', 'branch-1', 'branch-2', 'branch-2', 'hq', 'hq']);
+    assert.deepEqual(lines.map((l) => `${l.device}`).sort(), [
+      'branch-1',
+      'branch-1',
+      'branch-2',
+      'branch-2',
+      'hq',
+      'hq',
+    ]);
   });
 
   test('csv: one header, device first', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', 'branch-2,hq', '-o', 'csv', '--fields', 'seq-num,name'], { env: healthy });
+    const r = await cmdb(['list', BINDINGS, '-d', 'branch-2,hq', '-o', 'csv', '--fields', 'seq-num,name'], {
+      env: healthy,
+    });
     ok(r);
     assert.equal(r.stdout, 'device,seq-num,name\nbranch-2,1,branch-2-a\nbranch-2,3,branch-2-b\nhq,1,hq-a\nhq,4,hq-b\n');
   });
@@ -128,8 +166,14 @@ describe('reads keyed by device in every format', () => {
     const r = await cmdb(['list', BINDINGS, '-d', 'branch-1,hq', '-o', 'json', '-v'], { env: healthy });
     ok(r);
     const exchanges = r.stderr.split('\n').filter((l) => /^\[[^\]]+\] [<>]/.test(l));
-    assert.ok(exchanges.some((l) => l.startsWith(`[branch-1] > GET ${emus['branch-1'].url}/`)), r.stderr);
-    assert.ok(exchanges.some((l) => l.startsWith(`[hq] > GET ${emus.hq.url}/`)), r.stderr);
+    assert.ok(
+      exchanges.some((l) => l.startsWith(`[branch-1] > GET ${emus['branch-1'].url}/`)),
+      r.stderr,
+    );
+    assert.ok(
+      exchanges.some((l) => l.startsWith(`[hq] > GET ${emus.hq.url}/`)),
+      r.stderr,
+    );
     assert.ok(exchanges.some((l) => l.startsWith('[hq] < 200')));
     assert.ok(!r.stderr.split('\n').some((l) => /^[<>] /.test(l)), 'no exchange line without its device');
     assert.ok(!r.stderr.includes(emus.hq.token), 'the token stays redacted');
@@ -137,7 +181,9 @@ describe('reads keyed by device in every format', () => {
 
   test('list --all pages on each device: the same documents as one page, in every format', async () => {
     for (const format of ['json', 'yaml', 'csv', 'table', 'ndjson']) {
-      const paged = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--all', '--page-size', '1'], { env: healthy });
+      const paged = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--all', '--page-size', '1'], {
+        env: healthy,
+      });
       const whole = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
       ok(paged);
       if (format === 'ndjson') assert.deepEqual(paged.stdout.split('\n').sort(), whole.stdout.split('\n').sort());
@@ -161,38 +207,83 @@ describe('reads keyed by device in every format', () => {
 describe('writes on several devices', () => {
   test('create reaches each device; one result per device in json, csv and table', async () => {
     const before = NAMES.map((n) => emus[n].requests.length);
-    const r = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=20', '--set', 'ip=10.1.1.20', '--set', 'mac=00:09:0f:00:01:20', '-o', 'json'], { env: healthy });
+    const r = await cmdb(
+      [
+        'create',
+        BINDINGS,
+        '-d',
+        'branch-*',
+        '--set',
+        'seq-num=20',
+        '--set',
+        'ip=10.1.1.20',
+        '--set',
+        'mac=00:09:0f:00:01:20',
+        '-o',
+        'json',
+      ],
+      { env: healthy },
+    );
     ok(r);
     const out = json<Record<string, Obj>>(r);
     assert.deepEqual(Object.keys(out), ['branch-1', 'branch-2']);
     for (const name of ['branch-1', 'branch-2']) {
       assert.equal(out[name].status, 'success');
       assert.equal(out[name].mkey, 20);
-      assert.ok((emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 20 && o.ip === '10.1.1.20'), name);
+      assert.ok(
+        (emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 20 && o.ip === '10.1.1.20'),
+        name,
+      );
     }
     assert.equal(emus.hq.requests.length, before[2], 'hq was not selected');
     assert.ok(!(emus.hq.objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 20));
 
-    const csv = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=21', '--set', 'ip=10.1.1.21', '--set', 'mac=00:09:0f:00:01:21', '-o', 'csv'], { env: healthy });
+    const csv = await cmdb(
+      [
+        'create',
+        BINDINGS,
+        '-d',
+        'branch-*',
+        '--set',
+        'seq-num=21',
+        '--set',
+        'ip=10.1.1.21',
+        '--set',
+        'mac=00:09:0f:00:01:21',
+        '-o',
+        'csv',
+      ],
+      { env: healthy },
+    );
     ok(csv);
-    assert.match(csv.stdout, /^device,status,mkey,revision,vdom\nbranch-1,success,21,\w+,root\nbranch-2,success,21,\w+,root\n$/);
+    assert.match(
+      csv.stdout,
+      /^device,status,mkey,revision,vdom\nbranch-1,success,21,\w+,root\nbranch-2,success,21,\w+,root\n$/,
+    );
     const table = await cmdb(['delete', BINDINGS, '20', '21', '-d', 'branch-*', '-o', 'table'], { env: healthy });
     ok(table);
     assert.match(table.stdout, /^== device: branch-1 ==\n(.*\n)*\n== device: branch-2 ==\n/);
     assert.equal((table.stdout.match(/deleted firewall.ipmacbinding\/table 2[01]/g) ?? []).length, 4, table.stdout);
-    for (const name of ['branch-1', 'branch-2']) assert.ok(!(emus[name].objects(BINDINGS) as Obj[]).some((o) => Number(o['seq-num']) >= 20));
+    for (const name of ['branch-1', 'branch-2'])
+      assert.ok(!(emus[name].objects(BINDINGS) as Obj[]).some((o) => Number(o['seq-num']) >= 20));
   });
 
   test("create on '-d a,b' and on '*' in every format: one result per device, one POST each, nothing to the others", async () => {
     const API = `/api/v2/cmdb/${BINDINGS}`;
-    const selections: [string, string[]][] = [['hq,branch-1', ['hq', 'branch-1']], ['*', ['branch-1', 'branch-2', 'hq']]];
+    const selections: [string, string[]][] = [
+      ['hq,branch-1', ['hq', 'branch-1']],
+      ['*', ['branch-1', 'branch-2', 'hq']],
+    ];
     const result = (seq: number) => ({ status: 'success', mkey: seq, revision: 'REV', vdom: 'root' });
     const expected: Record<string, (devices: string[], seq: number) => string> = {
-      table: (devices, seq) => devices.map((d) => `== device: ${d} ==\ncreated ${BINDINGS} ${seq} in vdom root\n`).join('\n'),
+      table: (devices, seq) =>
+        devices.map((d) => `== device: ${d} ==\ncreated ${BINDINGS} ${seq} in vdom root\n`).join('\n'),
       json: (devices, seq) => JSON.stringify(Object.fromEntries(devices.map((d) => [d, result(seq)]))) + '\n',
-      yaml: (devices, seq) => devices.map((d) => `${d}:\n  status: success\n  mkey: ${seq}\n  revision: REV\n  vdom: root\n`).join(''),
+      yaml: (devices, seq) =>
+        devices.map((d) => `${d}:\n  status: success\n  mkey: ${seq}\n  revision: REV\n  vdom: root\n`).join(''),
       ndjson: (devices, seq) => devices.map((d) => JSON.stringify({ device: d, ...result(seq) }) + '\n').join(''),
-      csv: (devices, seq) => `device,status,mkey,revision,vdom\n${devices.map((d) => `${d},success,${seq},REV,root\n`).join('')}`,
+      csv: (devices, seq) =>
+        `device,status,mkey,revision,vdom\n${devices.map((d) => `${d},success,${seq},REV,root\n`).join('')}`,
     };
     let seq = 60;
     for (const format of Object.keys(expected)) {
@@ -200,19 +291,45 @@ describe('writes on several devices', () => {
         seq++;
         const body = { 'seq-num': seq, ip: `10.6.6.${seq}`, mac: `00:09:0f:00:06:${seq}` };
         const sent = Object.fromEntries(NAMES.map((n) => [n, emus[n].requests.length]));
-        const r = await cmdb(['create', BINDINGS, '-d', selection, '--set', `seq-num=${seq}`, '--set', `ip=${body.ip}`, '--set', `mac=${body.mac}`, '-o', format], { env: healthy });
+        const r = await cmdb(
+          [
+            'create',
+            BINDINGS,
+            '-d',
+            selection,
+            '--set',
+            `seq-num=${seq}`,
+            '--set',
+            `ip=${body.ip}`,
+            '--set',
+            `mac=${body.mac}`,
+            '-o',
+            format,
+          ],
+          { env: healthy },
+        );
         const what = `${format} -d '${selection}'`;
         assert.equal(r.code, 0, `${what}\n${r.stderr}`);
         // Each device's revision is its own; everything else is the exact keyed shape of CLI.md.
         const stdout = r.stdout.replace(/\b[0-9a-f]{32}\b/g, 'REV');
         // ndjson lines come as each device answers: the same lines, in any order.
-        if (format === 'ndjson') assert.deepEqual(stdout.split('\n').sort(), expected.ndjson(selected, seq).split('\n').sort(), what);
+        if (format === 'ndjson')
+          assert.deepEqual(stdout.split('\n').sort(), expected.ndjson(selected, seq).split('\n').sort(), what);
         else assert.equal(stdout, expected[format](selected, seq), what);
         for (const name of NAMES) {
-          const received = emus[name].requests.slice(sent[name]).map((q) => ({ method: q.method, path: q.path, query: q.query, body: q.body ? (JSON.parse(q.body) as Obj) : null }));
+          const received = emus[name].requests.slice(sent[name]).map((q) => ({
+            method: q.method,
+            path: q.path,
+            query: q.query,
+            body: q.body ? (JSON.parse(q.body) as Obj) : null,
+          }));
           const has = (emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === seq);
           if (selected.includes(name)) {
-            assert.deepEqual(received, [{ method: 'POST', path: API, query: '', body }], `${what}: ${name} got one POST with the body`);
+            assert.deepEqual(
+              received,
+              [{ method: 'POST', path: API, query: '', body }],
+              `${what}: ${name} got one POST with the body`,
+            );
             assert.ok(has, `${what}: created on ${name}`);
           } else {
             assert.deepEqual(received, [], `${what}: ${name} was not selected`);
@@ -226,7 +343,23 @@ describe('writes on several devices', () => {
 
   test('a refused write on one device: the others still written, the exit its code', async () => {
     emus['branch-2'].populate(BINDINGS, 'root', [binding(30, 'taken')]);
-    const r = await cmdb(['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=30', '--set', 'ip=10.1.1.30', '--set', 'mac=00:09:0f:00:01:30', '-o', 'json'], { env: healthy });
+    const r = await cmdb(
+      [
+        'create',
+        BINDINGS,
+        '-d',
+        'branch-*',
+        '--set',
+        'seq-num=30',
+        '--set',
+        'ip=10.1.1.30',
+        '--set',
+        'mac=00:09:0f:00:01:30',
+        '-o',
+        'json',
+      ],
+      { env: healthy },
+    );
     assert.equal(r.code, 7, r.stderr);
     assert.deepEqual(Object.keys(json<Obj>(r)), ['branch-1']);
     const error = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: Obj };
@@ -243,13 +376,23 @@ describe('devices that fail do not stop the others', () => {
       const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: mixed });
       assert.equal(r.code, 3, `unreachable (3) outranks not authenticated (4)\n${r.stderr}`);
       if (format === 'json') {
-        const errors = r.stderr.trim().split('\n').slice(1).map((l) => (JSON.parse(l) as { error: Obj }).error);
-        assert.deepEqual(errors.map((e) => [e.device, e.exit]).sort(), [['down', 3], ['wrong-token', 4]]);
+        const errors = r.stderr
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => (JSON.parse(l) as { error: Obj }).error);
+        assert.deepEqual(errors.map((e) => [e.device, e.exit]).sort(), [
+          ['down', 3],
+          ['wrong-token', 4],
+        ]);
         assert.deepEqual(Object.keys(json<Obj>(r)), ['branch-1', 'branch-2', 'hq']);
       } else {
         assert.match(r.stderr, /^cmdb: down: connection refused/m);
         assert.match(r.stderr, /^cmdb: wrong-token: not authenticated/m);
-        assert.deepEqual([...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]), ['branch-1', 'branch-2', 'hq']);
+        assert.deepEqual(
+          [...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]),
+          ['branch-1', 'branch-2', 'hq'],
+        );
       }
     }
   });
@@ -258,7 +401,10 @@ describe('devices that fail do not stop the others', () => {
     const tls = await startEmulator({ port: 0, seed: 'empty', tls: true });
     try {
       const pin = Array.from({ length: 32 }, () => 'AB').join(':');
-      const env = profilesEnv([['hq', emus.hq.url, emus.hq.token], ['pinned', tls.url, tls.token, `fingerprint: ${pin}`]]);
+      const env = profilesEnv([
+        ['hq', emus.hq.url, emus.hq.token],
+        ['pinned', tls.url, tls.token, `fingerprint: ${pin}`],
+      ]);
       const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'json'], { env });
       assert.equal(r.code, 3, r.stderr);
       assert.deepEqual(Object.keys(json<Obj>(r)), ['hq']);
@@ -272,12 +418,22 @@ describe('devices that fail do not stop the others', () => {
   });
 
   test('a device that refuses the table (403) among healthy ones: exit 5, its error named', async () => {
-    const limited = await startEmulator({ port: 0, seed: 'empty', tokens: [{ token: 'limitedaaaaaaaaaaaaaaaaaaaaaaa', groups: ['loggrp'] }] });
+    const limited = await startEmulator({
+      port: 0,
+      seed: 'empty',
+      tokens: [{ token: 'limitedaaaaaaaaaaaaaaaaaaaaaaa', groups: ['loggrp'] }],
+    });
     try {
-      const env = profilesEnv([['hq', emus.hq.url, emus.hq.token], ['limited', limited.url, 'limitedaaaaaaaaaaaaaaaaaaaaaaa']]);
+      const env = profilesEnv([
+        ['hq', emus.hq.url, emus.hq.token],
+        ['limited', limited.url, 'limitedaaaaaaaaaaaaaaaaaaaaaaa'],
+      ]);
       const r = await cmdb(['list', BINDINGS, '-d', 'hq,limited', '-o', 'table'], { env });
       assert.equal(r.code, 5, r.stderr);
-      assert.deepEqual([...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]), ['hq']);
+      assert.deepEqual(
+        [...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]),
+        ['hq'],
+      );
       assert.match(r.stderr, /^cmdb: limited: /m);
     } finally {
       await limited.close();
@@ -287,9 +443,24 @@ describe('devices that fail do not stop the others', () => {
   test('JSON error lines carry the device; a device that failed is left out of stdout', async () => {
     const r = await cmdb(['list', BINDINGS, '-d', 'hq,wrong-token', '-o', 'ndjson'], { env: mixed });
     assert.equal(r.code, 4);
-    const errors = r.stderr.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { error: Obj });
-    assert.deepEqual(errors.map((e) => [e.error.device, e.error.exit, e.error.status]), [['wrong-token', 4, 401]]);
-    assert.deepEqual(new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Obj).device)), new Set(['hq']));
+    const errors = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { error: Obj });
+    assert.deepEqual(
+      errors.map((e) => [e.error.device, e.error.exit, e.error.status]),
+      [['wrong-token', 4, 401]],
+    );
+    assert.deepEqual(
+      new Set(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as Obj).device),
+      ),
+      new Set(['hq']),
+    );
   });
 
   test('every device failing: nothing on stdout', async () => {
@@ -322,7 +493,10 @@ describe('selection errors: nothing sent', () => {
     const parallel = await cmdb(['list', BINDINGS, '-d', '*', '--parallel', '0'], { env: healthy });
     assert.equal(parallel.code, 2);
     assert.match(parallel.stderr, /invalid --parallel '0'/);
-    const login = await cmdb(['login', '-d', 'branch-*', '--host', emus.hq.url, '--token-stdin'], { env: healthy, stdin: emus.hq.token });
+    const login = await cmdb(['login', '-d', 'branch-*', '--host', emus.hq.url, '--token-stdin'], {
+      env: healthy,
+      stdin: emus.hq.token,
+    });
     assert.equal(login.code, 2);
     assert.match(login.stderr, /'cmdb login' works on one device/);
     assert.equal(requestCount(), sent);
@@ -351,7 +525,16 @@ describe('device list and device set', () => {
     assert.deepEqual(hq.slice(0, 4), ['hq', emus.hq.url, 'token', '*']);
     assert.equal(lines.filter((l) => / \*( |$)/.test(l)).length, 1);
     const listed = json<Obj[]>(await cmdb(['device', 'list', '-o', 'json'], { env: mixed }));
-    assert.deepEqual(listed.map((d) => [d.name, d.default]), [['branch-1', false], ['branch-2', false], ['hq', true], ['down', false], ['wrong-token', false]]);
+    assert.deepEqual(
+      listed.map((d) => [d.name, d.default]),
+      [
+        ['branch-1', false],
+        ['branch-2', false],
+        ['hq', true],
+        ['down', false],
+        ['wrong-token', false],
+      ],
+    );
   });
 
   test('device set changes vdom, timeout, ca-file and prefix without a login; later runs use them', async () => {
@@ -366,11 +549,17 @@ describe('device list and device set', () => {
     assert.equal(new URLSearchParams(emus.hq.requests.at(-1)!.query).get('vdom'), 'dmz');
     const ca = join(env.HOME!, 'ca.pem');
     writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
-    const table = await cmdb(['device', 'set', 'solo', 'vdom=', 'prefix=/api/v2/cmdb', `ca-file=${ca}`, '-o', 'table'], { env });
+    const table = await cmdb(
+      ['device', 'set', 'solo', 'vdom=', 'prefix=/api/v2/cmdb', `ca-file=${ca}`, '-o', 'table'],
+      { env },
+    );
     ok(table);
     assert.equal(table.stdout.trim(), `Device 'solo': vdom removed, prefix=/api/v2/cmdb, ca-file=${ca}`);
     const shown = json<Obj>(await cmdb(['device', 'show', 'solo', '-o', 'json'], { env }));
-    assert.deepEqual([shown.vdom, shown.timeout, shown.prefix, shown['ca-file'], shown.host], [null, 7, '/api/v2/cmdb', ca, emus.hq.url]);
+    assert.deepEqual(
+      [shown.vdom, shown.timeout, shown.prefix, shown['ca-file'], shown.host],
+      [null, 7, '/api/v2/cmdb', ca, emus.hq.url],
+    );
   });
 
   test('device set refuses a bad value, an unknown setting or device, changing nothing', async () => {
@@ -403,7 +592,14 @@ describe('configuration as code on several devices', () => {
     for (const name of NAMES) {
       const text = readFileSync(join(dir, `${name}.yaml`), 'utf8');
       assert.match(text, new RegExp(`name: ${name}-a\n`));
-      assert.doesNotMatch(text, new RegExp(NAMES.filter((n) => n !== name).map((n) => `${n}-a`).join('|')));
+      assert.doesNotMatch(
+        text,
+        new RegExp(
+          NAMES.filter((n) => n !== name)
+            .map((n) => `${n}-a`)
+            .join('|'),
+        ),
+      );
     }
     const keyed = await cmdb(['export', BINDINGS, '-d', 'branch-*'], { env: healthy });
     ok(keyed);
@@ -416,8 +612,14 @@ describe('configuration as code on several devices', () => {
     assert.equal(r.code, 10, r.stderr);
     const plans = json<Record<string, { create: Obj[]; update: { key: unknown; changes: Obj }[] }>>(r);
     assert.deepEqual(Object.keys(plans), ['branch-1', 'branch-2']);
-    assert.deepEqual(plans['branch-1'].create.map((c) => c.key), [4]);
-    assert.deepEqual(plans['branch-1'].update.map((u) => [u.key, u.changes.name]), [[1, { from: 'branch-1-a', to: 'hq-a' }]]);
+    assert.deepEqual(
+      plans['branch-1'].create.map((c) => c.key),
+      [4],
+    );
+    assert.deepEqual(
+      plans['branch-1'].update.map((u) => [u.key, u.changes.name]),
+      [[1, { from: 'branch-1-a', to: 'hq-a' }]],
+    );
     const reads = emus.hq.requests.slice(gold).filter((q) => q.method === 'GET' && q.path.endsWith(BINDINGS));
     assert.equal(reads.length, 1, 'the reference device is read once for both');
   });
@@ -425,7 +627,10 @@ describe('configuration as code on several devices', () => {
   test('apply one document to several devices: each made to match, the report keyed by device; again: nothing to do', async () => {
     const dir = tempDir('cmdb-apply-');
     const file = join(dir, 'doc.yaml');
-    writeFileSync(file, `vdoms:\n  root:\n    ${BINDINGS}:\n      - seq-num: 40\n        ip: 10.4.4.40\n        mac: 00:09:0f:00:04:40\n        name: from-apply\n`);
+    writeFileSync(
+      file,
+      `vdoms:\n  root:\n    ${BINDINGS}:\n      - seq-num: 40\n        ip: 10.4.4.40\n        mac: 00:09:0f:00:04:40\n        name: from-apply\n`,
+    );
     const apply = async (...extra: string[]) => {
       const r = await cmdb(['apply', '-f', file, '-d', 'branch-*', '-o', 'json', ...extra], { env: healthy });
       ok(r);
@@ -434,7 +639,11 @@ describe('configuration as code on several devices', () => {
       return Object.values(report).map((d) => d.applied.length);
     };
     assert.deepEqual(await apply(), [1, 1]);
-    for (const name of ['branch-1', 'branch-2']) assert.ok((emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40 && o.name === 'from-apply'), name);
+    for (const name of ['branch-1', 'branch-2'])
+      assert.ok(
+        (emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40 && o.name === 'from-apply'),
+        name,
+      );
     await cmdb(['delete', BINDINGS, '40', '-d', 'branch-1'], { env: healthy });
     assert.deepEqual(await apply('--atomic'), [1, 0], 'only branch-1 was changed');
     assert.ok((emus['branch-1'].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40));
@@ -445,13 +654,28 @@ describe('configuration as code on several devices', () => {
 
   test('a write on several devices asks once on a terminal, naming them; no: nothing is sent', async () => {
     const sent = requestCount();
-    const no = terminalIO([[/create firewall\.ipmacbinding\/table on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'n\r']]);
-    const args = ['create', BINDINGS, '-d', 'branch-*', '--set', 'seq-num=50', '--set', 'ip=10.5.5.50', '--set', 'mac=00:09:0f:00:05:50'];
+    const no = terminalIO([
+      [/create firewall\.ipmacbinding\/table on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'n\r'],
+    ]);
+    const args = [
+      'create',
+      BINDINGS,
+      '-d',
+      'branch-*',
+      '--set',
+      'seq-num=50',
+      '--set',
+      'ip=10.5.5.50',
+      '--set',
+      'mac=00:09:0f:00:05:50',
+    ];
     assert.equal(await main(args, no, healthy), 2, 'declined: exit 2, as every other question');
     assert.match(no.err(), /cancelled: nothing was changed/);
     assert.deepEqual(no.unanswered(), []);
     assert.equal(requestCount(), sent);
-    const yes = terminalIO([[/create firewall\.ipmacbinding\/table on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'y\r']]);
+    const yes = terminalIO([
+      [/create firewall\.ipmacbinding\/table on 2 devices \(branch-1, branch-2\)\? \[y\/N\] $/, 'y\r'],
+    ]);
     assert.equal(await main([...args, '-o', 'json'], yes, healthy), 0, yes.err());
     assert.deepEqual(Object.keys(JSON.parse(yes.out()) as Obj), ['branch-1', 'branch-2']);
     assert.match(yes.err(), /\r\x1b\[K\d\/2 devices/, 'a progress line on the terminal');

@@ -17,11 +17,16 @@ let env: NodeJS.ProcessEnv;
 const ACL = 'router/access-list';
 const ICAP = 'icap/profile';
 const writesSince = (since: number) => emu.requests.slice(since).filter((r) => r.method !== 'GET');
-const find = (table: string, name: string, vdom = 'root') => (emu.objects(table, vdom) as Obj[]).find((o) => o.name === name)!;
+const find = (table: string, name: string, vdom = 'root') =>
+  (emu.objects(table, vdom) as Obj[]).find((o) => o.name === name)!;
 
 /** Another administrator: a write straight to the device, not through the CLI under test. */
 async function otherAdmin(method: string, path: string, body: Obj): Promise<void> {
-  const res = await fetch(`${emu.url}/api/v2/cmdb/${path}`, { method, headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emu.url}/api/v2/cmdb/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   assert.equal(res.status, 200, await res.text());
 }
 
@@ -37,7 +42,9 @@ after(() => emu.close());
  */
 function scriptedEditor(saves: string[]): { editor: string; seen: (n: number) => string; opened: () => number } {
   const dir = tempDir('cmdb-editor-');
-  saves.forEach((text, i) => writeFileSync(join(dir, `save-${i + 1}.txt`), text));
+  saves.forEach((text, i) => {
+    writeFileSync(join(dir, `save-${i + 1}.txt`), text);
+  });
   const script = join(dir, 'editor.mjs');
   writeFileSync(
     script,
@@ -62,7 +69,8 @@ if (existsSync(save)) {
   };
 }
 
-const edit = (editor: string, args: string[], extra: NodeJS.ProcessEnv = {}) => cmdb(['edit', ...args], { env: { ...env, EDITOR: editor, ...extra } });
+const edit = (editor: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  cmdb(['edit', ...args], { env: { ...env, EDITOR: editor, ...extra } });
 
 describe('cmdb edit', () => {
   test('the object as YAML with a header; on save one PUT of only the changed fields', async () => {
@@ -95,14 +103,19 @@ describe('cmdb edit', () => {
   });
 
   test('a document that does not parse or fit the table is reopened with the error on top', async () => {
-    const ed = scriptedEditor(['comments: [unclosed\n', 's/^comments: .*$/comments: ok', 'name: deny-all\nrule:\n  - id: 1\n    action: maybe\n', 's/^# error:.*$/comments: second fix']);
+    const ed = scriptedEditor([
+      'comments: [unclosed\n',
+      's/^comments: .*$/comments: ok',
+      'name: deny-all\nrule:\n  - id: 1\n    action: maybe\n',
+      's/^# error:.*$/comments: second fix',
+    ]);
     // The second save fixes the syntax; a second edit then has a value outside the enum.
     const since = emu.requests.length;
     const first = await edit(ed.editor, [ACL, 'deny-all']);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(ed.opened(), 2);
     assert.match(ed.seen(2), /^# error: .*\n/);
-    assert.match(ed.seen(2), /comments: \[unclosed/, 'the user\'s text is kept under the error');
+    assert.match(ed.seen(2), /comments: \[unclosed/, "the user's text is kept under the error");
     assert.deepEqual(JSON.parse(writesSince(since)[0].body), { comments: 'ok' });
 
     const ed2 = scriptedEditor(['rule:\n  - id: 1\n    action: maybe\n', 's/action: maybe/action: deny']);
@@ -126,23 +139,45 @@ describe('cmdb edit', () => {
 
   test('the object changed on the device meanwhile: exit 7 and nothing sent, unless --force', async () => {
     const hook = join(tempDir('cmdb-hook-'), 'hook.mjs');
-    writeFileSync(hook, `await fetch(${JSON.stringify(`${emu.url}/api/v2/cmdb/router/access-list/deny-all?vdom=root`)}, { method: 'PUT', headers: { authorization: 'Bearer ${emu.token}', 'content-type': 'application/json' }, body: JSON.stringify({ comments: 'by someone else' }) });\n`);
+    writeFileSync(
+      hook,
+      `await fetch(${JSON.stringify(`${emu.url}/api/v2/cmdb/router/access-list/deny-all?vdom=root`)}, { method: 'PUT', headers: { authorization: 'Bearer ${emu.token}', 'content-type': 'application/json' }, body: JSON.stringify({ comments: 'by someone else' }) });\n`,
+    );
     const since = emu.requests.length;
-    const r = await edit(scriptedEditor(['s/^comments: .*$/comments: mine']).editor, [ACL, 'deny-all', '--vdom', 'root'], { EDITOR_HOOK: hook });
+    const r = await edit(
+      scriptedEditor(['s/^comments: .*$/comments: mine']).editor,
+      [ACL, 'deny-all', '--vdom', 'root'],
+      { EDITOR_HOOK: hook },
+    );
     assert.equal(r.code, 7, r.stderr);
     assert.match(r.stderr, /router\/access-list deny-all changed on the device since it was read: nothing was sent/);
     assert.match(r.stderr, /--force/);
-    assert.deepEqual(writesSince(since).map((w) => JSON.parse(w.body)), [{ comments: 'by someone else' }], 'only the other administrator wrote');
+    assert.deepEqual(
+      writesSince(since).map((w) => JSON.parse(w.body)),
+      [{ comments: 'by someone else' }],
+      'only the other administrator wrote',
+    );
 
-    const forced = await edit(scriptedEditor(['s/^comments: .*$/comments: mine']).editor, [ACL, 'deny-all', '--vdom', 'root', '--force'], { EDITOR_HOOK: hook });
+    const forced = await edit(
+      scriptedEditor(['s/^comments: .*$/comments: mine']).editor,
+      [ACL, 'deny-all', '--vdom', 'root', '--force'],
+      { EDITOR_HOOK: hook },
+    );
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal(find(ACL, 'deny-all').comments, 'mine');
   });
 
   test('another object of the table changing meanwhile does not stop the edit', async () => {
     const hook = join(tempDir('cmdb-hook-'), 'hook.mjs');
-    writeFileSync(hook, `await fetch(${JSON.stringify(`${emu.url}/api/v2/cmdb/router/access-list/mgmt%20nets?vdom=root`)}, { method: 'PUT', headers: { authorization: 'Bearer ${emu.token}', 'content-type': 'application/json' }, body: JSON.stringify({ comments: 'elsewhere' }) });\n`);
-    const r = await edit(scriptedEditor(['s/^comments: .*$/comments: unaffected']).editor, [ACL, 'deny-all', '--vdom', 'root'], { EDITOR_HOOK: hook });
+    writeFileSync(
+      hook,
+      `await fetch(${JSON.stringify(`${emu.url}/api/v2/cmdb/router/access-list/mgmt%20nets?vdom=root`)}, { method: 'PUT', headers: { authorization: 'Bearer ${emu.token}', 'content-type': 'application/json' }, body: JSON.stringify({ comments: 'elsewhere' }) });\n`,
+    );
+    const r = await edit(
+      scriptedEditor(['s/^comments: .*$/comments: unaffected']).editor,
+      [ACL, 'deny-all', '--vdom', 'root'],
+      { EDITOR_HOOK: hook },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(find(ACL, 'deny-all').comments, 'unaffected');
   });
@@ -154,9 +189,15 @@ describe('cmdb edit', () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(ed.seen(1), /^# cmdb edit: log\.disk\/setting in vdom dmz$/m);
     assert.match(ed.seen(1), /^# {3}roll-day: sunday, monday, .* \(several, space-separated\)$/m);
-    assert.deepEqual(json(dry), [{ method: 'PUT', path: '/api/v2/cmdb/log.disk/setting', query: 'vdom=dmz', body: { status: 'disable' } }]);
+    assert.deepEqual(json(dry), [
+      { method: 'PUT', path: '/api/v2/cmdb/log.disk/setting', query: 'vdom=dmz', body: { status: 'disable' } },
+    ]);
     assert.deepEqual(writesSince(since), []);
-    const real = await edit(scriptedEditor(['s/^status: enable$/status: disable']).editor, ['log.disk/setting', '--vdom', 'dmz']);
+    const real = await edit(scriptedEditor(['s/^status: enable$/status: disable']).editor, [
+      'log.disk/setting',
+      '--vdom',
+      'dmz',
+    ]);
     assert.equal(real.code, 0, real.stderr);
     assert.equal((emu.objects('log.disk/setting', 'dmz') as Obj).status, 'disable');
 
@@ -171,17 +212,26 @@ describe("update --set 'field+=...' and 'field-=...'", () => {
     const names = () => (find(ICAP, 'icap-av')['respmod-forward-rules'] as Obj[]).map((e) => e.name);
     assert.deepEqual(names(), ['skip-images']);
     const since = emu.requests.length;
-    const add = await cmdb(['update', ICAP, 'icap-av', '--set', 'respmod-forward-rules+=skip-video,skip-images,skip-audio', '-o', 'json'], { env });
+    const add = await cmdb(
+      ['update', ICAP, 'icap-av', '--set', 'respmod-forward-rules+=skip-video,skip-images,skip-audio', '-o', 'json'],
+      { env },
+    );
     assert.equal(add.code, 0, add.stderr);
     assert.deepEqual(names(), ['skip-images', 'skip-video', 'skip-audio']);
     const put = writesSince(since);
     assert.equal(put.length, 1);
     const sent = JSON.parse(put[0].body) as Obj;
     assert.deepEqual(Object.keys(sent), ['respmod-forward-rules'], 'only the changed field');
-    assert.equal((sent['respmod-forward-rules'] as Obj[])[0].host, 'cdn.example.com', 'existing entries are sent whole');
+    assert.equal(
+      (sent['respmod-forward-rules'] as Obj[])[0].host,
+      'cdn.example.com',
+      'existing entries are sent whole',
+    );
     assert.doesNotMatch(put[0].body, /q_origin_key/);
 
-    const remove = await cmdb(['update', ICAP, 'icap-av', '--set', 'respmod-forward-rules-=skip-video', '-o', 'json'], { env });
+    const remove = await cmdb(['update', ICAP, 'icap-av', '--set', 'respmod-forward-rules-=skip-video', '-o', 'json'], {
+      env,
+    });
     assert.equal(remove.code, 0, remove.stderr);
     assert.deepEqual(names(), ['skip-images', 'skip-audio']);
     assert.equal((find(ICAP, 'icap-av')['respmod-forward-rules'] as Obj[])[0].host, 'cdn.example.com');
@@ -199,7 +249,10 @@ describe("update --set 'field+=...' and 'field-=...'", () => {
       assert.match(r.stderr, /nothing to change/);
     }
     assert.deepEqual(writesSince(since), []);
-    const remove = await cmdb(['update', ICAP, 'icap-av', '--set', 'methods-=get,post', '--set', 'preview=disable', '-o', 'json'], { env });
+    const remove = await cmdb(
+      ['update', ICAP, 'icap-av', '--set', 'methods-=get,post', '--set', 'preview=disable', '-o', 'json'],
+      { env },
+    );
     assert.equal(remove.code, 0, remove.stderr);
     assert.deepEqual(methods(), ['put']);
     assert.deepEqual(JSON.parse(writesSince(since)[0].body), { preview: 'disable', methods: 'put' });
@@ -226,11 +279,16 @@ describe("update --set 'field+=...' and 'field-=...'", () => {
     });
     try {
       const since = emu.requests.length;
-      const r = await cmdb(['update', ICAP, 'icap-av', '--set', 'methods+=head', '--vdom', 'root'], { env: { ...env, CMDB_HOST: meddler.url } });
+      const r = await cmdb(['update', ICAP, 'icap-av', '--set', 'methods+=head', '--vdom', 'root'], {
+        env: { ...env, CMDB_HOST: meddler.url },
+      });
       assert.ok(meddled, 'the revision was asked before the write');
       assert.equal(r.code, 7, r.stderr);
       assert.match(r.stderr, /icap\/profile icap-av changed on the device since it was read: nothing was sent/);
-      assert.deepEqual(writesSince(since).map((w) => JSON.parse(w.body)), [{ methods: 'options' }]);
+      assert.deepEqual(
+        writesSince(since).map((w) => JSON.parse(w.body)),
+        [{ methods: 'options' }],
+      );
     } finally {
       await meddler.close();
     }
@@ -238,7 +296,10 @@ describe("update --set 'field+=...' and 'field-=...'", () => {
 
   test('--dry-run reads the object and prints the whole new list', async () => {
     const since = emu.requests.length;
-    const r = await cmdb(['update', ICAP, 'icap-av', '--set', 'methods+=trace', '--vdom', 'root', '--dry-run', '-o', 'table'], { env });
+    const r = await cmdb(
+      ['update', ICAP, 'icap-av', '--set', 'methods+=trace', '--vdom', 'root', '--dry-run', '-o', 'table'],
+      { env },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^PUT \/api\/v2\/cmdb\/icap\/profile\/icap-av\?vdom=root \{"methods":"options trace"\}\n$/);
     assert.deepEqual(writesSince(since), []);
@@ -249,8 +310,14 @@ describe('get with several keys', () => {
   test('a list of the objects found, an error per missing key, exit 6', async () => {
     const r = await cmdb(['get', ACL, 'deny-all', 'no-such', '10.0.0.0/8', '--vdom', 'root', '-o', 'json'], { env });
     assert.equal(r.code, 6);
-    assert.deepEqual(json<Obj[]>(r).map((o) => o.name), ['deny-all', '10.0.0.0/8']);
-    const errors = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { error: Obj });
+    assert.deepEqual(
+      json<Obj[]>(r).map((o) => o.name),
+      ['deny-all', '10.0.0.0/8'],
+    );
+    const errors = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { error: Obj });
     assert.equal(errors.length, 1);
     assert.equal(errors[0].error.exit, 6);
     assert.match(String(errors[0].error.message), /no-such/);
@@ -264,7 +331,9 @@ describe('get with several keys', () => {
 describe('tables on a terminal', () => {
   test('the key column is never cut; --with-meta shows q_ref after it', async () => {
     const long = 'branch-office-north-east-primary-uplink';
-    emu.populate(ACL, 'dmz', [{ name: long, comments: 'a comment long enough that it has to be cut on a narrow terminal' }]);
+    emu.populate(ACL, 'dmz', [
+      { name: long, comments: 'a comment long enough that it has to be cut on a narrow terminal' },
+    ]);
     const r = await cmdbOnTerminal(['list', ACL, '--vdom', 'dmz', '--with-meta'], '', env, { columns: 60 });
     assert.equal(r.code, 0, r.stdout);
     const lines = r.stdout.split('\n');

@@ -23,7 +23,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../../src/commands/registry.js';
@@ -77,7 +86,11 @@ function exampleOf(text: string): Example {
 /** The groups of the help: one per command (registry order), then the program's own. */
 function helpGroups(): Group[] {
   return [
-    ...COMMANDS.map((def) => ({ where: `cmdb ${commandName(def)} --help`, folder: 'help', examples: (def.examples ?? []).map(exampleOf) })),
+    ...COMMANDS.map((def) => ({
+      where: `cmdb ${commandName(def)} --help`,
+      folder: 'help',
+      examples: (def.examples ?? []).map(exampleOf),
+    })),
     { where: 'cmdb --help', folder: 'help', examples: EXAMPLES.map(exampleOf) },
   ];
 }
@@ -85,7 +98,11 @@ function helpGroups(): Group[] {
 /** README.md and every docs/**\/*.md, repository-relative. */
 export function documents(): string[] {
   const walk = (dir: string): string[] =>
-    !existsSync(join(ROOT, dir)) ? [] : readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : []));
+    !existsSync(join(ROOT, dir))
+      ? []
+      : readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+        );
   return ['README.md', ...walk('docs').sort()];
 }
 
@@ -120,7 +137,12 @@ interface Result {
 /** Runs a line through bash in its own process group (killed whole at the end: nothing is left running). */
 function bash(line: string, cwd: string, env: NodeJS.ProcessEnv, serving = false): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `set -o pipefail\n${line}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `set -o pipefail\n${line}`], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     const stop = () => {
@@ -163,8 +185,15 @@ function scratchHome(): NodeJS.ProcessEnv {
   mkdirSync(env.TMPDIR);
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb');
   mkdirSync(config, { recursive: true });
-  const devices = PROFILES.flatMap((name) => [`  ${name}:`, `    host: https://${name}.example:8443`, '    auth: token', '    secrets: file']);
-  writeFileSync(join(config, 'config.yaml'), ['default: fw1', 'devices:', ...devices].join('\n') + '\n', { mode: 0o600 });
+  const devices = PROFILES.flatMap((name) => [
+    `  ${name}:`,
+    `    host: https://${name}.example:8443`,
+    '    auth: token',
+    '    secrets: file',
+  ]);
+  writeFileSync(join(config, 'config.yaml'), ['default: fw1', 'devices:', ...devices].join('\n') + '\n', {
+    mode: 0o600,
+  });
   return env;
 }
 
@@ -179,7 +208,9 @@ function writeFixture(dir: string, home: string): void {
 test('every example of --help, the man page, README.md and docs/ runs against --demo with the exit code it implies', async (t) => {
   // EXAMPLES_ONLY=<text> runs only the groups whose place contains it (`EXAMPLES_ONLY=docs/objects.md`).
   const only = process.env.EXAMPLES_ONLY;
-  const groups = [...helpGroups(), ...documents().flatMap(documentGroups)].filter((g) => !only || g.where.includes(only));
+  const groups = [...helpGroups(), ...documents().flatMap(documentGroups)].filter(
+    (g) => !only || g.where.includes(only),
+  );
   const root = mkdtempSync(join(tmpdir(), 'cmdb-examples-'));
   const env = scratchHome();
   const failures: string[] = [];
@@ -208,7 +239,9 @@ test('every example of --help, the man page, README.md and docs/ runs against --
         const r = await bash(serving ? example.line.replace(/\s*&\s*$/, '') : example.line, dir, env, serving);
         const refused = REFUSED_BY_DEMO.test(example.line);
         if (refused ? r.code !== 2 || !/does not apply to the demo device/.test(r.stderr) : r.code !== example.exit) {
-          failures.push(`${group.where}: ${example.line}\n  exit ${r.code}, expected ${refused ? '2 (refused by the demo)' : example.exit}\n  ${r.stderr.trim().split('\n').join('\n  ')}`);
+          failures.push(
+            `${group.where}: ${example.line}\n  exit ${r.code}, expected ${refused ? '2 (refused by the demo)' : example.exit}\n  ${r.stderr.trim().split('\n').join('\n  ')}`,
+          );
           process.stderr.write(`# ${failures.at(-1)}\n`);
         }
       }

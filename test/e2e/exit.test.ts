@@ -18,14 +18,25 @@ describe('the end of a run', () => {
   before(async () => {
     emu = await startEmulator({ port: 0, seed: 'empty' });
     env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
-    emu.populate(TABLE, 'root', Array.from({ length: N }, (_, i) => ({ 'seq-num': i + 1, ip: `10.0.${(i >> 8) & 255}.${i & 255}`, name: `host-${i + 1}` })));
+    emu.populate(
+      TABLE,
+      'root',
+      Array.from({ length: N }, (_, i) => ({
+        'seq-num': i + 1,
+        ip: `10.0.${(i >> 8) & 255}.${i & 255}`,
+        name: `host-${i + 1}`,
+      })),
+    );
   });
   after(async () => {
     await emu.close();
   });
 
   test('every line reaches a reader that starts reading only after the run has finished its work', async () => {
-    const child = spawn(process.execPath, [BIN, 'list', TABLE, '--all', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'list', TABLE, '--all', '-o', 'ndjson'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     // The pipe fills (64 KB) and the writes queue in the process; nothing is read for a while.

@@ -19,7 +19,13 @@ const emus: Record<string, RunningEmulator> = {};
 let env: NodeJS.ProcessEnv;
 let dir: string;
 
-const binding = (seq: number, name: string): Obj => ({ 'seq-num': seq, ip: `10.0.0.${seq}`, mac: `00:09:0f:00:00:${String(seq).padStart(2, '0')}`, name, status: 'enable' });
+const binding = (seq: number, name: string): Obj => ({
+  'seq-num': seq,
+  ip: `10.0.0.${seq}`,
+  mac: `00:09:0f:00:00:${String(seq).padStart(2, '0')}`,
+  name,
+  status: 'enable',
+});
 const ok = (r: Run, code = 0) => assert.equal(r.code, code, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
 /** What each device's access lists say: `name=comments`. */
 const acls = (device: string) => (emus[device].objects(ACL, 'root') as Obj[]).map((o) => `${o.name}=${o.comments}`);
@@ -34,7 +40,11 @@ async function reset(): Promise<void> {
     const port = emus[name] ? Number(new URL(emus[name].url).port) : 0;
     await emus[name]?.close();
     emus[name] = await startEmulator({ port, seed: 'empty', tokens: [{ token: TOKEN }] });
-    emus[name].populate(ACL, 'root', [{ name: 'shared', comments: 'same' }, { name: 'own', comments: name }, ...(name === 'gold' ? [{ name: 'gold-only', comments: 'gold' }] : [])]);
+    emus[name].populate(ACL, 'root', [
+      { name: 'shared', comments: 'same' },
+      { name: 'own', comments: name },
+      ...(name === 'gold' ? [{ name: 'gold-only', comments: 'gold' }] : []),
+    ]);
   }
 }
 
@@ -43,8 +53,24 @@ before(async () => {
   env = isolatedEnv();
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb');
   mkdirSync(config, { recursive: true, mode: 0o700 });
-  writeFileSync(join(config, 'config.yaml'), ['default: fw-a', 'devices:', ...NAMES.flatMap((n) => [`  ${n}:`, `    host: ${emus[n].url}`, '    auth: token', '    secrets: file', '    plain-text-ok: true'])].join('\n') + '\n', { mode: 0o600 });
-  writeFileSync(join(config, 'credentials.yaml'), NAMES.map((n) => `${n}: ${TOKEN}`).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    join(config, 'config.yaml'),
+    [
+      'default: fw-a',
+      'devices:',
+      ...NAMES.flatMap((n) => [
+        `  ${n}:`,
+        `    host: ${emus[n].url}`,
+        '    auth: token',
+        '    secrets: file',
+        '    plain-text-ok: true',
+      ]),
+    ].join('\n') + '\n',
+    { mode: 0o600 },
+  );
+  writeFileSync(join(config, 'credentials.yaml'), NAMES.map((n) => `${n}: ${TOKEN}`).join('\n') + '\n', {
+    mode: 0o600,
+  });
   dir = mkdtempSync(join(tmpdir(), 'cmdb-fleet-dir-'));
 });
 after(async () => {
@@ -90,7 +116,10 @@ describe('--dir: each device against DIR/<device>.yaml', () => {
       const r = await run('apply', '-d', 'fw-a,fw-b', '--dir', dir, '--yes');
       ok(r, 2);
       assert.match(r.stderr, /fw-gone\.yaml names no saved device/);
-      assert.equal(Object.values(emus).reduce((n, e) => n + e.requests.length, 0), since);
+      assert.equal(
+        Object.values(emus).reduce((n, e) => n + e.requests.length, 0),
+        since,
+      );
     } finally {
       unlinkSync(ghost);
     }
@@ -145,7 +174,9 @@ describe('on a terminal', () => {
   test('Ctrl-C at the question: nothing is written, exit 130', async () => {
     await reset();
     const since = writes();
-    const r = await cmdbOnTerminal(['apply', ACL, '--from', 'gold', '-d', 'fw-a,fw-b'], '', env, { when: [[/\[y\/N\] $/, '\x03']] });
+    const r = await cmdbOnTerminal(['apply', ACL, '--from', 'gold', '-d', 'fw-a,fw-b'], '', env, {
+      when: [[/\[y\/N\] $/, '\x03']],
+    });
     assert.equal(r.code, 130, r.stdout);
     assert.equal(writes(), since);
   });
@@ -157,15 +188,28 @@ describe('on a terminal', () => {
   });
 
   test('Ctrl-C: the progress line is cleared, one line says what was done, exit 130', async () => {
-    emus['fw-a'].populate(BINDINGS, 'root', Array.from({ length: 3000 }, (_, i) => binding(100 + i, `many-${i}`)));
+    emus['fw-a'].populate(
+      BINDINGS,
+      'root',
+      Array.from({ length: 3000 }, (_, i) => binding(100 + i, `many-${i}`)),
+    );
     try {
-      const r = await cmdbOnTerminal(['list', BINDINGS, '-d', 'fw-a', '--all', '--page-size', '1', '-o', 'ndjson'], '', env, { when: [[/fetched [\d,]+ objects?…/, '\x03']] });
+      const r = await cmdbOnTerminal(
+        ['list', BINDINGS, '-d', 'fw-a', '--all', '--page-size', '1', '-o', 'ndjson'],
+        '',
+        env,
+        { when: [[/fetched [\d,]+ objects?…/, '\x03']] },
+      );
       assert.equal(r.code, 130, r.stdout.slice(-500));
       const line = /"message":"interrupted after ([\d,]+) rows?; the output is incomplete"/.exec(r.stdout);
       assert.ok(line, r.stdout.slice(-500));
       assert.ok(Number(line[1].replace(/,/g, '')) < 3002);
       // The terminal echoes Ctrl-C as ^C where the cursor is; the line is cleared after it.
-      assert.doesNotMatch(r.stdout, /fetched [\d,]+ objects?…(?!(\^C)?\r\x1b\[K)/, 'every progress line is cleared before the next output');
+      assert.doesNotMatch(
+        r.stdout,
+        /fetched [\d,]+ objects?…(?!(\^C)?\r\x1b\[K)/,
+        'every progress line is cleared before the next output',
+      );
     } finally {
       await reset();
     }
@@ -173,8 +217,15 @@ describe('on a terminal', () => {
 });
 
 test('Ctrl-C on a json stream: the array begun is closed, so what was printed parses', async () => {
-  emus['fw-b'].populate(BINDINGS, 'root', Array.from({ length: 3000 }, (_, i) => binding(100 + i, `many-${i}`)));
-  const child = spawn(process.execPath, [BIN, 'list', BINDINGS, '-d', 'fw-b', '--all', '--page-size', '1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  emus['fw-b'].populate(
+    BINDINGS,
+    'root',
+    Array.from({ length: 3000 }, (_, i) => binding(100 + i, `many-${i}`)),
+  );
+  const child = spawn(process.execPath, [BIN, 'list', BINDINGS, '-d', 'fw-b', '--all', '--page-size', '1'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -187,20 +238,36 @@ test('Ctrl-C on a json stream: the array begun is closed, so what was printed pa
     assert.equal(code, 130, stderr);
     const rows = JSON.parse(stdout) as Obj[];
     assert.ok(rows.length > 0 && rows.length < 3000);
-    assert.equal(stderr, `cmdb: interrupted after ${rows.length.toLocaleString('en-US')} rows; the output is incomplete (the JSON array printed is closed, so it still parses)\n`);
+    assert.equal(
+      stderr,
+      `cmdb: interrupted after ${rows.length.toLocaleString('en-US')} rows; the output is incomplete (the JSON array printed is closed, so it still parses)\n`,
+    );
   } finally {
     await reset();
   }
 });
 
 test('a device lost mid-stream: the same kind of line, the JSON closed, and no hint about HTTPS spoken in plain HTTP', async () => {
-  emus['fw-b'].populate(BINDINGS, 'root', Array.from({ length: 40 }, (_, i) => binding(100 + i, `many-${i}`)));
-  const proxy = await startFaultProxy({ target: emus['fw-b'].url, seed: 1, choose: (head) => (/[?&]start=20\b/.test(head) ? 'before' : 'pass') });
+  emus['fw-b'].populate(
+    BINDINGS,
+    'root',
+    Array.from({ length: 40 }, (_, i) => binding(100 + i, `many-${i}`)),
+  );
+  const proxy = await startFaultProxy({
+    target: emus['fw-b'].url,
+    seed: 1,
+    choose: (head) => (/[?&]start=20\b/.test(head) ? 'before' : 'pass'),
+  });
   try {
-    const r = await cmdb(['list', BINDINGS, '--all', '--page-size', '10'], { env: { ...isolatedEnv({ CMDB_HOST: proxy.url, CMDB_TOKEN: TOKEN }) } });
+    const r = await cmdb(['list', BINDINGS, '--all', '--page-size', '10'], {
+      env: { ...isolatedEnv({ CMDB_HOST: proxy.url, CMDB_TOKEN: TOKEN }) },
+    });
     assert.equal(r.code, 3, r.stderr);
     assert.equal(json<Obj[]>(r).length, 20);
-    assert.match(r.stderr, /^cmdb: the connection to .* was closed while the device was answering, after 20 rows; the output is incomplete \(the JSON array printed is closed, so it still parses\)$/m);
+    assert.match(
+      r.stderr,
+      /^cmdb: the connection to .* was closed while the device was answering, after 20 rows; the output is incomplete \(the JSON array printed is closed, so it still parses\)$/m,
+    );
     assert.doesNotMatch(r.stderr, /plain HTTP/);
   } finally {
     await proxy.close();

@@ -46,9 +46,53 @@ describe('a full export restored onto a fresh device', () => {
   test('export, apply --prune, export again: byte-identical, policies in their order, not their ids', async () => {
     const demo = env({ CMDB_DEMO: '1' });
     // Policies created through the API in an order that is not their ids', one with the key the device picks.
-    for (const id of [30, 10, 20]) ok(await run(demo, 'create', 'firewall/policy', '--set', `policyid=${id}`, '--set', `name=p${id}`, '--set', 'action=accept', '--set', 'srcintf=port1', '--set', 'dstintf=port2', '--set', 'srcaddr=all', '--set', 'dstaddr=all', '--set', 'service=ALL', '--set', 'schedule=always'), `create policy ${id}`);
-    ok(await run(demo, 'create', 'firewall/policy', '--set', 'policyid=0', '--set', 'name=picked', '--vdom', 'dmz'), 'create a policy whose id the device picks');
-    ok(await run(demo, 'create', 'router/static', '--set', 'seq-num=5', '--set', 'dst=10.5.0.0/16', '--set', 'gateway=192.0.2.1', '--vdom', 'dmz'), 'create a route');
+    for (const id of [30, 10, 20])
+      ok(
+        await run(
+          demo,
+          'create',
+          'firewall/policy',
+          '--set',
+          `policyid=${id}`,
+          '--set',
+          `name=p${id}`,
+          '--set',
+          'action=accept',
+          '--set',
+          'srcintf=port1',
+          '--set',
+          'dstintf=port2',
+          '--set',
+          'srcaddr=all',
+          '--set',
+          'dstaddr=all',
+          '--set',
+          'service=ALL',
+          '--set',
+          'schedule=always',
+        ),
+        `create policy ${id}`,
+      );
+    ok(
+      await run(demo, 'create', 'firewall/policy', '--set', 'policyid=0', '--set', 'name=picked', '--vdom', 'dmz'),
+      'create a policy whose id the device picks',
+    );
+    ok(
+      await run(
+        demo,
+        'create',
+        'router/static',
+        '--set',
+        'seq-num=5',
+        '--set',
+        'dst=10.5.0.0/16',
+        '--set',
+        'gateway=192.0.2.1',
+        '--vdom',
+        'dmz',
+      ),
+      'create a route',
+    );
     const first = await run(demo, 'export', '--vdom', '*');
     ok(first, 'export');
     assert.equal(first.stderr, '', 'a full export of a device with every table says nothing');
@@ -65,27 +109,55 @@ describe('a full export restored onto a fresh device', () => {
 
     // The fresh device differs: an object more, a singleton changed, a policy fewer.
     const target = env({ CMDB_HOST: fresh.url, CMDB_TOKEN: fresh.token });
-    ok(await run(target, 'create', 'firewall/address', '--set', 'name=extra', '--set', 'subnet=10.77.0.0/16'), 'create extra');
-    ok(await run(target, 'update', 'log.disk/setting', '--set', 'status=disable', '--vdom', 'dmz'), 'change a singleton');
-    const restore = await cmdb(['apply', '-f', '-', '--prune', '--yes', '-o', 'json'], { env: target, stdin: first.stdout, timeoutMs: 120_000 });
+    ok(
+      await run(target, 'create', 'firewall/address', '--set', 'name=extra', '--set', 'subnet=10.77.0.0/16'),
+      'create extra',
+    );
+    ok(
+      await run(target, 'update', 'log.disk/setting', '--set', 'status=disable', '--vdom', 'dmz'),
+      'change a singleton',
+    );
+    const restore = await cmdb(['apply', '-f', '-', '--prune', '--yes', '-o', 'json'], {
+      env: target,
+      stdin: first.stdout,
+      timeoutMs: 120_000,
+    });
     ok(restore, 'apply --prune');
     const report = JSON.parse(restore.stdout) as { applied: Obj[] };
-    assert.ok(report.applied.some((s) => s.action === 'delete' && s.key === 'extra'), 'the extra object is pruned');
+    assert.ok(
+      report.applied.some((s) => s.action === 'delete' && s.key === 'extra'),
+      'the extra object is pruned',
+    );
     const second = await run(target, 'export', '--vdom', '*');
     ok(second, 'export again');
     assert.ok(second.stdout === first.stdout, 'the second export is byte-identical to the first');
     assert.deepEqual(policyIds(second.stdout, 'root'), ids);
-    const again = await cmdb(['diff', '-f', '-', '--prune', '-o', 'json'], { env: target, stdin: first.stdout, timeoutMs: 120_000 });
+    const again = await cmdb(['diff', '-f', '-', '--prune', '-o', 'json'], {
+      env: target,
+      stdin: first.stdout,
+      timeoutMs: 120_000,
+    });
     assert.equal(again.code, 0, `in sync after the restore:\n${again.stdout}`);
 
     // The policies put in another order by a document: moved into it, the fewest moves.
-    const policies = JSON.parse((await run(target, 'export', 'firewall/policy', '-o', 'json')).stdout) as { vdoms: { root: { 'firewall/policy': Obj[] } } };
+    const policies = JSON.parse((await run(target, 'export', 'firewall/policy', '-o', 'json')).stdout) as {
+      vdoms: { root: { 'firewall/policy': Obj[] } };
+    };
     const list = policies.vdoms.root['firewall/policy'];
     const reordered = [list.at(-1)!, ...list.slice(0, -1)];
-    const moved = await cmdb(['apply', '-f', '-', '--yes', '-o', 'json'], { env: target, stdin: JSON.stringify({ vdoms: { root: { 'firewall/policy': reordered } } }) });
+    const moved = await cmdb(['apply', '-f', '-', '--yes', '-o', 'json'], {
+      env: target,
+      stdin: JSON.stringify({ vdoms: { root: { 'firewall/policy': reordered } } }),
+    });
     ok(moved, 'apply the new order');
-    assert.deepEqual((JSON.parse(moved.stdout) as { applied: Obj[] }).applied.map((s) => [s.action, s.key, s.before]), [['move', 20, list[0].policyid]]);
-    assert.deepEqual((fresh.objects('firewall/policy', 'root') as Obj[]).map((p) => p.policyid), reordered.map((p) => p.policyid));
+    assert.deepEqual(
+      (JSON.parse(moved.stdout) as { applied: Obj[] }).applied.map((s) => [s.action, s.key, s.before]),
+      [['move', 20, list[0].policyid]],
+    );
+    assert.deepEqual(
+      (fresh.objects('firewall/policy', 'root') as Obj[]).map((p) => p.policyid),
+      reordered.map((p) => p.policyid),
+    );
   });
 });
 
@@ -94,18 +166,46 @@ describe('what a full export leaves out', () => {
   let proxy: Server;
   let proxyUrl: string;
   // A device without SPEC.md's names of the renamed tables (it has only its own) and without one table.
-  const missing = /^\/api\/v2\/cmdb\/(log\.vendoranalyzer2\/|log\.vendoranalyzer-cloud\/|vpn\.ipsec\/vendorclient|firewall\/DoS-policy6)/;
+  const missing =
+    /^\/api\/v2\/cmdb\/(log\.vendoranalyzer2\/|log\.vendoranalyzer-cloud\/|vpn\.ipsec\/vendorclient|firewall\/DoS-policy6)/;
   const asked: string[] = [];
   before(async () => {
-    emu = await startEmulator({ port: 0, seed: 'demo', tokens: [{ token: 'all'.padEnd(30, 'a') }, { token: 'limited'.padEnd(30, 'l'), groups: ['loggrp', 'netgrp', 'authgrp', 'utmgrp', 'vpngrp', 'secfabgrp', 'wanoptgrp', 'wifi', 'admingrp', 'mntgrp', 'sysgrp'].filter((g) => g !== 'sysgrp') }] });
+    emu = await startEmulator({
+      port: 0,
+      seed: 'demo',
+      tokens: [
+        { token: 'all'.padEnd(30, 'a') },
+        {
+          token: 'limited'.padEnd(30, 'l'),
+          groups: [
+            'loggrp',
+            'netgrp',
+            'authgrp',
+            'utmgrp',
+            'vpngrp',
+            'secfabgrp',
+            'wanoptgrp',
+            'wifi',
+            'admingrp',
+            'mntgrp',
+            'sysgrp',
+          ].filter((g) => g !== 'sysgrp'),
+        },
+      ],
+    });
     const to = new URL(emu.url);
     proxy = createServer((req, res) => {
       asked.push(req.url!);
-      const path = missing.test(req.url!) ? req.url!.replace(missing, '/api/v2/cmdb/no-such-area/no-such-table') : req.url!;
-      const upstream = request({ host: to.hostname, port: to.port, method: req.method, path, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const path = missing.test(req.url!)
+        ? req.url!.replace(missing, '/api/v2/cmdb/no-such-area/no-such-table')
+        : req.url!;
+      const upstream = request(
+        { host: to.hostname, port: to.port, method: req.method, path, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -127,7 +227,10 @@ describe('what a full export leaves out', () => {
     assert.doesNotMatch(r.stdout, /vendoranalyzer|vendorclient|DoS-policy6/);
     asked.length = 0;
     ok(await run(e, 'export'), 'export again');
-    assert.ok(!asked.some((p) => p.includes('vendoranalyzer') || p.includes('vendorclient')), `the device's names are asked first: ${asked.filter((p) => /vendor|forti/.test(p)).join(', ')}`);
+    assert.ok(
+      !asked.some((p) => p.includes('vendoranalyzer') || p.includes('vendorclient')),
+      `the device's names are asked first: ${asked.filter((p) => /vendor|forti/.test(p)).join(', ')}`,
+    );
     // A document naming them either way is the same table to diff.
     const doc = r.stdout;
     const specNames = doc.replace(/log\.fortianalyzer2\//g, 'log.vendoranalyzer2/');
@@ -143,7 +246,10 @@ describe('what a full export leaves out', () => {
     const spec = await run(e, 'export', '--spec', '-o', 'json');
     ok(spec, 'export --spec');
     const tables = Object.keys((JSON.parse(spec.stdout) as { vdoms: Record<string, Obj> }).vdoms.root);
-    assert.equal(tables.length, allTables().filter((t) => t.spec && (t.operations.includes('L') || t.operations.includes('G'))).length);
+    assert.equal(
+      tables.length,
+      allTables().filter((t) => t.spec && (t.operations.includes('L') || t.operations.includes('G'))).length,
+    );
   });
 
   test('tables the access profile refuses are summarised once, naming their groups, with exit 5', async () => {
@@ -151,10 +257,18 @@ describe('what a full export leaves out', () => {
     const r = await run(e, 'export', '--concurrency', '16');
     assert.equal(r.code, 5, r.stderr);
     // firewall/DoS-policy6 (fwgrp) is not on this device: counted as missing, not refused.
-    const refused = allTables().filter((t) => ['fwgrp', 'sysgrp'].includes(t.group) && (t.operations.includes('L') || t.operations.includes('G'))).length - 1;
+    const refused =
+      allTables().filter(
+        (t) => ['fwgrp', 'sysgrp'].includes(t.group) && (t.operations.includes('L') || t.operations.includes('G')),
+      ).length - 1;
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0], new RegExp(`^cmdb: warning: ${refused + 1} tables left out: permission denied for ${refused} \\(groups: fwgrp, sysgrp\\); one is not on this device$`));
+    assert.match(
+      lines[0],
+      new RegExp(
+        `^cmdb: warning: ${refused + 1} tables left out: permission denied for ${refused} \\(groups: fwgrp, sysgrp\\); one is not on this device$`,
+      ),
+    );
     assert.match(r.stdout, /log\.disk\/setting:/);
   });
 });

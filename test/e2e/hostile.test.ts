@@ -4,7 +4,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
 import { expectCode } from '../helpers/expect.js';
-import { answers, envelope, reply, startHostileServer, type Answer, type HostileServer } from '../helpers/hostile-server.js';
+import {
+  answers,
+  envelope,
+  reply,
+  startHostileServer,
+  type Answer,
+  type HostileServer,
+} from '../helpers/hostile-server.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
 let server: HostileServer;
@@ -32,7 +39,10 @@ function oneLine(r: Run, streamed = false): void {
     return;
   }
   assert.match(lines[0] ?? '', /^cmdb: \S/, r.stderr);
-  assert.ok(lines.length <= 2 && (lines.length === 1 || /^ {2}hint: /.test(lines[1])), `one message and a hint:\n${r.stderr}`);
+  assert.ok(
+    lines.length <= 2 && (lines.length === 1 || /^ {2}hint: /.test(lines[1])),
+    `one message and a hint:\n${r.stderr}`,
+  );
   assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
   if (!streamed) assert.equal(r.stdout, '', 'no data on stdout');
 }
@@ -61,7 +71,13 @@ describe('answers that are not the device JSON: exit 9', () => {
     ['results holding null', answers.results([null])],
     ['results holding bare numbers', answers.results([1, 2, 3])],
     ['results nested 30,000 levels deep', answers.deep(30_000)],
-    ['an object nested 30,000 levels deep in a field', reply(200, envelope([{ 'seq-num': 1, x: '@' }]).replace('"@"', `${'{"a":'.repeat(30_000)}1${'}'.repeat(30_000)}`))],
+    [
+      'an object nested 30,000 levels deep in a field',
+      reply(
+        200,
+        envelope([{ 'seq-num': 1, x: '@' }]).replace('"@"', `${'{"a":'.repeat(30_000)}1${'}'.repeat(30_000)}`),
+      ),
+    ],
     ['a 500 HTML page', answers.html(500)],
   ];
   for (const [name, answer] of cases) {
@@ -78,7 +94,18 @@ describe('answers that are not the device JSON: exit 9', () => {
   test('a write answered with something that is not an envelope', async () => {
     for (const answer of [answers.json('hello'), answers.html(), answers.noContent(), answers.redirect(302)]) {
       server.answer(answer);
-      const r = await run('create', TABLE, '--set', 'seq-num=7', '--set', 'ip=10.0.0.7', '--set', 'mac=00:09:0f:00:00:07', '-o', 'json');
+      const r = await run(
+        'create',
+        TABLE,
+        '--set',
+        'seq-num=7',
+        '--set',
+        'ip=10.0.0.7',
+        '--set',
+        'mac=00:09:0f:00:00:07',
+        '-o',
+        'json',
+      );
       expectCode(r, 9);
       oneLine(r);
     }
@@ -87,7 +114,13 @@ describe('answers that are not the device JSON: exit 9', () => {
 
 describe('HTML bodies on error statuses keep their meaning', () => {
   // The device answers a path it lacks with its JSON: an HTML 404 is something else answering (exit 9).
-  for (const [status, code] of [[401, 4], [403, 5], [404, 9], [500, 9], [502, 9]] as const) {
+  for (const [status, code] of [
+    [401, 4],
+    [403, 5],
+    [404, 9],
+    [500, 9],
+    [502, 9],
+  ] as const) {
     test(`HTTP ${status} with an HTML page: exit ${code}`, async () => {
       server.answer(answers.html(status));
       const r = await run('list', TABLE);
@@ -120,12 +153,14 @@ describe('a device that does not answer', () => {
 
 describe('time limits are limits', () => {
   /** Headers and the start of an envelope, then more of the body every `everyMs`, never its end. */
-  const endless = (everyMs: number, chunk: string): Answer => (_req, res, socket) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('{"status":"success","results":[');
-    const timer = setInterval(() => res.write(chunk), everyMs);
-    socket.on('close', () => clearInterval(timer));
-  };
+  const endless =
+    (everyMs: number, chunk: string): Answer =>
+    (_req, res, socket) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"success","results":[');
+      const timer = setInterval(() => res.write(chunk), everyMs);
+      socket.on('close', () => clearInterval(timer));
+    };
 
   for (const [name, answer] of [
     ['fast', endless(5, '{"seq-num":1},'.repeat(50))],
@@ -154,20 +189,38 @@ describe('time limits are limits', () => {
 
 describe('429 on an ordinary request is the rate limit: wait and send again', () => {
   test('two 429s then the answer: exit 0 after three tries', async () => {
-    server.answer(sequence(answers.rateLimited('1'), answers.rateLimited(undefined, true), answers.results([{ 'seq-num': 1, ip: '10.0.0.1' }])));
+    server.answer(
+      sequence(
+        answers.rateLimited('1'),
+        answers.rateLimited(undefined, true),
+        answers.results([{ 'seq-num': 1, ip: '10.0.0.1' }]),
+      ),
+    );
     const sent = server.received.length;
     const r = await run('list', TABLE, '-o', 'json');
     expectCode(r, 0);
     assert.deepEqual(JSON.parse(r.stdout), [{ 'seq-num': 1, ip: '10.0.0.1' }]);
     assert.equal(server.received.length - sent, 3);
     const sentAgain = server.received.slice(sent);
-    assert.ok(sentAgain.every((q) => q.url === sentAgain[0].url && q.method === 'GET'), 'the same request each time');
+    assert.ok(
+      sentAgain.every((q) => q.url === sentAgain[0].url && q.method === 'GET'),
+      'the same request each time',
+    );
   });
 
   test('still 429 after five tries: exit 8', async () => {
     server.answer(answers.rateLimited('1', true));
     const sent = server.received.length;
-    const r = await run('create', TABLE, '--set', 'seq-num=7', '--set', 'ip=10.0.0.7', '--set', 'mac=00:09:0f:00:00:07');
+    const r = await run(
+      'create',
+      TABLE,
+      '--set',
+      'seq-num=7',
+      '--set',
+      'ip=10.0.0.7',
+      '--set',
+      'mac=00:09:0f:00:00:07',
+    );
     expectCode(r, 8, /rate|too many requests/i);
     oneLine(r);
     assert.equal(server.received.length - sent, 5);

@@ -46,7 +46,11 @@ function names(vdom: string): string[] {
 
 /** The JSON error line on stderr (`-o json`). */
 function errorLine(r: Run): { exit: number; message: string; hint: string; outcome?: string } {
-  return (JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { exit: number; message: string; hint: string; outcome?: string } }).error;
+  return (
+    JSON.parse(r.stderr.trim().split('\n').pop()!) as {
+      error: { exit: number; message: string; hint: string; outcome?: string };
+    }
+  ).error;
 }
 
 beforeEach(async () => {
@@ -67,13 +71,22 @@ describe('a lost answer read back, in one VDOM', () => {
     lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'after');
     const moved = await run('move', ACL, 'deny-all', '--before', '10.0.0.0/8', '--vdom', 'root', '-o', 'json');
     assert.equal(moved.code, 0, moved.stderr);
-    assert.deepEqual(JSON.parse(moved.stdout), { status: 'success', mkey: 'deny-all', revision: null, vdom: 'root', outcome: 'applied' });
+    assert.deepEqual(JSON.parse(moved.stdout), {
+      status: 'success',
+      mkey: 'deny-all',
+      revision: null,
+      vdom: 'root',
+      outcome: 'applied',
+    });
     assert.deepEqual(names('root'), ['deny-all', '10.0.0.0/8', 'mgmt nets']);
 
     lose(/^PUT \S*router\/access-list\/deny-all\?.*action=move/, 'before');
     const lost = await run('move', ACL, 'deny-all', '--after', 'mgmt nets', '--vdom', 'root');
     assert.equal(lost.code, 3, lost.stderr);
-    assert.match(lost.stderr, /^cmdb: the connection was lost after the move of router\/access-list "deny-all" after "mgmt nets" was sent: not there when read back; the device may still apply it$/m);
+    assert.match(
+      lost.stderr,
+      /^cmdb: the connection was lost after the move of router\/access-list "deny-all" after "mgmt nets" was sent: not there when read back; the device may still apply it$/m,
+    );
     assert.match(lost.stderr, /hint: check with 'cmdb list router\/access-list --vdom root' before sending it again/);
     assert.deepEqual(names('root'), ['deny-all', '10.0.0.0/8', 'mgmt nets']);
   });
@@ -82,13 +95,22 @@ describe('a lost answer read back, in one VDOM', () => {
     lose(/^POST \S*router\/access-list\/deny-all\?.*action=clone/, 'after');
     const cloned = await run('clone', ACL, 'deny-all', 'deny-copy', '--vdom', 'root', '-o', 'json');
     assert.equal(cloned.code, 0, cloned.stderr);
-    assert.deepEqual(JSON.parse(cloned.stdout), { status: 'success', mkey: 'deny-copy', revision: null, vdom: 'root', outcome: 'applied' });
+    assert.deepEqual(JSON.parse(cloned.stdout), {
+      status: 'success',
+      mkey: 'deny-copy',
+      revision: null,
+      vdom: 'root',
+      outcome: 'applied',
+    });
     assert.ok(names('root').includes('deny-copy'));
 
     lose(/^POST \S*router\/access-list\/deny-all\?.*action=clone/, 'before');
     const lost = await run('clone', ACL, 'deny-all', 'deny-copy-2', '--vdom', 'root', '-o', 'json');
     assert.equal(lost.code, 3, lost.stderr);
-    assert.match(errorLine(lost).message, /after the clone of router\/access-list "deny-all" to "deny-copy-2" was sent: not there when read back; the device may still apply it/);
+    assert.match(
+      errorLine(lost).message,
+      /after the clone of router\/access-list "deny-all" to "deny-copy-2" was sent: not there when read back; the device may still apply it/,
+    );
     assert.equal(errorLine(lost).outcome, 'unknown');
     assert.equal(errorLine(lost).exit, 3);
     assert.ok(!names('root').includes('deny-copy-2'));
@@ -104,7 +126,10 @@ describe('a lost answer read back, in one VDOM', () => {
     lose(/^PUT \S*log\.disk\/setting[ ?]/, 'before');
     const lost = await run('update', DISK, '--set', 'max-log-file-size=44');
     assert.equal(lost.code, 3, lost.stderr);
-    assert.match(lost.stderr, /^cmdb: the connection was lost after the write of log\.disk\/setting was sent: not there when read back; the device may still apply it$/m);
+    assert.match(
+      lost.stderr,
+      /^cmdb: the connection was lost after the write of log\.disk\/setting was sent: not there when read back; the device may still apply it$/m,
+    );
     assert.equal((emu.objects(DISK) as Obj)['max-log-file-size'], 33);
   });
 });
@@ -112,8 +137,15 @@ describe('a lost answer read back, in one VDOM', () => {
 test('edit: the fields saved in the editor read back', async () => {
   const dir = tempDir('cmdb-lost-edit-');
   const script = join(dir, 'editor.mjs');
-  writeFileSync(script, `import { readFileSync, writeFileSync } from 'node:fs';\nconst f = process.argv[2];\nwriteFileSync(f, readFileSync(f, 'utf8').replace(/^comments: .*$/m, 'comments: ' + process.env.COMMENT));\n`);
-  const edit = (comment: string) => cmdb(['edit', ACL, 'deny-all', '--vdom', 'root', '-o', 'json'], { env: { ...env, EDITOR: `${process.execPath} ${script}`, COMMENT: comment }, timeoutMs: 60_000 });
+  writeFileSync(
+    script,
+    `import { readFileSync, writeFileSync } from 'node:fs';\nconst f = process.argv[2];\nwriteFileSync(f, readFileSync(f, 'utf8').replace(/^comments: .*$/m, 'comments: ' + process.env.COMMENT));\n`,
+  );
+  const edit = (comment: string) =>
+    cmdb(['edit', ACL, 'deny-all', '--vdom', 'root', '-o', 'json'], {
+      env: { ...env, EDITOR: `${process.execPath} ${script}`, COMMENT: comment },
+      timeoutMs: 60_000,
+    });
   lose(/^PUT \S*router\/access-list\/deny-all\?/, 'after');
   const applied = await edit('kept');
   assert.equal(hits, 1);
@@ -131,7 +163,16 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
   test('create --vdom root,dmz: applied in root, unknown in dmz (which held another object under the key), exit 3', async () => {
     emu.populate(ACL, 'dmz', [{ name: 'edge', comments: 'already here' }]);
     lose(/^POST \S*router\/access-list\?/, 'after');
-    const r = await run('create', ACL, '--vdom', 'root,dmz', '--data', '{"name":"edge","comments":"new"}', '-o', 'json');
+    const r = await run(
+      'create',
+      ACL,
+      '--vdom',
+      'root,dmz',
+      '--data',
+      '{"name":"edge","comments":"new"}',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 3, r.stderr);
     const out = JSON.parse(r.stdout) as Record<string, Obj & { error?: { exit: number; message: string } }>;
     assert.deepEqual(Object.keys(out), ['root', 'dmz']);
@@ -141,7 +182,10 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
     assert.equal(out.dmz.mkey, 'edge');
     assert.equal(out.dmz.outcome, 'unknown');
     assert.equal(out.dmz.error?.exit, 3);
-    assert.match(out.dmz.error!.message, /after the write of router\/access-list "edge" in vdom dmz was sent: not there when read back; the device may still apply it/);
+    assert.match(
+      out.dmz.error!.message,
+      /after the write of router\/access-list "edge" in vdom dmz was sent: not there when read back; the device may still apply it/,
+    );
     assert.equal((emu.objects(ACL, 'root') as Obj[]).find((o) => o.name === 'edge')?.comments, 'new');
     assert.equal((emu.objects(ACL, 'dmz') as Obj[]).find((o) => o.name === 'edge')?.comments, 'already here');
   });
@@ -152,7 +196,13 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
     assert.equal(r.code, 3, r.stderr);
     assert.equal(r.stdout, '');
     for (const vdom of ['root', 'dmz']) {
-      assert.match(r.stderr, new RegExp(`^cmdb: the connection was lost after the write of router/access-list "edge" in vdom ${vdom} was sent: not there when read back; the device may still apply it$`, 'm'));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^cmdb: the connection was lost after the write of router/access-list "edge" in vdom ${vdom} was sent: not there when read back; the device may still apply it$`,
+          'm',
+        ),
+      );
       assert.ok(!names(vdom).includes('edge'));
     }
   });
@@ -161,12 +211,31 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
     lose(/^DELETE \S*router\/access-list\/deny-all\?/, 'after');
     const deleted = await run('delete', ACL, 'deny-all', '--vdom', '*', '-o', 'ndjson');
     assert.equal(deleted.code, 0, deleted.stderr);
-    const rows = deleted.stdout.trim().split('\n').map((l) => JSON.parse(l) as Obj);
-    assert.deepEqual(rows.map((row) => [row.vdom, row.mkey, row.status, row.outcome]), [['root', 'deny-all', 'success', 'applied'], ['dmz', 'deny-all', 'success', 'applied']]);
+    const rows = deleted.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Obj);
+    assert.deepEqual(
+      rows.map((row) => [row.vdom, row.mkey, row.status, row.outcome]),
+      [
+        ['root', 'deny-all', 'success', 'applied'],
+        ['dmz', 'deny-all', 'success', 'applied'],
+      ],
+    );
     assert.ok(!names('root').includes('deny-all') && !names('dmz').includes('deny-all'));
 
     lose(/^PUT \S*router\/access-list\/10\.0\.0\.0%2F8\?/, 'after');
-    const updated = await run('update', ACL, '10.0.0.0/8', '--set', 'comments=private', '--vdom', 'root,dmz', '-o', 'table');
+    const updated = await run(
+      'update',
+      ACL,
+      '10.0.0.0/8',
+      '--set',
+      'comments=private',
+      '--vdom',
+      'root,dmz',
+      '-o',
+      'table',
+    );
     assert.equal(updated.code, 0, updated.stderr);
     assert.equal(
       updated.stdout,
@@ -179,7 +248,10 @@ describe('a lost answer to a write in several VDOMs: each VDOM read back', () =>
     const r = await run('move', ACL, 'deny-all', '--before', '10.0.0.0/8', '--vdom', 'root,dmz', '-o', 'json');
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as Record<string, Obj>;
-    assert.deepEqual(Object.fromEntries(Object.entries(out).map(([vdom, o]) => [vdom, o.outcome])), { root: 'applied', dmz: 'applied' });
+    assert.deepEqual(Object.fromEntries(Object.entries(out).map(([vdom, o]) => [vdom, o.outcome])), {
+      root: 'applied',
+      dmz: 'applied',
+    });
     assert.deepEqual(names('dmz'), ['deny-all', '10.0.0.0/8', 'dmz servers']);
   });
 });
@@ -192,8 +264,21 @@ describe('bulk writes to several VDOMs: one result per item and VDOM', () => {
     file = join(tempDir('cmdb-bulk-vdoms-'), 'items.ndjson');
     writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
   };
-  type ResultRow = { status: string; mkey: number | string; vdom: string | null; outcome?: string; error?: { exit: number; message: string } | string };
-  const summary = (rows: ResultRow[]) => rows.map((r) => [Number(r.mkey), r.vdom, r.status, r.outcome ?? null, typeof r.error === 'string' ? (JSON.parse(r.error) as { exit: number }).exit : (r.error?.exit ?? null)]);
+  type ResultRow = {
+    status: string;
+    mkey: number | string;
+    vdom: string | null;
+    outcome?: string;
+    error?: { exit: number; message: string } | string;
+  };
+  const summary = (rows: ResultRow[]) =>
+    rows.map((r) => [
+      Number(r.mkey),
+      r.vdom,
+      r.status,
+      r.outcome ?? null,
+      typeof r.error === 'string' ? (JSON.parse(r.error) as { exit: number }).exit : (r.error?.exit ?? null),
+    ]);
 
   test('create -f --vdom root,dmz: every item in every VDOM, by key and VDOM in every format; a re-run converges but for the real duplicate', async () => {
     write();
@@ -218,24 +303,48 @@ describe('bulk writes to several VDOMs: one result per item and VDOM', () => {
     assert.equal(json.code, 7, json.stderr);
     const rows = JSON.parse(json.stdout) as ResultRow[];
     assert.deepEqual(summary(rows), again);
-    assert.match((rows[3].error as { message: string }).message, /firewall\.ipmacbinding\/table "602" already exists in vdom dmz/);
+    assert.match(
+      (rows[3].error as { message: string }).message,
+      /firewall\.ipmacbinding\/table "602" already exists in vdom dmz/,
+    );
     const yaml = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'yaml');
     assert.equal(yaml.code, 7, yaml.stderr);
     assert.deepEqual(summary(parseYaml(yaml.stdout) as ResultRow[]), again);
     const ndjson = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'ndjson');
     assert.equal(ndjson.code, 7, ndjson.stderr);
-    assert.deepEqual(summary(ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l) as ResultRow)), again);
+    assert.deepEqual(
+      summary(
+        ndjson.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as ResultRow),
+      ),
+      again,
+    );
     const csv = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'csv');
     assert.equal(csv.code, 7, csv.stderr);
     const [header, ...lines] = csv.stdout.trim().split('\n');
     const columns = header.split(',');
     assert.ok(columns.includes('mkey') && columns.includes('vdom'), header);
-    assert.deepEqual(lines.map((l) => [l.split(',')[columns.indexOf('mkey')], l.split(',')[columns.indexOf('vdom')]]), [['601', 'root'], ['601', 'dmz'], ['602', 'root'], ['602', 'dmz']]);
+    assert.deepEqual(
+      lines.map((l) => [l.split(',')[columns.indexOf('mkey')], l.split(',')[columns.indexOf('vdom')]]),
+      [
+        ['601', 'root'],
+        ['601', 'dmz'],
+        ['602', 'root'],
+        ['602', 'dmz'],
+      ],
+    );
     const table = await plain('create', IPMAC, '-f', file, '--vdom', 'root,dmz', '-o', 'table');
     assert.equal(table.code, 7, table.stderr);
     assert.equal(
       table.stdout,
-      [601, 601, 602].map((n, i) => `created ${IPMAC} ${n} in vdom ${i === 1 ? 'dmz' : 'root'} (already there with the same content: unchanged)\n`).join(''),
+      [601, 601, 602]
+        .map(
+          (n, i) =>
+            `created ${IPMAC} ${n} in vdom ${i === 1 ? 'dmz' : 'root'} (already there with the same content: unchanged)\n`,
+        )
+        .join(''),
     );
     assert.match(table.stderr, /^cmdb: firewall\.ipmacbinding\/table "602" already exists in vdom dmz$/m);
     assert.match(table.stderr, /^cmdb: 1 of 4 failed$/m);
@@ -246,17 +355,32 @@ describe('bulk writes to several VDOMs: one result per item and VDOM', () => {
     emu.populate(IPMAC, 'dmz', [items[0]]);
     const r = await plain('delete', IPMAC, '601', '602', '--vdom', '*', '-o', 'ndjson');
     assert.equal(r.code, 6, r.stderr);
-    assert.deepEqual(summary(r.stdout.trim().split('\n').map((l) => JSON.parse(l) as ResultRow)), [
-      [601, 'root', 'success', null, null],
-      [601, 'dmz', 'success', null, null],
-      [602, 'root', 'success', null, null],
-      [602, 'dmz', 'error', null, 6],
-    ]);
+    assert.deepEqual(
+      summary(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as ResultRow),
+      ),
+      [
+        [601, 'root', 'success', null, null],
+        [601, 'dmz', 'success', null, null],
+        [602, 'root', 'success', null, null],
+        [602, 'dmz', 'error', null, 6],
+      ],
+    );
     emu.populate(IPMAC, 'root', items);
     const table = await plain('delete', IPMAC, '601', '602', '--vdom', '*', '-o', 'table');
     assert.equal(table.code, 6, table.stderr);
     assert.equal(table.stdout, `deleted ${IPMAC} 601 in vdom root\ndeleted ${IPMAC} 602 in vdom root\n`);
-    for (const [key, vdom] of [[601, 'dmz'], [602, 'dmz']]) assert.match(table.stderr, new RegExp(`^cmdb: firewall\\.ipmacbinding/table "${key}" not found in vdom ${vdom}$`, 'm'));
+    for (const [key, vdom] of [
+      [601, 'dmz'],
+      [602, 'dmz'],
+    ])
+      assert.match(
+        table.stderr,
+        new RegExp(`^cmdb: firewall\\.ipmacbinding/table "${key}" not found in vdom ${vdom}$`, 'm'),
+      );
   });
 
   test('the exit is the most severe, not the highest: an item of unknown outcome in either VDOM (3) outranks a duplicate (7)', async () => {

@@ -20,13 +20,17 @@ let env: NodeJS.ProcessEnv;
 before(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
   env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
-  emu.populate(TABLE, 'root', Array.from({ length: N }, (_, i) => ({
-    'seq-num': i + 1,
-    ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
-    mac: `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`,
-    name: `host-${i + 1}`,
-    status: i % 2 ? 'disable' : 'enable',
-  })));
+  emu.populate(
+    TABLE,
+    'root',
+    Array.from({ length: N }, (_, i) => ({
+      'seq-num': i + 1,
+      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      mac: `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`,
+      name: `host-${i + 1}`,
+      status: i % 2 ? 'disable' : 'enable',
+    })),
+  );
 });
 after(async () => {
   await emu.close();
@@ -44,7 +48,10 @@ interface Streamed {
 /** Runs the CLI with a capped heap, reading stdout as it comes: only its line count, start and end are kept. */
 function capped(args: string[]): Promise<Streamed> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let lines = 0;
     let head = '';
     let tail = '';
@@ -64,7 +71,9 @@ function capped(args: string[]): Promise<Streamed> {
   });
 }
 
-describe(`list --all of ${N.toLocaleString('en')} objects with the heap capped at ${HEAP_MB} MB`, { timeout: 600_000 }, () => {
+describe(`list --all of ${N.toLocaleString('en')} objects with the heap capped at ${HEAP_MB} MB`, {
+  timeout: 600_000,
+}, () => {
   const list = (format: string) => capped(['list', TABLE, '--all', '--page-size', '2000', '-o', format]);
   const ok = (r: Streamed) => assert.ok(r.code === 0, `exit ${r.code} ${r.signal ?? ''}: ${r.stderr}`);
 
@@ -113,7 +122,11 @@ describe('create -f of a 20,000-object NDJSON file', { timeout: 240_000 }, () =>
     const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; import { getHeapSpaceStatistics } from 'node:v8'; process.on('exit', () => writeSync(2, 'NEW_SPACE ' + getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'));")}`;
     // Asynchronous: the emulator answers from this process.
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', hook, BIN, 'create', 'dlp/filepattern', '-f', file, '-o', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['--import', hook, BIN, 'create', 'dlp/filepattern', '-f', file, '-o', 'json'],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

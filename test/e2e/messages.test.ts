@@ -43,8 +43,11 @@ describe('keys: the message names the key that is in the way', () => {
     expectError(r, 7, `cmdb: ${ACL} "deny-all" already exists`);
   });
 
-  test('a duplicate in a bulk create names each item\'s key', async () => {
-    const bulk = await cmdb(['create', ACL, '-f', '-'], { env, stdin: '[{"name":"deny-all","comments":"x"},{"name":"10.0.0.0/8","comments":"y"}]' });
+  test("a duplicate in a bulk create names each item's key", async () => {
+    const bulk = await cmdb(['create', ACL, '-f', '-'], {
+      env,
+      stdin: '[{"name":"deny-all","comments":"x"},{"name":"10.0.0.0/8","comments":"y"}]',
+    });
     assert.equal(bulk.code, 7, bulk.stderr);
     assert.match(bulk.stdout, /"message":"router\/access-list \\"deny-all\\" already exists"/);
     assert.match(bulk.stdout, /"message":"router\/access-list \\"10\.0\.0\.0\/8\\" already exists"/);
@@ -52,7 +55,10 @@ describe('keys: the message names the key that is in the way', () => {
 
   test('the duplicate hint never suggests an update the table does not support', async () => {
     // vpn.certificate/ca takes list, create and read only.
-    assert.equal((await run('create', 'vpn.certificate/ca', '--set', 'name=dup-ca', '--set', 'scep-url=http://a.example')).code, 0);
+    assert.equal(
+      (await run('create', 'vpn.certificate/ca', '--set', 'name=dup-ca', '--set', 'scep-url=http://a.example')).code,
+      0,
+    );
     const r = await run('create', 'vpn.certificate/ca', '--set', 'name=dup-ca', '--set', 'scep-url=http://b.example');
     expectError(r, 7, 'cmdb: vpn.certificate/ca "dup-ca" already exists');
     assert.equal(hint(r), 'choose another key');
@@ -61,7 +67,7 @@ describe('keys: the message names the key that is in the way', () => {
   test('update whose body renames the object into an existing key says so', async () => {
     const r = await run('update', ACL, 'deny-all', '--set', 'name=mgmt nets');
     expectError(r, 7, `cmdb: cannot rename ${ACL} "deny-all" to "mgmt nets": "mgmt nets" already exists`);
-    assert.ok((emu.objects(ACL, "root") as { name: string }[]).some((o) => o.name === "deny-all"));
+    assert.ok((emu.objects(ACL, 'root') as { name: string }[]).some((o) => o.name === 'deny-all'));
   });
 
   test('a hint quotes a key the shell would split', async () => {
@@ -91,12 +97,20 @@ describe('move: which object is missing', () => {
 describe('VDOMs', () => {
   test('an unknown VDOM on get says the VDOM does not exist, not the object', async () => {
     const r = await run('get', ACL, 'deny-all', '--vdom', 'nope');
-    expectError(r, 5, `cmdb: permission denied: vdom nope does not exist or is not accessible to this administrator (read ${ACL} "deny-all")`);
+    expectError(
+      r,
+      5,
+      `cmdb: permission denied: vdom nope does not exist or is not accessible to this administrator (read ${ACL} "deny-all")`,
+    );
   });
 
   test('an unknown VDOM on list too', async () => {
     const r = await run('list', ACL, '--vdom', 'nope');
-    expectError(r, 5, `cmdb: permission denied: vdom nope does not exist or is not accessible to this administrator (read ${ACL})`);
+    expectError(
+      r,
+      5,
+      `cmdb: permission denied: vdom nope does not exist or is not accessible to this administrator (read ${ACL})`,
+    );
   });
 
   test("a hint with every VDOM quotes the '*'; several VDOMs answer one error each", async () => {
@@ -152,7 +166,9 @@ describe('files and empty results', () => {
   test('an empty list without a filter says the table is empty', async () => {
     const plain = await startEmulator({ port: 0, seed: 'empty' });
     try {
-      const r = await cmdb(['list', ACL, '-o', 'table'], { env: isolatedEnv({ CMDB_HOST: plain.url, CMDB_TOKEN: plain.token }) });
+      const r = await cmdb(['list', ACL, '-o', 'table'], {
+        env: isolatedEnv({ CMDB_HOST: plain.url, CMDB_TOKEN: plain.token }),
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(firstLine(r), `cmdb: no objects in ${ACL}`);
     } finally {
@@ -194,7 +210,7 @@ describe('schema in table format', () => {
     );
   });
 
-  test('json keeps the device\'s schema as it came', async () => {
+  test("json keeps the device's schema as it came", async () => {
     const r = await run('schema', ACL, '-o', 'json');
     assert.equal(r.code, 0, r.stderr);
     const schema = JSON.parse(r.stdout) as { children: { rule: { children: Record<string, unknown> } } };
@@ -208,13 +224,22 @@ describe('bulk output in the machine formats', () => {
       assert.equal((await run('create', ACL, '--set', `name=bulk-${format}`)).code, 0);
       const r = await run('delete', ACL, 'gone-1', `bulk-${format}`, 'gone-2', '-o', format);
       assert.equal(r.code, 6, r.stderr);
-      const rows = (format === 'json' ? (JSON.parse(r.stdout) as Record<string, unknown>[]) : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
+      const rows =
+        format === 'json'
+          ? (JSON.parse(r.stdout) as Record<string, unknown>[])
+          : r.stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as Record<string, unknown>);
       const byKey = new Map(rows.map((row) => [row.mkey, row]));
       assert.deepEqual([...byKey.keys()].sort(), ['bulk-' + format, 'gone-1', 'gone-2'].sort());
       assert.equal(byKey.get(`bulk-${format}`)!.status, 'success');
       assert.equal(byKey.get('gone-1')!.status, 'error');
       assert.equal((byKey.get('gone-2')!.error as { exit: number }).exit, 6);
-      assert.equal(r.stderr, '{"error":{"exit":6,"status":null,"code":null,"message":"2 of 3 failed","hint":null,"failed":2,"total":3}}\n');
+      assert.equal(
+        r.stderr,
+        '{"error":{"exit":6,"status":null,"code":null,"message":"2 of 3 failed","hint":null,"failed":2,"total":3}}\n',
+      );
     });
   }
 

@@ -19,7 +19,8 @@ test('the packed package runs: cmdb tables and cmdb --demo list', () => {
   const pkg = join(dir, 'package');
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   const env = isolatedEnv();
-  const run = (args: string[]) => spawnSync(process.execPath, [join(pkg, 'bin/cmdb.js'), ...args], { env, encoding: 'utf8', cwd: dir });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [join(pkg, 'bin/cmdb.js'), ...args], { env, encoding: 'utf8', cwd: dir });
 
   const tables = run(['tables', '-o', 'json']);
   assert.equal(tables.status, 0, tables.stderr);

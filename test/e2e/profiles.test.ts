@@ -16,7 +16,10 @@ let env: NodeJS.ProcessEnv;
 const firstLine = (text: string) => text.split('\n')[0];
 
 const loginToken = (name: string, extra: string[] = []) =>
-  cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', name, ...extra], { env, stdin: `${emu.token}\n` });
+  cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', name, ...extra], {
+    env,
+    stdin: `${emu.token}\n`,
+  });
 
 before(async () => {
   emu = await startEmulator({ port: 0 });
@@ -30,7 +33,10 @@ test('device list marks the default with * and never cuts the host, however narr
     const io = terminalIO();
     (io.stdout as { columns: number }).columns = columns;
     assert.equal(await main(['device', 'list', '--no-color'], io, env), 0, io.err());
-    return io.out().split('\n').filter((l) => l.trim());
+    return io
+      .out()
+      .split('\n')
+      .filter((l) => l.trim());
   };
   const wide = await run(80);
   assert.match(wide[0]!, /^name\s+host\s+auth\s+default/);
@@ -54,10 +60,16 @@ test('logout on a token profile says there was nothing to end; auth status after
   assert.equal((await loginToken('tok')).code, 0);
   const logout = await cmdb(['logout', '-d', 'tok', '-o', 'table'], { env });
   assert.equal(logout.code, 0, logout.stderr);
-  assert.equal(firstLine(logout.stdout), `Nothing to end for device 'tok' (${emu.url}): an API token has no session; the token stays saved ('cmdb logout --forget' deletes it)`);
+  assert.equal(
+    firstLine(logout.stdout),
+    `Nothing to end for device 'tok' (${emu.url}): an API token has no session; the token stays saved ('cmdb logout --forget' deletes it)`,
+  );
   const forget = await cmdb(['logout', '-d', 'tok', '--forget', '-o', 'table'], { env });
   assert.equal(forget.code, 0, forget.stderr);
-  assert.equal(firstLine(forget.stdout), `Device 'tok' (${emu.url}) uses an API token, which has no session to end; deleted the saved API token`);
+  assert.equal(
+    firstLine(forget.stdout),
+    `Device 'tok' (${emu.url}) uses an API token, which has no session to end; deleted the saved API token`,
+  );
   const sent = emu.requests.length;
   const status = await cmdb(['auth', 'status', '-d', 'tok', '-o', 'json'], { env });
   assert.equal(status.code, 4, status.stderr);
@@ -72,20 +84,42 @@ test('a login of another kind to a saved device is refused without a terminal, a
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
   const before = readFileSync(config, 'utf8');
   const sent = emu.requests.length;
-  const r = await cmdb(['login', '-d', 'first', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage'], { env, stdin: `${emu.password}\n` });
+  const r = await cmdb(
+    ['login', '-d', 'first', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage'],
+    { env, stdin: `${emu.password}\n` },
+  );
   assert.equal(r.code, 2, r.stderr);
-  assert.equal(firstLine(r.stderr), `cmdb: device 'first' (${emu.url}) is saved with an API token; this login with a password (as ${emu.username}) would replace it`);
+  assert.equal(
+    firstLine(r.stderr),
+    `cmdb: device 'first' (${emu.url}) is saved with an API token; this login with a password (as ${emu.username}) would replace it`,
+  );
   assert.equal(readFileSync(config, 'utf8'), before);
   assert.equal(emu.requests.length, sent);
 });
 
 test('on a terminal the login asks, and replaces the profile only on yes', async () => {
   assert.equal((await loginToken('asked')).code, 0);
-  const args = ['login', '-d', 'asked', '--host', emu.url, '--username', emu.username, '--insecure-storage', '--no-color'];
-  const no = terminalIO([[/Password/, `${emu.password}\r`], [/Replace it\?/, 'n\r']]);
+  const args = [
+    'login',
+    '-d',
+    'asked',
+    '--host',
+    emu.url,
+    '--username',
+    emu.username,
+    '--insecure-storage',
+    '--no-color',
+  ];
+  const no = terminalIO([
+    [/Password/, `${emu.password}\r`],
+    [/Replace it\?/, 'n\r'],
+  ]);
   assert.equal(await main(args, no, env), 2, no.err());
   assert.match(no.err(), /cmdb: not replaced: device 'asked'/);
-  const yes = terminalIO([[/Password/, `${emu.password}\r`], [/Replace it\?/, 'y\r']]);
+  const yes = terminalIO([
+    [/Password/, `${emu.password}\r`],
+    [/Replace it\?/, 'y\r'],
+  ]);
   assert.equal(await main(args, yes, env), 0, yes.err());
   const shown = json<Obj>(await cmdb(['device', 'show', '-d', 'asked', '-o', 'json'], { env }));
   assert.equal(shown.auth, 'session');

@@ -26,7 +26,7 @@ interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: whatever JSON the client parsed, indexed freely by the tests
   json: any;
   /** SHA-256 of the server certificate, lowercase hex without colons (HTTPS only). */
   fingerprint: string | null;
@@ -46,9 +46,13 @@ after(() => {
 
 /** `cmdb emulator -o json` in its own process, as an administrator starts it. */
 async function startDevice(args: string[]): Promise<{ child: ChildProcess; line: StartLine }> {
-  const child = spawn(process.execPath, [BIN, 'emulator', '-o', 'json', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: isolatedEnv() });
+  const child = spawn(process.execPath, [BIN, 'emulator', '-o', 'json', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: isolatedEnv(),
+  });
   children.push(child);
-  for await (const text of createInterface({ input: child.stdout! })) return { child, line: JSON.parse(text) as StartLine };
+  for await (const text of createInterface({ input: child.stdout! }))
+    return { child, line: JSON.parse(text) as StartLine };
   throw new Error('the emulator printed no start line');
 }
 
@@ -132,10 +136,15 @@ for (const scheme of ['http', 'https'] as const) {
     let child: ChildProcess;
     const bearer = () => ({ Authorization: `Bearer ${device.token}` });
     const call = (method: string, path: string, options: Send = {}) => send(device.url, method, path, options);
-    const withToken = (method: string, path: string, options: Send = {}) => call(method, path, { ...options, headers: { ...bearer(), ...options.headers } });
+    const withToken = (method: string, path: string, options: Send = {}) =>
+      call(method, path, { ...options, headers: { ...bearer(), ...options.headers } });
 
     before(async () => {
-      ({ child, line: device } = await startDevice(scheme === 'https' ? ['--tls', '--state', join(dir, `${scheme}.json`)] : ['--state', join(dir, `${scheme}.json`)]));
+      ({ child, line: device } = await startDevice(
+        scheme === 'https'
+          ? ['--tls', '--state', join(dir, `${scheme}.json`)]
+          : ['--state', join(dir, `${scheme}.json`)],
+      ));
     });
     after(async () => {
       child.kill('SIGTERM');
@@ -157,7 +166,10 @@ for (const scheme of ['http', 'https'] as const) {
           ['form-labelled', { 'Content-Type': 'application/x-www-form-urlencoded' }],
         ];
         for (const [name, headers] of cases) {
-          const answer = await withToken('POST', ACL, { headers, body: JSON.stringify({ name: `${scheme}-${name}`, comments: name }) });
+          const answer = await withToken('POST', ACL, {
+            headers,
+            body: JSON.stringify({ name: `${scheme}-${name}`, comments: name }),
+          });
           assert.equal(answer.status, 200, `${name}: ${answer.text}`);
           assertEnvelope(answer.json, 'POST', 200);
           assert.equal(answer.json.mkey, `${scheme}-${name}`);
@@ -168,16 +180,23 @@ for (const scheme of ['http', 'https'] as const) {
       });
 
       it('takes a body wrapped in one "json" member as the object inside', async () => {
-        const answer = await withToken('POST', ACL, { body: JSON.stringify({ json: { name: `${scheme}-wrapped`, comments: 'inside' } }) });
+        const answer = await withToken('POST', ACL, {
+          body: JSON.stringify({ json: { name: `${scheme}-wrapped`, comments: 'inside' } }),
+        });
         assert.equal(answer.status, 200, answer.text);
         assert.equal(answer.json.mkey, `${scheme}-wrapped`);
-        const put = await withToken('PUT', `${ACL}/${scheme}-wrapped`, { body: JSON.stringify({ json: { comments: 'changed' } }) });
+        const put = await withToken('PUT', `${ACL}/${scheme}-wrapped`, {
+          body: JSON.stringify({ json: { comments: 'changed' } }),
+        });
         assert.equal(put.status, 200);
         assert.equal((await withToken('GET', `${ACL}/${scheme}-wrapped`)).json.results[0].comments, 'changed');
       });
 
       it('refuses only a body that is not JSON, with 424', async () => {
-        const answer = await withToken('POST', ACL, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `name=${scheme}-form` });
+        const answer = await withToken('POST', ACL, {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `name=${scheme}-form`,
+        });
         assert.equal(answer.status, 424);
         assertEnvelope(answer.json, 'POST', 424);
         assert.equal((await withToken('GET', `${ACL}/${scheme}-form`)).status, 404);
@@ -195,7 +214,9 @@ for (const scheme of ['http', 'https'] as const) {
         assert.equal(second.json.mkey, first.json.mkey + 1);
         const read = await withToken('GET', `${table}/${second.json.mkey}`);
         assert.equal(read.json.results[0].name, `${scheme}-missing`);
-        const ipmac = await withToken('POST', `${CMDB}/firewall.ipmacbinding/table`, { body: JSON.stringify({ 'seq-num': 0, ip: '10.99.0.1' }) });
+        const ipmac = await withToken('POST', `${CMDB}/firewall.ipmacbinding/table`, {
+          body: JSON.stringify({ 'seq-num': 0, ip: '10.99.0.1' }),
+        });
         assert.equal(typeof ipmac.json.mkey, 'number');
         assert.ok(ipmac.json.mkey > 0);
       });
@@ -216,16 +237,22 @@ for (const scheme of ['http', 'https'] as const) {
       });
 
       it('a value the CLI layer refuses: HTTP 500, error -651, a multi-line cli_error', async () => {
-        const answer = await withToken('PUT', `${CMDB}/log.disk/setting`, { body: JSON.stringify({ status: 'sometimes' }) });
+        const answer = await withToken('PUT', `${CMDB}/log.disk/setting`, {
+          body: JSON.stringify({ status: 'sometimes' }),
+        });
         assert.equal(answer.status, 500);
         assert.equal(answer.json.error, -651);
         const lines = String(answer.json.cli_error).split('\n');
         assert.ok(lines.length >= 3, answer.json.cli_error);
         assert.match(lines[0], /status sometimes/);
         assert.match(answer.json.cli_error, /Return code -651/);
-        const range = await withToken('PUT', `${CMDB}/log.disk/setting`, { body: JSON.stringify({ 'max-log-file-size': 1000 }) });
+        const range = await withToken('PUT', `${CMDB}/log.disk/setting`, {
+          body: JSON.stringify({ 'max-log-file-size': 1000 }),
+        });
         assert.deepEqual([range.status, range.json.error], [500, -651]);
-        const address = await withToken('POST', `${CMDB}/firewall.ipmacbinding/table`, { body: JSON.stringify({ 'seq-num': 777, ip: '10.1.1.300' }) });
+        const address = await withToken('POST', `${CMDB}/firewall.ipmacbinding/table`, {
+          body: JSON.stringify({ 'seq-num': 777, ip: '10.1.1.300' }),
+        });
         assert.deepEqual([address.status, address.json.error], [500, -8]);
       });
 
@@ -241,27 +268,60 @@ for (const scheme of ['http', 'https'] as const) {
         const global = await withToken('GET', `${CMDB}/log.disk/setting?global=1`);
         assert.equal(global.status, 200);
         assert.ok(Array.isArray(global.json));
-        assert.deepEqual(global.json.map((e: { vdom: string }) => e.vdom), device.vdoms);
+        assert.deepEqual(
+          global.json.map((e: { vdom: string }) => e.vdom),
+          device.vdoms,
+        );
         const star = await withToken('GET', `${CMDB}/log.disk/setting?vdom=*`);
-        assert.deepEqual(global.json.map((e: { results: unknown }) => e.results), star.json.map((e: { results: unknown }) => e.results));
-        const write = await withToken('POST', `${ACL}?global=1`, { body: JSON.stringify({ name: `${scheme}-everywhere` }) });
-        assert.deepEqual(write.json.map((e: { http_status: number }) => e.http_status), device.vdoms.map(() => 200));
-        for (const vdom of device.vdoms) assert.equal((await withToken('GET', `${ACL}/${scheme}-everywhere?vdom=${vdom}`)).status, 200);
+        assert.deepEqual(
+          global.json.map((e: { results: unknown }) => e.results),
+          star.json.map((e: { results: unknown }) => e.results),
+        );
+        const write = await withToken('POST', `${ACL}?global=1`, {
+          body: JSON.stringify({ name: `${scheme}-everywhere` }),
+        });
+        assert.deepEqual(
+          write.json.map((e: { http_status: number }) => e.http_status),
+          device.vdoms.map(() => 200),
+        );
+        for (const vdom of device.vdoms)
+          assert.equal((await withToken('GET', `${ACL}/${scheme}-everywhere?vdom=${vdom}`)).status, 200);
       });
     });
 
     describe('sub-table paths', () => {
       it('POST appends an entry, PUT and DELETE change and remove one', async () => {
         const name = `${scheme}-subtable`;
-        assert.equal((await withToken('POST', ACL, { body: JSON.stringify({ name, rule: [{ id: 1, action: 'deny', prefix: '10.0.0.0 255.0.0.0' }] }) })).status, 200);
-        const appended = await withToken('POST', `${ACL}/${name}/rule`, { body: JSON.stringify({ action: 'permit', prefix: 'any' }) });
+        assert.equal(
+          (
+            await withToken('POST', ACL, {
+              body: JSON.stringify({ name, rule: [{ id: 1, action: 'deny', prefix: '10.0.0.0 255.0.0.0' }] }),
+            })
+          ).status,
+          200,
+        );
+        const appended = await withToken('POST', `${ACL}/${name}/rule`, {
+          body: JSON.stringify({ action: 'permit', prefix: 'any' }),
+        });
         assert.equal(appended.status, 200, appended.text);
         assertEnvelope(appended.json, 'POST', 200);
         assert.equal(appended.json.mkey, 2);
-        const rules = () => withToken('GET', `${ACL}/${name}`).then((a) => a.json.results[0].rule.map((r: { id: number; action: string }) => [r.id, r.action]));
-        assert.deepEqual(await rules(), [[1, 'deny'], [2, 'permit']]);
-        assert.equal((await withToken('PUT', `${ACL}/${name}/rule/1`, { body: JSON.stringify({ action: 'permit' }) })).status, 200);
-        assert.deepEqual(await rules(), [[1, 'permit'], [2, 'permit']]);
+        const rules = () =>
+          withToken('GET', `${ACL}/${name}`).then((a) =>
+            a.json.results[0].rule.map((r: { id: number; action: string }) => [r.id, r.action]),
+          );
+        assert.deepEqual(await rules(), [
+          [1, 'deny'],
+          [2, 'permit'],
+        ]);
+        assert.equal(
+          (await withToken('PUT', `${ACL}/${name}/rule/1`, { body: JSON.stringify({ action: 'permit' }) })).status,
+          200,
+        );
+        assert.deepEqual(await rules(), [
+          [1, 'permit'],
+          [2, 'permit'],
+        ]);
         assert.equal((await withToken('DELETE', `${ACL}/${name}/rule/2`)).status, 200);
         assert.deepEqual(await rules(), [[1, 'permit']]);
         const one = await withToken('GET', `${ACL}/${name}/rule/1`);
@@ -288,10 +348,15 @@ for (const scheme of ['http', 'https'] as const) {
         for (const vdom of device.vdoms) assert.match(global.text, new RegExp(`^edit ${vdom}$`, 'm'));
         assert.match(global.text, /^config router access-list$/m);
         assert.match(global.text, /^ {4}edit "deny-all"$/m);
-        const created = await withToken('POST', ACL, { body: JSON.stringify({ name: `${scheme}-in-backup`, comments: 'say "hi"' }) });
+        const created = await withToken('POST', ACL, {
+          body: JSON.stringify({ name: `${scheme}-in-backup`, comments: 'say "hi"' }),
+        });
         assert.equal(created.status, 200);
         const vdom = await withToken('GET', `/api/v2/monitor/system/config/backup?scope=vdom&vdom=${device.vdoms[0]}`);
-        assert.match(vdom.text, new RegExp(`^ {4}edit "${scheme}-in-backup"\\n {8}set comments "say \\\\"hi\\\\""$`, 'm'));
+        assert.match(
+          vdom.text,
+          new RegExp(`^ {4}edit "${scheme}-in-backup"\\n {8}set comments "say \\\\"hi\\\\""$`, 'm'),
+        );
         assert.equal((await withToken('GET', '/api/v2/monitor/system/config/backup')).status, 400);
       });
     });
@@ -300,29 +365,50 @@ for (const scheme of ['http', 'https'] as const) {
       it('with_meta=1 adds the full set of q_ fields', async () => {
         const answer = await withToken('GET', `${ACL}/deny-all?with_meta=1`);
         const object = answer.json.results[0];
-        for (const field of ['q_ref', 'q_static', 'q_no_rename', 'q_global_entry', 'q_type', 'q_path', 'q_name', 'q_mkey_type', 'q_no_edit', 'q_class']) {
+        for (const field of [
+          'q_ref',
+          'q_static',
+          'q_no_rename',
+          'q_global_entry',
+          'q_type',
+          'q_path',
+          'q_name',
+          'q_mkey_type',
+          'q_no_edit',
+          'q_class',
+        ]) {
           assert.ok(field in object, `${field} missing from ${JSON.stringify(object)}`);
         }
         assert.deepEqual([object.q_path, object.q_name, object.q_origin_key], ['router', 'access-list', 'deny-all']);
       });
 
       it('filter values take \\, for a literal comma and \\\\ for a backslash; a bare comma is OR', async () => {
-        for (const [name, comments] of [[`${scheme}-comma`, 'a,b'], [`${scheme}-slash`, 'C:\\temp'], [`${scheme}-a`, 'a']]) {
+        for (const [name, comments] of [
+          [`${scheme}-comma`, 'a,b'],
+          [`${scheme}-slash`, 'C:\\temp'],
+          [`${scheme}-a`, 'a'],
+        ]) {
           assert.equal((await withToken('POST', ACL, { body: JSON.stringify({ name, comments }) })).status, 200);
         }
         const names = async (filter: string) =>
-          (await withToken('GET', `${ACL}?filter=${encodeURIComponent(filter)}`)).json.results.map((o: { name: string }) => o.name).filter((n: string) => n.startsWith(scheme));
+          (await withToken('GET', `${ACL}?filter=${encodeURIComponent(filter)}`)).json.results
+            .map((o: { name: string }) => o.name)
+            .filter((n: string) => n.startsWith(scheme));
         assert.deepEqual(await names('comments==a\\,b'), [`${scheme}-comma`]);
         assert.deepEqual(await names('comments==C:\\\\temp'), [`${scheme}-slash`]);
         assert.deepEqual(await names('comments==a,comments==C:\\\\temp'), [`${scheme}-slash`, `${scheme}-a`]);
       });
 
       it('multi-value options: one space-separated string, answered in the device order', async () => {
-        const put = await withToken('PUT', `${CMDB}/log.disk/setting`, { body: JSON.stringify({ 'roll-day': 'tuesday monday' }) });
+        const put = await withToken('PUT', `${CMDB}/log.disk/setting`, {
+          body: JSON.stringify({ 'roll-day': 'tuesday monday' }),
+        });
         assert.equal(put.status, 200, put.text);
         const value = (await withToken('GET', `${CMDB}/log.disk/setting`)).json.results['roll-day'];
         assert.deepEqual(new Set(value.split(' ')), new Set(['monday', 'tuesday']));
-        const bad = await withToken('PUT', `${CMDB}/log.disk/setting`, { body: JSON.stringify({ 'roll-day': 'monday someday' }) });
+        const bad = await withToken('PUT', `${CMDB}/log.disk/setting`, {
+          body: JSON.stringify({ 'roll-day': 'monday someday' }),
+        });
         assert.deepEqual([bad.status, bad.json.error], [500, -651]);
       });
     });
@@ -334,10 +420,19 @@ for (const scheme of ['http', 'https'] as const) {
         assert.deepEqual([alias.json.path, alias.json.name], ['log.fortianalyzer2', 'filter']);
         const canonical = await withToken('GET', `${CMDB}/log.vendoranalyzer2/filter`);
         assert.deepEqual(alias.json.results, canonical.json.results);
-        assert.equal((await withToken('PUT', `${CMDB}/log.fortianalyzer2/filter`, { body: JSON.stringify({ severity: 'warning' }) })).status, 200);
+        assert.equal(
+          (
+            await withToken('PUT', `${CMDB}/log.fortianalyzer2/filter`, {
+              body: JSON.stringify({ severity: 'warning' }),
+            })
+          ).status,
+          200,
+        );
         assert.equal((await withToken('GET', `${CMDB}/log.vendoranalyzer2/filter`)).json.results.severity, 'warning');
         assert.equal((await withToken('GET', `${CMDB}/log.fortianalyzer-cloud/filter`)).status, 200);
-        const client = await withToken('POST', `${CMDB}/vpn.ipsec/forticlient`, { body: JSON.stringify({ realm: `${scheme}-realm` }) });
+        const client = await withToken('POST', `${CMDB}/vpn.ipsec/forticlient`, {
+          body: JSON.stringify({ realm: `${scheme}-realm` }),
+        });
         assert.equal(client.status, 200);
         assert.equal((await withToken('GET', `${CMDB}/vpn.ipsec/vendorclient/${scheme}-realm`)).status, 200);
       });
@@ -346,40 +441,67 @@ for (const scheme of ['http', 'https'] as const) {
     describe('API token', () => {
       it('as Authorization: Bearer, and in the access_token query parameter (Ansible)', async () => {
         assert.equal((await call('GET', `${ACL}?access_token=${device.token}`)).status, 200);
-        const write = await call('POST', `${ACL}?access_token=${device.token}`, { body: JSON.stringify({ name: `${scheme}-query-token` }) });
+        const write = await call('POST', `${ACL}?access_token=${device.token}`, {
+          body: JSON.stringify({ name: `${scheme}-query-token` }),
+        });
         assert.equal(write.status, 200);
         assert.equal((await call('GET', ACL)).status, 401);
       });
     });
 
     describe('session login', () => {
-      const form = () => `username=${encodeURIComponent(device.username)}&secretkey=${encodeURIComponent(device.password)}&ajax=1`;
+      const form = () =>
+        `username=${encodeURIComponent(device.username)}&secretkey=${encodeURIComponent(device.password)}&ajax=1`;
 
       it('/logincheck sets the cookies a 6.4 device sets: APSCOOKIE_<n>, ccsrftoken_<n>, ccsrftoken and the expired rl', async () => {
-        const login = await call('POST', '/logincheck', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form() });
+        const login = await call('POST', '/logincheck', {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: form(),
+        });
         assert.equal(login.status, 200);
         assert.equal(login.text[0], '1');
         const lines = setCookies(login);
         assert.ok(lines.length > 2, lines.join('\n'));
         const live = liveCookies(lines);
-        assert.deepEqual([...live.keys()].map((n) => n.replace(/\d+$/, '')).sort(), ['APSCOOKIE_', 'ccsrftoken', 'ccsrftoken_']);
-        assert.ok(lines.some((line) => line.startsWith('rl=;')), 'the expired rl cookie the Ansible plugin looks for');
+        assert.deepEqual([...live.keys()].map((n) => n.replace(/\d+$/, '')).sort(), [
+          'APSCOOKIE_',
+          'ccsrftoken',
+          'ccsrftoken_',
+        ]);
+        assert.ok(
+          lines.some((line) => line.startsWith('rl=;')),
+          'the expired rl cookie the Ansible plugin looks for',
+        );
         assert.match(live.get('ccsrftoken')!, /^"[0-9a-f]+"$/);
       });
 
       it('a cookie jar that drops expired cookies (requests): the exact name ccsrftoken, the token without quotes', async () => {
-        const login = await call('POST', '/logincheck', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form() });
+        const login = await call('POST', '/logincheck', {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: form(),
+        });
         const jar = liveCookies(setCookies(login));
         const csrf = jar.get('ccsrftoken')!.slice(1, -1);
         const headers = { Cookie: cookieHeader(jar), 'X-CSRFTOKEN': csrf };
         assert.equal((await call('GET', ACL, { headers })).status, 200);
         const write = await call('POST', ACL, { headers, body: JSON.stringify({ name: `${scheme}-requests` }) });
         assert.equal(write.status, 200, write.text);
-        assert.equal((await call('POST', ACL, { headers: { Cookie: cookieHeader(jar) }, body: JSON.stringify({ name: `${scheme}-no-csrf` }) })).status, 403);
+        assert.equal(
+          (
+            await call('POST', ACL, {
+              headers: { Cookie: cookieHeader(jar) },
+              body: JSON.stringify({ name: `${scheme}-no-csrf` }),
+            })
+          ).status,
+          403,
+        );
       });
 
       it('a client that reads every cookie, expired ones too, and sends the token with its quotes', async () => {
-        const login = await call('POST', '/logincheck', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form() });
+        const login = await call('POST', '/logincheck', {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: form(),
+        });
         const jar = everyCookie(setCookies(login));
         assert.ok(jar.size > 2, [...jar.keys()].join());
         const headers = { Cookie: cookieHeader(jar), 'X-CSRFTOKEN': jar.get('ccsrftoken')! };
@@ -390,12 +512,26 @@ for (const scheme of ['http', 'https'] as const) {
       });
 
       it('Ansible: /api/v2/authentication first, the Set-Cookie line echoed as Cookie, logout by DELETE', async () => {
-        const refused = await call('POST', '/api/v2/authentication', { body: JSON.stringify({ username: device.username, secretkey: 'wrong', ack_pre_disclaimer: true, ack_post_disclaimer: true, request_key: true }) });
+        const refused = await call('POST', '/api/v2/authentication', {
+          body: JSON.stringify({
+            username: device.username,
+            secretkey: 'wrong',
+            ack_pre_disclaimer: true,
+            ack_post_disclaimer: true,
+            request_key: true,
+          }),
+        });
         assert.equal(refused.status, 200);
         assert.equal(refused.json.status_code, -1);
         assert.deepEqual(setCookies(refused), []);
         const login = await call('POST', '/api/v2/authentication', {
-          body: JSON.stringify({ username: device.username, secretkey: device.password, ack_pre_disclaimer: true, ack_post_disclaimer: true, request_key: true }),
+          body: JSON.stringify({
+            username: device.username,
+            secretkey: device.password,
+            ack_pre_disclaimer: true,
+            ack_post_disclaimer: true,
+            request_key: true,
+          }),
         });
         assert.equal(login.status, 200);
         assert.match(String(login.headers['content-type']), /application\/json/);
@@ -408,8 +544,14 @@ for (const scheme of ['http', 'https'] as const) {
           else if (line.includes('ccsrftoken')) csrf = /"(.*)"/.exec(line)?.[1] ?? csrf;
         }
         const headers = { Cookie: cookie, 'x-csrftoken': csrf, Accept: 'application/json' };
-        assert.equal((await call('GET', '/api/v2/monitor/system/status?vdom=root', { headers })).json.version, 'v6.4.14');
-        const write = await call('POST', `${ACL}?vdom=root`, { headers, body: JSON.stringify({ name: `${scheme}-ansible` }) });
+        assert.equal(
+          (await call('GET', '/api/v2/monitor/system/status?vdom=root', { headers })).json.version,
+          'v6.4.14',
+        );
+        const write = await call('POST', `${ACL}?vdom=root`, {
+          headers,
+          body: JSON.stringify({ name: `${scheme}-ansible` }),
+        });
         assert.equal(write.status, 200, write.text);
         assert.equal((await call('DELETE', '/api/v2/authentication', { headers })).status, 200);
         assert.equal((await call('GET', ACL, { headers })).status, 401);

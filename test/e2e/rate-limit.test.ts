@@ -17,7 +17,10 @@ import { tempDir } from '../helpers/temp.js';
 const TABLE = 'firewall/address';
 const N = 40;
 const PARALLEL = 8;
-const bindings = Array.from({ length: N }, (_, i) => ({ name: `host-${3000 + i}`, subnet: `10.29.0.${i + 1} 255.255.255.255` }));
+const bindings = Array.from({ length: N }, (_, i) => ({
+  name: `host-${3000 + i}`,
+  subnet: `10.29.0.${i + 1} 255.255.255.255`,
+}));
 
 interface Arrival {
   /** Method, path and body: a request sent again is the same request. */
@@ -89,7 +92,13 @@ class RateLimiter {
     return this.passed >= 2 * PARALLEL && this.passed % 7 === 0 && this.passed !== this.lastRefusal;
   }
 
-  private async handle(method: string, url: string, headers: NodeJS.Dict<string | string[]>, body: Buffer, res: import('node:http').ServerResponse): Promise<void> {
+  private async handle(
+    method: string,
+    url: string,
+    headers: NodeJS.Dict<string | string[]>,
+    body: Buffer,
+    res: import('node:http').ServerResponse,
+  ): Promise<void> {
     const key = `${method} ${url} ${body.toString('utf8')}`;
     this.inFlight++;
     const refused = this.refuse(key);
@@ -100,19 +109,29 @@ class RateLimiter {
       this.refusals++;
       this.lastRefusal = this.passed;
       this.inFlight--;
-      res.writeHead(429, { 'content-type': 'text/html', ...(retryAfter ? { 'retry-after': '1' } : {}) }).end('<html><body>Too Many Requests</body></html>');
+      res
+        .writeHead(429, { 'content-type': 'text/html', ...(retryAfter ? { 'retry-after': '1' } : {}) })
+        .end('<html><body>Too Many Requests</body></html>');
       return;
     }
     if (this.fullSpeed && /^(POST|DELETE) /.test(key)) this.passed++;
-    const upstream = await new Promise<{ status: number; headers: NodeJS.Dict<string | string[]>; body: Buffer }>((resolve, reject) => {
-      const out = request(`${this.target}${url}`, { method, headers: { ...headers, host: new URL(this.target).host } }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(parts) }));
-      });
-      out.on('error', reject);
-      out.end(body);
-    });
+    const upstream = await new Promise<{ status: number; headers: NodeJS.Dict<string | string[]>; body: Buffer }>(
+      (resolve, reject) => {
+        const out = request(
+          `${this.target}${url}`,
+          { method, headers: { ...headers, host: new URL(this.target).host } },
+          (answer) => {
+            const parts: Buffer[] = [];
+            answer.on('data', (c: Buffer) => parts.push(c));
+            answer.on('end', () =>
+              resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(parts) }),
+            );
+          },
+        );
+        out.on('error', reject);
+        out.end(body);
+      },
+    );
     // Until the run is at full speed, answers wait for it (however slowly the client sends), so
     // that the first refusal surely meets PARALLEL requests in flight.
     await Promise.race([this.reachedFullSpeed, sleep(10_000)]);
@@ -163,13 +182,20 @@ function reportedRight(r: Run): void {
 function rateLimitedRight(writes: string): void {
   const arrivals = limiter.arrivals;
   const refused = arrivals.filter((a) => a.refused);
-  assert.ok(refused.some((a) => a.retryAfter) && refused.some((a) => !a.retryAfter), `refusals with and without Retry-After: ${refused.length}`);
+  assert.ok(
+    refused.some((a) => a.retryAfter) && refused.some((a) => !a.retryAfter),
+    `refusals with and without Retry-After: ${refused.length}`,
+  );
   for (const r of refused) {
     const again = arrivals.slice(arrivals.indexOf(r) + 1).filter((a) => a.request === r.request);
     assert.equal(again.length, 1, `the refused request was sent again, once: ${r.request}`);
     assert.equal(again[0].refused, false);
   }
-  assert.equal(arrivals.filter((a) => !a.refused && a.request.startsWith(writes)).length, N, `each of the ${N} writes reached the device once`);
+  assert.equal(
+    arrivals.filter((a) => !a.refused && a.request.startsWith(writes)).length,
+    N,
+    `each of the ${N} writes reached the device once`,
+  );
 
   const first = arrivals.indexOf(refused[0]);
   const before = Math.max(...arrivals.slice(0, first + 1).map((a) => a.inFlight));
@@ -179,13 +205,19 @@ function rateLimitedRight(writes: string): void {
   const resent = arrivals.findIndex((a, i) => i > first && a.request === refused[0].request);
   const afterwards = arrivals.slice(resent, resent + PARALLEL).map((a) => a.inFlight);
   assert.equal(afterwards.length, PARALLEL);
-  assert.ok(Math.max(...afterwards) < PARALLEL, `after the first 429, in flight at each arrival: ${afterwards.join(' ')}`);
+  assert.ok(
+    Math.max(...afterwards) < PARALLEL,
+    `after the first 429, in flight at each arrival: ${afterwards.join(' ')}`,
+  );
 }
 
 describe('429 on the requests of a bulk run: wait, send again, slow down', () => {
   test(`create -f with ${N} items at --concurrency ${PARALLEL}`, async () => {
     limiter.reset();
-    const r = await cmdb(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', String(PARALLEL)], { env, timeoutMs: 120_000 });
+    const r = await cmdb(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', String(PARALLEL)], {
+      env,
+      timeoutMs: 120_000,
+    });
     reportedRight(r);
     rateLimitedRight('POST');
     assert.deepEqual(onDevice(), bindings.map((b) => b.name).sort());
@@ -194,7 +226,10 @@ describe('429 on the requests of a bulk run: wait, send again, slow down', () =>
   test(`delete of ${N} keys at --concurrency ${PARALLEL}`, async () => {
     assert.equal(onDevice().length, N);
     limiter.reset();
-    const r = await cmdb(['delete', TABLE, ...bindings.map((b) => b.name), '-o', 'json', '--concurrency', String(PARALLEL), '--yes'], { env, timeoutMs: 120_000 });
+    const r = await cmdb(
+      ['delete', TABLE, ...bindings.map((b) => b.name), '-o', 'json', '--concurrency', String(PARALLEL), '--yes'],
+      { env, timeoutMs: 120_000 },
+    );
     reportedRight(r);
     rateLimitedRight('DELETE');
     assert.deepEqual(onDevice(), []);

@@ -31,21 +31,54 @@ describe('device addresses', () => {
   test('user information in --host or CMDB_HOST: credentials go through login or CMDB_TOKEN', async () => {
     const url = new URL(server.url);
     const withUser = `http://admin:${PASSWORD}@${url.host}`;
-    await refused(['list', TABLE, '--host', withUser], isolatedEnv({ CMDB_TOKEN: 'tok' }), /user name or password[\s\S]*CMDB_TOKEN/);
-    await refused(['list', TABLE], isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: withUser }), /CMDB_HOST 'http:\/\/\*\*\*@/);
-    await refused(['login', '--host', withUser, '--token-stdin', '--insecure-storage'], isolatedEnv(), /user name or password/, 'tok');
+    await refused(
+      ['list', TABLE, '--host', withUser],
+      isolatedEnv({ CMDB_TOKEN: 'tok' }),
+      /user name or password[\s\S]*CMDB_TOKEN/,
+    );
+    await refused(
+      ['list', TABLE],
+      isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: withUser }),
+      /CMDB_HOST 'http:\/\/\*\*\*@/,
+    );
+    await refused(
+      ['login', '--host', withUser, '--token-stdin', '--insecure-storage'],
+      isolatedEnv(),
+      /user name or password/,
+      'tok',
+    );
   });
 
   test('the user information is shown as *** whole: a password written as the user name is not echoed either', async () => {
     const url = new URL(server.url);
-    for (const address of [`http://${PASSWORD}@${url.host}`, `http://admin:${PASSWORD}@${url.host}`, `${PASSWORD}@${url.host}`]) {
-      const flag = await refused(['list', TABLE, '--host', address], isolatedEnv({ CMDB_TOKEN: 'tok' }), /--host '(http:\/\/)?\*\*\*@[^']*' holds a user name or password/);
+    for (const address of [
+      `http://${PASSWORD}@${url.host}`,
+      `http://admin:${PASSWORD}@${url.host}`,
+      `${PASSWORD}@${url.host}`,
+    ]) {
+      const flag = await refused(
+        ['list', TABLE, '--host', address],
+        isolatedEnv({ CMDB_TOKEN: 'tok' }),
+        /--host '(http:\/\/)?\*\*\*@[^']*' holds a user name or password/,
+      );
       assert.ok(!flag.stderr.includes('admin'), flag.stderr);
-      await refused(['list', TABLE], isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: address }), /CMDB_HOST '(http:\/\/)?\*\*\*@/);
-      await refused(['login', '--host', address, '--token-stdin', '--insecure-storage'], isolatedEnv(), /\*\*\*@/, 'tok');
+      await refused(
+        ['list', TABLE],
+        isolatedEnv({ CMDB_TOKEN: 'tok', CMDB_HOST: address }),
+        /CMDB_HOST '(http:\/\/)?\*\*\*@/,
+      );
+      await refused(
+        ['login', '--host', address, '--token-stdin', '--insecure-storage'],
+        isolatedEnv(),
+        /\*\*\*@/,
+        'tok',
+      );
       const env = isolatedEnv({ CMDB_TOKEN: 'tok' });
       mkdirSync(join(env.XDG_CONFIG_HOME!, 'cmdb'), { recursive: true });
-      writeFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'), `default: fw\ndevices:\n  fw:\n    host: ${address}\n    auth: token\n    secrets: file\n`);
+      writeFileSync(
+        join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml'),
+        `default: fw\ndevices:\n  fw:\n    host: ${address}\n    auth: token\n    secrets: file\n`,
+      );
       await refused(['list', TABLE], env, /\*\*\*@/);
     }
   });
@@ -65,14 +98,35 @@ describe('credentials and prefixes', () => {
     for (const token of ['ab cd', 'abc\tdef', 'abc\u0007', 'tökén']) {
       await refused(['list', TABLE], isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: token }), /CMDB_TOKEN holds/);
     }
-    await refused(['login', '--host', server.url, '--token-stdin', '--insecure-storage'], isolatedEnv(), /control or non-ASCII/, 'tök\n');
+    await refused(
+      ['login', '--host', server.url, '--token-stdin', '--insecure-storage'],
+      isolatedEnv(),
+      /control or non-ASCII/,
+      'tök\n',
+    );
   });
 
   test('an API prefix with whitespace, control, non-ASCII characters, ? or #', async () => {
-    for (const [prefix, message] of [['/api/v2/cmdb?x=1', /'\?' or '#'/], ['/api#frag', /'\?' or '#'/], ['/api v2', /spaces, control/], ['/api/\u0001', /spaces, control/], ['/äpi', /non-ASCII/], ['api/v2', /invalid API prefix/]] as const) {
-      await refused(['list', TABLE], isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok', CMDB_API_PREFIX: prefix }), message);
+    for (const [prefix, message] of [
+      ['/api/v2/cmdb?x=1', /'\?' or '#'/],
+      ['/api#frag', /'\?' or '#'/],
+      ['/api v2', /spaces, control/],
+      ['/api/\u0001', /spaces, control/],
+      ['/äpi', /non-ASCII/],
+      ['api/v2', /invalid API prefix/],
+    ] as const) {
+      await refused(
+        ['list', TABLE],
+        isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok', CMDB_API_PREFIX: prefix }),
+        message,
+      );
     }
-    await refused(['login', '--host', server.url, '--prefix', '/api?x', '--token-stdin', '--insecure-storage'], isolatedEnv(), /'\?' or '#'/, 'tok');
+    await refused(
+      ['login', '--host', server.url, '--prefix', '/api?x', '--token-stdin', '--insecure-storage'],
+      isolatedEnv(),
+      /'\?' or '#'/,
+      'tok',
+    );
   });
 });
 
@@ -86,7 +140,11 @@ describe('numbers', () => {
 
   test('a --timeout longer than a timer can hold', async () => {
     await refused(['list', TABLE, '--timeout', '99999999999'], env(), /at most 2147483 seconds/);
-    await refused(['list', TABLE], isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok', CMDB_TIMEOUT: '1e12' }), /at most 2147483 seconds/);
+    await refused(
+      ['list', TABLE],
+      isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok', CMDB_TIMEOUT: '1e12' }),
+      /at most 2147483 seconds/,
+    );
   });
 });
 
@@ -105,7 +163,10 @@ describe('YAML tags cmdb does not know', () => {
     const env = isolatedEnv({ CMDB_TOKEN: 'tok' });
     const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'config.yaml'), `default: fw\ndevices:\n  fw:\n    host: !!python/object:os.system ${server.url}\n    auth: token\n`);
+    writeFileSync(
+      join(dir, 'config.yaml'),
+      `default: fw\ndevices:\n  fw:\n    host: !!python/object:os.system ${server.url}\n    auth: token\n`,
+    );
     const r = await refused(['list', TABLE], env, /config\.yaml:4: unknown YAML tag !!python\/object:os\.system/);
     assert.doesNotMatch(r.stderr, /YAMLWarning|TAG_RESOLVE_FAILED/);
   });
@@ -114,7 +175,8 @@ describe('YAML tags cmdb does not know', () => {
 describe('hostile or broken documents: exit 2 naming the file, nothing sent, no hang (the runs are killed at 30 s)', () => {
   const env = () => isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok' });
   const deepJson = '['.repeat(100_000) + ']'.repeat(100_000);
-  const bomb = 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+  const bomb =
+    'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
   const binding = (n: number) => `seq-num: ${n}\nip: 10.0.0.${n}\nmac: 00:09:0f:00:00:0${n}\n`;
   const documents = `---\n${binding(1)}---\n${binding(2)}`;
 
@@ -130,7 +192,11 @@ describe('hostile or broken documents: exit 2 naming the file, nothing sent, no 
       ['deep.json', deepJson, /deep\.json', line 1: .*nested more than 64 levels/],
       ['field.json', `{"seq-num": 5, "name": ${deepJson}}`, /field\.json', line 1: .*nested more than 64 levels/],
       ['unclosed.json', '['.repeat(100_000), /unclosed\.json', line 1: .*nested more than 64 levels/],
-      ['lines.ndjson', `{"seq-num": 1}\n{"seq-num": 2, "name": ${deepJson}}\n`, /lines\.ndjson'.*nested more than 64 levels/],
+      [
+        'lines.ndjson',
+        `{"seq-num": 1}\n{"seq-num": 2, "name": ${deepJson}}\n`,
+        /lines\.ndjson'.*nested more than 64 levels/,
+      ],
       ['bomb.yaml', bomb, /bomb\.yaml'.*aliases/],
       ['documents.yaml', documents, /documents\.yaml', line 5: holds 2 YAML documents/],
       ['ended.yaml', `${binding(1)}...\n---\n${binding(2)}`, /ended\.yaml', line \d+: holds 2 YAML documents/],
@@ -139,15 +205,31 @@ describe('hostile or broken documents: exit 2 naming the file, nothing sent, no 
     for (const [name, text, message] of cases) await refused(['create', TABLE, '-f', file(name, text)], env(), message);
     await refused(['create', TABLE, '-f', '-'], env(), /standard input, line 5: holds 2 YAML documents/, documents);
     // 20,000 levels: an argument is at most 128 KiB.
-    await refused(['create', TABLE, '--data', `{"seq-num": 5, "name": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`], env(), /--data, line 1: .*nested more than 64 levels/);
+    await refused(
+      ['create', TABLE, '--data', `{"seq-num": 5, "name": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
+      env(),
+      /--data, line 1: .*nested more than 64 levels/,
+    );
   });
 
   test('diff -f and apply -f: the same bounds', async () => {
     const doc = (objects: string) => `{"vdoms": {"root": {"${TABLE}": ${objects}}}}`;
     for (const command of ['diff', 'apply']) {
-      await refused([command, '-f', file('deep.json', doc(`[{"seq-num": 5, "name": ${deepJson}}]`))], env(), /deep\.json', line 1: .*nested more than 64 levels/);
-      await refused([command, '-f', file('bomb.yaml', `vdoms:\n  root:\n    x: &x [1]\n${bomb.replace(/^/gm, '    ')}`)], env(), /bomb\.yaml'.*aliases/);
-      await refused([command, '-f', file('two.yaml', `vdoms:\n  root: {}\n---\nvdoms:\n  root: {}\n`)], env(), /two\.yaml', line 3: holds 2 YAML documents/);
+      await refused(
+        [command, '-f', file('deep.json', doc(`[{"seq-num": 5, "name": ${deepJson}}]`))],
+        env(),
+        /deep\.json', line 1: .*nested more than 64 levels/,
+      );
+      await refused(
+        [command, '-f', file('bomb.yaml', `vdoms:\n  root:\n    x: &x [1]\n${bomb.replace(/^/gm, '    ')}`)],
+        env(),
+        /bomb\.yaml'.*aliases/,
+      );
+      await refused(
+        [command, '-f', file('two.yaml', `vdoms:\n  root: {}\n---\nvdoms:\n  root: {}\n`)],
+        env(),
+        /two\.yaml', line 3: holds 2 YAML documents/,
+      );
     }
   });
 });
@@ -168,10 +250,22 @@ describe('a broken or hostile profile or credentials file: exit 2 naming the fil
     const many = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('');
     const cases: [string, RegExp][] = [
       [`devices:\n${many(60_000, (i) => `  d${i}: [x, {y: \n`)}`, /config\.yaml: is \d+ bytes, more than the 1048576/],
-      [`devices: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`, /config\.yaml:1: not valid YAML: collections nested more than 64 levels/],
-      [`devices: ${'{a: '.repeat(50_000)}1${'}'.repeat(50_000)}\n`, /config\.yaml:1: not valid YAML: collections nested more than 64 levels/],
-      [`devices:\n${many(100, (i) => `${' '.repeat(i + 1)}k${i}:\n`)}${' '.repeat(101)}k: v\n`, /config\.yaml:\d+: not valid YAML: collections nested more than 64 levels/],
-      [`devices:\n  ${'- '.repeat(100_000)}x\n`, /config\.yaml:2: not valid YAML: collections nested more than 64 levels/],
+      [
+        `devices: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`,
+        /config\.yaml:1: not valid YAML: collections nested more than 64 levels/,
+      ],
+      [
+        `devices: ${'{a: '.repeat(50_000)}1${'}'.repeat(50_000)}\n`,
+        /config\.yaml:1: not valid YAML: collections nested more than 64 levels/,
+      ],
+      [
+        `devices:\n${many(100, (i) => `${' '.repeat(i + 1)}k${i}:\n`)}${' '.repeat(101)}k: v\n`,
+        /config\.yaml:\d+: not valid YAML: collections nested more than 64 levels/,
+      ],
+      [
+        `devices:\n  ${'- '.repeat(100_000)}x\n`,
+        /config\.yaml:2: not valid YAML: collections nested more than 64 levels/,
+      ],
       [`devices:\n  fw:\n${many(40_000, (i) => `    k${i}: v\n`)}    z: [1]\n`, /config\.yaml:3: unknown setting 'k0'/],
       [`devices:\n${many(40_000, (i) => `  d${i}: "x\n`)}`, /config\.yaml:\d+: not valid YAML/],
     ];
@@ -181,7 +275,10 @@ describe('a broken or hostile profile or credentials file: exit 2 naming the fil
   test('credentials.yaml: over 1 MB, or deeply nested', async () => {
     for (const [text, message] of [
       [`fw: ${'x'.repeat(1_100_000)}\n`, /cmdb: .*credentials\.yaml: is \d+ bytes, more than the 1048576/],
-      [`fw: ${'['.repeat(100_000)}\n`, /cmdb: .*credentials\.yaml:1: not valid YAML: collections nested more than 64 levels/],
+      [
+        `fw: ${'['.repeat(100_000)}\n`,
+        /cmdb: .*credentials\.yaml:1: not valid YAML: collections nested more than 64 levels/,
+      ],
     ] as const) {
       const sent = server.received.length;
       // Besides the warning that secrets are kept in a file.
@@ -204,10 +301,14 @@ describe('plain HTTP', () => {
   });
 
   test('to this machine, or over HTTPS: no warning', async () => {
-    const r = await cmdb(['list', TABLE, '-o', 'json'], { env: isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok' }) });
+    const r = await cmdb(['list', TABLE, '-o', 'json'], {
+      env: isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok' }),
+    });
     expectCode(r, 0);
     assert.doesNotMatch(r.stderr, /plain HTTP/);
-    const tls = await cmdb(['list', TABLE, '--timeout', '1'], { env: isolatedEnv({ CMDB_HOST: 'https://192.0.2.1', CMDB_TOKEN: 'tok' }) });
+    const tls = await cmdb(['list', TABLE, '--timeout', '1'], {
+      env: isolatedEnv({ CMDB_HOST: 'https://192.0.2.1', CMDB_TOKEN: 'tok' }),
+    });
     expectCode(tls, 3);
     assert.doesNotMatch(tls.stderr, /plain HTTP/);
   });

@@ -25,7 +25,15 @@ const homes: string[] = [];
 function isolated(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const home = mkdtempSync(join(tmpdir(), 'cmdb-reported-home-'));
   homes.push(home);
-  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local/state'), XDG_CACHE_HOME: join(home, '.cache'), LANG: 'C.UTF-8', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    LANG: 'C.UTF-8',
+    ...extra,
+  };
 }
 
 async function run(args: string[], runEnv = env, io = captureIO()) {
@@ -122,16 +130,28 @@ describe('answers from a server that is not the device, or an error inside a 200
   let serverEnv: NodeJS.ProcessEnv;
   const answers = new Map<string, { status: number; type: string; body: string }>();
   before(async () => {
-    const can = (path: string, status: number, body: unknown, type = 'application/json') => answers.set(path, { status, type, body: typeof body === 'string' ? body : JSON.stringify(body) });
-    can('/api/v2/cmdb/router/access-list/dup200', 200, { status: 'error', error: -5, cli_error: 'entry already exists' });
+    const can = (path: string, status: number, body: unknown, type = 'application/json') =>
+      answers.set(path, { status, type, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    can('/api/v2/cmdb/router/access-list/dup200', 200, {
+      status: 'error',
+      error: -5,
+      cli_error: 'entry already exists',
+    });
     can('/api/v2/cmdb/router/access-list/gone200', 200, { status: 'error', error: -3 });
     can('/api/v2/cmdb/router/access-list/perm200', 200, { status: 'error', error: -14 });
-    can('/api/v2/cmdb/router/access-list/other200', 200, { status: 'error', error: -1, cli_error: 'node_check_object fail' });
+    can('/api/v2/cmdb/router/access-list/other200', 200, {
+      status: 'error',
+      error: -1,
+      cli_error: 'node_check_object fail',
+    });
     can('/api/v2/cmdb/router/access-list/bare200', 200, { status: 'error' });
     can('/api/v2/cmdb/router/access-list/empty404', 404, '', 'text/plain');
     server = createServer((req, res) => {
       const a = answers.get((req.url ?? '').split('?')[0]);
-      if (!a) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>');
+      if (!a)
+        return void res
+          .writeHead(404, { 'content-type': 'text/html' })
+          .end('<html><body><h1>404 Not Found</h1></body></html>');
       res.writeHead(a.status, { 'content-type': a.type }).end(a.body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,7 +161,10 @@ describe('answers from a server that is not the device, or an error inside a 200
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   test('#24.12 an HTML 404 or an empty one: exit 9, "does not look like the device\'s API", with the URL', async () => {
-    for (const args of [['list', FILEPATTERN], ['get', ACL, 'empty404']]) {
+    for (const args of [
+      ['list', FILEPATTERN],
+      ['get', ACL, 'empty404'],
+    ]) {
       const r = await run(args, serverEnv);
       assert.equal(r.code, 9, r.err);
       assert.match(r.err, /does not look like the device's API/);
@@ -151,13 +174,21 @@ describe('answers from a server that is not the device, or an error inside a 200
   });
 
   test('#24.12 login against it: exit 9, not "monitor/system/status not found"', async () => {
-    const r = await run(['login', '--host', url, '--token-stdin', '--insecure-storage'], isolated({}), captureIO({ stdin: 'token\n' }));
+    const r = await run(
+      ['login', '--host', url, '--token-stdin', '--insecure-storage'],
+      isolated({}),
+      captureIO({ stdin: 'token\n' }),
+    );
     assert.equal(r.code, 9, r.err);
     assert.match(r.err, /does not look like the device's API/);
   });
 
   test('#24.12 a session login against it (/logincheck answers an HTML 404): exit 9 too', async () => {
-    const r = await run(['login', '--host', url, '--username', 'admin', '--password-stdin', '--insecure-storage'], isolated({}), captureIO({ stdin: 'secret\n' }));
+    const r = await run(
+      ['login', '--host', url, '--username', 'admin', '--password-stdin', '--insecure-storage'],
+      isolated({}),
+      captureIO({ stdin: 'secret\n' }),
+    );
     assert.equal(r.code, 9, r.err);
     assert.match(r.err, /does not look like the device's API/);
     assert.ok(r.err.includes(`${url}/logincheck`), r.err);
@@ -196,10 +227,19 @@ describe('#24.8 create -f into a table whose order matters', () => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"error","http_status":404,"error":-3}');
+        if (req.method !== 'POST')
+          return void res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end('{"status":"error","http_status":404,"error":-3}');
         const id = (JSON.parse(body) as { id: number }).id;
         most = Math.max(most, ++inFlight);
-        held.push({ id, answer: () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', http_status: 200, mkey: id })) });
+        held.push({
+          id,
+          answer: () =>
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ status: 'success', http_status: 200, mkey: id })),
+        });
         clearTimeout(timer);
         timer = setTimeout(() => {
           for (const h of held.reverse()) {
@@ -218,7 +258,10 @@ describe('#24.8 create -f into a table whose order matters', () => {
 
   test('40 objects with the default concurrency land in file order, created one at a time', async () => {
     const ids = Array.from({ length: 40 }, (_, i) => 100 + i);
-    const file = doc('patterns.json', ids.map((id) => ({ id, name: `p${id}` })));
+    const file = doc(
+      'patterns.json',
+      ids.map((id) => ({ id, name: `p${id}` })),
+    );
     const r = await run(['create', FILEPATTERN, '-f', file, '-o', 'json'], serverEnv);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(stored, ids);

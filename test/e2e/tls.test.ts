@@ -54,7 +54,10 @@ test('a CA file that cannot be read is a usage error', async () => {
 });
 
 test('--insecure and CMDB_INSECURE=1 work and warn every time', async () => {
-  for (const run of [cmdb(['list', 'router/access-list', '--insecure'], { env }), cmdb(['list', 'router/access-list'], { env: { ...env, CMDB_INSECURE: '1' } })]) {
+  for (const run of [
+    cmdb(['list', 'router/access-list', '--insecure'], { env }),
+    cmdb(['list', 'router/access-list'], { env: { ...env, CMDB_INSECURE: '1' } }),
+  ]) {
     const r = await run;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /warning: TLS verification is off/);
@@ -95,7 +98,9 @@ describe('a bare host or host:port means https:// wherever a host is read', () =
     const flag = await cmdb(['list', 'router/access-list', '-o', 'json', '--insecure', '--host', hostPort()], { env });
     assert.equal(flag.code, 0, flag.stderr);
     assert.ok(Array.isArray(json(flag)));
-    const variable = await cmdb(['list', 'router/access-list', '-o', 'json', '--insecure'], { env: { ...env, CMDB_HOST: hostPort() } });
+    const variable = await cmdb(['list', 'router/access-list', '-o', 'json', '--insecure'], {
+      env: { ...env, CMDB_HOST: hostPort() },
+    });
     assert.equal(variable.code, 0, variable.stderr);
     assert.ok(Array.isArray(json(variable)));
   });
@@ -109,7 +114,20 @@ describe('a bare host or host:port means https:// wherever a host is read', () =
 
   test('login with host:port saves https://host:port; the profile is used by the next run', async () => {
     const home = isolatedEnv();
-    const login = await cmdb(['login', '--host', hostPort(), '-d', 'bare', '--token-stdin', '--insecure-storage', '--fingerprint', emu.fingerprint!], { env: home, stdin: emu.token });
+    const login = await cmdb(
+      [
+        'login',
+        '--host',
+        hostPort(),
+        '-d',
+        'bare',
+        '--token-stdin',
+        '--insecure-storage',
+        '--fingerprint',
+        emu.fingerprint!,
+      ],
+      { env: home, stdin: emu.token },
+    );
     assert.equal(login.code, 0, login.stderr);
     const show = await cmdb(['device', 'show', 'bare', '-o', 'json'], { env: home });
     assert.equal((json(show) as { host: string }).host, `https://${hostPort()}`);

@@ -51,7 +51,12 @@ describe('a file is reported in its own format, with its line', () => {
   });
 
   test('an NDJSON file names the line that does not parse', async () => {
-    const r = await run('create', BINDINGS, '-f', file('many.ndjson', '{"seq-num": 71, "ip": "10.0.0.71"}\n{"seq-num": 72, "ip": "10.0.0.72",}\n'));
+    const r = await run(
+      'create',
+      BINDINGS,
+      '-f',
+      file('many.ndjson', '{"seq-num": 71, "ip": "10.0.0.71"}\n{"seq-num": 72, "ip": "10.0.0.72",}\n'),
+    );
     assert.equal(r.code, 2, r.stderr);
     assert.match(firstLine(r), /^cmdb: '.*many\.ndjson' is not valid NDJSON: line 2: /);
     assert.doesNotMatch(r.stderr, /YAML/);
@@ -64,12 +69,28 @@ describe('a file is reported in its own format, with its line', () => {
   });
 
   test('an unknown field in a bulk file names the element and its line (YAML list, NDJSON)', async () => {
-    const yaml = await run('create', BINDINGS, '-f', file('list.yaml', '- seq-num: 74\n  ip: 10.0.0.74\n- seq-num: 75\n  ipp: 10.0.0.75\n'));
+    const yaml = await run(
+      'create',
+      BINDINGS,
+      '-f',
+      file('list.yaml', '- seq-num: 74\n  ip: 10.0.0.74\n- seq-num: 75\n  ipp: 10.0.0.75\n'),
+    );
     assert.equal(yaml.code, 2, yaml.stderr);
-    assert.match(firstLine(yaml), /^cmdb: element 2 of '.*list\.yaml' \(line 3\): 'ipp' is not a field of firewall\.ipmacbinding\/table \(did you mean 'ip'\?\)$/);
-    const ndjson = await run('create', BINDINGS, '-f', file('list.ndjson', '{"seq-num": 76}\n\n{"seq-num": 77, "nmae": "x"}\n'));
+    assert.match(
+      firstLine(yaml),
+      /^cmdb: element 2 of '.*list\.yaml' \(line 3\): 'ipp' is not a field of firewall\.ipmacbinding\/table \(did you mean 'ip'\?\)$/,
+    );
+    const ndjson = await run(
+      'create',
+      BINDINGS,
+      '-f',
+      file('list.ndjson', '{"seq-num": 76}\n\n{"seq-num": 77, "nmae": "x"}\n'),
+    );
     assert.equal(ndjson.code, 2, ndjson.stderr);
-    assert.match(firstLine(ndjson), /^cmdb: element 2 of '.*list\.ndjson' \(line 3\): 'nmae' is not a field of firewall\.ipmacbinding\/table \(did you mean '\w+'\?\)$/);
+    assert.match(
+      firstLine(ndjson),
+      /^cmdb: element 2 of '.*list\.ndjson' \(line 3\): 'nmae' is not a field of firewall\.ipmacbinding\/table \(did you mean '\w+'\?\)$/,
+    );
   });
 });
 
@@ -92,13 +113,27 @@ test('cmdb tables on a narrow terminal suggests --fields, which it has', async (
 });
 
 describe('TLS failures in words, and a pin hint with the flags typed', () => {
-  const certificate = { fingerprint: 'ab'.repeat(32), subject: 'CN=fw.example', issuer: 'CN=fw.example', validTo: 'Jan  1 00:00:00 2024 GMT' };
-  const failure = (problem: TlsProblem, detail: string) => new TlsVerificationError('tls-verify', 'https://fw.example', detail, 30_000, certificate, false, null, { problem });
+  const certificate = {
+    fingerprint: 'ab'.repeat(32),
+    subject: 'CN=fw.example',
+    issuer: 'CN=fw.example',
+    validTo: 'Jan  1 00:00:00 2024 GMT',
+  };
+  const failure = (problem: TlsProblem, detail: string) =>
+    new TlsVerificationError('tls-verify', 'https://fw.example', detail, 30_000, certificate, false, null, { problem });
   const cases: [TlsProblem, string, RegExp][] = [
     ['expired', 'certificate has expired', /the certificate expired \(valid until Jan {2}1 00:00:00 2024 GMT\)/],
     ['self-signed', 'self-signed certificate', /the certificate is self-signed/],
-    ['wrong-name', "Hostname/IP does not match certificate's altnames: Host: fw.example. is not in the cert's altnames: DNS:other", /the certificate is for another name/],
-    ['untrusted-issuer', 'unable to verify the first certificate', /signed by an authority this computer does not trust/],
+    [
+      'wrong-name',
+      "Hostname/IP does not match certificate's altnames: Host: fw.example. is not in the cert's altnames: DNS:other",
+      /the certificate is for another name/,
+    ],
+    [
+      'untrusted-issuer',
+      'unable to verify the first certificate',
+      /signed by an authority this computer does not trust/,
+    ],
   ];
   for (const [problem, openssl, words] of cases) {
     test(`${problem}: said in words, never OpenSSL's string`, () => {
@@ -110,11 +145,32 @@ describe('TLS failures in words, and a pin hint with the flags typed', () => {
   }
 
   test('a changed pinned certificate is said so; the hint repeats the login line typed, with the new pin', () => {
-    const changed = new TlsVerificationError('pin-mismatch', 'https://fw.example', 'pin mismatch', 30_000, certificate, false, { expected: 'cd'.repeat(32), actual: 'ab'.repeat(32) });
-    const typed = ['login', '--host', 'https://fw.example', '-d', 'lab', '--username', 'ops', '--fingerprint', 'cd'.repeat(32)];
+    const changed = new TlsVerificationError(
+      'pin-mismatch',
+      'https://fw.example',
+      'pin mismatch',
+      30_000,
+      certificate,
+      false,
+      { expected: 'cd'.repeat(32), actual: 'ab'.repeat(32) },
+    );
+    const typed = [
+      'login',
+      '--host',
+      'https://fw.example',
+      '-d',
+      'lab',
+      '--username',
+      'ops',
+      '--fingerprint',
+      'cd'.repeat(32),
+    ];
     const shown = describeError(changed, typed);
     assert.match(shown.message, /does not match the pinned fingerprint: it changed/);
-    assert.match(shown.hint ?? '', /'cmdb login --host https:\/\/fw\.example -d lab --username ops --fingerprint (AB:){31}AB'$/);
+    assert.match(
+      shown.hint ?? '',
+      /'cmdb login --host https:\/\/fw\.example -d lab --username ops --fingerprint (AB:){31}AB'$/,
+    );
     const fromList = describeError(changed, ['list', ACL, '-d', 'lab']);
     assert.match(fromList.hint ?? '', /'cmdb login -d lab --token-stdin --fingerprint (AB:){31}AB'/);
   });
@@ -124,7 +180,10 @@ describe('TLS failures in words, and a pin hint with the flags typed', () => {
     try {
       const r = await cmdb(['list', ACL], { env: { ...env, CMDB_HOST: tls.url } });
       assert.equal(r.code, 3, r.stderr);
-      assert.match(firstLine(r), /TLS verification failed for https:\/\/127\.0\.0\.1:\d+: the certificate is self-signed/);
+      assert.match(
+        firstLine(r),
+        /TLS verification failed for https:\/\/127\.0\.0\.1:\d+: the certificate is self-signed/,
+      );
       assert.doesNotMatch(r.stderr, /DEPTH_ZERO|self-signed certificate$/m);
     } finally {
       await tls.close();
@@ -167,7 +226,9 @@ test('cmdb schema marks multi-value fields', async () => {
   const table = await run('schema', 'log.disk/setting', '-o', 'table');
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout, /^roll-day +option \(several\)/m);
-  const doc = json<{ results: { children: Record<string, { multiple_values?: boolean }> } }>(await run('schema', 'log.disk/setting', '--raw'));
+  const doc = json<{ results: { children: Record<string, { multiple_values?: boolean }> } }>(
+    await run('schema', 'log.disk/setting', '--raw'),
+  );
   assert.equal(doc.results.children['roll-day'].multiple_values, true);
 });
 
@@ -176,7 +237,11 @@ test('the plain-text-credential warning can be silenced per device once acknowle
   try {
     const config = join(home.XDG_CONFIG_HOME!, 'cmdb');
     mkdirSync(config, { recursive: true, mode: 0o700 });
-    writeFileSync(join(config, 'config.yaml'), `default: lab\ndevices:\n  lab:\n    host: ${emu.url}\n    auth: token\n    secrets: file\n  other:\n    host: ${emu.url}\n    auth: token\n    secrets: file\n`, { mode: 0o600 });
+    writeFileSync(
+      join(config, 'config.yaml'),
+      `default: lab\ndevices:\n  lab:\n    host: ${emu.url}\n    auth: token\n    secrets: file\n  other:\n    host: ${emu.url}\n    auth: token\n    secrets: file\n`,
+      { mode: 0o600 },
+    );
     writeFileSync(join(config, 'credentials.yaml'), `lab: ${emu.token}\nother: ${emu.token}\n`, { mode: 0o600 });
     const warned = await cmdb(['get', 'log.disk/setting', '-o', 'json'], { env: home });
     assert.equal(warned.code, 0, warned.stderr);

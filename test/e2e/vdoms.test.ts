@@ -30,13 +30,19 @@ describe('a write to several VDOMs', () => {
       onlyInRoot();
       const r = await run('delete', TABLE, '5', '--vdom', 'root,dmz', '-o', format);
       assert.equal(r.code, 6, r.stderr);
-      const out = (format === 'json' ? JSON.parse(r.stdout) : parseYaml(r.stdout)) as Record<string, { status: string; vdom: string; error?: { exit: number; message: string } }>;
+      const out = (format === 'json' ? JSON.parse(r.stdout) : parseYaml(r.stdout)) as Record<
+        string,
+        { status: string; vdom: string; error?: { exit: number; message: string } }
+      >;
       assert.deepEqual(Object.keys(out), ['root', 'dmz']);
       assert.equal(out.root.status, 'success');
       assert.equal(out.dmz.status, 'error');
       assert.equal(out.dmz.error?.exit, 6);
       assert.match(out.dmz.error!.message, /not found in vdom dmz/);
-      assert.ok(!(emu.objects(TABLE, 'root') as { 'seq-num': number }[]).some((o) => o['seq-num'] === 5), 'deleted in root');
+      assert.ok(
+        !(emu.objects(TABLE, 'root') as { 'seq-num': number }[]).some((o) => o['seq-num'] === 5),
+        'deleted in root',
+      );
     }
   });
 
@@ -50,14 +56,42 @@ describe('a write to several VDOMs', () => {
     onlyInRoot();
     const nd = await run('delete', TABLE, '5', '--vdom', 'root,dmz', '-o', 'ndjson');
     assert.equal(nd.code, 6, nd.stderr);
-    assert.deepEqual(nd.stdout.trim().split('\n').map((l) => [JSON.parse(l).vdom, JSON.parse(l).status]), [['root', 'success'], ['dmz', 'error']]);
+    assert.deepEqual(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => [JSON.parse(l).vdom, JSON.parse(l).status]),
+      [
+        ['root', 'success'],
+        ['dmz', 'error'],
+      ],
+    );
   });
 
   test('succeeding in every VDOM: one result each, keyed by VDOM, exit 0', async () => {
-    const r = await run('create', TABLE, '--set', 'seq-num=9', '--set', 'ip=10.0.0.9', '--set', 'mac=00:09:0f:00:00:09', '--vdom', 'root,dmz', '-o', 'json');
+    const r = await run(
+      'create',
+      TABLE,
+      '--set',
+      'seq-num=9',
+      '--set',
+      'ip=10.0.0.9',
+      '--set',
+      'mac=00:09:0f:00:00:09',
+      '--vdom',
+      'root,dmz',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as Record<string, { status: string; mkey: number }>;
-    assert.deepEqual(Object.entries(out).map(([v, o]) => [v, o.status, o.mkey]), [['root', 'success', 9], ['dmz', 'success', 9]]);
+    assert.deepEqual(
+      Object.entries(out).map(([v, o]) => [v, o.status, o.mkey]),
+      [
+        ['root', 'success', 9],
+        ['dmz', 'success', 9],
+      ],
+    );
   });
 });
 

@@ -35,14 +35,22 @@ class Session {
     return entry?.[1].replace(/^"|"$/g, '');
   }
 
-  async form(path: string, fields: Record<string, string>): Promise<{ status: number; text: string; type: string | null; setCookies: string[] }> {
+  async form(
+    path: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; text: string; type: string | null; setCookies: string[] }> {
     const response = await fetch(this.emu.url + path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: this.cookieHeader },
       body: new URLSearchParams(fields).toString(),
     });
     this.keep(response);
-    return { status: response.status, text: await response.text(), type: response.headers.get('content-type'), setCookies: response.headers.getSetCookie() };
+    return {
+      status: response.status,
+      text: await response.text(),
+      type: response.headers.get('content-type'),
+      setCookies: response.headers.getSetCookie(),
+    };
   }
 
   login(username: string, password: string, extra: Record<string, string> = {}) {
@@ -81,7 +89,9 @@ describe('session login', () => {
   it('sets a cookie that is neither APSCOOKIE nor ccsrftoken (rl), which the Ansible plugin needs to keep its cookie header', async () => {
     const emu = await emulator();
     const answer = await new Session(emu).login('admin', PASSWORD);
-    const others = answer.setCookies.map((line) => line.slice(0, line.indexOf('='))).filter((name) => !/^APSCOOKIE_|^ccsrftoken/.test(name));
+    const others = answer.setCookies
+      .map((line) => line.slice(0, line.indexOf('=')))
+      .filter((name) => !/^APSCOOKIE_|^ccsrftoken/.test(name));
     assert.deepEqual(others, ['rl']);
   });
 
@@ -90,10 +100,19 @@ describe('session login', () => {
     const session = new Session(emu);
     const answer = await session.login('admin', PASSWORD);
     const [name, value] = answer.setCookies[0].split(';')[0].split('=');
-    const bare = await call(emu, 'GET', ACL, { token: null, headers: { Cookie: `${name}=${value.replace(/"/g, '')}` } });
+    const bare = await call(emu, 'GET', ACL, {
+      token: null,
+      headers: { Cookie: `${name}=${value.replace(/"/g, '')}` },
+    });
     assert.equal(bare.status, 200);
     const out = await session.form('/logout', {});
-    assert.deepEqual(out.setCookies.map((line) => line.slice(0, line.indexOf('='))).sort(), answer.setCookies.slice(0, 3).map((line) => line.slice(0, line.indexOf('='))).sort());
+    assert.deepEqual(
+      out.setCookies.map((line) => line.slice(0, line.indexOf('='))).sort(),
+      answer.setCookies
+        .slice(0, 3)
+        .map((line) => line.slice(0, line.indexOf('=')))
+        .sort(),
+    );
     assert.ok(out.setCookies.every((line) => /expires=Thu, 01 Jan 1970/.test(line)));
     assert.equal((await call(emu, 'GET', ACL, { token: null, headers: { Cookie: `${name}=${value}` } })).status, 401);
   });
@@ -105,9 +124,17 @@ describe('session login', () => {
     const without = await session.api('POST', ACL, { body: { name: 'csrf-test' }, csrf: false });
     assert.equal(without.status, 403);
     assert.equal((await session.api('GET', `${ACL}/csrf-test`)).status, 404);
-    const wrong = await call(emu, 'POST', ACL, { body: { name: 'csrf-test' }, token: null, headers: { Cookie: session.cookieHeader, 'X-CSRFTOKEN': 'not-the-token' } });
+    const wrong = await call(emu, 'POST', ACL, {
+      body: { name: 'csrf-test' },
+      token: null,
+      headers: { Cookie: session.cookieHeader, 'X-CSRFTOKEN': 'not-the-token' },
+    });
     assert.equal(wrong.status, 403);
-    const quoted = await call(emu, 'POST', ACL, { body: { name: 'csrf-test' }, token: null, headers: { Cookie: session.cookieHeader, 'X-CSRFTOKEN': `"${session.csrf}"` } });
+    const quoted = await call(emu, 'POST', ACL, {
+      body: { name: 'csrf-test' },
+      token: null,
+      headers: { Cookie: session.cookieHeader, 'X-CSRFTOKEN': `"${session.csrf}"` },
+    });
     assert.equal(quoted.status, 200, 'the token is taken with the quotes of the cookie value, as devices take it');
     assert.equal((await session.api('POST', ACL, { body: { name: 'csrf-test2' } })).status, 200);
   });
@@ -133,7 +160,11 @@ describe('session login', () => {
     const session = new Session(emu);
     assert.equal((await session.login('mfa', 'pw')).text[0], '3');
     assert.equal((await session.api('GET', ACL)).status, 401);
-    assert.equal((await session.form('/logincheck', { username: 'mfa', secretkey: 'pw', ajax: '1', token_code: '123456' })).text[0], '1');
+    assert.equal(
+      (await session.form('/logincheck', { username: 'mfa', secretkey: 'pw', ajax: '1', token_code: '123456' }))
+        .text[0],
+      '1',
+    );
     assert.equal((await session.api('GET', ACL)).status, 200);
   });
 
@@ -209,7 +240,10 @@ describe('API tokens and refusals', () => {
 
   it('answers 401 with an HTML body without credentials and with a wrong token', async () => {
     const emu = await emulator();
-    for (const [path, token] of [[ACL, null], [ACL, 'wrong-token']] as const) {
+    for (const [path, token] of [
+      [ACL, null],
+      [ACL, 'wrong-token'],
+    ] as const) {
       const reply = await get(emu, path, { token });
       assert.equal(reply.status, 401, `${path} ${token}`);
       assert.match(reply.headers.get('content-type') ?? '', /text\/html/);

@@ -30,7 +30,10 @@ describe('a 6.4.14 emulator', () => {
         if (!Array.isArray(objects) || objects.length === 0) continue;
         assert.ok(section.includes(`\nconfig ${table.path.replace(/[./]/g, ' ')}\n`), `${table.path} in vdom ${vdom}`);
         const key = objects[0][table.key!];
-        assert.ok(section.includes(`edit ${typeof key === 'number' ? key : JSON.stringify(key)}\n`), `${table.path} ${String(key)} in vdom ${vdom}`);
+        assert.ok(
+          section.includes(`edit ${typeof key === 'number' ? key : JSON.stringify(key)}\n`),
+          `${table.path} ${String(key)} in vdom ${vdom}`,
+        );
       }
     }
     // Every block closes: as many `end` as `config`, as many `next` as `edit`.
@@ -65,7 +68,10 @@ describe('a 7.6 emulator', () => {
     const status = await call(emu, 'GET', '/api/v2/monitor/system/status');
     assert.equal(status.json.version, 'v7.6.0');
     const firmware = await call(emu, 'GET', '/api/v2/monitor/system/firmware');
-    assert.deepEqual([firmware.json.results.current.major, firmware.json.results.current.minor, firmware.json.results.current.patch], [7, 6, 0]);
+    assert.deepEqual(
+      [firmware.json.results.current.major, firmware.json.results.current.minor, firmware.json.results.current.patch],
+      [7, 6, 0],
+    );
     const list = await call(emu, 'GET', '/api/v2/cmdb/dlp/filepattern');
     assert.equal(list.json.version, 'v7.6.0');
   });

@@ -23,7 +23,13 @@ describe('reading', () => {
     assert.equal(envelope.http_method, 'GET');
     assert.match(envelope.revision, /^[0-9a-f]{32}$/);
     assert.deepEqual(
-      { vdom: envelope.vdom, path: envelope.path, name: envelope.name, status: envelope.status, http_status: envelope.http_status },
+      {
+        vdom: envelope.vdom,
+        path: envelope.path,
+        name: envelope.name,
+        status: envelope.status,
+        http_status: envelope.http_status,
+      },
       { vdom: 'root', path: 'firewall.ipmacbinding', name: 'table', status: 'success', http_status: 200 },
     );
     assert.deepEqual([envelope.serial, envelope.version, envelope.build], ['FGVMEMU000000001', 'v6.4.14', 2093]);
@@ -33,7 +39,14 @@ describe('reading', () => {
     const reply = await get(emu, item(IPMAC, 2));
     assert.equal(reply.status, 200);
     assert.equal(reply.json.results.length, 1);
-    assert.deepEqual(reply.json.results[0], { 'seq-num': 2, q_origin_key: 2, ip: '192.168.1.11', mac: '00:09:0f:00:00:02', name: 'nas-01', status: 'enable' });
+    assert.deepEqual(reply.json.results[0], {
+      'seq-num': 2,
+      q_origin_key: 2,
+      ip: '192.168.1.11',
+      mac: '00:09:0f:00:00:02',
+      name: 'nas-01',
+      status: 'enable',
+    });
   });
 
   it('reads a singleton as an object', async () => {
@@ -63,14 +76,23 @@ describe('reading', () => {
 describe('writing', () => {
   it('creates an object, filling in defaults, and moves the revision', async () => {
     const before = await get(emu, `${CMDB}/${IPMAC}`);
-    const reply = await call(emu, 'POST', `${CMDB}/${IPMAC}`, { body: { 'seq-num': 100, ip: '10.1.1.1', mac: '00:11:22:33:44:55' } });
+    const reply = await call(emu, 'POST', `${CMDB}/${IPMAC}`, {
+      body: { 'seq-num': 100, ip: '10.1.1.1', mac: '00:11:22:33:44:55' },
+    });
     assert.equal(reply.status, 200);
     assert.equal(reply.json.mkey, 100);
     assert.equal(reply.json.revision_changed, true);
     assert.equal(reply.json.old_revision, before.json.revision);
     assert.notEqual(reply.json.revision, before.json.revision);
     const created = await get(emu, item(IPMAC, 100));
-    assert.deepEqual(created.json.results[0], { 'seq-num': 100, q_origin_key: 100, ip: '10.1.1.1', mac: '00:11:22:33:44:55', name: '', status: 'enable' });
+    assert.deepEqual(created.json.results[0], {
+      'seq-num': 100,
+      q_origin_key: 100,
+      ip: '10.1.1.1',
+      mac: '00:11:22:33:44:55',
+      name: '',
+      status: 'enable',
+    });
   });
 
   it('refuses a duplicate key with HTTP 500 and error -5, as 6.4 devices do', async () => {
@@ -90,7 +112,9 @@ describe('writing', () => {
   });
 
   it('updates only the fields a PUT carries', async () => {
-    await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'upd', comments: 'first', rule: [{ action: 'deny', prefix: 'any' }] } });
+    await call(emu, 'POST', `${CMDB}/${ACL}`, {
+      body: { name: 'upd', comments: 'first', rule: [{ action: 'deny', prefix: 'any' }] },
+    });
     const reply = await call(emu, 'PUT', item(ACL, 'upd'), { body: { comments: 'second' } });
     assert.equal(reply.status, 200);
     assert.equal(reply.json.mkey, 'upd');
@@ -137,13 +161,21 @@ describe('writing', () => {
   it('merges a singleton PUT', async () => {
     const reply = await call(emu, 'PUT', `${CMDB}/firewall.ipmacbinding/setting`, { body: { bindtofw: 'enable' } });
     assert.equal(reply.status, 200);
-    assert.deepEqual(emu.objects('firewall.ipmacbinding/setting'), { bindthroughfw: 'disable', bindtofw: 'enable', undefinedhost: 'block' });
+    assert.deepEqual(emu.objects('firewall.ipmacbinding/setting'), {
+      bindthroughfw: 'disable',
+      bindtofw: 'enable',
+      undefinedhost: 'block',
+    });
   });
 });
 
 describe('clone and move', () => {
   it('clones an entry under nkey, appended at the end', async () => {
-    const reply = await call(emu, 'POST', `${item(ACL, 'mgmt nets')}?action=clone&nkey=${encodeURIComponent('mgmt copy')}`);
+    const reply = await call(
+      emu,
+      'POST',
+      `${item(ACL, 'mgmt nets')}?action=clone&nkey=${encodeURIComponent('mgmt copy')}`,
+    );
     assert.equal(reply.status, 200);
     assert.equal(reply.json.mkey, 'mgmt copy');
     const list = (await get(emu, `${CMDB}/${ACL}`)).json.results;
@@ -201,9 +233,16 @@ describe('operations the device does not document', () => {
 
   it('still serves the operations it lists on such tables', async () => {
     assert.equal((await call(emu, 'DELETE', item(IPMAC, 8))).status, 200);
-    assert.equal((await call(emu, 'PUT', item(IPMAC, 1), { body: { name: 'renamed' } })).status, 200, 'SPEC.md leaves it out; the device takes it');
+    assert.equal(
+      (await call(emu, 'PUT', item(IPMAC, 1), { body: { name: 'renamed' } })).status,
+      200,
+      'SPEC.md leaves it out; the device takes it',
+    );
     assert.equal((await get(emu, item('report/theme', 'Blue Theme'))).status, 200);
-    assert.equal((await call(emu, 'PUT', item('vpn.ipsec/concentrator', 'hub'), { body: { 'src-check': 'disable' } })).status, 200);
+    assert.equal(
+      (await call(emu, 'PUT', item('vpn.ipsec/concentrator', 'hub'), { body: { 'src-check': 'disable' } })).status,
+      200,
+    );
   });
 
   it('answers 400 to an action the operation does not support', async () => {
@@ -215,7 +254,12 @@ describe('operations the device does not document', () => {
       ['GET', `${CMDB}/${ACL}?action=frobnicate`],
     ];
     for (const [method, path] of cases) {
-      const reply = await call(emu, method, path, method === 'POST' || method === 'PUT' ? { body: { name: 'zz' } } : {});
+      const reply = await call(
+        emu,
+        method,
+        path,
+        method === 'POST' || method === 'PUT' ? { body: { name: 'zz' } } : {},
+      );
       assert.equal(reply.status, 400, `${method} ${path}`);
       assert.equal(reply.json.status, 'error');
     }
@@ -266,11 +310,16 @@ describe('body validation', () => {
     assert.equal((await post({ 'seq-num': 503, ip: '300.1.1.1' })).json.error, -8);
     assert.equal((await post({ 'seq-num': 503, mac: 'zz:zz' })).json.error, -651);
     assert.equal((await post({ 'seq-num': 503, ip: '10.0.0.1', mac: '00-AA-BB-CC-DD-EE' })).status, 200);
-    assert.equal((emu.objects(IPMAC) as { mac: string }[]).find((o) => o.mac.startsWith('00:aa'))?.mac, '00:aa:bb:cc:dd:ee');
+    assert.equal(
+      (emu.objects(IPMAC) as { mac: string }[]).find((o) => o.mac.startsWith('00:aa'))?.mac,
+      '00:aa:bb:cc:dd:ee',
+    );
   });
 
   it('validates sub-table entries against their fields', async () => {
-    const reply = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'bad-rule', rule: [{ action: 'allow' }] } });
+    const reply = await call(emu, 'POST', `${CMDB}/${ACL}`, {
+      body: { name: 'bad-rule', rule: [{ action: 'allow' }] },
+    });
     assert.equal(reply.status, 500);
     assert.match(reply.json.cli_error, /'rule\.action'/);
     const notList = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'bad-rule', rule: 'permit any' } });
@@ -285,9 +334,15 @@ describe('body validation', () => {
   });
 
   it('refuses bodies that are not JSON (form fields, malformed JSON) and non-objects with 424', async () => {
-    const form = await call(emu, 'POST', `${CMDB}/${IPMAC}`, { rawBody: 'seq-num=600', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await call(emu, 'POST', `${CMDB}/${IPMAC}`, {
+      rawBody: 'seq-num=600',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.status, 424);
-    const broken = await call(emu, 'POST', `${CMDB}/${IPMAC}`, { rawBody: '{"seq-num": 600', headers: { 'Content-Type': 'application/json' } });
+    const broken = await call(emu, 'POST', `${CMDB}/${IPMAC}`, {
+      rawBody: '{"seq-num": 600',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(broken.status, 424);
     const array = await call(emu, 'POST', `${CMDB}/${IPMAC}`, { body: [{ 'seq-num': 600 }] });
     assert.equal(array.status, 424);

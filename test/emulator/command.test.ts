@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
@@ -16,7 +15,10 @@ after(() => {
 
 /** Runs `cmdb emulator` as a user would, in the foreground of its own process. */
 function emulator(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: isolatedEnv() });
+  const child = spawn(process.execPath, [BIN, 'emulator', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: isolatedEnv(),
+  });
   children.push(child);
   return child;
 }
@@ -41,7 +43,9 @@ describe('cmdb emulator command', () => {
     assert.deepEqual(Object.keys(start), ['url', 'token', 'username', 'password', 'vdoms', 'fingerprint']);
     assert.deepEqual(start.vdoms, ['root', 'lab']);
     assert.equal(start.fingerprint, null);
-    const reply = await fetch(`${start.url}/api/v2/cmdb/router/access-list?vdom=lab`, { headers: { Authorization: `Bearer ${start.token}` } });
+    const reply = await fetch(`${start.url}/api/v2/cmdb/router/access-list?vdom=lab`, {
+      headers: { Authorization: `Bearer ${start.token}` },
+    });
     assert.equal(reply.status, 200);
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
@@ -54,7 +58,10 @@ describe('cmdb emulator command', () => {
     const text = lines.join('\n');
     assert.match(text, /fingerprint\s+([0-9A-F]{2}:){31}[0-9A-F]{2}/);
     const exportLine = lines.find((l) => l.trim().startsWith('export '));
-    assert.match(exportLine ?? '', /^ {2}export CMDB_HOST=https:\/\/127\.0\.0\.1:\d+ CMDB_TOKEN=[a-z0-9]{30} CMDB_CA_FILE=\S+\.pem$/);
+    assert.match(
+      exportLine ?? '',
+      /^ {2}export CMDB_HOST=https:\/\/127\.0\.0\.1:\d+ CMDB_TOKEN=[a-z0-9]{30} CMDB_CA_FILE=\S+\.pem$/,
+    );
     child.kill('SIGINT');
     const [code] = await once(child, 'exit');
     assert.equal(code, 0);
@@ -120,20 +127,24 @@ describe('cmdb emulator command', () => {
     assert.match(r2.stderr, /unknown setting 'lockout'/);
   });
 
-  it('--state keeps its address: a restart listens on the same port, unless --port says otherwise', TIMEOUT, async () => {
-    const dir = tempDir('cmdb-emu-state-');
-    const state = join(dir, 'device.json');
-    const urls: string[] = [];
-    for (const extra of [[], [], ['--port', '0']]) {
-      const child = emulator(['-o', 'json', '--state', state, ...extra]);
-      const [line] = await linesUntil(child, () => true);
-      urls.push(JSON.parse(line).url);
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    assert.equal(urls[1], urls[0]);
-    assert.notEqual(urls[2], urls[0]);
-  });
+  it(
+    '--state keeps its address: a restart listens on the same port, unless --port says otherwise',
+    TIMEOUT,
+    async () => {
+      const dir = tempDir('cmdb-emu-state-');
+      const state = join(dir, 'device.json');
+      const urls: string[] = [];
+      for (const extra of [[], [], ['--port', '0']]) {
+        const child = emulator(['-o', 'json', '--state', state, ...extra]);
+        const [line] = await linesUntil(child, () => true);
+        urls.push(JSON.parse(line).url);
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      assert.equal(urls[1], urls[0]);
+      assert.notEqual(urls[2], urls[0]);
+    },
+  );
 
   it('--state keeps its VDOMs: a restart without --vdoms serves the ones the file holds', TIMEOUT, async () => {
     const dir = tempDir('cmdb-emu-state-');
@@ -157,31 +168,51 @@ describe('cmdb emulator command', () => {
     writeFileSync(state, '{"format": "cmdb-emulator-state", "version": 1, "vdoms": ');
     const r = await cmdb(['emulator', '--state', state]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr.split('\n')[0], new RegExp(`^cmdb: cannot start the emulator: ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON`));
+    assert.match(
+      r.stderr.split('\n')[0],
+      new RegExp(
+        `^cmdb: cannot start the emulator: ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON`,
+      ),
+    );
     assert.equal(readFileSync(state, 'utf8'), '{"format": "cmdb-emulator-state", "version": 1, "vdoms": ');
   });
 
-  it('each emulator is a device of its own: --serial and --hostname, else both from the port, told apart by auth status -d', TIMEOUT, async () => {
-    const named = emulator(['-o', 'json', '--serial', 'FGVM01TM00000042', '--hostname', 'fw-lab']);
-    const plain = emulator(['-o', 'json']);
-    const [a, b] = await Promise.all([named, plain].map(async (child) => JSON.parse((await linesUntil(child, () => true))[0]) as { url: string; token: string }));
-    const env = isolatedEnv();
-    try {
-      const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir, 'config.yaml'), `default: fw-a\ndevices:\n  fw-a:\n    host: ${a.url}\n    auth: token\n    secrets: file\n  fw-b:\n    host: ${b.url}\n    auth: token\n    secrets: file\n`, { mode: 0o600 });
-      writeFileSync(join(dir, 'credentials.yaml'), `fw-a: ${a.token}\nfw-b: ${b.token}\n`, { mode: 0o600 });
-      const r = await cmdb(['auth', 'status', '-d', 'fw*', '-o', 'json'], { env });
-      assert.equal(r.code, 0, r.stderr);
-      const out = JSON.parse(r.stdout) as Record<string, { hostname: string; serial: string }>;
-      const port = new URL(b.url).port;
-      assert.deepEqual([out['fw-a'].hostname, out['fw-a'].serial], ['fw-lab', 'FGVM01TM00000042']);
-      assert.deepEqual([out['fw-b'].hostname, out['fw-b'].serial], [`cmdb-emulator-${port}`, `FGVMEMU${port.padStart(9, '0')}`]);
-    } finally {
-      for (const child of [named, plain]) child.kill('SIGTERM');
-      rmSync(env.HOME!, { recursive: true, force: true });
-    }
-  });
+  it(
+    'each emulator is a device of its own: --serial and --hostname, else both from the port, told apart by auth status -d',
+    TIMEOUT,
+    async () => {
+      const named = emulator(['-o', 'json', '--serial', 'FGVM01TM00000042', '--hostname', 'fw-lab']);
+      const plain = emulator(['-o', 'json']);
+      const [a, b] = await Promise.all(
+        [named, plain].map(
+          async (child) => JSON.parse((await linesUntil(child, () => true))[0]) as { url: string; token: string },
+        ),
+      );
+      const env = isolatedEnv();
+      try {
+        const dir = join(env.XDG_CONFIG_HOME!, 'cmdb');
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        writeFileSync(
+          join(dir, 'config.yaml'),
+          `default: fw-a\ndevices:\n  fw-a:\n    host: ${a.url}\n    auth: token\n    secrets: file\n  fw-b:\n    host: ${b.url}\n    auth: token\n    secrets: file\n`,
+          { mode: 0o600 },
+        );
+        writeFileSync(join(dir, 'credentials.yaml'), `fw-a: ${a.token}\nfw-b: ${b.token}\n`, { mode: 0o600 });
+        const r = await cmdb(['auth', 'status', '-d', 'fw*', '-o', 'json'], { env });
+        assert.equal(r.code, 0, r.stderr);
+        const out = JSON.parse(r.stdout) as Record<string, { hostname: string; serial: string }>;
+        const port = new URL(b.url).port;
+        assert.deepEqual([out['fw-a'].hostname, out['fw-a'].serial], ['fw-lab', 'FGVM01TM00000042']);
+        assert.deepEqual(
+          [out['fw-b'].hostname, out['fw-b'].serial],
+          [`cmdb-emulator-${port}`, `FGVMEMU${port.padStart(9, '0')}`],
+        );
+      } finally {
+        for (const child of [named, plain]) child.kill('SIGTERM');
+        rmSync(env.HOME!, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('refuses a VDOM name the client would refuse (exit 2), and a bad --serial', TIMEOUT, async () => {
     const spaced = await cmdb(['emulator', '--vdoms', 'root,my lab']);

@@ -18,7 +18,15 @@ describe('a table schema in the device shape', () => {
     assert.equal(s.mkey_type, 'integer');
     assert.equal(typeof s.q_type, 'number');
     assert.equal(s.access_group, 'netgrp');
-    assert.deepEqual(s.children['seq-num'], { name: 'seq-num', category: 'unitary', type: 'integer', 'min-value': 0, 'max-value': 4294967295, default: 0, required: true });
+    assert.deepEqual(s.children['seq-num'], {
+      name: 'seq-num',
+      category: 'unitary',
+      type: 'integer',
+      'min-value': 0,
+      'max-value': 4294967295,
+      default: 0,
+      required: true,
+    });
   });
 
   it('a singleton: category complex, no mkey', () => {
@@ -32,7 +40,14 @@ describe('a table schema in the device shape', () => {
 
   it('option fields: options by name, multiple_values false or true', () => {
     const status = schemaOf('router/static').children.status;
-    assert.deepEqual(status, { name: 'status', category: 'unitary', type: 'option', options: [{ name: 'enable' }, { name: 'disable' }], multiple_values: false, default: 'enable' });
+    assert.deepEqual(status, {
+      name: 'status',
+      category: 'unitary',
+      type: 'option',
+      options: [{ name: 'enable' }, { name: 'disable' }],
+      multiple_values: false,
+      default: 'enable',
+    });
     const allowaccess = schemaOf('system/interface').children.allowaccess;
     assert.equal(allowaccess.type, 'option');
     assert.equal(allowaccess.multiple_values, true);
@@ -42,7 +57,13 @@ describe('a table schema in the device shape', () => {
   it('strings with their size: string, var-string for long text', () => {
     const policy = schemaOf('firewall/policy').children;
     assert.deepEqual(policy.name, { name: 'name', category: 'unitary', type: 'string', size: 35, default: '' });
-    assert.deepEqual(policy.comments, { name: 'comments', category: 'unitary', type: 'var-string', size: 1023, default: '' });
+    assert.deepEqual(policy.comments, {
+      name: 'comments',
+      category: 'unitary',
+      type: 'var-string',
+      size: 1023,
+      default: '',
+    });
   });
 
   it('address types: ipv4-classnet for subnets, ipv4-address for addresses, ipv6, mac-address', () => {
@@ -96,7 +117,12 @@ describe('a table schema in the device shape', () => {
       assert.deepEqual(Object.keys(s.children as object), Object.keys(table.fields), table.path);
       const walk = (children: Json) => {
         for (const field of Object.values(children) as Json[]) {
-          assert.ok(field.category === 'unitary' ? typeof field.type === 'string' : field.category === 'table' && field.children, `${table.path} ${field.name}`);
+          assert.ok(
+            field.category === 'unitary'
+              ? typeof field.type === 'string'
+              : field.category === 'table' && field.children,
+            `${table.path} ${field.name}`,
+          );
           if (field.category === 'table') walk(field.children);
         }
       };
@@ -108,7 +134,12 @@ describe('a table schema in the device shape', () => {
 describe('action=schema over HTTP', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await start({ tokens: [{ token: 'testtoken0000000000000000000001' }, { token: 'fwonlytoken0000000000000000001', groups: ['fwgrp'] }] });
+    emu = await start({
+      tokens: [
+        { token: 'testtoken0000000000000000000001' },
+        { token: 'fwonlytoken0000000000000000001', groups: ['fwgrp'] },
+      ],
+    });
   });
   after(() => emu.close());
 

@@ -32,7 +32,11 @@ describe('the demo seed of the everyday tables', () => {
   it('fills each of them in the management VDOM, fewer in the second (user/local only in the first)', () => {
     for (const path of TABLES) {
       assert.ok(objects(path).length > 0, path);
-      if (path !== 'user/local') assert.ok(objects(path, 'dmz').length > 0 && objects(path, 'dmz').length <= objects(path).length, `${path} dmz`);
+      if (path !== 'user/local')
+        assert.ok(
+          objects(path, 'dmz').length > 0 && objects(path, 'dmz').length <= objects(path).length,
+          `${path} dmz`,
+        );
     }
   });
 
@@ -40,7 +44,8 @@ describe('the demo seed of the everyday tables', () => {
     for (const path of TABLES) {
       const table = findTable(path)!;
       for (const vdom of ['root', 'dmz']) {
-        for (const object of objects(path, vdom)) assert.deepEqual(validateObject(table.fields, object, '', path), object, `${path} ${vdom}`);
+        for (const object of objects(path, vdom))
+          assert.deepEqual(validateObject(table.fields, object, '', path), object, `${path} ${vdom}`);
       }
     }
   });
@@ -54,7 +59,9 @@ describe('the demo seed of the everyday tables', () => {
       assert.equal(port.vdom, 'root');
       assert.ok(port.allowaccess.split(' ').includes('ping'));
     }
-    assert.ok(objects('system/interface', 'dmz').every((port) => port.vdom === 'dmz' && !namesOf(ports).includes(port.name)));
+    assert.ok(
+      objects('system/interface', 'dmz').every((port) => port.vdom === 'dmz' && !namesOf(ports).includes(port.name)),
+    );
   });
 
   it('addresses of every kind, groups, services, the schedule always', () => {
@@ -70,21 +77,32 @@ describe('the demo seed of the everyday tables', () => {
   it('policies and routes name only interfaces, addresses, services and schedules of their VDOM', () => {
     for (const vdom of ['root', 'dmz']) {
       const interfaces = new Set(namesOf(objects('system/interface', vdom)));
-      const addresses = new Set([...namesOf(objects('firewall/address', vdom)), ...namesOf(objects('firewall/addrgrp', vdom))]);
-      const services = new Set([...namesOf(objects('firewall.service/custom', vdom)), ...namesOf(objects('firewall.service/group', vdom))]);
+      const addresses = new Set([
+        ...namesOf(objects('firewall/address', vdom)),
+        ...namesOf(objects('firewall/addrgrp', vdom)),
+      ]);
+      const services = new Set([
+        ...namesOf(objects('firewall.service/custom', vdom)),
+        ...namesOf(objects('firewall.service/group', vdom)),
+      ]);
       const schedules = new Set(namesOf(objects('firewall.schedule/recurring', vdom)));
       for (const policy of objects('firewall/policy', vdom)) {
         const where = `${vdom} policy ${policy.policyid}`;
-        for (const field of ['srcintf', 'dstintf']) for (const { name } of policy[field]) assert.ok(interfaces.has(name), `${where} ${field} ${name}`);
-        for (const field of ['srcaddr', 'dstaddr']) for (const { name } of policy[field]) assert.ok(addresses.has(name), `${where} ${field} ${name}`);
+        for (const field of ['srcintf', 'dstintf'])
+          for (const { name } of policy[field]) assert.ok(interfaces.has(name), `${where} ${field} ${name}`);
+        for (const field of ['srcaddr', 'dstaddr'])
+          for (const { name } of policy[field]) assert.ok(addresses.has(name), `${where} ${field} ${name}`);
         for (const { name } of policy.service) assert.ok(services.has(name), `${where} service ${name}`);
         assert.ok(schedules.has(policy.schedule), where);
         assert.ok(['accept', 'deny'].includes(policy.action), where);
         assert.ok(['enable', 'disable'].includes(policy.nat) && policy.logtraffic, where);
       }
-      for (const group of objects('firewall/addrgrp', vdom)) for (const { name } of group.member) assert.ok(addresses.has(name), `${vdom} addrgrp ${name}`);
-      for (const group of objects('firewall.service/group', vdom)) for (const { name } of group.member) assert.ok(services.has(name), `${vdom} service group ${name}`);
-      for (const route of objects('router/static', vdom)) assert.ok(route.device === '' || interfaces.has(route.device), `${vdom} route ${route['seq-num']}`);
+      for (const group of objects('firewall/addrgrp', vdom))
+        for (const { name } of group.member) assert.ok(addresses.has(name), `${vdom} addrgrp ${name}`);
+      for (const group of objects('firewall.service/group', vdom))
+        for (const { name } of group.member) assert.ok(services.has(name), `${vdom} service group ${name}`);
+      for (const route of objects('router/static', vdom))
+        assert.ok(route.device === '' || interfaces.has(route.device), `${vdom} route ${route['seq-num']}`);
     }
   });
 
@@ -116,13 +134,25 @@ describe('the demo seed of the everyday tables', () => {
       return text.slice(start, text.indexOf('\nend\n', start));
     };
     const policies = section('firewall policy');
-    assert.deepEqual([...policies.matchAll(/^ {4}edit (\d+)$/gm)].map((m) => Number(m[1])), [1, 3, 2, 5, 4]);
-    assert.match(policies, /^ {4}edit 1\n {8}set name "lan-to-internet"\n[^]*? {8}set srcintf "port1"\n {8}set dstintf "port2"\n {8}set srcaddr "lan-net"\n {8}set dstaddr "all"\n/m);
+    assert.deepEqual(
+      [...policies.matchAll(/^ {4}edit (\d+)$/gm)].map((m) => Number(m[1])),
+      [1, 3, 2, 5, 4],
+    );
+    assert.match(
+      policies,
+      /^ {4}edit 1\n {8}set name "lan-to-internet"\n[\s\S]*? {8}set srcintf "port1"\n {8}set dstintf "port2"\n {8}set srcaddr "lan-net"\n {8}set dstaddr "all"\n/m,
+    );
     assert.match(policies, / {8}set service "Web Access"\n/);
-    assert.match(section('system interface'), /edit "port1"\n[^]*? {8}set ip 192\.168\.1\.99 255\.255\.255\.0\n[^]*? {8}set allowaccess ping https ssh http fgfm\n/);
-    assert.match(section('firewall address'), /edit "lan-net"\n[^]*? {8}set subnet 192\.168\.1\.0 255\.255\.255\.0\n/);
-    assert.match(section('firewall addrgrp'), /edit "internal-nets"\n[^]*? {8}set member "lan-net" "servers-net"\n/);
-    assert.match(section('router static'), /edit 1\n[^]*? {8}set gateway 203\.0\.113\.1\n/);
-    assert.match(section('user local'), /edit "alice"\n[^]*? {8}set passwd ENC \S+\n/);
+    assert.match(
+      section('system interface'),
+      /edit "port1"\n[\s\S]*? {8}set ip 192\.168\.1\.99 255\.255\.255\.0\n[\s\S]*? {8}set allowaccess ping https ssh http fgfm\n/,
+    );
+    assert.match(
+      section('firewall address'),
+      /edit "lan-net"\n[\s\S]*? {8}set subnet 192\.168\.1\.0 255\.255\.255\.0\n/,
+    );
+    assert.match(section('firewall addrgrp'), /edit "internal-nets"\n[\s\S]*? {8}set member "lan-net" "servers-net"\n/);
+    assert.match(section('router static'), /edit 1\n[\s\S]*? {8}set gateway 203\.0\.113\.1\n/);
+    assert.match(section('user local'), /edit "alice"\n[\s\S]*? {8}set passwd ENC \S+\n/);
   });
 });

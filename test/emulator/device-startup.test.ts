@@ -15,7 +15,8 @@ describe('a cheap start', () => {
   before(async () => {
     fs.readFileSync = ((file: fs.PathOrFileDescriptor, options?: unknown) => {
       const name = file instanceof URL ? file.pathname : String(file);
-      if (name.includes('/catalogue/data/')) reads.push(name.slice(name.indexOf('/catalogue/data/') + '/catalogue/data/'.length));
+      if (name.includes('/catalogue/data/'))
+        reads.push(name.slice(name.indexOf('/catalogue/data/') + '/catalogue/data/'.length));
       return (original as (f: fs.PathOrFileDescriptor, o?: unknown) => unknown)(file, options);
     }) as typeof fs.readFileSync;
     syncBuiltinESMExports();

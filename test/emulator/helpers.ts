@@ -10,7 +10,7 @@ export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 }
 
 // Response bodies are whatever JSON the device sent: tests index into them freely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the device's JSON, indexed freely by the tests
 export type Json = any;
 
 export interface Reply {
@@ -29,7 +29,12 @@ export interface CallOptions {
   token?: string | null;
 }
 
-export async function call(emulator: { url: string }, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+export async function call(
+  emulator: { url: string },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...options.headers };
   const token = options.token === undefined ? TOKEN : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
@@ -40,7 +45,7 @@ export async function call(emulator: { url: string }, method: string, path: stri
   }
   const response = await fetch(emulator.url + path, { method, headers, body });
   const text = await response.text();
-  let json: Json = undefined;
+  let json: Json;
   try {
     json = JSON.parse(text);
   } catch {
@@ -49,10 +54,12 @@ export async function call(emulator: { url: string }, method: string, path: stri
   return { status: response.status, headers: response.headers, text, json };
 }
 
-export const get = (emulator: { url: string }, path: string, options?: CallOptions) => call(emulator, 'GET', path, options);
+export const get = (emulator: { url: string }, path: string, options?: CallOptions) =>
+  call(emulator, 'GET', path, options);
 
 /** The item path of a key, encoded as one segment. */
-export const item = (tablePath: string, key: string | number) => `${CMDB}/${tablePath}/${encodeURIComponent(String(key))}`;
+export const item = (tablePath: string, key: string | number) =>
+  `${CMDB}/${tablePath}/${encodeURIComponent(String(key))}`;
 
 export function keysOf(results: Json[], key: string): unknown[] {
   return results.map((object) => object[key]);

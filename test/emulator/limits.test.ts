@@ -7,10 +7,14 @@ import { call, CMDB, get, start, TOKEN } from './helpers.js';
 /** POSTs `size` bytes in chunks, without Content-Length, so only counting can catch the size. */
 function postChunked(url: string, size: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${CMDB}/ips/custom`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      `${url}${CMDB}/ips/custom`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     const chunk = 'x'.repeat(256);
     for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk);
@@ -28,7 +32,9 @@ after(() => Promise.all([small.close(), standard.close()]));
 
 describe('entity size', () => {
   it('answers 413 to a body over maxBodyBytes and creates nothing', async () => {
-    const reply = await call(small, 'POST', `${CMDB}/ips/custom`, { body: { tag: 'big', signature: 'x'.repeat(2000) } });
+    const reply = await call(small, 'POST', `${CMDB}/ips/custom`, {
+      body: { tag: 'big', signature: 'x'.repeat(2000) },
+    });
     assert.equal(reply.status, 413);
     assert.equal(reply.json.http_status, 413);
     assert.equal((await get(small, `${CMDB}/ips/custom/big`)).status, 404);
@@ -45,12 +51,16 @@ describe('entity size', () => {
   });
 
   it('accepts a body just under the limit', async () => {
-    const reply = await call(small, 'POST', `${CMDB}/ips/custom`, { body: { tag: 'fits', signature: 'x'.repeat(900) } });
+    const reply = await call(small, 'POST', `${CMDB}/ips/custom`, {
+      body: { tag: 'fits', signature: 'x'.repeat(900) },
+    });
     assert.equal(reply.status, 200);
   });
 
   it('answers 413 above 1 MiB by default', async () => {
-    const reply = await call(standard, 'POST', `${CMDB}/ips/custom`, { body: { tag: 'huge', signature: 'x'.repeat(1024 * 1024 + 1) } });
+    const reply = await call(standard, 'POST', `${CMDB}/ips/custom`, {
+      body: { tag: 'huge', signature: 'x'.repeat(1024 * 1024 + 1) },
+    });
     assert.equal(reply.status, 413);
   });
 });
@@ -66,7 +76,9 @@ describe('robustness', () => {
     await get(standard, `${CMDB}/router/access-list?count=1`);
     await call(standard, 'DELETE', `${CMDB}/router/access-list/deny-all`);
     assert.deepEqual(
-      standard.requests.slice(before).map((r) => [r.method, r.path, r.query, r.headers.authorization?.startsWith('Bearer ')]),
+      standard.requests
+        .slice(before)
+        .map((r) => [r.method, r.path, r.query, r.headers.authorization?.startsWith('Bearer ')]),
       [
         ['GET', `${CMDB}/router/access-list`, 'count=1', true],
         ['DELETE', `${CMDB}/router/access-list/deny-all`, '', true],

@@ -106,7 +106,8 @@ describe('paging and fields', () => {
   });
 
   it('with_contents_hash adds a checksum that follows the contents', async () => {
-    const hashOf = async () => (await get(emu, `${CMDB}/ips/custom/Detect.Admin.Login?with_contents_hash=1`)).json.results[0].q_contents_hash;
+    const hashOf = async () =>
+      (await get(emu, `${CMDB}/ips/custom/Detect.Admin.Login?with_contents_hash=1`)).json.results[0].q_contents_hash;
     const first = await hashOf();
     assert.match(first, /^[0-9a-f]{64}$/);
     assert.equal(await hashOf(), first);
@@ -116,7 +117,9 @@ describe('paging and fields', () => {
 
   it('datasource=1 names the table a reference list points to', async () => {
     const settings = (await get(emu, `${CMDB}/web-proxy/explicit?datasource=1`)).json.results;
-    assert.deepEqual(settings['pac-policy'][0].srcaddr, [{ name: 'all', q_origin_key: 'all', datasource: 'firewall.address' }]);
+    assert.deepEqual(settings['pac-policy'][0].srcaddr, [
+      { name: 'all', q_origin_key: 'all', datasource: 'firewall.address' },
+    ]);
     const without = (await get(emu, `${CMDB}/web-proxy/explicit`)).json.results;
     assert.deepEqual(without['pac-policy'][0].srcaddr, [{ name: 'all', q_origin_key: 'all' }]);
   });
@@ -130,11 +133,18 @@ describe('paging and fields', () => {
 
   it('exclude-default-values=1 drops fields holding their default', async () => {
     const [object] = (await get(emu, `${IPMAC}/1?exclude-default-values=1`)).json.results;
-    assert.deepEqual(object, { 'seq-num': 1, q_origin_key: 1, ip: '192.168.1.10', mac: '00:09:0f:00:00:01', name: 'printer-2f' });
+    assert.deepEqual(object, {
+      'seq-num': 1,
+      q_origin_key: 1,
+      ip: '192.168.1.10',
+      mac: '00:09:0f:00:00:01',
+      name: 'printer-2f',
+    });
   });
 
   it('scope selects global or VDOM objects where objects have a range', async () => {
-    const names = async (scope: string) => keysOf((await get(emu, `${CMDB}/certificate/ca?scope=${scope}`)).json.results, 'name');
+    const names = async (scope: string) =>
+      keysOf((await get(emu, `${CMDB}/certificate/ca?scope=${scope}`)).json.results, 'name');
     assert.deepEqual(await names('global'), ['Device_CA', 'Device_CA_Untrusted']);
     assert.deepEqual(await names('vdom'), ['Corp_Root_CA']);
     assert.equal((await names('both')).length, 3);
@@ -154,13 +164,22 @@ describe('table actions', () => {
 
   it('default gives every field its default', async () => {
     const reply = await get(emu, `${IPMAC}?action=default`);
-    assert.deepEqual(reply.json.results, { 'seq-num': 0, ip: '0.0.0.0', mac: '00:00:00:00:00:00', name: '', status: 'enable' });
+    assert.deepEqual(reply.json.results, {
+      'seq-num': 0,
+      ip: '0.0.0.0',
+      mac: '00:00:00:00:00:00',
+      name: '',
+      status: 'enable',
+    });
     assert.equal((await get(emu, `${IPMAC}/1?action=default`)).status, 200);
   });
 
   it('meta describes the table, including tables without a list operation', async () => {
     const meta = (await get(emu, `${CMDB}/report/theme?action=meta`)).json.results;
-    assert.deepEqual([meta.name, meta.path, meta.mkey, meta.access_group, meta.size], ['theme', 'report', 'name', 'loggrp', 2]);
+    assert.deepEqual(
+      [meta.name, meta.path, meta.mkey, meta.access_group, meta.size],
+      ['theme', 'report', 'name', 'loggrp', 2],
+    );
   });
 
   it('revision follows writes', async () => {

@@ -30,7 +30,8 @@ describe('state file', () => {
     const token = { token: first.token };
     await call(first, 'POST', `${CMDB}/router/access-list?vdom=dmz`, { body: { name: 'survives' }, ...token });
     await call(first, 'DELETE', item('firewall.ipmacbinding/table', 1), token);
-    const revision = (await get(first, `${CMDB}/router/access-list?vdom=dmz&action=revision`, token)).json.results.revision;
+    const revision = (await get(first, `${CMDB}/router/access-list?vdom=dmz&action=revision`, token)).json.results
+      .revision;
     await first.close();
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.deepEqual(readdirSync(join(dir, 'nested')), ['state.json']);
@@ -43,7 +44,11 @@ describe('state file', () => {
       const names = (second.objects('router/access-list', 'dmz') as { name: string }[]).map((o) => o.name);
       assert.ok(names.includes('survives'));
       assert.equal((second.objects('firewall.ipmacbinding/table') as unknown[]).length, 7);
-      assert.equal((await getFresh(`${second.url}${CMDB}/router/access-list?vdom=dmz&action=revision`, first.token)).json.results.revision, revision);
+      assert.equal(
+        (await getFresh(`${second.url}${CMDB}/router/access-list?vdom=dmz&action=revision`, first.token)).json.results
+          .revision,
+        revision,
+      );
     } finally {
       await second.close();
     }
@@ -56,7 +61,10 @@ describe('state file', () => {
     await first.close();
     const second = await startEmulator({ stateFile: file });
     try {
-      assert.equal((await call(second, 'GET', `${CMDB}/router/access-list?vdom=dmz`, { token: second.token })).status, 200);
+      assert.equal(
+        (await call(second, 'GET', `${CMDB}/router/access-list?vdom=dmz`, { token: second.token })).status,
+        200,
+      );
     } finally {
       await second.close();
     }
@@ -96,7 +104,9 @@ describe('state file', () => {
     });
     assert.equal(readFileSync(file, 'utf8'), '{"something": "else"}');
     writeFileSync(file, '{"format": "cmdb-emu');
-    await assert.rejects(startEmulator({ stateFile: file }), (error: Error) => error.message.startsWith(`${file}: is not valid JSON`));
+    await assert.rejects(startEmulator({ stateFile: file }), (error: Error) =>
+      error.message.startsWith(`${file}: is not valid JSON`),
+    );
   });
 
   it('listens on another port when told to, and keeps that one', async () => {

@@ -25,7 +25,10 @@ describe('sub-table paths', () => {
     assert.equal((await get(emu, `${item(ACL, 'deny-all')}/comments`)).status, 404);
     assert.equal((await get(emu, `${item(ACL, 'deny-all')}/rule/first`)).status, 404);
     assert.equal((await get(emu, `${item(ACL, 'no-such')}/rule`)).status, 404);
-    assert.equal((await call(emu, 'POST', `${item(ACL, 'deny-all')}/rule/1`, { body: { action: 'permit' } })).status, 405);
+    assert.equal(
+      (await call(emu, 'POST', `${item(ACL, 'deny-all')}/rule/1`, { body: { action: 'permit' } })).status,
+      405,
+    );
     assert.equal((await call(emu, 'PUT', `${item(ACL, 'deny-all')}/rule`, { body: { action: 'permit' } })).status, 405);
     assert.equal((await call(emu, 'POST', `${item(ACL, 'deny-all')}/rule?action=clone`, { body: {} })).status, 400);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { buildDatabase } from '../../src/emulator/state.js';
-import { CommittedView, KeyedTable } from '../../src/emulator/store.js';
+import { CommittedView, type KeyedTable } from '../../src/emulator/store.js';
 import { TransactionManager } from '../../src/emulator/transactions.js';
 import { call, CMDB, get, item, start } from './helpers.js';
 
@@ -40,20 +40,28 @@ describe('batch transactions', () => {
 
   it('stages a move until commit, as a device does', async () => {
     const BWL = 'emailfilter/bwl';
-    for (const id of [2, 3]) assert.equal((await call(emu, 'POST', `${CMDB}/${BWL}`, { body: { id, name: `tx-move-${id}` } })).status, 200);
-    const order = async (options = {}) => ((await get(emu, `${CMDB}/${BWL}`, options)).json.results as { id: number }[]).map((o) => o.id);
+    for (const id of [2, 3])
+      assert.equal((await call(emu, 'POST', `${CMDB}/${BWL}`, { body: { id, name: `tx-move-${id}` } })).status, 200);
+    const order = async (options = {}) =>
+      ((await get(emu, `${CMDB}/${BWL}`, options)).json.results as { id: number }[]).map((o) => o.id);
     const id = await begin();
     assert.equal((await call(emu, 'PUT', `${item(BWL, '3')}?action=move&before=1`, inTx(id))).status, 200);
     assert.deepEqual(await order(), [1, 2, 3], 'invisible outside the transaction');
     assert.deepEqual(await order(inTx(id)), [3, 1, 2], 'visible inside it');
-    assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: { 'transaction-id': id } })).status, 200);
+    assert.equal(
+      (await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: { 'transaction-id': id } })).status,
+      200,
+    );
     assert.deepEqual(await order(), [3, 1, 2]);
   });
 
   it('discards writes on abort', async () => {
     const id = await begin();
     await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-aborted' }, ...inTx(id) });
-    assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } })).status, 200);
+    assert.equal(
+      (await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } })).status,
+      200,
+    );
     assert.equal((await get(emu, item(ACL, 'tx-aborted'))).status, 404);
     assert.equal((await get(emu, item(ACL, 'tx-aborted'), inTx(id))).status, 404);
   });
@@ -70,7 +78,10 @@ describe('batch transactions', () => {
   it('lists open transactions', async () => {
     const id = await begin();
     const listed = await get(emu, `${CMDB}?action=transaction-list`);
-    assert.deepEqual(listed.json.results.map((tx: { 'transaction-id': number }) => tx['transaction-id']), [id]);
+    assert.deepEqual(
+      listed.json.results.map((tx: { 'transaction-id': number }) => tx['transaction-id']),
+      [id],
+    );
     const onTable = await get(emu, `${CMDB}/${ACL}?action=transaction-list`);
     assert.equal(onTable.json.results[0]['transaction-id'], id);
     await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: { 'transaction-id': id } });
@@ -109,25 +120,43 @@ describe('batch transactions', () => {
     const bad = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-bad', nosuchfield: 1 }, ...inTx(id) });
     assert.ok(bad.status >= 400);
     const listed = await get(emu, `${CMDB}?action=transaction-list`);
-    assert.ok(listed.json.results.some((tx: { 'transaction-id': number }) => tx['transaction-id'] === id), 'still open');
-    assert.equal((await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } })).status, 200);
+    assert.ok(
+      listed.json.results.some((tx: { 'transaction-id': number }) => tx['transaction-id'] === id),
+      'still open',
+    );
+    assert.equal(
+      (await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': id } })).status,
+      200,
+    );
     assert.equal((await get(emu, item(ACL, 'tx-kept'))).status, 404, 'the abort discards the write before the failure');
   });
 
   it('makes a write fail on a table another transaction holds, and outside any transaction, until it ends', async () => {
     const holder = await begin();
     const other = await begin();
-    assert.equal((await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-held' }, ...inTx(holder) })).status, 200);
+    assert.equal(
+      (await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-held' }, ...inTx(holder) })).status,
+      200,
+    );
     const fromOther = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-other' }, ...inTx(other) });
     assert.equal(fromOther.status, 500);
     assert.match(fromOther.json.cli_error, /locked by transaction/);
     const outside = await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-outside' } });
     assert.equal(outside.status, 500);
     assert.equal((await get(emu, item(ACL, 'tx-held'))).status, 404);
-    assert.equal((await call(emu, 'POST', `${CMDB}/dlp/filepattern`, { body: { id: 77, name: 'elsewhere' }, ...inTx(other) })).status, 200, 'other tables stay free');
+    assert.equal(
+      (await call(emu, 'POST', `${CMDB}/dlp/filepattern`, { body: { id: 77, name: 'elsewhere' }, ...inTx(other) }))
+        .status,
+      200,
+      'other tables stay free',
+    );
     await call(emu, 'POST', `${CMDB}?action=transaction-commit`, { body: { 'transaction-id': holder } });
     await call(emu, 'POST', `${CMDB}?action=transaction-abort`, { body: { 'transaction-id': other } });
-    assert.equal((await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-outside' } })).status, 200, 'released at commit');
+    assert.equal(
+      (await call(emu, 'POST', `${CMDB}/${ACL}`, { body: { name: 'tx-outside' } })).status,
+      200,
+      'released at commit',
+    );
     assert.equal((await get(emu, item(ACL, 'tx-held'))).status, 200);
   });
 });
@@ -136,7 +165,11 @@ describe('transaction expiry', () => {
   it('expires a transaction at its timeout after the start, discarding its writes and releasing its tables', () => {
     let now = 1_000_000;
     const db = buildDatabase(['root'], 'empty');
-    const manager = new TransactionManager(db, () => undefined, () => now);
+    const manager = new TransactionManager(
+      db,
+      () => undefined,
+      () => now,
+    );
     const committed = manager.guard(new CommittedView(db, () => undefined));
     const id = manager.start(10);
     const insert = (view: NonNullable<ReturnType<TransactionManager['view']>>, name: string) =>

@@ -10,11 +10,7 @@ let emu: RunningEmulator;
 before(async () => {
   emu = await start({
     vdoms: ['root', 'dmz', 'lab'],
-    tokens: [
-      { token: TOKEN },
-      { token: DMZ_ONLY, vdoms: ['dmz'] },
-      { token: NO_FW, groups: ['loggrp', 'netgrp'] },
-    ],
+    tokens: [{ token: TOKEN }, { token: DMZ_ONLY, vdoms: ['dmz'] }, { token: NO_FW, groups: ['loggrp', 'netgrp'] }],
   });
 });
 after(() => emu.close());
@@ -41,24 +37,39 @@ describe('VDOMs', () => {
     const reply = await get(emu, `${CMDB}/firewall.ipmacbinding/table?vdom=root,dmz`);
     assert.equal(reply.status, 200);
     assert.ok(Array.isArray(reply.json));
-    assert.deepEqual(reply.json.map((envelope: { vdom: string }) => envelope.vdom), ['root', 'dmz']);
+    assert.deepEqual(
+      reply.json.map((envelope: { vdom: string }) => envelope.vdom),
+      ['root', 'dmz'],
+    );
     assert.equal(reply.json[0].results.length, 8);
     assert.equal(reply.json[1].results.length, 4);
   });
 
   it('answers every VDOM for vdom=*', async () => {
     const reply = await get(emu, `${CMDB}/log.disk/setting?vdom=*`);
-    assert.deepEqual(reply.json.map((envelope: { vdom: string }) => envelope.vdom), ['root', 'dmz', 'lab']);
-    assert.deepEqual(reply.json.map((envelope: { results: { 'maximum-log-age': number } }) => envelope.results['maximum-log-age']), [7, 30, 30]);
+    assert.deepEqual(
+      reply.json.map((envelope: { vdom: string }) => envelope.vdom),
+      ['root', 'dmz', 'lab'],
+    );
+    assert.deepEqual(
+      reply.json.map((envelope: { results: { 'maximum-log-age': number } }) => envelope.results['maximum-log-age']),
+      [7, 30, 30],
+    );
   });
 
   it('writes to each VDOM of a list, each with its own outcome', async () => {
     const reply = await call(emu, 'POST', `${ACL}?vdom=root,lab`, { body: { name: 'both-vdoms' } });
     assert.equal(reply.status, 200);
-    assert.deepEqual(reply.json.map((envelope: { mkey: string }) => envelope.mkey), ['both-vdoms', 'both-vdoms']);
+    assert.deepEqual(
+      reply.json.map((envelope: { mkey: string }) => envelope.mkey),
+      ['both-vdoms', 'both-vdoms'],
+    );
     const again = await call(emu, 'POST', `${ACL}?vdom=root,dmz`, { body: { name: 'both-vdoms' } });
     assert.equal(again.status, 500);
-    assert.deepEqual(again.json.map((envelope: { http_status: number }) => envelope.http_status), [500, 200]);
+    assert.deepEqual(
+      again.json.map((envelope: { http_status: number }) => envelope.http_status),
+      [500, 200],
+    );
   });
 
   it('answers 403 (-37) for a VDOM the caller may not use, and only its VDOMs for *', async () => {
@@ -68,7 +79,10 @@ describe('VDOMs', () => {
     assert.equal((await get(emu, ACL, { token: DMZ_ONLY })).status, 403);
     assert.equal((await get(emu, `${ACL}?vdom=dmz,root`, { token: DMZ_ONLY })).status, 403);
     const all = await get(emu, `${ACL}?vdom=*`, { token: DMZ_ONLY });
-    assert.deepEqual(all.json.map((envelope: { vdom: string }) => envelope.vdom), ['dmz']);
+    assert.deepEqual(
+      all.json.map((envelope: { vdom: string }) => envelope.vdom),
+      ['dmz'],
+    );
   });
 
   it('answers 403 (-37) for an unknown VDOM, as 6.4 devices do, to every caller', async () => {
@@ -80,9 +94,15 @@ describe('VDOMs', () => {
 
   it('acts on every VDOM the caller may use with global=1, answering an array of envelopes', async () => {
     const all = await get(emu, `${CMDB}/log.disk/setting?global=1`);
-    assert.deepEqual(all.json.map((envelope: { vdom: string }) => envelope.vdom), ['root', 'dmz', 'lab']);
+    assert.deepEqual(
+      all.json.map((envelope: { vdom: string }) => envelope.vdom),
+      ['root', 'dmz', 'lab'],
+    );
     const mine = await get(emu, `${ACL}?global=1`, { token: DMZ_ONLY });
-    assert.deepEqual(mine.json.map((envelope: { vdom: string }) => envelope.vdom), ['dmz']);
+    assert.deepEqual(
+      mine.json.map((envelope: { vdom: string }) => envelope.vdom),
+      ['dmz'],
+    );
   });
 
   it('answers 403 (-14) when the profile lacks the table access group', async () => {

@@ -33,9 +33,15 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs the built CLI as a user would: a separate process, real argv, stdin, stdout, stderr and exit code. */
-export function cmdb(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<Run> {
+export function cmdb(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { env: options.env ?? isolatedEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+      env: options.env ?? isolatedEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -1,6 +1,5 @@
 // Commands run in-process against a device stand-in: a Context whose device is a CmdbClient on
 // undici's MockAgent. Every request the command sends is recorded; nothing leaves the process.
-import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { Context, type GlobalOptions } from '../../src/cli/context.js';
 import { COMMANDS } from '../../src/commands/registry.js';
@@ -32,23 +31,41 @@ export interface Fault {
   times?: number;
 }
 
-export function mockDevice(handler: (req: Sent) => Reply, options: { globals?: GlobalOptions; env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: string; faults?: Fault[] } = {}) {
+export function mockDevice(
+  handler: (req: Sent) => Reply,
+  options: { globals?: GlobalOptions; env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: string; faults?: Fault[] } = {},
+) {
   const agent = new MockAgent();
   agent.disableNetConnect();
   const sent: Sent[] = [];
   // Matched first, so each fault takes its request before the device does.
   for (const fault of options.faults ?? []) {
-    agent.get(DEVICE).intercept({ path: fault.path, method: fault.method }).replyWithError(fault.error).times(fault.times ?? 1);
+    agent
+      .get(DEVICE)
+      .intercept({ path: fault.path, method: fault.method })
+      .replyWithError(fault.error)
+      .times(fault.times ?? 1);
   }
   agent
     .get(DEVICE)
     .intercept({ path: () => true, method: () => true })
     .reply((req) => {
-      const headers = Object.fromEntries(Object.entries((req.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]));
-      const request: Sent = { method: req.method, path: req.path, headers, body: typeof req.body === 'string' ? req.body : undefined };
+      const headers = Object.fromEntries(
+        Object.entries((req.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
+      const request: Sent = {
+        method: req.method,
+        path: req.path,
+        headers,
+        body: typeof req.body === 'string' ? req.body : undefined,
+      };
       sent.push(request);
       const { status, body } = handler(request);
-      return { statusCode: status, data: typeof body === 'string' ? body : JSON.stringify(body), responseOptions: { headers: { 'content-type': 'application/json' } } };
+      return {
+        statusCode: status,
+        data: typeof body === 'string' ? body : JSON.stringify(body),
+        responseOptions: { headers: { 'content-type': 'application/json' } },
+      };
     })
     .persist();
   const io = captureIO({ tty: options.tty, stdin: options.stdin });

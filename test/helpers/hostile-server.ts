@@ -23,7 +23,18 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-const ENVELOPE = { http_method: 'GET', revision: 'r1', vdom: 'root', path: 'firewall', name: 'address', status: 'success', http_status: 200, serial: 'FGVMHOSTILE00001', version: 'v6.4.14', build: 2093 };
+const ENVELOPE = {
+  http_method: 'GET',
+  revision: 'r1',
+  vdom: 'root',
+  path: 'firewall',
+  name: 'address',
+  status: 'success',
+  http_status: 200,
+  serial: 'FGVMHOSTILE00001',
+  version: 'v6.4.14',
+  build: 2093,
+};
 
 /** A well-formed read envelope around `results`. */
 export function envelope(results: unknown, extra: Record<string, unknown> = {}): string {
@@ -39,7 +50,8 @@ export function reply(status: number, body: string, headers: Record<string, stri
 }
 
 export const answers = {
-  html: (status = 200): Answer => reply(status, '<!DOCTYPE html><html><body><h1>Please log in</h1></body></html>', { 'content-type': 'text/html' }),
+  html: (status = 200): Answer =>
+    reply(status, '<!DOCTYPE html><html><body><h1>Please log in</h1></body></html>', { 'content-type': 'text/html' }),
   empty: (status = 200): Answer => reply(status, ''),
   noContent: (): Answer => (_req, res) => {
     res.writeHead(204);
@@ -56,17 +68,27 @@ export const answers = {
   json: (value: unknown, status = 200): Answer => reply(status, JSON.stringify(value)),
   results: (results: unknown): Answer => reply(200, envelope(results)),
   /** Arrays nested `depth` levels deep inside `results`. */
-  deep: (depth: number): Answer => reply(200, envelope(null).replace('"results":null', `"results":${'['.repeat(depth)}${']'.repeat(depth)}`)),
-  redirect: (status = 302, body = ''): Answer => reply(status, body, { location: '/login?redir=%2Fapi', 'content-type': 'text/html' }),
+  deep: (depth: number): Answer =>
+    reply(200, envelope(null).replace('"results":null', `"results":${'['.repeat(depth)}${']'.repeat(depth)}`)),
+  redirect: (status = 302, body = ''): Answer =>
+    reply(status, body, { location: '/login?redir=%2Fapi', 'content-type': 'text/html' }),
   rateLimited: (retryAfter?: string, html = false): Answer =>
-    reply(429, html ? '<html><body>Too many requests</body></html>' : JSON.stringify({ status: 'error', http_status: 429 }), {
-      'content-type': html ? 'text/html' : 'application/json',
-      ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
-    }),
+    reply(
+      429,
+      html ? '<html><body>Too many requests</body></html>' : JSON.stringify({ status: 'error', http_status: 429 }),
+      {
+        'content-type': html ? 'text/html' : 'application/json',
+        ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
+      },
+    ),
   /** Never answers: the client's timeout must end the run. */
   silent: (): Answer => () => undefined,
   /** The same full page whatever `start` asks for, as a device that ignores paging would. */
-  ignoresStart: (pageSize: number): Answer => reply(200, envelope(Array.from({ length: pageSize }, (_, i) => ({ name: `addr-${i}`, 'q_origin_key': `addr-${i}` })))),
+  ignoresStart: (pageSize: number): Answer =>
+    reply(
+      200,
+      envelope(Array.from({ length: pageSize }, (_, i) => ({ name: `addr-${i}`, q_origin_key: `addr-${i}` }))),
+    ),
 };
 
 /** Starts the server on an ephemeral loopback port; the default answer is an empty keyed read. */
@@ -78,7 +100,12 @@ export async function startHostileServer(): Promise<HostileServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(entry);
       current(entry, res, req.socket);
     });

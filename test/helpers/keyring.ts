@@ -38,7 +38,10 @@ function firstLine(child: ChildProcess, what: string, timeoutMs: number): Promis
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`${what} printed no address within ${timeoutMs} ms: ${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} printed no address within ${timeoutMs} ms: ${err}`)),
+      timeoutMs,
+    );
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       out += d;
@@ -64,7 +67,18 @@ function stopProcess(child: ChildProcess): Promise<void> {
 
 /** True once a name is owned on the bus (asked without activating anything). */
 function hasOwner(env: NodeJS.ProcessEnv, name: string): boolean {
-  const r = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', `string:${name}`], { env, encoding: 'utf8' });
+  const r = spawnSync(
+    'dbus-send',
+    [
+      '--session',
+      '--print-reply',
+      '--dest=org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner',
+      `string:${name}`,
+    ],
+    { env, encoding: 'utf8' },
+  );
   return /boolean true/.test(r.stdout ?? '');
 }
 
@@ -80,24 +94,38 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 /** Starts `dbus-daemon --session` and `gnome-keyring-daemon --unlock --components=secrets` (password on stdin). */
 export async function startKeyring(): Promise<PrivateKeyring> {
   const missing = missingBinaries();
-  if (missing.length) throw new Error(`${missing.join(', ')} missing: the keychain tests need a real Secret Service (${PACKAGES})`);
+  if (missing.length)
+    throw new Error(`${missing.join(', ')} missing: the keychain tests need a real Secret Service (${PACKAGES})`);
   const base = isolatedEnv();
   const runtime = join(base.HOME!, 'run');
   mkdirSync(runtime, { recursive: true, mode: 0o700 });
   Object.assign(base, { XDG_RUNTIME_DIR: runtime, XDG_DATA_HOME: join(base.HOME!, '.local/share') });
-  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+    env: base,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const processes: ChildProcess[] = [bus];
   const stop = async () => {
     for (const child of processes.reverse()) await stopProcess(child);
   };
   try {
     const env = { ...base, DBUS_SESSION_BUS_ADDRESS: await firstLine(bus, 'dbus-daemon', 10_000) };
-    const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
+      env,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     processes.push(keyring);
     keyring.stdin!.end('throwaway-keyring-password');
     await until(() => hasOwner(env, 'org.freedesktop.secrets'), 'gnome-keyring to own org.freedesktop.secrets');
     const store = new KeychainStore(env, 10_000);
-    await until(() => store.get('cmdb-test-probe').then(() => true, () => false), 'the Secret Service to answer');
+    await until(
+      () =>
+        store.get('cmdb-test-probe').then(
+          () => true,
+          () => false,
+        ),
+      'the Secret Service to answer',
+    );
     return { env, stop };
   } catch (err) {
     await stop();

@@ -28,24 +28,28 @@ function barrier(): void {
   const [file, count] = process.env.CMDB_RACE_BARRIER.split(':');
   fs.appendFileSync(file, `${process.pid}\n`);
   const until = Date.now() + 20_000;
-  while (Date.now() < until && (readFileSync(file, 'utf8') as string).split('\n').filter(Boolean).length < Number(count)) Atomics.wait(cell, 0, 0, 5);
+  while (
+    Date.now() < until &&
+    (readFileSync(file, 'utf8') as string).split('\n').filter(Boolean).length < Number(count)
+  )
+    Atomics.wait(cell, 0, 0, 5);
 }
 
-fs.openSync = function (path: fs.PathLike, ...rest: unknown[]) {
+fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
   if (isLock(path)) barrier();
   const fd = (openSync as (...a: unknown[]) => number)(path, ...rest);
   if (isLock(path)) pause(15);
   return fd;
-} as typeof fs.openSync;
+}) as typeof fs.openSync;
 
-fs.readFileSync = function (path: fs.PathOrFileDescriptor, ...rest: unknown[]) {
+fs.readFileSync = ((path: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
   if (isLock(path)) barrier();
   const text = (readFileSync as (...a: unknown[]) => string | Buffer)(path, ...rest);
   if (isLock(path) || isShared(path)) pause(15);
   return text;
-} as typeof fs.readFileSync;
+}) as typeof fs.readFileSync;
 
-fs.renameSync = function (from: fs.PathLike, to: fs.PathLike) {
+fs.renameSync = ((from: fs.PathLike, to: fs.PathLike) => {
   if (log && isShared(to)) {
     let holder = '';
     try {
@@ -53,9 +57,10 @@ fs.renameSync = function (from: fs.PathLike, to: fs.PathLike) {
     } catch {
       holder = 'none';
     }
-    if (holder !== String(process.pid)) fs.appendFileSync(log, `${process.pid} wrote ${String(to)} while the lock named ${holder}\n`);
+    if (holder !== String(process.pid))
+      fs.appendFileSync(log, `${process.pid} wrote ${String(to)} while the lock named ${holder}\n`);
   }
   renameSync(from, to);
-} as typeof fs.renameSync;
+}) as typeof fs.renameSync;
 
 syncBuiltinESMExports();

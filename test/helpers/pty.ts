@@ -8,11 +8,19 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * stdin, stdout and stderr are one terminal, so what the user typed is echoed and both streams
  * arrive together in `stdout`. `typed` is what the user types; `code` is the CLI's exit code.
  */
-export function cmdbOnTerminal(args: string[], typed: string, env: NodeJS.ProcessEnv, options: { columns?: number; when?: [shown: RegExp, typed: string][] } = {}): Promise<Run> {
+export function cmdbOnTerminal(
+  args: string[],
+  typed: string,
+  env: NodeJS.ProcessEnv,
+  options: { columns?: number; when?: [shown: RegExp, typed: string][] } = {},
+): Promise<Run> {
   const cli = [process.execPath, BIN, ...args].map(quote).join(' ');
   const command = options.columns ? `stty cols ${options.columns} rows 50; exec ${cli}` : cli;
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...env, TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     // `when`: keys typed once the terminal shows their pattern (Ctrl-C in the middle of a run), in order.

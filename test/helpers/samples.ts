@@ -18,7 +18,10 @@ export function sampleValue(schema: FieldSchema, current?: unknown): unknown {
 }
 
 /** A field of the table that `--set` can change to a valid new value: an enum, else a plain string. */
-export function settableField(table: TableDef, current: Record<string, unknown> = {}): { name: string; value: unknown } | undefined {
+export function settableField(
+  table: TableDef,
+  current: Record<string, unknown> = {},
+): { name: string; value: unknown } | undefined {
   const fields = Object.entries(table.fields).filter(([name]) => name !== table.key);
   const order = [
     fields.find(([, f]) => f.type === 'string' && f.enum && f.enum.length > 1),

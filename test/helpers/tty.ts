@@ -13,10 +13,14 @@ export interface TerminalIO extends IO {
  * that matches it, in order.
  */
 export function terminalIO(answers: [prompt: RegExp, typed: string][] = []): TerminalIO {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, rawMode: false, setRawMode(mode: boolean) {
-    stdin.rawMode = mode;
-    return stdin;
-  } });
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    rawMode: false,
+    setRawMode(mode: boolean) {
+      stdin.rawMode = mode;
+      return stdin;
+    },
+  });
   const pending = [...answers];
   let out = '';
   let err = '';
@@ -29,7 +33,7 @@ export function terminalIO(answers: [prompt: RegExp, typed: string][] = []): Ter
       write: (s: string) => {
         err += s;
         const next = pending[0];
-        if (next && next[0].test(err.slice(since))) {
+        if (next?.[0].test(err.slice(since))) {
           pending.shift();
           since = err.length;
           setImmediate(() => stdin.write(next[1]));

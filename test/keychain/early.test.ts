@@ -22,13 +22,23 @@ describe('the early keychain read', { skip: keyringSkip() }, () => {
   /** A user with a saved profile, and `secret-tool` wrapped: each call logged, then `then` (the real one by default). */
   const user = async (name: string, login: string[], stdin: string, then?: string) => {
     // The completion deadline (1.5 s) is not under test: a loaded machine may take that long.
-    const env = { ...keyring.env, CMDB_CONFIG_DIR: tempDir('cmdb-early-config-'), XDG_CACHE_HOME: tempDir('cmdb-early-cache-'), CMDB_COMPLETION_TIMEOUT: '30' };
+    const env = {
+      ...keyring.env,
+      CMDB_CONFIG_DIR: tempDir('cmdb-early-config-'),
+      XDG_CACHE_HOME: tempDir('cmdb-early-cache-'),
+      CMDB_COMPLETION_TIMEOUT: '30',
+    };
     const saved = await cmdb(['login', '--host', emu.url, '-d', name, ...login], { env, stdin });
     assert.equal(saved.code, 0, saved.stderr);
     const dir = tempDir('cmdb-early-tool-');
     const log = join(dir, 'calls');
-    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\n${then ?? `exec '${tool}' "$@"`}\n`, { mode: 0o755 });
-    return { env: { ...env, PATH: `${dir}:${keyring.env.PATH}` }, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
+    writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\n${then ?? `exec '${tool}' "$@"`}\n`, {
+      mode: 0o755,
+    });
+    return {
+      env: { ...env, PATH: `${dir}:${keyring.env.PATH}` },
+      calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []),
+    };
   };
 
   before(async () => {
@@ -57,12 +67,18 @@ describe('the early keychain read', { skip: keyringSkip() }, () => {
     emu.populate('router/access-list', 'root', [{ name: 'early key' }]);
     // Says, as secret-tool starts, whether the program (dist/src/bundle/cli.cjs) has loaded yet.
     const hook = join(tempDir('cmdb-early-hook-'), 'hook.cjs');
-    writeFileSync(hook, `const cp = require('node:child_process'); const spawn = cp.spawn;
+    writeFileSync(
+      hook,
+      `const cp = require('node:child_process'); const spawn = cp.spawn;
 cp.spawn = function (file, ...rest) {
   if (file === 'secret-tool') process.stderr.write('secret-tool started; program loaded: ' + !!(globalThis.cmdbCodeCache && globalThis.cmdbCodeCache['cli.cjs']) + '\\n');
   return spawn.call(this, file, ...rest);
-};\n`);
-    const r = await cmdb(['__complete', 'bash', '--', 'cmdb get router/access-list '], { env, nodeArgs: ['--require', hook] });
+};\n`,
+    );
+    const r = await cmdb(['__complete', 'bash', '--', 'cmdb get router/access-list '], {
+      env,
+      nodeArgs: ['--require', hook],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^early\\ key$/m);
     assert.deepEqual(calls(), ['lookup service cmdb username early-tab']);
@@ -100,7 +116,10 @@ cp.spawn = function (file, ...rest) {
     assert.equal(r.code, 2, `exit ${r.code}: ${r.stderr}`);
     assert.match(r.stderr, /no\.such\/table/);
     assert.deepEqual(calls(), ['lookup service cmdb username early-hang']);
-    const tab = await cmdb(['__complete', 'bash', '--', 'cmdb get router/access-list '], { env: { ...slow, CMDB_COMPLETION_TIMEOUT: '1' }, timeoutMs: 20_000 });
+    const tab = await cmdb(['__complete', 'bash', '--', 'cmdb get router/access-list '], {
+      env: { ...slow, CMDB_COMPLETION_TIMEOUT: '1' },
+      timeoutMs: 20_000,
+    });
     assert.equal(tab.code, 0, `exit ${tab.code}: ${tab.stderr}`);
   });
 });

@@ -27,7 +27,10 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     const dir = tempDir('cmdb-tool-');
     const log = join(dir, 'calls');
     writeFileSync(join(dir, 'secret-tool'), `#!/bin/sh\necho "$*" >> '${log}'\n${script}\n`, { mode: 0o755 });
-    return { env: { ...env, PATH: `${dir}:${env.PATH}` }, calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : '') };
+    return {
+      env: { ...env, PATH: `${dir}:${env.PATH}` },
+      calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
+    };
   };
   /** The real secret-tool's path, or '' where it is not installed (CI installs it: .ci/run). */
   const realTool = () => {
@@ -38,7 +41,10 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
 
   before(async () => {
     keyring = await startKeyring();
-    emu = await startEmulator({ port: 0, tokens: [{ token: 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa' }, { token: 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb' }] });
+    emu = await startEmulator({
+      port: 0,
+      tokens: [{ token: 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa' }, { token: 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb' }],
+    });
     store = new KeychainStore(keyring.env);
   });
   after(async () => {
@@ -85,18 +91,35 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     const tool = realTool();
     if (!tool) return;
     const accounts = Array.from({ length: 12 }, (_, i) => `kc-batch-${i}`);
-    for (const [i, account] of accounts.entries()) await store.set(account, i % 3 ? `token ${i} ✓` : `{"v":1,"cookies":{"APSCOOKIE_1":"${i}"}}`);
+    for (const [i, account] of accounts.entries())
+      await store.set(account, i % 3 ? `token ${i} ✓` : `{"v":1,"cookies":{"APSCOOKIE_1":"${i}"}}`);
     await store.set(sessionAccount('kc-batch-0'), 'session = 0');
     // The search reaches the keyring; the helper, on a bus that does not exist, could not.
-    const { env, calls } = fakeTool(`DBUS_SESSION_BUS_ADDRESS='${keyring.env.DBUS_SESSION_BUS_ADDRESS}' exec '${tool}' "$@"`, { ...keyring.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+    const { env, calls } = fakeTool(
+      `DBUS_SESSION_BUS_ADDRESS='${keyring.env.DBUS_SESSION_BUS_ADDRESS}' exec '${tool}' "$@"`,
+      { ...keyring.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    );
     const wanted = [...accounts, sessionAccount('kc-batch-0'), 'kc-batch-none', sessionAccount('kc-batch-1')];
     const found = await new KeychainStore(env).getMany(wanted);
     assert.deepEqual(
       [...found],
-      wanted.map((a, i) => [a, i < 12 ? (i % 3 ? `token ${i} ✓` : `{"v":1,"cookies":{"APSCOOKIE_1":"${i}"}}`) : i === 12 ? 'session = 0' : null]),
+      wanted.map((a, i) => [
+        a,
+        i < 12
+          ? i % 3
+            ? `token ${i} ✓`
+            : `{"v":1,"cookies":{"APSCOOKIE_1":"${i}"}}`
+          : i === 12
+            ? 'session = 0'
+            : null,
+      ]),
     );
     assert.equal(calls(), 'search --all service cmdb\n');
-    assert.deepEqual([...(await new KeychainStore({ ...keyring.env, PATH: '/nonexistent' }).getMany(wanted))], [...found], 'the helper reads the same');
+    assert.deepEqual(
+      [...(await new KeychainStore({ ...keyring.env, PATH: '/nonexistent' }).getMany(wanted))],
+      [...found],
+      'the helper reads the same',
+    );
     for (const account of [...accounts, sessionAccount('kc-batch-0')]) await store.delete(account);
   });
 
@@ -106,18 +129,27 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     const { env, calls } = fakeTool(`exec '${tool}' "$@"`);
     const traced = new KeychainStore(env);
     const wanted = ['kc-odd-1', 'kc-odd-lines', 'kc-odd-foreign', 'kc-odd-none'];
-    const expect = async (values: (string | null)[]) => assert.deepEqual([...(await traced.getMany(wanted))], wanted.map((a, i) => [a, values[i]]));
+    const expect = async (values: (string | null)[]) =>
+      assert.deepEqual(
+        [...(await traced.getMany(wanted))],
+        wanted.map((a, i) => [a, values[i]]),
+      );
     await store.set('kc-odd-1', 'one');
     await store.set('kc-odd-lines', 'first\nsecond\n');
     await expect(['one', 'first\nsecond\n', null, null]);
     await store.delete('kc-odd-lines');
-    const stored = (args: string[], secret: string) => assert.equal(spawnSync(tool, ['store', ...args], { env: keyring.env, input: secret }).status, 0);
+    const stored = (args: string[], secret: string) =>
+      assert.equal(spawnSync(tool, ['store', ...args], { env: keyring.env, input: secret }).status, 0);
     stored(['--label=Stored by hand', 'service', 'cmdb', 'username', 'kc-odd-foreign', 'note', 'by hand'], 'foreign');
     await expect(['one', null, 'foreign', null]);
     stored(['--label=No account', 'service', 'cmdb', 'note', 'no account'], 'none');
     await expect(['one', null, 'foreign', null]);
     assert.equal(calls(), 'search --all service cmdb\n'.repeat(3));
-    for (const attributes of [['username', 'kc-odd-foreign'], ['note', 'no account']]) spawnSync(tool, ['clear', 'service', 'cmdb', ...attributes], { env: keyring.env });
+    for (const attributes of [
+      ['username', 'kc-odd-foreign'],
+      ['note', 'no account'],
+    ])
+      spawnSync(tool, ['clear', 'service', 'cmdb', ...attributes], { env: keyring.env });
     await store.delete('kc-odd-1');
   });
 
@@ -125,7 +157,8 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     await store.set('kc-fake-1', 'right one');
     await store.set('kc-fake-2', 'right two');
     const wanted = ['kc-fake-1', 'kc-fake-2', 'kc-fake-none'];
-    const item = (id: number, label: string, secret: string) => `[/${id}]\nlabel = ${label}\nsecret = ${secret}\ncreated = 2026-01-01 00:00:00\nmodified = 2026-01-01 00:00:00\n`;
+    const item = (id: number, label: string, secret: string) =>
+      `[/${id}]\nlabel = ${label}\nsecret = ${secret}\ncreated = 2026-01-01 00:00:00\nmodified = 2026-01-01 00:00:00\n`;
     const attrs = (account: string) => `attribute.username = ${account}\nattribute.service = cmdb\n`;
     const prints = (out: string, err: string, code = 0) => {
       const dir = tempDir('cmdb-tool-out-');
@@ -134,42 +167,84 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
       return `cat '${join(dir, 'out')}'; cat '${join(dir, 'err')}' >&2; exit ${code}`;
     };
     const read = (script: string) => new KeychainStore(fakeTool(script).env).getMany(wanted);
-    const truth = [['kc-fake-1', 'right one'], ['kc-fake-2', 'right two'], ['kc-fake-none', null]];
+    const truth = [
+      ['kc-fake-1', 'right one'],
+      ['kc-fake-2', 'right two'],
+      ['kc-fake-none', null],
+    ];
 
     // The shape trusted: an item of another account, with a schema line; every account it lacks has no secret.
     const trusted = item(1, 'keyring:kc-fake-1@cmdb', 'fake one') + 'schema = org.freedesktop.Secret.Generic\n';
-    assert.deepEqual([...(await read(prints(trusted, attrs('kc-fake-1'))))], [['kc-fake-1', 'fake one'], ['kc-fake-2', null], ['kc-fake-none', null]]);
+    assert.deepEqual(
+      [...(await read(prints(trusted, attrs('kc-fake-1'))))],
+      [
+        ['kc-fake-1', 'fake one'],
+        ['kc-fake-2', null],
+        ['kc-fake-none', null],
+      ],
+    );
 
     const doubtful: [string, string][] = [
       ['garbage', prints('garbage\n', '')],
       ['a non-zero exit', prints(trusted, attrs('kc-fake-1'), 1)],
       ['no such command', 'exit 127'],
-      ['a label that is not the account\'s', prints(item(1, 'keyring:kc-fake-2@cmdb', 'fake'), attrs('kc-fake-1'))],
+      ["a label that is not the account's", prints(item(1, 'keyring:kc-fake-2@cmdb', 'fake'), attrs('kc-fake-1'))],
       ['another label', prints(item(1, 'by hand', 'fake'), attrs('kc-fake-1'))],
-      ['an account twice', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake') + item(2, 'keyring:kc-fake-1@cmdb', 'fake'), attrs('kc-fake-1').repeat(2))],
-      ['an item without a username', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake') + item(2, 'No account', 'x'), attrs('kc-fake-1') + 'attribute.service = cmdb\n')],
+      [
+        'an account twice',
+        prints(
+          item(1, 'keyring:kc-fake-1@cmdb', 'fake') + item(2, 'keyring:kc-fake-1@cmdb', 'fake'),
+          attrs('kc-fake-1').repeat(2),
+        ),
+      ],
+      [
+        'an item without a username',
+        prints(
+          item(1, 'keyring:kc-fake-1@cmdb', 'fake') + item(2, 'No account', 'x'),
+          attrs('kc-fake-1') + 'attribute.service = cmdb\n',
+        ),
+      ],
       ['more usernames than items', prints(trusted, `${attrs('kc-fake-1')}attribute.username = kc-fake-2\n`)],
-      ['an item without a service', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake'), 'attribute.username = kc-fake-1\n')],
+      [
+        'an item without a service',
+        prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake'), 'attribute.username = kc-fake-1\n'),
+      ],
       ['a secret with a line break', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake\nmore'), attrs('kc-fake-1'))],
-      ['a locked item (no secret), with its error', prints(item(1, 'keyring:kc-fake-1@cmdb', 'fake').replace(/secret = .*\n/, ''), `secret-tool: Cannot get secret of a locked object\n${attrs('kc-fake-1')}`)],
+      [
+        'a locked item (no secret), with its error',
+        prints(
+          item(1, 'keyring:kc-fake-1@cmdb', 'fake').replace(/secret = .*\n/, ''),
+          `secret-tool: Cannot get secret of a locked object\n${attrs('kc-fake-1')}`,
+        ),
+      ],
       ['a warning on stderr', prints(trusted, `${attrs('kc-fake-1')}(secret-tool:1): GLib-WARNING **: something\n`)],
-      ['a secret that is not UTF-8', `printf '${item(1, 'keyring:kc-fake-1@cmdb', '\\377').replace(/\n/g, '\\n')}'; printf '${attrs('kc-fake-1').replace(/\n/g, '\\n')}' >&2`],
+      [
+        'a secret that is not UTF-8',
+        `printf '${item(1, 'keyring:kc-fake-1@cmdb', '\\377').replace(/\n/g, '\\n')}'; printf '${attrs('kc-fake-1').replace(/\n/g, '\\n')}' >&2`,
+      ],
       ['output cut short', prints(trusted.slice(0, -1), attrs('kc-fake-1'))],
       ['stderr cut short', prints(trusted, `${attrs('kc-fake-1')}(secret-tool:1): GLib`)],
     ];
     const trustedWrongly: string[] = [];
-    for (const [what, script] of doubtful) if (JSON.stringify([...(await read(script))]) !== JSON.stringify(truth)) trustedWrongly.push(what);
+    for (const [what, script] of doubtful)
+      if (JSON.stringify([...(await read(script))]) !== JSON.stringify(truth)) trustedWrongly.push(what);
     assert.deepEqual(trustedWrongly, []);
 
     const hung = new KeychainStore(fakeTool('exec sleep 30').env, 1000);
-    await assert.rejects(hung.getMany(wanted), (err: Error) => err instanceof KeychainError && /did not answer within 1 s/.test(err.message));
+    await assert.rejects(
+      hung.getMany(wanted),
+      (err: Error) => err instanceof KeychainError && /did not answer within 1 s/.test(err.message),
+    );
     await store.delete('kc-fake-1');
     await store.delete('kc-fake-2');
   });
 
   test('login --token-stdin keeps the token in the keychain only; a new login replaces it; logout --forget deletes it', async () => {
     const env = user();
-    const login = await cmdb(['login', '--host', emu.url, '-d', 'kc-tok', '--token-stdin', '-o', 'table'], { env, stdin: 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa\n' });
+    const login = await cmdb(['login', '--host', emu.url, '-d', 'kc-tok', '--token-stdin', '-o', 'table'], {
+      env,
+      stdin: 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa\n',
+    });
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stdout, /Logged in to cmdb-emulator \(serial FGVM\w+, v6\.4\.14\)/);
     assert.match(login.stdout, /Secret Service keychain/);
@@ -182,7 +257,10 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
     assert.equal(list.code, 0, list.stderr);
     assert.equal(emu.requests.at(-1)?.headers.authorization, 'Bearer tokenaaaaaaaaaaaaaaaaaaaaaaaaa');
 
-    const again = await cmdb(['login', '-d', 'kc-tok', '--token-stdin'], { env, stdin: 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb' });
+    const again = await cmdb(['login', '-d', 'kc-tok', '--token-stdin'], {
+      env,
+      stdin: 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb',
+    });
     assert.equal(again.code, 0, again.stderr);
     assert.equal(await store.get('kc-tok'), 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb');
 
@@ -197,16 +275,29 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
 
   test('several devices in one run: their secrets read in one batch, not one lookup per device; sessions reused', async () => {
     const env = user();
-    for (const [name, token] of [['kc-many-1', 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa'], ['kc-many-2', 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb']]) {
+    for (const [name, token] of [
+      ['kc-many-1', 'tokenaaaaaaaaaaaaaaaaaaaaaaaaa'],
+      ['kc-many-2', 'tokenbbbbbbbbbbbbbbbbbbbbbbbbb'],
+    ]) {
       const login = await cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin'], { env, stdin: token });
       assert.equal(login.code, 0, login.stderr);
     }
-    const session = await cmdb(['login', '--host', emu.url, '-d', 'kc-many-3', '--username', emu.username, '--password-stdin'], { env, stdin: emu.password });
+    const session = await cmdb(
+      ['login', '--host', emu.url, '-d', 'kc-many-3', '--username', emu.username, '--password-stdin'],
+      { env, stdin: emu.password },
+    );
     assert.equal(session.code, 0, session.stderr);
     const tool = realTool();
-    const tools: [string, string, NodeJS.ProcessEnv][] = [['a secret-tool that fails: the helper reads them', 'exit 2', env]];
+    const tools: [string, string, NodeJS.ProcessEnv][] = [
+      ['a secret-tool that fails: the helper reads them', 'exit 2', env],
+    ];
     // Only the search reaches the keyring: the helper, on a bus that does not exist, could not.
-    if (tool) tools.push(['secret-tool reads them', `DBUS_SESSION_BUS_ADDRESS='${keyring.env.DBUS_SESSION_BUS_ADDRESS}' exec '${tool}' "$@"`, { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' }]);
+    if (tool)
+      tools.push([
+        'secret-tool reads them',
+        `DBUS_SESSION_BUS_ADDRESS='${keyring.env.DBUS_SESSION_BUS_ADDRESS}' exec '${tool}' "$@"`,
+        { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+      ]);
     for (const [what, script, base] of tools) {
       const traced = fakeTool(script, base);
       const checks = loginchecks();
@@ -215,12 +306,21 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(Object.keys(json<Record<string, unknown>>(r)), ['kc-many-1', 'kc-many-2', 'kc-many-3']);
       assert.equal(traced.calls(), 'search --all service cmdb\n', `${what}: one search, no per-device lookup`);
-      const auth = emu.requests.slice(first).map((q) => q.headers.authorization ?? 'cookie').sort();
-      assert.deepEqual(auth, ['Bearer tokenaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer tokenbbbbbbbbbbbbbbbbbbbbbbbbb', 'cookie']);
+      const auth = emu.requests
+        .slice(first)
+        .map((q) => q.headers.authorization ?? 'cookie')
+        .sort();
+      assert.deepEqual(auth, [
+        'Bearer tokenaaaaaaaaaaaaaaaaaaaaaaaaa',
+        'Bearer tokenbbbbbbbbbbbbbbbbbbbbbbbbb',
+        'cookie',
+      ]);
       assert.equal(loginchecks(), checks, `${what}: the saved session was used`);
     }
     const sent = emu.requests.length;
-    const hung = await cmdb([...LIST, '-d', 'kc-many-*'], { env: { ...fakeTool('exec sleep 30', env).env, CMDB_KEYCHAIN_TIMEOUT: '1' } });
+    const hung = await cmdb([...LIST, '-d', 'kc-many-*'], {
+      env: { ...fakeTool('exec sleep 30', env).env, CMDB_KEYCHAIN_TIMEOUT: '1' },
+    });
     assert.equal(hung.code, 4, hung.stderr);
     assert.match(hung.stderr, /did not answer within 1 s/);
     assert.equal(emu.requests.length, sent);
@@ -229,7 +329,10 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
   test('session login keeps the password and the session in the keychain, reused across runs: one /logincheck', async () => {
     const env = user();
     const before = loginchecks();
-    const login = await cmdb(['login', '--host', emu.url, '-d', 'kc-sess', '--username', emu.username, '--password-stdin'], { env, stdin: `${emu.password}\n` });
+    const login = await cmdb(
+      ['login', '--host', emu.url, '-d', 'kc-sess', '--username', emu.username, '--password-stdin'],
+      { env, stdin: `${emu.password}\n` },
+    );
     assert.equal(login.code, 0, login.stderr);
     assert.equal(await store.get('kc-sess'), emu.password);
     const saved = parseSession(await store.get(sessionAccount('kc-sess')));
@@ -252,7 +355,10 @@ describe('the keychain: a real Secret Service', { skip: keyringSkip() }, () => {
 
   test('device remove ends the saved session and deletes it with the credential', async () => {
     const env = user();
-    const login = await cmdb(['login', '--host', emu.url, '-d', 'kc-rm', '--username', emu.username, '--password-stdin'], { env, stdin: emu.password });
+    const login = await cmdb(
+      ['login', '--host', emu.url, '-d', 'kc-rm', '--username', emu.username, '--password-stdin'],
+      { env, stdin: emu.password },
+    );
     assert.equal(login.code, 0, login.stderr);
     assert.notEqual(await store.get(sessionAccount('kc-rm')), null);
     const remove = await cmdb(['device', 'remove', 'kc-rm'], { env });
@@ -296,14 +402,19 @@ describe('without a reachable keychain', () => {
       assert.equal(r.code, 4, r.stderr);
       assert.match(r.stderr, /did not answer within 1 s/);
     } finally {
-      held.forEach((s) => s.destroy());
+      held.forEach((s) => {
+        s.destroy();
+      });
       server.close();
     }
   });
 
   test('--insecure-storage keeps the secret in credentials.yaml (0600) and warns each time it is used', async () => {
     const env = keychainlessUser();
-    const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], { env, stdin: emu.token });
+    const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+      env,
+      stdin: emu.token,
+    });
     assert.equal(login.code, 0, login.stderr);
     const file = join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml');
     assert.ok(readFileSync(file, 'utf8').includes(emu.token));

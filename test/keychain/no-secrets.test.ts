@@ -24,7 +24,7 @@ function sessionSecrets(emu: RunningEmulator): string[] {
   for (const r of emu.requests) {
     for (const pair of (r.headers.cookie ?? '').split(';')) {
       const value = pair.split('=').slice(1).join('=').trim();
-      if (value) [value, value.replace(/^"|"$/g, '')].forEach((v) => secrets.add(v));
+      if (value) for (const v of [value, value.replace(/^"|"$/g, '')]) secrets.add(v);
     }
     if (r.headers['x-csrftoken']) secrets.add(r.headers['x-csrftoken']);
   }
@@ -54,7 +54,10 @@ describe('no secret anywhere the user or the disk can see', { skip: keyringSkip(
     await run(['login', '--host', emu.url, '-d', 'tok', '--token-stdin'], emu.token);
     await run(['list', TABLE, '-d', 'tok']);
     await run(['auth', 'status', '-d', 'tok']);
-    await run(['login', '--host', emu.url, '-d', 'ses', '--username', emu.username, '--password-stdin'], `${emu.password}\n`);
+    await run(
+      ['login', '--host', emu.url, '-d', 'ses', '--username', emu.username, '--password-stdin'],
+      `${emu.password}\n`,
+    );
     await run(['create', TABLE, '-d', 'ses', '--set', 'seq-num=4242', '--set', 'ip=10.42.0.1']);
     emu.expireSessions();
     await run(['get', TABLE, '4242', '-d', 'ses', '-o', 'yaml']);
@@ -63,10 +66,16 @@ describe('no secret anywhere the user or the disk can see', { skip: keyringSkip(
     await run(['logout', '-d', 'ses']);
 
     const cookies = sessionSecrets(emu);
-    assert.ok(emu.requests.some((r) => r.headers['x-csrftoken']), 'the CSRF token was sent');
+    assert.ok(
+      emu.requests.some((r) => r.headers['x-csrftoken']),
+      'the CSRF token was sent',
+    );
     assert.ok(cookies.length >= 4, `session cookies seen: ${cookies.length}`);
     const secrets = [emu.token, emu.password, encodeURIComponent(emu.password), ...cookies];
-    assert.ok(runs.some((r) => /> POST .*\/logincheck/.test(r.stderr)), 'the verbose output shows the login exchange');
+    assert.ok(
+      runs.some((r) => /> POST .*\/logincheck/.test(r.stderr)),
+      'the verbose output shows the login exchange',
+    );
 
     for (const r of runs) {
       for (const secret of secrets) {
@@ -75,7 +84,10 @@ describe('no secret anywhere the user or the disk can see', { skip: keyringSkip(
       }
     }
     const written = filesUnder(env.HOME!).filter((f) => statSync(f).size > 0);
-    assert.ok(written.some((f) => f.endsWith('config.yaml')), 'the profile file was written');
+    assert.ok(
+      written.some((f) => f.endsWith('config.yaml')),
+      'the profile file was written',
+    );
     for (const file of written) {
       const bytes = readFileSync(file).toString('latin1');
       for (const secret of secrets) assert.ok(!bytes.includes(secret), `a secret in ${file}`);

@@ -28,7 +28,10 @@ function device(initial: Obj[] = [], held: { object: Obj; landsOnRead: number }[
   const store = new Map<string, Obj>(initial.map((o) => [String(o.id), o]));
   let reads = 0;
   // As a device does, each answer names its VDOM (a 404 does not).
-  const ok = (body: Obj) => ({ status: 200, body: { http_method: 'GET', status: 'success', http_status: 200, vdom: 'root', ...body } });
+  const ok = (body: Obj) => ({
+    status: 200,
+    body: { http_method: 'GET', status: 'success', http_status: 200, vdom: 'root', ...body },
+  });
   const handler = (req: Sent) => {
     const url = new URL(req.path, 'https://x');
     const key = url.pathname.slice(PATH.length + 1);
@@ -37,7 +40,9 @@ function device(initial: Obj[] = [], held: { object: Obj; landsOnRead: number }[
       for (const h of held) if (reads === h.landsOnRead) store.set(String(h.object.id), h.object);
       if (!key) return ok({ results: [...store.values()] });
       const object = store.get(decodeURIComponent(key));
-      return object ? ok({ results: [object] }) : { status: 404, body: { status: 'error', http_status: 404, error: -3 } };
+      return object
+        ? ok({ results: [object] })
+        : { status: 404, body: { status: 'error', http_status: 404, error: -3 } };
     }
     if (req.method === 'POST') {
       const object = JSON.parse(req.body!) as Obj;
@@ -53,7 +58,12 @@ function device(initial: Obj[] = [], held: { object: Obj; landsOnRead: number }[
   return { store, handler };
 }
 
-const postOnce = (error: Error, times = 1): Fault => ({ method: 'POST', path: (p) => p.startsWith(PATH), error, times });
+const postOnce = (error: Error, times = 1): Fault => ({
+  method: 'POST',
+  path: (p) => p.startsWith(PATH),
+  error,
+  times,
+});
 const env = { CMDB_TIMEOUT: '1' };
 
 function errorLine(err: string): Obj {
@@ -66,7 +76,11 @@ test('create timed out, delivered after the first read back: read again after a 
   const code = await runCommand(ctx, 'create', { table: TABLE }, { data: '{"id":101,"name":"late"}' });
   assert.equal(code, 0, io.err());
   assert.equal((JSON.parse(io.out()) as Obj).outcome, 'applied');
-  assert.deepEqual(sent.map((r) => r.method), ['GET', 'GET'], 'read back twice, never sent again');
+  assert.deepEqual(
+    sent.map((r) => r.method),
+    ['GET', 'GET'],
+    'read back twice, never sent again',
+  );
   assert.ok(store.has('101'));
 });
 
@@ -77,9 +91,15 @@ test('create timed out and not there when read back twice: unknown (exit 3), nev
   assert.equal(code, 3, io.err());
   const error = errorLine(io.err());
   assert.equal(error.outcome, 'unknown');
-  assert.match(String(error.message), /^no answer came within 1s after the write of dlp\/filepattern "102" was sent: not there when read back; the device may still apply it$/);
+  assert.match(
+    String(error.message),
+    /^no answer came within 1s after the write of dlp\/filepattern "102" was sent: not there when read back; the device may still apply it$/,
+  );
   assert.match(String(error.hint), /check with 'cmdb get dlp\/filepattern 102' before sending it again/);
-  assert.deepEqual(sent.map((r) => r.method), ['GET', 'GET']);
+  assert.deepEqual(
+    sent.map((r) => r.method),
+    ['GET', 'GET'],
+  );
 });
 
 test('create refused before it reached the device: not_applied, nothing read back, the refusal in words', async () => {
@@ -96,42 +116,103 @@ test('create refused before it reached the device: not_applied, nothing read bac
 test('bulk create: the item whose answer timed out is unknown, the others created; exit 3', async () => {
   const { handler } = device();
   // The first POST the device would see is the first item's: it times out on the way.
-  const { ctx, io } = mockDevice(handler, { globals: { output: 'json' }, env, stdin: JSON.stringify([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]), faults: [postOnce(timeout())] });
+  const { ctx, io } = mockDevice(handler, {
+    globals: { output: 'json' },
+    env,
+    stdin: JSON.stringify([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]),
+    faults: [postOnce(timeout())],
+  });
   const code = await runCommand(ctx, 'create', { table: TABLE }, { file: '-', concurrency: '1' });
   assert.equal(code, 3, io.err());
   const rows = JSON.parse(io.out()) as Obj[];
-  assert.deepEqual(rows.map((r) => [r.mkey, r.status, r.outcome ?? null]), [[1, 'error', 'unknown'], [2, 'success', null]]);
+  assert.deepEqual(
+    rows.map((r) => [r.mkey, r.status, r.outcome ?? null]),
+    [
+      [1, 'error', 'unknown'],
+      [2, 'success', null],
+    ],
+  );
 });
 
 test('apply: a create timed out and not found is reported in "unknown" (and failed), the rest not applied; exit 3', async () => {
   const { handler } = device();
-  const doc = { vdoms: { root: { [TABLE]: [{ id: 7, name: 'seven' }, { id: 8, name: 'eight' }] } } };
-  const { ctx, io } = mockDevice(handler, { globals: { output: 'json' }, env, stdin: JSON.stringify(doc), faults: [postOnce(timeout())] });
+  const doc = {
+    vdoms: {
+      root: {
+        [TABLE]: [
+          { id: 7, name: 'seven' },
+          { id: 8, name: 'eight' },
+        ],
+      },
+    },
+  };
+  const { ctx, io } = mockDevice(handler, {
+    globals: { output: 'json' },
+    env,
+    stdin: JSON.stringify(doc),
+    faults: [postOnce(timeout())],
+  });
   const code = await runCommand(ctx, 'apply', { tables: [] }, { file: '-', yes: true });
   assert.equal(code, 3, io.err());
-  const report = JSON.parse(io.out()) as { applied: Obj[]; failed: Obj & { error: Obj }; not_applied: Obj[]; unknown: Obj[] };
-  assert.deepEqual(report.unknown.map((s) => s.key), [7]);
+  const report = JSON.parse(io.out()) as {
+    applied: Obj[];
+    failed: Obj & { error: Obj };
+    not_applied: Obj[];
+    unknown: Obj[];
+  };
+  assert.deepEqual(
+    report.unknown.map((s) => s.key),
+    [7],
+  );
   assert.equal(report.failed.outcome, 'unknown');
   assert.match(String(report.failed.error.message), /not there when read back; the device may still apply it/);
-  assert.deepEqual(report.not_applied.map((s) => s.key), [8]);
+  assert.deepEqual(
+    report.not_applied.map((s) => s.key),
+    [8],
+  );
   assert.deepEqual(report.applied, []);
 });
 
 test('apply: a create timed out and delivered late is applied, and the run goes on', async () => {
   const { handler, store } = device([], [{ object: { id: 7, name: 'seven' }, landsOnRead: 3 }]);
-  const doc = { vdoms: { root: { [TABLE]: [{ id: 7, name: 'seven' }, { id: 8, name: 'eight' }] } } };
-  const { ctx, io } = mockDevice(handler, { globals: { output: 'json' }, env, stdin: JSON.stringify(doc), faults: [postOnce(timeout())] });
+  const doc = {
+    vdoms: {
+      root: {
+        [TABLE]: [
+          { id: 7, name: 'seven' },
+          { id: 8, name: 'eight' },
+        ],
+      },
+    },
+  };
+  const { ctx, io } = mockDevice(handler, {
+    globals: { output: 'json' },
+    env,
+    stdin: JSON.stringify(doc),
+    faults: [postOnce(timeout())],
+  });
   const code = await runCommand(ctx, 'apply', { tables: [] }, { file: '-', yes: true });
   assert.equal(code, 0, io.err());
   const report = JSON.parse(io.out()) as { applied: Obj[]; unknown: Obj[] };
-  assert.deepEqual(report.applied.map((s) => [s.key, s.outcome ?? null]), [[7, 'applied'], [8, null]]);
+  assert.deepEqual(
+    report.applied.map((s) => [s.key, s.outcome ?? null]),
+    [
+      [7, 'applied'],
+      [8, null],
+    ],
+  );
   assert.deepEqual(report.unknown, []);
   assert.deepEqual([...store.keys()], ['7', '8']);
 });
 
 test('the module on plain values: a connect timeout never reached the device (not_applied); no read, no wait', async () => {
   const requests: string[] = [];
-  const connectTimeout = new ConnectionError('timeout', 'https://fw', 'Connect Timeout Error', 1000, { cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }) });
+  const connectTimeout = new ConnectionError('timeout', 'https://fw', 'Connect Timeout Error', 1000, {
+    cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }),
+  });
   const client = {
     timeoutMs: 1000,
     request: async (req: { method: string }) => {
@@ -140,7 +221,16 @@ test('the module on plain values: a connect timeout never reached the device (no
     },
   } as unknown as CmdbClient;
   let paused = 0;
-  const err = await sendWrite(client, findTable(TABLE)!, { method: 'DELETE', mkey: 5 }, { mkey: 5, gone: true }, { pause: async () => void paused++ }).then(() => null, (e: unknown) => e);
+  const err = await sendWrite(
+    client,
+    findTable(TABLE)!,
+    { method: 'DELETE', mkey: 5 },
+    { mkey: 5, gone: true },
+    { pause: async () => void paused++ },
+  ).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof WriteOutcomeError);
   assert.equal(err.outcome, 'not_applied');
   assert.deepEqual(requests, ['DELETE']);

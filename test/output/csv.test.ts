@@ -62,12 +62,21 @@ describe('csv', () => {
   });
 
   it('leaves out the header line with headers: false (--no-headers)', async () => {
-    const text = await render({ kind: 'list', rows: bindings() }, opts('csv', undefined, { keyField: 'seq-num', headers: false }));
-    assert.equal(text, '1,10.0.0.1,1,00:11:22:33:44:55,srv1,enable\n' + '2,10.0.0.2,2,00:11:22:33:44:66,srv2,disable\n');
+    const text = await render(
+      { kind: 'list', rows: bindings() },
+      opts('csv', undefined, { keyField: 'seq-num', headers: false }),
+    );
+    assert.equal(
+      text,
+      '1,10.0.0.1,1,00:11:22:33:44:55,srv1,enable\n' + '2,10.0.0.2,2,00:11:22:33:44:66,srv2,disable\n',
+    );
   });
 
-  it('takes the union of the rows\' fields, missing and null values empty', async () => {
-    const rows = [{ name: 'a', x: 1 }, { name: 'b', y: null, z: true }];
+  it("takes the union of the rows' fields, missing and null values empty", async () => {
+    const rows = [
+      { name: 'a', x: 1 },
+      { name: 'b', y: null, z: true },
+    ];
     const text = await render({ kind: 'list', rows }, opts('csv', undefined, { keyField: 'name' }));
     assert.equal(text, 'name,x,y,z\na,1,,\nb,,,true\n');
   });
@@ -76,12 +85,18 @@ describe('csv', () => {
     const rows = [{ name: 'a,b', comments: 'say "hi"', multi: 'one\ntwo', cr: 'x\ry', plain: 'p q' }];
     const text = await render({ kind: 'list', rows }, opts('csv'));
     assert.equal(text, 'name,comments,multi,cr,plain\n"a,b","say ""hi""","one\ntwo","x\ry",p q\n');
-    assert.deepEqual(parseCsv(text), [['name', 'comments', 'multi', 'cr', 'plain'], ['a,b', 'say "hi"', 'one\ntwo', 'x\ry', 'p q']]);
+    assert.deepEqual(parseCsv(text), [
+      ['name', 'comments', 'multi', 'cr', 'plain'],
+      ['a,b', 'say "hi"', 'one\ntwo', 'x\ry', 'p q'],
+    ]);
   });
 
   it('quotes header names that need it', async () => {
     const text = await render({ kind: 'list', rows: [{ 'a,b': 1, 'say "x"': 2 }] }, opts('csv'));
-    assert.deepEqual(parseCsv(text), [['a,b', 'say "x"'], ['1', '2']]);
+    assert.deepEqual(parseCsv(text), [
+      ['a,b', 'say "x"'],
+      ['1', '2'],
+    ]);
   });
 
   it('writes nested tables as compact JSON', async () => {
@@ -93,7 +108,10 @@ describe('csv', () => {
   });
 
   it('prints exactly the --fields columns, in that order', async () => {
-    const text = await render({ kind: 'list', rows: bindings() }, opts('csv', undefined, { keyField: 'seq-num', fields: ['name', 'ip'] }));
+    const text = await render(
+      { kind: 'list', rows: bindings() },
+      opts('csv', undefined, { keyField: 'seq-num', fields: ['name', 'ip'] }),
+    );
     assert.equal(text, 'name,ip\nsrv1,10.0.0.1\nsrv2,10.0.0.2\n');
   });
 
@@ -105,7 +123,10 @@ describe('csv', () => {
 
   it('prints a singleton as a header and one row', async () => {
     const text = await render({ kind: 'object', object: diskSetting() }, opts('csv'));
-    assert.equal(text, 'status,max-log-file-size,roll-schedule,upload-destination,uploadip\nenable,20,daily,ftp-server,0.0.0.0\n');
+    assert.equal(
+      text,
+      'status,max-log-file-size,roll-schedule,upload-destination,uploadip\nenable,20,daily,ftp-server,0.0.0.0\n',
+    );
   });
 
   it('puts a vdom column first for several VDOMs', async () => {
@@ -115,12 +136,18 @@ describe('csv', () => {
   });
 
   it('prints a write as a header and one row', async () => {
-    const text = await render({ kind: 'write', result: { status: 'success', mkey: 'a,b', vdom: 'root' }, message: 'm' }, opts('csv'));
+    const text = await render(
+      { kind: 'write', result: { status: 'success', mkey: 'a,b', vdom: 'root' }, message: 'm' },
+      opts('csv'),
+    );
     assert.equal(text, 'status,mkey,revision,vdom\nsuccess,"a,b",,root\n');
   });
 
   it('prints nothing for an empty list, or just the header with --fields', async () => {
     assert.equal(await render({ kind: 'list', rows: [] }, opts('csv')), '');
-    assert.equal(await render({ kind: 'list', rows: [] }, opts('csv', undefined, { fields: ['name', 'ip'] })), 'name,ip\n');
+    assert.equal(
+      await render({ kind: 'list', rows: [] }, opts('csv', undefined, { fields: ['name', 'ip'] })),
+      'name,ip\n',
+    );
   });
 });

@@ -21,13 +21,21 @@ describe('formatError', () => {
   });
 
   it('has null status and code, and a null hint, when the device was not reached', () => {
-    const text = formatError({ exit: 3, status: null, code: null, message: 'connection refused' }, { json: true, color: false });
-    assert.deepEqual(JSON.parse(text), { error: { exit: 3, status: null, code: null, message: 'connection refused', hint: null } });
+    const text = formatError(
+      { exit: 3, status: null, code: null, message: 'connection refused' },
+      { json: true, color: false },
+    );
+    assert.deepEqual(JSON.parse(text), {
+      error: { exit: 3, status: null, code: null, message: 'connection refused', hint: null },
+    });
     assert.equal(text.split('\n').length, 2);
   });
 
   it('adds cli_error when the device sent one', () => {
-    const text = formatError({ ...notFound, exit: 7, status: 500, code: -5, cliError: 'entry already exists\nline 2' }, { json: true, color: false });
+    const text = formatError(
+      { ...notFound, exit: 7, status: 500, code: -5, cliError: 'entry already exists\nline 2' },
+      { json: true, color: false },
+    );
     const parsed = JSON.parse(text) as { error: Record<string, unknown> };
     assert.equal(parsed.error.cli_error, 'entry already exists\nline 2');
     assert.equal(text.split('\n').length, 2);
@@ -44,7 +52,10 @@ describe('formatError', () => {
   });
 
   it('prints only the message line when there is no hint', () => {
-    assert.equal(formatError({ exit: 1, status: null, code: null, message: 'boom', hint: null }, { json: false, color: false }), 'cmdb: boom\n');
+    assert.equal(
+      formatError({ exit: 1, status: null, code: null, message: 'boom', hint: null }, { json: false, color: false }),
+      'cmdb: boom\n',
+    );
   });
 
   it('colours the prefix red and the hint dim only with colour', async () => {
@@ -56,7 +67,10 @@ describe('formatError', () => {
   });
 
   it('never passes terminal escapes from the device through', () => {
-    const text = formatError({ exit: 7, status: 400, code: -651, message: 'invalid value', cliError: `bad${ESC}[2Jvalue` }, { json: false, color: false });
+    const text = formatError(
+      { exit: 7, status: 400, code: -651, message: 'invalid value', cliError: `bad${ESC}[2Jvalue` },
+      { json: false, color: false },
+    );
     assert.ok(!text.includes(ESC));
     assert.ok(text.includes('bad\\x1b[2Jvalue'));
   });
@@ -64,7 +78,10 @@ describe('formatError', () => {
 
 describe('formatWarning and formatNotice', () => {
   it('prefix warnings and notices', () => {
-    assert.equal(formatWarning('TLS verification is off (--insecure)', false), 'cmdb: warning: TLS verification is off (--insecure)\n');
+    assert.equal(
+      formatWarning('TLS verification is off (--insecure)', false),
+      'cmdb: warning: TLS verification is off (--insecure)\n',
+    );
     assert.equal(formatNotice('No objects in firewall/address', false), 'cmdb: No objects in firewall/address\n');
   });
 

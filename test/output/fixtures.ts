@@ -12,7 +12,11 @@ export function pipe(): Terminal {
   return { isTTY: false, columns: 80, color: false };
 }
 
-export function opts(format: RenderOptions['format'], terminal: Terminal = pipe(), extra: Partial<RenderOptions> = {}): RenderOptions {
+export function opts(
+  format: RenderOptions['format'],
+  terminal: Terminal = pipe(),
+  extra: Partial<RenderOptions> = {},
+): RenderOptions {
   return { format, terminal, ...extra };
 }
 
@@ -59,5 +63,11 @@ export function bindings(): Row[] {
 
 /** log.disk/setting: a singleton. */
 export function diskSetting(): Row {
-  return { status: 'enable', 'max-log-file-size': 20, 'roll-schedule': 'daily', 'upload-destination': 'ftp-server', uploadip: '0.0.0.0' };
+  return {
+    status: 'enable',
+    'max-log-file-size': 20,
+    'roll-schedule': 'daily',
+    'upload-destination': 'ftp-server',
+    uploadip: '0.0.0.0',
+  };
 }

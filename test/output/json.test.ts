@@ -54,12 +54,18 @@ describe('ndjson', () => {
     const text = await render({ kind: 'list', rows: accessLists() }, opts('ndjson', tty()));
     const lines = text.split('\n');
     assert.equal(lines.pop(), '');
-    assert.deepEqual(lines.map((l) => JSON.parse(l)), accessLists());
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l)),
+      accessLists(),
+    );
     assert.equal(lines[0], JSON.stringify(accessLists()[0]));
   });
 
   it('prints a singleton as one line', async () => {
-    assert.equal(await render({ kind: 'object', object: diskSetting() }, opts('ndjson')), JSON.stringify(diskSetting()) + '\n');
+    assert.equal(
+      await render({ kind: 'object', object: diskSetting() }, opts('ndjson')),
+      JSON.stringify(diskSetting()) + '\n',
+    );
   });
 
   it('adds the VDOM as the first field of each row, the queried VDOM winning', async () => {
@@ -67,14 +73,14 @@ describe('ndjson', () => {
       { kind: 'byVdom', vdoms: { root: [{ name: 'a' }, { name: 'b' }], dmz: { status: 'enable', vdom: 'other' } } },
       opts('ndjson'),
     );
-    assert.equal(
-      text,
-      '{"vdom":"root","name":"a"}\n{"vdom":"root","name":"b"}\n{"vdom":"dmz","status":"enable"}\n',
-    );
+    assert.equal(text, '{"vdom":"root","name":"a"}\n{"vdom":"root","name":"b"}\n{"vdom":"dmz","status":"enable"}\n');
   });
 
   it('prints a write as one line', async () => {
-    const text = await render({ kind: 'write', result: { status: 'success', mkey: 3, vdom: 'root' }, message: 'm' }, opts('ndjson'));
+    const text = await render(
+      { kind: 'write', result: { status: 'success', mkey: 3, vdom: 'root' }, message: 'm' },
+      opts('ndjson'),
+    );
     assert.equal(text, '{"status":"success","mkey":3,"revision":null,"vdom":"root"}\n');
   });
 
@@ -93,6 +99,9 @@ describe('raw', () => {
   });
 
   it('pretty-prints on a terminal', async () => {
-    assert.equal(await render({ kind: 'raw', body }, opts('table', tty(80, true))), JSON.stringify(body, null, 2) + '\n');
+    assert.equal(
+      await render({ kind: 'raw', body }, opts('table', tty(80, true))),
+      JSON.stringify(body, null, 2) + '\n',
+    );
   });
 });

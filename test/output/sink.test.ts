@@ -22,7 +22,12 @@ describe('createRowSink', () => {
     await sink.write(page2);
     assert.equal(out.chunks.length, 2);
     await sink.end();
-    assert.equal(out.text(), bindings().map((r) => JSON.stringify(r) + '\n').join(''));
+    assert.equal(
+      out.text(),
+      bindings()
+        .map((r) => JSON.stringify(r) + '\n')
+        .join(''),
+    );
   });
 
   it('buffers a table until end, then prints one table of every page', async () => {
@@ -131,7 +136,15 @@ describe('createRowSink prints what render() prints for all the rows', () => {
         for (const rows of [awkward(), accessLists(), bindings(), []]) {
           const whole = await render({ kind: 'list', rows }, { format, ...view });
           assert.equal(await paged(format, view, [rows]), whole);
-          assert.equal(await paged(format, view, rows.map((row) => [row])), whole, 'one row a page');
+          assert.equal(
+            await paged(
+              format,
+              view,
+              rows.map((row) => [row]),
+            ),
+            whole,
+            'one row a page',
+          );
           assert.equal(await paged(format, view, [[], rows, []]), whole, 'empty pages');
         }
       });
@@ -139,7 +152,12 @@ describe('createRowSink prints what render() prints for all the rows', () => {
   }
 
   it('keeps table and csv rows beyond its memory in a temporary file, with the same result', async () => {
-    const rows: Row[] = Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `host-${i} ✓`, ip: `10.0.${i >> 8}.${i & 255}`, comment: 'é'.repeat(i % 7) + 'x'.repeat(60) }));
+    const rows: Row[] = Array.from({ length: 40_000 }, (_, i) => ({
+      id: i,
+      name: `host-${i} ✓`,
+      ip: `10.0.${i >> 8}.${i & 255}`,
+      comment: 'é'.repeat(i % 7) + 'x'.repeat(60),
+    }));
     rows[39_999] = { ...rows[39_999], late: 'a field seen last' };
     for (const format of ['table', 'csv'] as const) {
       const view = { terminal: pipe(), keyField: 'id' };
@@ -152,7 +170,12 @@ describe('createRowSink prints what render() prints for all the rows', () => {
 describe('a long piped table', () => {
   it('is laid out as a plain reading of the rule: columns as wide as their widest cell, two spaces apart, no blanks at the end', async () => {
     // Plain rows, with now and then a row that ends in an empty or blank cell, lacks fields, or has none.
-    const rows: Row[] = Array.from({ length: 30_000 }, (_, i) => ({ id: i, name: `h${i}`, ip: `10.0.${i >> 8}.${i & 255}`, comment: i % 7 ? 'x'.repeat(i % 23) : '' }));
+    const rows: Row[] = Array.from({ length: 30_000 }, (_, i) => ({
+      id: i,
+      name: `h${i}`,
+      ip: `10.0.${i >> 8}.${i & 255}`,
+      comment: i % 7 ? 'x'.repeat(i % 23) : '',
+    }));
     for (let i = 500; i < rows.length; i += 3001) {
       rows[i] = { ...rows[i], comment: 'blank at the end ' };
       rows[i + 1] = { id: rows[i + 1]!.id, name: '' };
@@ -162,7 +185,11 @@ describe('a long piped table', () => {
     const columns = ['id', 'name', 'ip', 'comment'];
     const text = (row: Row, c: string) => (row[c] === undefined ? '' : String(row[c]));
     const widths = columns.map((c) => Math.max(c.length, ...rows.map((row) => text(row, c).length)));
-    const line = (cells: string[]) => cells.map((cell, c) => (c < cells.length - 1 ? cell.padEnd(widths[c]! + 2) : cell)).join('').trimEnd() + '\n';
+    const line = (cells: string[]) =>
+      cells
+        .map((cell, c) => (c < cells.length - 1 ? cell.padEnd(widths[c]! + 2) : cell))
+        .join('')
+        .trimEnd() + '\n';
     const expected = line(columns) + rows.map((row) => line(columns.map((c) => text(row, c)))).join('');
     const pages = Array.from({ length: 30 }, (_, p) => rows.slice(p * 1000, p * 1000 + 1000));
     assert.equal(await paged('table', { keyField: 'id' }, pages), expected);
@@ -180,8 +207,27 @@ describe('Spool', () => {
   });
 
   it('gives back rows of cells as pushed, whatever characters the cells hold, in memory and spilled', () => {
-    const odd = ['', 'a,b', '"q"', 'line\nbreak', 'unit\x1fsep', 'rec\x1esep', '\x1en', '\x1e', '\x1f', '\n', '\\n', 'é漢\u2028', '[1,"x"]', 'null'];
-    const rows = Array.from({ length: 3000 }, (_, i) => [String(i), odd[i % odd.length]!, odd[(i * 7) % odd.length]! + odd[(i * 3) % odd.length]!]);
+    const odd = [
+      '',
+      'a,b',
+      '"q"',
+      'line\nbreak',
+      'unit\x1fsep',
+      'rec\x1esep',
+      '\x1en',
+      '\x1e',
+      '\x1f',
+      '\n',
+      '\\n',
+      'é漢\u2028',
+      '[1,"x"]',
+      'null',
+    ];
+    const rows = Array.from({ length: 3000 }, (_, i) => [
+      String(i),
+      odd[i % odd.length]!,
+      odd[(i * 7) % odd.length]! + odd[(i * 3) % odd.length]!,
+    ]);
     for (const limit of [100, 1 << 20]) {
       const spool = new Spool(limit);
       for (const row of rows) spool.pushCells(row);

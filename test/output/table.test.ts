@@ -21,7 +21,9 @@ describe('table: list', () => {
   });
 
   it('leaves out the header line with headers: false (--no-headers), columns still aligned', async () => {
-    const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', headers: false }));
+    const lines = linesOf(
+      await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', headers: false }),
+    );
     assert.equal(lines.length, 2);
     assert.deepEqual(cells(lines[0]!), ['1', '10.0.0.1', '00:11:22:33:44:55', 'srv1', 'enable']);
     assert.equal(lines[0]!.indexOf('10.0.0.1'), 'seq-num'.length + 2);
@@ -39,7 +41,12 @@ describe('table: list', () => {
   });
 
   it('shows exactly the --fields columns, q_* included when asked', async () => {
-    const lines = linesOf(await table({ kind: 'list', rows: bindings() }, tty(200), { keyField: 'seq-num', fields: ['name', 'q_origin_key'] }));
+    const lines = linesOf(
+      await table({ kind: 'list', rows: bindings() }, tty(200), {
+        keyField: 'seq-num',
+        fields: ['name', 'q_origin_key'],
+      }),
+    );
     assert.deepEqual(cells(lines[0]!), ['name', 'q_origin_key']);
     assert.deepEqual(cells(lines[2]!), ['srv2', '2']);
   });
@@ -51,7 +58,15 @@ describe('table: list', () => {
     for (const line of lines) assert.equal(line, line.trimEnd());
     assert.equal(lines[0]!.indexOf('ip'), 'seq-num'.length + 2);
     assert.equal(lines[1]!.indexOf('10.0.0.1'), lines[0]!.indexOf('ip'));
-    const sparse = linesOf(await table({ kind: 'list', rows: [{ name: 'a', comments: 'x' }, { name: 'bb', comments: null }] }));
+    const sparse = linesOf(
+      await table({
+        kind: 'list',
+        rows: [
+          { name: 'a', comments: 'x' },
+          { name: 'bb', comments: null },
+        ],
+      }),
+    );
     assert.deepEqual(sparse, ['name  comments', 'a     x', 'bb']);
   });
 
@@ -69,31 +84,31 @@ describe('table: list', () => {
       { id: 10, name: 'tab', status: 'x\t' },
     ];
     assert.deepEqual(linesOf(await table({ kind: 'list', rows }, pipe(), { keyField: 'id' })), [
-      "id        name                 comments          status",
-      "1         plain                ends in a space   enable",
-      "2         wide 漢字            nbsp at the end   disable",
-      "3         ctrl\\x1b[31m         tab\\tin           true",
-      "4         no last              x",
-      "5",
-      "6         nested               a,b               k=v",
-      "-1.5e+21  ideographic space　                    done",
-      "8         é                                      déjà",
-      "9         last                                   x",
-      "10        tab                                    x\\t",
+      'id        name                 comments          status',
+      '1         plain                ends in a space   enable',
+      '2         wide 漢字            nbsp at the end   disable',
+      '3         ctrl\\x1b[31m         tab\\tin           true',
+      '4         no last              x',
+      '5',
+      '6         nested               a,b               k=v',
+      '-1.5e+21  ideographic space　                    done',
+      '8         é                                      déjà',
+      '9         last                                   x',
+      '10        tab                                    x\\t',
     ]);
     assert.deepEqual(linesOf(await table({ kind: 'list', rows }, tty(40), { keyField: 'id' })), [
-      "id        name            comments",
-      "1         plain           ends in a spa…",
-      "2         wide 漢字       nbsp at the e…",
-      "3         ctrl\\x1b[31m    tab\\tin",
-      "4         no last         x",
-      "5",
-      "6         nested          a,b",
-      "-1.5e+21  ideographic s…",
-      "8         é",
-      "9         last",
-      "10        tab",
-      "(1 more column: use --fields or -o yaml)",
+      'id        name            comments',
+      '1         plain           ends in a spa…',
+      '2         wide 漢字       nbsp at the e…',
+      '3         ctrl\\x1b[31m    tab\\tin',
+      '4         no last         x',
+      '5',
+      '6         nested          a,b',
+      '-1.5e+21  ideographic s…',
+      '8         é',
+      '9         last',
+      '10        tab',
+      '(1 more column: use --fields or -o yaml)',
     ]);
   });
 
@@ -101,8 +116,15 @@ describe('table: list', () => {
     const rows: Row[] = [
       {
         name: 'grp1',
-        member: [{ name: 'port1', q_origin_key: 'port1' }, { name: 'port2', q_origin_key: 'port2' }],
-        rule: [{ id: 1, action: 'permit' }, { id: 2, action: 'deny' }, { id: 3, action: 'deny' }],
+        member: [
+          { name: 'port1', q_origin_key: 'port1' },
+          { name: 'port2', q_origin_key: 'port2' },
+        ],
+        rule: [
+          { id: 1, action: 'permit' },
+          { id: 2, action: 'deny' },
+          { id: 3, action: 'deny' },
+        ],
         one: [{ id: 1, action: 'permit' }],
         allowaccess: ['ping', 'https'],
         ref: { id: 4, action: 'deny', q_ref: 1 },
@@ -127,7 +149,10 @@ describe('table: list', () => {
   });
 
   it('escapes control characters from the device', async () => {
-    const text = await table({ kind: 'list', rows: [{ name: `evil${ESC}[2J`, comments: 'line1\nline2' }] }, tty(200, false));
+    const text = await table(
+      { kind: 'list', rows: [{ name: `evil${ESC}[2J`, comments: 'line1\nline2' }] },
+      tty(200, false),
+    );
     assert.ok(!text.includes(ESC));
     assert.equal(linesOf(text).length, 2);
     assert.ok(text.includes('evil\\x1b[2J'));
@@ -138,8 +163,24 @@ describe('table: list', () => {
 describe('table: fitting the terminal', () => {
   const comment = 'This policy allows the branch offices to reach the data centre web servers over HTTPS only';
   const rows: Row[] = [
-    { policyid: 1, name: 'branch-to-dc', srcintf: [{ name: 'port1' }], dstintf: [{ name: 'port2' }], action: 'accept', schedule: 'always', comments: comment },
-    { policyid: 2, name: 'dc-to-internet', srcintf: [{ name: 'port2' }], dstintf: [{ name: 'wan1' }], action: 'accept', schedule: 'always', comments: 'short' },
+    {
+      policyid: 1,
+      name: 'branch-to-dc',
+      srcintf: [{ name: 'port1' }],
+      dstintf: [{ name: 'port2' }],
+      action: 'accept',
+      schedule: 'always',
+      comments: comment,
+    },
+    {
+      policyid: 2,
+      name: 'dc-to-internet',
+      srcintf: [{ name: 'port2' }],
+      dstintf: [{ name: 'wan1' }],
+      action: 'accept',
+      schedule: 'always',
+      comments: 'short',
+    },
   ];
 
   it('fits every line into 80 columns, cutting the widest column with …', async () => {
@@ -162,7 +203,11 @@ describe('table: fitting the terminal', () => {
   });
 
   it('never cuts when piped', async () => {
-    const text = await table({ kind: 'list', rows }, { isTTY: false, columns: 40, color: false }, { keyField: 'policyid' });
+    const text = await table(
+      { kind: 'list', rows },
+      { isTTY: false, columns: 40, color: false },
+      { keyField: 'policyid' },
+    );
     assert.ok(text.includes(comment));
     assert.ok(!text.includes('…'));
   });
@@ -224,19 +269,28 @@ describe('table: one object', () => {
     const lines = linesOf(await table({ kind: 'object', object: { name: 'a', comments: words } }, tty(60)));
     assert.ok(lines.length > 2);
     for (const line of lines) assert.ok(visibleWidth(line) <= 60, line);
-    const value = lines.slice(1).map((l) => l.slice('comments  '.length)).join(' ');
+    const value = lines
+      .slice(1)
+      .map((l) => l.slice('comments  '.length))
+      .join(' ');
     assert.equal(value, words);
   });
 
   it('prints only the --fields rows', async () => {
-    const lines = linesOf(await table({ kind: 'object', object: diskSetting() }, tty(80), { fields: ['uploadip', 'status'] }));
+    const lines = linesOf(
+      await table({ kind: 'object', object: diskSetting() }, tty(80), { fields: ['uploadip', 'status'] }),
+    );
     assert.deepEqual(lines, ['uploadip  0.0.0.0', 'status    enable']);
   });
 });
 
 describe('table: several VDOMs', () => {
   it('prints one section per VDOM', async () => {
-    const text = await table({ kind: 'byVdom', vdoms: { root: bindings(), dmz: [], global: diskSetting() } }, tty(200), { keyField: 'seq-num' });
+    const text = await table(
+      { kind: 'byVdom', vdoms: { root: bindings(), dmz: [], global: diskSetting() } },
+      tty(200),
+      { keyField: 'seq-num' },
+    );
     const lines = linesOf(text);
     assert.equal(lines[0], '== vdom: root ==');
     assert.deepEqual(cells(lines[1]!), ['seq-num', 'ip', 'mac', 'name', 'status']);
@@ -253,7 +307,11 @@ describe('table: several VDOMs', () => {
 
 describe('table: writes', () => {
   it('prints the confirming line', async () => {
-    const text = await table({ kind: 'write', result: { status: 'success', mkey: 7, vdom: 'root' }, message: 'Created dlp/filepattern 7 in vdom root' });
+    const text = await table({
+      kind: 'write',
+      result: { status: 'success', mkey: 7, vdom: 'root' },
+      message: 'Created dlp/filepattern 7 in vdom root',
+    });
     assert.equal(text, 'Created dlp/filepattern 7 in vdom root\n');
   });
 });
@@ -281,7 +339,10 @@ describe('colour', () => {
 
   it('makes table headers bold when colour is on', async () => {
     await loadPalette();
-    const list = await render({ kind: 'list', rows: bindings() }, opts('table', tty(80, true), { keyField: 'seq-num' }));
+    const list = await render(
+      { kind: 'list', rows: bindings() },
+      opts('table', tty(80, true), { keyField: 'seq-num' }),
+    );
     assert.ok(linesOf(list)[0]!.startsWith(`${ESC}[1mseq-num${ESC}[22m`));
     assert.ok(!linesOf(list)[1]!.includes(ESC), 'rows stay plain');
     const byVdom = await render({ kind: 'byVdom', vdoms: { root: bindings() } }, opts('table', tty(80, true)));
@@ -297,7 +358,12 @@ describe('colour', () => {
 
 describe('table: the key column and --with-meta', () => {
   const rows: Row[] = [
-    { name: 'branch-office-north-east-primary-uplink', q_ref: 3, comments: 'a long comment that has to be cut somewhere', rule: [] },
+    {
+      name: 'branch-office-north-east-primary-uplink',
+      q_ref: 3,
+      comments: 'a long comment that has to be cut somewhere',
+      rule: [],
+    },
     { name: 'hq', q_ref: 0, comments: 'short', rule: [] },
   ];
 
@@ -317,7 +383,12 @@ describe('table: the key column and --with-meta', () => {
     assert.deepEqual(cells(lines[1]!).slice(0, 2), ['branch-office-north-east-primary-uplink', '3']);
     const hidden = linesOf(await table({ kind: 'list', rows }, tty(200), { keyField: 'name' }));
     assert.ok(!cells(hidden[0]!).includes('q_ref'));
-    const object = linesOf(await table({ kind: 'object', object: rows[1]! }, tty(200), { keyField: 'name', showMeta: ['q_ref'] }));
-    assert.ok(object.some((l) => /^q_ref\s+0$/.test(l)), object.join('\n'));
+    const object = linesOf(
+      await table({ kind: 'object', object: rows[1]! }, tty(200), { keyField: 'name', showMeta: ['q_ref'] }),
+    );
+    assert.ok(
+      object.some((l) => /^q_ref\s+0$/.test(l)),
+      object.join('\n'),
+    );
   });
 });

@@ -31,7 +31,26 @@ describe('yaml', () => {
   });
 
   it('keeps look-alike strings strings for YAML 1.2 and YAML 1.1 readers', async () => {
-    const tricky = ['0123', 'yes', 'no', 'on', 'off', 'y', 'n', 'true', 'null', '~', '', '1e3', '0x1F', '1_000', '12:30', '2024-01-31', '.inf', '+1'];
+    const tricky = [
+      '0123',
+      'yes',
+      'no',
+      'on',
+      'off',
+      'y',
+      'n',
+      'true',
+      'null',
+      '~',
+      '',
+      '1e3',
+      '0x1F',
+      '1_000',
+      '12:30',
+      '2024-01-31',
+      '.inf',
+      '+1',
+    ];
     const row = Object.fromEntries(tricky.map((value, i) => [`f${i}`, value]));
     row.n = 'key named n';
     row.on = 'key named on';

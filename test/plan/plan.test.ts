@@ -13,13 +13,27 @@ const ACL = 'router/access-list';
 
 function compare(vdoms: Record<string, Record<string, unknown>>, actual: Record<string, unknown>, prune = false) {
   const desired = readDocument({ vdoms }, 'doc');
-  const comparisons: Comparison[] = desired.map((d) => ({ desired: d, actual: actual[`${d.vdom} ${d.table.path}`] as Obj[] }));
+  const comparisons: Comparison[] = desired.map((d) => ({
+    desired: d,
+    actual: actual[`${d.vdom} ${d.table.path}`] as Obj[],
+  }));
   return computePlan(comparisons, { prune });
 }
 
 describe('documents', () => {
   test('drop q_* fields and order fields stably: key first, then the catalogue order, then others by name', () => {
-    const [t] = readDocument({ vdoms: { root: { [ACL]: [{ comments: 'c', q_origin_key: 'a', name: 'a', rule: [{ action: 'deny', q_origin_key: 1, id: 1 }] }] } } }, 'doc');
+    const [t] = readDocument(
+      {
+        vdoms: {
+          root: {
+            [ACL]: [
+              { comments: 'c', q_origin_key: 'a', name: 'a', rule: [{ action: 'deny', q_origin_key: 1, id: 1 }] },
+            ],
+          },
+        },
+      },
+      'doc',
+    );
     const [object] = t.content as Obj[];
     assert.deepEqual(Object.keys(object), ['name', 'comments', 'rule']);
     assert.deepEqual(object.rule, [{ id: 1, action: 'deny' }]);
@@ -58,18 +72,41 @@ describe('comparison rules', () => {
   });
   test('named members are a set; numbered entries keep their order; only stated fields count', () => {
     const member = table('vpn.ipsec/concentrator').fields.member;
-    assert.ok(sameValue(member, [{ name: 'a' }, { name: 'b' }], [{ name: 'b', q_origin_key: 'b' }, { name: 'a', q_origin_key: 'a' }]));
+    assert.ok(
+      sameValue(
+        member,
+        [{ name: 'a' }, { name: 'b' }],
+        [
+          { name: 'b', q_origin_key: 'b' },
+          { name: 'a', q_origin_key: 'a' },
+        ],
+      ),
+    );
     assert.ok(!sameValue(member, [{ name: 'a' }], [{ name: 'a' }, { name: 'b' }]));
     const rule = table(ACL).fields.rule;
-    const device = [{ id: 1, action: 'permit', prefix: '10.0.0.0 255.0.0.0' }, { id: 2, action: 'deny', prefix: '0.0.0.0 0.0.0.0' }];
+    const device = [
+      { id: 1, action: 'permit', prefix: '10.0.0.0 255.0.0.0' },
+      { id: 2, action: 'deny', prefix: '0.0.0.0 0.0.0.0' },
+    ];
     assert.ok(sameValue(rule, [{ id: 1, action: 'permit' }, { id: 2 }], device));
     assert.ok(!sameValue(rule, [{ id: 2 }, { id: 1 }], device), 'rules are ordered');
     assert.ok(!sameValue(rule, [{ id: 1, action: 'deny' }, { id: 2 }], device));
   });
   test('only fields the document states are compared, the key aside', () => {
     const t = table(BINDINGS);
-    assert.deepEqual(changedFields(t.fields, 'seq-num', { 'seq-num': 1, ip: '10.0.0.1' }, { 'seq-num': 1, ip: '10.0.0.1', name: 'other' }), {});
-    assert.deepEqual(changedFields(t.fields, 'seq-num', { 'seq-num': 1, ip: '10.0.0.2' }, { 'seq-num': 1, ip: '10.0.0.1' }), { ip: { from: '10.0.0.1', to: '10.0.0.2' } });
+    assert.deepEqual(
+      changedFields(
+        t.fields,
+        'seq-num',
+        { 'seq-num': 1, ip: '10.0.0.1' },
+        { 'seq-num': 1, ip: '10.0.0.1', name: 'other' },
+      ),
+      {},
+    );
+    assert.deepEqual(
+      changedFields(t.fields, 'seq-num', { 'seq-num': 1, ip: '10.0.0.2' }, { 'seq-num': 1, ip: '10.0.0.1' }),
+      { ip: { from: '10.0.0.1', to: '10.0.0.2' } },
+    );
   });
 });
 
@@ -85,7 +122,11 @@ describe('plans', () => {
   };
   const desired = {
     root: {
-      [BINDINGS]: [{ 'seq-num': 1, ip: '10.0.0.1' }, { 'seq-num': '2', ip: '10.0.0.9' }, { 'seq-num': 4, ip: '10.0.0.4' }],
+      [BINDINGS]: [
+        { 'seq-num': 1, ip: '10.0.0.1' },
+        { 'seq-num': '2', ip: '10.0.0.9' },
+        { 'seq-num': 4, ip: '10.0.0.4' },
+      ],
       [ACL]: [],
       'log.disk/setting': { status: 'disable', 'roll-day': 'monday' },
     },
@@ -93,19 +134,27 @@ describe('plans', () => {
 
   test('create, update (changed fields only), and with prune delete, in apply order', () => {
     const { plan, steps } = compare(desired, device, true);
-    assert.deepEqual(plan.create, [{ vdom: 'root', table: BINDINGS, key: 4, object: { 'seq-num': 4, ip: '10.0.0.4' } }]);
+    assert.deepEqual(plan.create, [
+      { vdom: 'root', table: BINDINGS, key: 4, object: { 'seq-num': 4, ip: '10.0.0.4' } },
+    ]);
     assert.deepEqual(plan.update, [
       { vdom: 'root', table: BINDINGS, key: 2, changes: { ip: { from: '10.0.0.2', to: '10.0.0.9' } } },
       { vdom: 'root', table: 'log.disk/setting', key: null, changes: { status: { from: 'enable', to: 'disable' } } },
     ]);
-    assert.deepEqual(plan.delete, [{ vdom: 'root', table: BINDINGS, key: 3 }, { vdom: 'root', table: ACL, key: 'x' }]);
-    assert.deepEqual(steps.map((s) => `${s.action} ${s.table} ${s.key}`), [
-      `update ${BINDINGS} 2`,
-      `create ${BINDINGS} 4`,
-      'update log.disk/setting null',
-      `delete ${ACL} x`,
-      `delete ${BINDINGS} 3`,
+    assert.deepEqual(plan.delete, [
+      { vdom: 'root', table: BINDINGS, key: 3 },
+      { vdom: 'root', table: ACL, key: 'x' },
     ]);
+    assert.deepEqual(
+      steps.map((s) => `${s.action} ${s.table} ${s.key}`),
+      [
+        `update ${BINDINGS} 2`,
+        `create ${BINDINGS} 4`,
+        'update log.disk/setting null',
+        `delete ${ACL} x`,
+        `delete ${BINDINGS} 3`,
+      ],
+    );
   });
 
   test('without prune nothing is deleted; an identical document plans nothing', () => {
@@ -119,19 +168,27 @@ describe('plans', () => {
   test('requests: POST the object, PUT only the changed fields, DELETE by key, in the VDOM', () => {
     const { steps, tables } = compare(desired, device, true);
     const requests = steps.map((s) => requestOf(s, tables.get(s.table)!));
-    assert.deepEqual(requests.map((r) => [r.method, r.tablePath, r.mkey, r.body, r.query]), [
-      ['PUT', BINDINGS, 2, { ip: '10.0.0.9' }, { vdom: ['root'] }],
-      ['POST', BINDINGS, undefined, { 'seq-num': 4, ip: '10.0.0.4' }, { vdom: ['root'] }],
-      ['PUT', 'log.disk/setting', undefined, { status: 'disable' }, { vdom: ['root'] }],
-      ['DELETE', ACL, 'x', undefined, { vdom: ['root'] }],
-      ['DELETE', BINDINGS, 3, undefined, { vdom: ['root'] }],
-    ]);
+    assert.deepEqual(
+      requests.map((r) => [r.method, r.tablePath, r.mkey, r.body, r.query]),
+      [
+        ['PUT', BINDINGS, 2, { ip: '10.0.0.9' }, { vdom: ['root'] }],
+        ['POST', BINDINGS, undefined, { 'seq-num': 4, ip: '10.0.0.4' }, { vdom: ['root'] }],
+        ['PUT', 'log.disk/setting', undefined, { status: 'disable' }, { vdom: ['root'] }],
+        ['DELETE', ACL, 'x', undefined, { vdom: ['root'] }],
+        ['DELETE', BINDINGS, 3, undefined, { vdom: ['root'] }],
+      ],
+    );
   });
 
   test('secrets are redacted in what is printed, not in what is sent', () => {
-    const planned = compare({ root: { 'log.disk/setting': { uploadpass: 'hunter2' } } }, { 'root log.disk/setting': { uploadpass: '' } });
+    const planned = compare(
+      { root: { 'log.disk/setting': { uploadpass: 'hunter2' } } },
+      { 'root log.disk/setting': { uploadpass: '' } },
+    );
     assert.deepEqual(redactPlan(planned).update[0].changes, { uploadpass: { from: '', to: '<redacted>' } });
-    assert.deepEqual(requestOf(planned.steps[0], planned.tables.get('log.disk/setting')!).body, { uploadpass: 'hunter2' });
+    assert.deepEqual(requestOf(planned.steps[0], planned.tables.get('log.disk/setting')!).body, {
+      uploadpass: 'hunter2',
+    });
   });
 });
 
@@ -163,17 +220,34 @@ describe('order', () => {
       assert.deepEqual(after, desired, `${device} → ${desired}: ${JSON.stringify(moves)}`);
     }
     // Every permutation of six objects, among others the document does not list.
-    const permute = (xs: number[]): number[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permute([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+    const permute = (xs: number[]): number[][] =>
+      xs.length <= 1
+        ? [xs]
+        : xs.flatMap((x, i) => permute([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
     for (const desired of permute([1, 2, 3, 4, 5, 6])) {
       const device = [7, 1, 2, 8, 3, 4, 5, 6, 9];
-      assert.deepEqual(moved(device, orderMoves(device, desired)).filter((k) => k < 7), desired);
+      assert.deepEqual(
+        moved(device, orderMoves(device, desired)).filter((k) => k < 7),
+        desired,
+      );
     }
   });
 
   test('the catalogue keeps the order of numbered tables that can be updated, never of named ones or singletons', () => {
     const ordered = allTables().filter(keepsOrder);
     assert.equal(ordered.length, 75);
-    assert.deepEqual(ordered.filter((t) => t.spec).map((t) => t.path), ['dlp/filepattern', 'emailfilter/bwl', 'emailfilter/bword', 'firewall.ipmacbinding/table', 'system.3g-modem/custom', 'webfilter/content', 'webfilter/content-header']);
+    assert.deepEqual(
+      ordered.filter((t) => t.spec).map((t) => t.path),
+      [
+        'dlp/filepattern',
+        'emailfilter/bwl',
+        'emailfilter/bword',
+        'firewall.ipmacbinding/table',
+        'system.3g-modem/custom',
+        'webfilter/content',
+        'webfilter/content-header',
+      ],
+    );
     const paths = ordered.map((t) => t.path);
     assert.ok(paths.includes('firewall/policy') && paths.includes('router/static'));
     assert.ok(!paths.includes('firewall/address') && !paths.includes('log.disk/setting'));
@@ -188,17 +262,30 @@ describe('order', () => {
       { vdom: 'root', table: BWL, key: 3, before: 1 },
       { vdom: 'root', table: BWL, key: 4, after: 1 },
     ]);
-    assert.deepEqual(planned.steps.map((s) => `${s.action} ${s.key}`), ['create 4', 'move 3', 'move 4', 'delete 5']);
+    assert.deepEqual(
+      planned.steps.map((s) => `${s.action} ${s.key}`),
+      ['create 4', 'move 3', 'move 4', 'delete 5'],
+    );
     const requests = planned.steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
-    assert.deepEqual(requests.slice(1, 3).map((r) => [r.method, r.mkey, r.body, r.query]), [
-      ['PUT', 3, undefined, { vdom: ['root'], action: 'move', before: '1' }],
-      ['PUT', 4, undefined, { vdom: ['root'], action: 'move', after: '1' }],
-    ]);
-    assert.deepEqual(compare({ root: { [BWL]: bwl(1, 3) } }, { [`root ${BWL}`]: bwl(1, 2, 3) }).plan.move, [], 'objects the document does not list do not count');
+    assert.deepEqual(
+      requests.slice(1, 3).map((r) => [r.method, r.mkey, r.body, r.query]),
+      [
+        ['PUT', 3, undefined, { vdom: ['root'], action: 'move', before: '1' }],
+        ['PUT', 4, undefined, { vdom: ['root'], action: 'move', after: '1' }],
+      ],
+    );
+    assert.deepEqual(
+      compare({ root: { [BWL]: bwl(1, 3) } }, { [`root ${BWL}`]: bwl(1, 2, 3) }).plan.move,
+      [],
+      'objects the document does not list do not count',
+    );
   });
 
   test('a table whose order does not matter never reports it', () => {
-    const planned = compare({ root: { [ACL]: [{ name: 'b' }, { name: 'a' }] } }, { [`root ${ACL}`]: [{ name: 'a' }, { name: 'b' }] });
+    const planned = compare(
+      { root: { [ACL]: [{ name: 'b' }, { name: 'a' }] } },
+      { [`root ${ACL}`]: [{ name: 'a' }, { name: 'b' }] },
+    );
     assert.deepEqual(planned.plan, { create: [], update: [], move: [], delete: [] });
   });
 });

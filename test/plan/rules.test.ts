@@ -16,25 +16,58 @@ const POLICY = 'firewall/policy';
 
 function compare(vdoms: Record<string, Record<string, unknown>>, actual: Record<string, unknown>, prune = false) {
   const desired = readDocument({ vdoms }, 'doc');
-  const comparisons: Comparison[] = desired.map((d) => ({ desired: d, actual: actual[`${d.vdom} ${d.table.path}`] as Obj[] }));
+  const comparisons: Comparison[] = desired.map((d) => ({
+    desired: d,
+    actual: actual[`${d.vdom} ${d.table.path}`] as Obj[],
+  }));
   return computePlan(comparisons, { prune });
 }
 
 describe('IPv4 fields', () => {
   test('the check is loose: an address, with a mask or a prefix, a range, or nothing', () => {
-    for (const ok of ['10.0.0.1', '10.0.0.0 255.255.255.0', '10.0.0.0/24', '0.0.0.0 0.0.0.0', '0.0.0.0/0', '10.0.0.1-10.0.0.9', '10.0.0.1 - 10.0.0.9', '', '255.255.255.0', '10.0.0.0  255.0.255.0']) {
+    for (const ok of [
+      '10.0.0.1',
+      '10.0.0.0 255.255.255.0',
+      '10.0.0.0/24',
+      '0.0.0.0 0.0.0.0',
+      '0.0.0.0/0',
+      '10.0.0.1-10.0.0.9',
+      '10.0.0.1 - 10.0.0.9',
+      '',
+      '255.255.255.0',
+      '10.0.0.0  255.0.255.0',
+    ]) {
       assert.ok(isLooseIpv4(ok), ok);
     }
-    for (const bad of ['10.0.0', '10.0.0.256', 'lan', '10.0.0.0/33', '10.0.0.0/', '10.0.0.0 24', '10.0.0.0 255.255.255.0 x', '::1', '10.0.0.1-']) {
+    for (const bad of [
+      '10.0.0',
+      '10.0.0.256',
+      'lan',
+      '10.0.0.0/33',
+      '10.0.0.0/',
+      '10.0.0.0 24',
+      '10.0.0.0 255.255.255.0 x',
+      '::1',
+      '10.0.0.1-',
+    ]) {
       assert.ok(!isLooseIpv4(bad), bad);
     }
   });
 
   test('a body with a value that is not IPv4-shaped is refused, naming the field; a multi-value field takes several', () => {
     const problems = validateObject(table('firewall/address'), { name: 'lan', subnet: '10.0.0.0/33' });
-    assert.deepEqual(problems.map((p) => [p.kind, p.field]), [['format', 'subnet']]);
-    assert.deepEqual(validateObject(table('router/static'), { 'seq-num': 1, dst: '10.0.0.0/8', gateway: '192.0.2.1' }), []);
-    assert.deepEqual(validateObject(table('system.snmp/user'), { name: 'u', 'notify-hosts': '192.0.2.1 192.0.2.2' }), []);
+    assert.deepEqual(
+      problems.map((p) => [p.kind, p.field]),
+      [['format', 'subnet']],
+    );
+    assert.deepEqual(
+      validateObject(table('router/static'), { 'seq-num': 1, dst: '10.0.0.0/8', gateway: '192.0.2.1' }),
+      [],
+    );
+    assert.deepEqual(
+      validateObject(table('system.snmp/user'), { name: 'u', 'notify-hosts': '192.0.2.1 192.0.2.2' }),
+      [],
+    );
     assert.equal(validateObject(table('system.snmp/user'), { name: 'u', 'notify-hosts': '192.0.2.1 host' }).length, 1);
   });
 
@@ -57,13 +90,18 @@ describe('IPv4 fields', () => {
     const dst = table('router/static').fields.dst;
     assert.ok(sameValue(dst, '0.0.0.0/0', '0.0.0.0 0.0.0.0'));
     assert.ok(sameValue(table('firewall/address').fields['start-ip'], '10.0.0.1', '10.0.0.1'));
-    assert.ok(sameValue(table('system.snmp/user').fields['notify-hosts'], '192.0.2.2 192.0.2.1', '192.0.2.1 192.0.2.2'));
+    assert.ok(
+      sameValue(table('system.snmp/user').fields['notify-hosts'], '192.0.2.2 192.0.2.1', '192.0.2.1 192.0.2.2'),
+    );
     // Not a format ipv4 field: text as text.
     assert.ok(!sameValue(table('firewall/address').fields.comment, '10.0.0.0/24', '10.0.0.0 255.255.255.0'));
   });
 
   test('a plan shows no change for an address written as a prefix that the device answers with a mask', () => {
-    const planned = compare({ root: { 'firewall/address': [{ name: 'lan', subnet: '10.0.0.0/24' }] } }, { 'root firewall/address': [{ name: 'lan', subnet: '10.0.0.0 255.255.255.0' }] });
+    const planned = compare(
+      { root: { 'firewall/address': [{ name: 'lan', subnet: '10.0.0.0/24' }] } },
+      { 'root firewall/address': [{ name: 'lan', subnet: '10.0.0.0 255.255.255.0' }] },
+    );
     assert.deepEqual(planned.plan, { create: [], update: [], move: [], delete: [] });
   });
 });
@@ -83,56 +121,110 @@ describe('secrets', () => {
 
   test('only a secret set or cleared is a change', () => {
     const fields = table('user/tacacs+').fields;
-    assert.deepEqual(changedFields(fields, 'name', { name: 't', key: 'k1', 'secondary-key': 'k2' }, { name: 't', key: 'ENC 1', 'secondary-key': '' }), { 'secondary-key': { from: '', to: 'k2' } });
+    assert.deepEqual(
+      changedFields(
+        fields,
+        'name',
+        { name: 't', key: 'k1', 'secondary-key': 'k2' },
+        { name: 't', key: 'ENC 1', 'secondary-key': '' },
+      ),
+      { 'secondary-key': { from: '', to: 'k2' } },
+    );
   });
 });
 
 describe('order and keys', () => {
   test('every numbered table that can be updated keeps its order, firewall policies and static routes among them', () => {
     const ordered = allTables().filter(keepsOrder);
-    for (const path of [POLICY, 'router/static', 'firewall/DoS-policy', 'dlp/filepattern']) assert.ok(ordered.some((t) => t.path === path), path);
+    for (const path of [POLICY, 'router/static', 'firewall/DoS-policy', 'dlp/filepattern'])
+      assert.ok(
+        ordered.some((t) => t.path === path),
+        path,
+      );
     assert.ok(ordered.every((t) => t.keyType === 'integer' && !t.singleton && t.operations.includes('U')));
     assert.ok(!ordered.some((t) => t.path === 'firewall/address' || t.path === 'log.disk/setting'));
   });
 
   test('policies in another order than their ids: the fewest moves, after the creates', () => {
     const policy = (policyid: number) => ({ policyid, name: `p${policyid}`, action: 'accept' });
-    const planned = compare({ root: { [POLICY]: [policy(3), policy(1), policy(4), policy(2)] } }, { [`root ${POLICY}`]: [policy(1), policy(2), policy(3)] });
-    assert.deepEqual(planned.plan.create.map((c) => c.key), [4]);
+    const planned = compare(
+      { root: { [POLICY]: [policy(3), policy(1), policy(4), policy(2)] } },
+      { [`root ${POLICY}`]: [policy(1), policy(2), policy(3)] },
+    );
+    assert.deepEqual(
+      planned.plan.create.map((c) => c.key),
+      [4],
+    );
     assert.deepEqual(planned.plan.move, [
       { vdom: 'root', table: POLICY, key: 3, before: 1 },
       { vdom: 'root', table: POLICY, key: 4, after: 1 },
     ]);
-    assert.deepEqual(planned.steps.map((s) => s.action), ['create', 'move', 'move']);
+    assert.deepEqual(
+      planned.steps.map((s) => s.action),
+      ['create', 'move', 'move'],
+    );
     assert.deepEqual(requestOf(planned.steps[1], table(POLICY)).query, { vdom: ['root'], action: 'move', before: '1' });
   });
 
   test('on an empty table the creates alone give the order: new objects land at the end', () => {
-    const planned = compare({ root: { [POLICY]: [{ policyid: 9 }, { policyid: 2 }, { policyid: 5 }] } }, { [`root ${POLICY}`]: [] });
-    assert.deepEqual(planned.plan.create.map((c) => c.key), [9, 2, 5]);
+    const planned = compare(
+      { root: { [POLICY]: [{ policyid: 9 }, { policyid: 2 }, { policyid: 5 }] } },
+      { [`root ${POLICY}`]: [] },
+    );
+    assert.deepEqual(
+      planned.plan.create.map((c) => c.key),
+      [9, 2, 5],
+    );
     assert.deepEqual(planned.plan.move, []);
   });
 
   test('key 0: the device picks the key, so each such object is created, never matched, repeated or moved', () => {
-    assert.ok(devicePicksKey(table(POLICY), 0) && devicePicksKey(table(POLICY), '0') && !devicePicksKey(table('firewall/address'), '0'));
-    const planned = compare({ root: { [POLICY]: [{ policyid: 0, name: 'a' }, { policyid: 1 }, { policyid: 0, name: 'b' }] } }, { [`root ${POLICY}`]: [{ policyid: 1 }, { policyid: 2 }] }, true);
-    assert.deepEqual(planned.plan.create.map((c) => [c.key, c.object.name]), [[0, 'a'], [0, 'b']]);
+    assert.ok(
+      devicePicksKey(table(POLICY), 0) &&
+        devicePicksKey(table(POLICY), '0') &&
+        !devicePicksKey(table('firewall/address'), '0'),
+    );
+    const planned = compare(
+      { root: { [POLICY]: [{ policyid: 0, name: 'a' }, { policyid: 1 }, { policyid: 0, name: 'b' }] } },
+      { [`root ${POLICY}`]: [{ policyid: 1 }, { policyid: 2 }] },
+      true,
+    );
+    assert.deepEqual(
+      planned.plan.create.map((c) => [c.key, c.object.name]),
+      [
+        [0, 'a'],
+        [0, 'b'],
+      ],
+    );
     assert.deepEqual(planned.plan.move, []);
-    assert.deepEqual(planned.plan.delete.map((d) => d.key), [2]);
-    assert.throws(() => readDocument({ vdoms: { root: { 'router/static': [{ 'seq-num': 3 }, { 'seq-num': 3 }] } } }, 'doc'), /repeats the key/);
+    assert.deepEqual(
+      planned.plan.delete.map((d) => d.key),
+      [2],
+    );
+    assert.throws(
+      () => readDocument({ vdoms: { root: { 'router/static': [{ 'seq-num': 3 }, { 'seq-num': 3 }] } } }, 'doc'),
+      /repeats the key/,
+    );
   });
 });
 
 describe("SPEC.md's renamed tables", () => {
   test('either name in a document is the same table, under the name written; both at once are refused', () => {
-    const [spec] = readDocument({ vdoms: { root: { 'log.vendoranalyzer2/filter': { severity: 'information' } } } }, 'doc');
-    const [device] = readDocument({ vdoms: { root: { 'log.fortianalyzer2/filter': { severity: 'information' } } } }, 'doc');
+    const [spec] = readDocument(
+      { vdoms: { root: { 'log.vendoranalyzer2/filter': { severity: 'information' } } } },
+      'doc',
+    );
+    const [device] = readDocument(
+      { vdoms: { root: { 'log.fortianalyzer2/filter': { severity: 'information' } } } },
+      'doc',
+    );
     assert.equal(spec.table.path, 'log.vendoranalyzer2/filter');
     assert.equal(device.table.path, 'log.fortianalyzer2/filter');
     assert.equal(device.table.aliasOf, 'log.vendoranalyzer2/filter');
     assert.deepEqual(device.table.fields, spec.table.fields);
     assert.throws(
-      () => readDocument({ vdoms: { root: { 'log.vendoranalyzer2/filter': {}, 'log.fortianalyzer2/filter': {} } } }, 'doc'),
+      () =>
+        readDocument({ vdoms: { root: { 'log.vendoranalyzer2/filter': {}, 'log.fortianalyzer2/filter': {} } } }, 'doc'),
       /names the same table twice, as log.vendoranalyzer2\/filter and log.fortianalyzer2\/filter/,
     );
   });

@@ -26,14 +26,22 @@ test('a list field takes JSON, or a comma list for the naming field', () => {
 
 test('bad --set values are usage errors naming the field', () => {
   assert.throws(() => typeSetValue(table('firewall.ipmacbinding/table'), 'seq-num', 'three'), /integer/);
-  assert.throws(() => typeSetValue(table('dlp/filepattern'), 'nmae', 'x'), (e: unknown) => e instanceof UsageError && /did you mean 'name'/.test(e.message));
+  assert.throws(
+    () => typeSetValue(table('dlp/filepattern'), 'nmae', 'x'),
+    (e: unknown) => e instanceof UsageError && /did you mean 'name'/.test(e.message),
+  );
 });
 
 test('-f, then --data, then each --set merge field by field', async () => {
   const file = join(dir, 'body.yaml');
   writeFileSync(file, 'id: 7\nname: from-file\ncomment: keep\n');
   const ctx = offlineContext();
-  const { bodies, many } = await readBodies(ctx, table('dlp/filepattern'), { file, data: '{"name":"from-data"}', set: ['name=from-set'] }, true);
+  const { bodies, many } = await readBodies(
+    ctx,
+    table('dlp/filepattern'),
+    { file, data: '{"name":"from-data"}', set: ['name=from-set'] },
+    true,
+  );
   assert.equal(many, false);
   assert.deepEqual(bodies, [{ id: 7, name: 'from-set', comment: 'keep' }]);
 });
@@ -43,7 +51,10 @@ test('a JSON array or NDJSON file is several bodies; meta fields are dropped', a
   writeFileSync(file, '{"id":1,"name":"a","q_origin_key":1}\n{"id":2,"name":"b"}\n');
   const { bodies, many } = await readBodies(offlineContext(), table('dlp/filepattern'), { file }, true);
   assert.equal(many, true);
-  assert.deepEqual(bodies, [{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+  assert.deepEqual(bodies, [
+    { id: 1, name: 'a' },
+    { id: 2, name: 'b' },
+  ]);
 });
 
 test('stdin with -f -', async () => {
@@ -66,11 +77,18 @@ test('every invalid body is a usage error before anything is sent', async () => 
     [{}, /nothing to send/],
   ];
   for (const [opts, message] of bad) {
-    await assert.rejects(readBodies(ctx, t, opts, true), (e: unknown) => e instanceof UsageError && e.exitCode === 2 && message.test(e.message), JSON.stringify(opts));
+    await assert.rejects(
+      readBodies(ctx, t, opts, true),
+      (e: unknown) => e instanceof UsageError && e.exitCode === 2 && message.test(e.message),
+      JSON.stringify(opts),
+    );
   }
   const withEnum = Object.entries(table('log.disk/setting').fields).find(([, f]) => f.enum);
   assert.ok(withEnum);
-  await assert.rejects(readBodies(ctx, table('log.disk/setting'), { set: [`${withEnum[0]}=maybe`] }, false), /must be one of/);
+  await assert.rejects(
+    readBodies(ctx, table('log.disk/setting'), { set: [`${withEnum[0]}=maybe`] }, false),
+    /must be one of/,
+  );
 });
 
 test('a broken YAML file names the line', async () => {
@@ -93,8 +111,19 @@ test('an NDJSON file streams with the bodies and the errors readBodies gives; an
     ['bad --data', { file: good, data: '{' }],
     ['--data not an object', { file: good, data: '[1]' }],
     ['bad --set', { file: good, set: ['bogus=1'] }],
-    ['the second element does not fit', { file: write('typo.ndjson', '{"id":1,"name":"a"}\n{"id":2,"nmae":"b"}\n{"id":3,"name":"' + 'x'.repeat(200) + '"}\n') }],
-    ['an empty element after one that does not fit', { file: write('empty.ndjson', '{"id":"one"}\n{"q_origin_key":2}\n') }],
+    [
+      'the second element does not fit',
+      {
+        file: write(
+          'typo.ndjson',
+          '{"id":1,"name":"a"}\n{"id":2,"nmae":"b"}\n{"id":3,"name":"' + 'x'.repeat(200) + '"}\n',
+        ),
+      },
+    ],
+    [
+      'an empty element after one that does not fit',
+      { file: write('empty.ndjson', '{"id":"one"}\n{"q_origin_key":2}\n') },
+    ],
   ];
   for (const [name, opts] of cases) {
     const whole = await readBodies(offlineContext(), t, opts, true).catch((e: Error) => e);
@@ -136,10 +165,17 @@ test('a multi-value option takes a comma or space list of its options, sent spac
 test('a multi-value option in a body is checked value by value; a list of them is joined', async () => {
   const disk = table('log.disk/setting');
   const io = captureIO();
-  const { bodies } = await readBodies(offlineContext({}, {}, io), disk, { data: '{"roll-day": ["monday", "friday"]}', set: ['uploadtype=traffic,event'] }, false);
+  const { bodies } = await readBodies(
+    offlineContext({}, {}, io),
+    disk,
+    { data: '{"roll-day": ["monday", "friday"]}', set: ['uploadtype=traffic,event'] },
+    false,
+  );
   assert.deepEqual(bodies, [{ 'roll-day': 'monday friday', uploadtype: 'traffic event' }]);
   await assert.rejects(
     readBodies(offlineContext({}, {}, io), disk, { data: '{"roll-day": "monday funday"}' }, false),
-    (e: unknown) => e instanceof UsageError && /'roll-day' must be one of .* \(several, separated by spaces\), not "funday"/.test(e.message),
+    (e: unknown) =>
+      e instanceof UsageError &&
+      /'roll-day' must be one of .* \(several, separated by spaces\), not "funday"/.test(e.message),
   );
 });

@@ -12,19 +12,32 @@ const table = (path: string) => findTable(path) as TableDef;
 
 test('all eight filter operators, with OR inside one filter', () => {
   const t = table('router/access-list');
-  for (const op of ['==', '!=', '=@', '!@', '<=', '<', '>=', '>']) assert.equal(parseFilter(t, `name${op}x`), `name${op}x`);
+  for (const op of ['==', '!=', '=@', '!@', '<=', '<', '>=', '>'])
+    assert.equal(parseFilter(t, `name${op}x`), `name${op}x`);
   assert.equal(parseFilter(t, 'name==a,name==b'), 'name==a,name==b');
 });
 
 test('a filter with no known operator, or on an unknown field, is a usage error', () => {
   const t = table('router/access-list');
-  assert.throws(() => parseFilter(t, 'name~x'), (e: unknown) => e instanceof UsageError && /no known operator/.test(e.message));
+  assert.throws(
+    () => parseFilter(t, 'name~x'),
+    (e: unknown) => e instanceof UsageError && /no known operator/.test(e.message),
+  );
   assert.throws(() => parseFilter(t, 'name==a,oops'), /no known operator/);
   assert.throws(() => parseFilter(t, 'nmae==a'), /not a field/);
 });
 
 test('list options become query parameters', () => {
-  const q = readQuery(table('firewall.ipmacbinding/table'), { fields: 'ip,mac', filter: ['ip=@10.'], start: '5', count: '10', withMeta: true, scope: 'vdom', key: 'name', pattern: 'x' });
+  const q = readQuery(table('firewall.ipmacbinding/table'), {
+    fields: 'ip,mac',
+    filter: ['ip=@10.'],
+    start: '5',
+    count: '10',
+    withMeta: true,
+    scope: 'vdom',
+    key: 'name',
+    pattern: 'x',
+  });
   assert.deepEqual(q.format, ['ip', 'mac']);
   assert.equal(q.start, 5);
   assert.equal(q.count, 10);
@@ -42,7 +55,10 @@ test('integer keys must be integers', () => {
 
 test('an operation the catalogue does not list is a usage error naming what the table has, unless --force', () => {
   const t = table('certificate/ca');
-  assert.throws(() => requireOperation(offlineContext(), t, 'U'), (e: unknown) => e instanceof UsageError && /does not support update; it has: list, read$/.test(e.message));
+  assert.throws(
+    () => requireOperation(offlineContext(), t, 'U'),
+    (e: unknown) => e instanceof UsageError && /does not support update; it has: list, read$/.test(e.message),
+  );
   const io = captureIO();
   requireOperation(offlineContext({ force: true }, {}, io), t, 'U');
   assert.match(io.err(), /--force/);
@@ -61,7 +77,15 @@ test('an uncatalogued path is sent with a notice and a did-you-mean', async () =
 test('a table the catalogue lacks is looked up in the device schema where the catalogue can, before the notice', async () => {
   const io = captureIO();
   const asked: string[] = [];
-  const catalogue = { ...SHIPPED_CATALOGUE, lookup: async (path: string) => (asked.push(path), path === 'router/policy-x' ? tableFromSchema(path, { category: 'table', mkey: 'seq-num', mkey_type: 'integer' }) : undefined) };
+  const catalogue = {
+    ...SHIPPED_CATALOGUE,
+    lookup: async (path: string) => (
+      asked.push(path),
+      path === 'router/policy-x'
+        ? tableFromSchema(path, { category: 'table', mkey: 'seq-num', mkey_type: 'integer' })
+        : undefined
+    ),
+  };
   const t = await resolveTable(offlineContext({}, {}, io), catalogue, 'router/policy-x');
   assert.deepEqual([t.known, t.key, t.keyType], [true, 'seq-num', 'integer']);
   assert.equal((await resolveTable(offlineContext({}, {}, io), catalogue, 'router/static')).known, true);
@@ -77,7 +101,10 @@ test('filter escapes: \\, is a literal comma and \\\\ a backslash; a lone backsl
   assert.equal(parseFilter(t, 'comments==C:\\\\temp'), 'comments==C:\\\\temp');
   assert.equal(parseFilter(t, 'comments==C:\\temp'), 'comments==C:\\\\temp');
   assert.equal(parseFilter(t, 'comments==ends\\'), 'comments==ends\\\\');
-  assert.throws(() => parseFilter(t, 'comments==a,b'), (e: unknown) => e instanceof UsageError && /\\,/.test(e.hint ?? ''));
+  assert.throws(
+    () => parseFilter(t, 'comments==a,b'),
+    (e: unknown) => e instanceof UsageError && /\\,/.test(e.hint ?? ''),
+  );
 });
 
 test("the vendor's names of catalogued tables are those tables, sent as typed, without a notice", async () => {
@@ -92,7 +119,10 @@ test("the vendor's names of catalogued tables are those tables, sent as typed, w
     const c = table(canonical);
     assert.equal(t.path, alias);
     assert.equal(t.known, true);
-    assert.deepEqual([t.fields, t.key, t.keyType, t.operations, t.group, t.singleton], [c.fields, c.key, c.keyType, c.operations, c.group, c.singleton]);
+    assert.deepEqual(
+      [t.fields, t.key, t.keyType, t.operations, t.group, t.singleton],
+      [c.fields, c.key, c.keyType, c.operations, c.group, c.singleton],
+    );
   }
   assert.equal(io.err(), '');
   assert.equal(findTable('log.fortianalyzer9/filter'), undefined);
