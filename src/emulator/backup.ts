@@ -29,7 +29,7 @@ function objectLines(fields: Fields, object: Obj, keyField: string | null, depth
   const lines: string[] = [];
   for (const [name, field] of Object.entries(fields)) {
     const value = object[name];
-    if (name === keyField || value === undefined || value === null || isDefault(field, value)) continue;
+    if (name === keyField || value === undefined || value === null || isDefault(field, value, name)) continue;
     if (field.type !== 'array') {
       lines.push(`${pad}set ${name} ${cliValue(field, value)}`);
       continue;

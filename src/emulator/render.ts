@@ -49,7 +49,7 @@ function keep(
   if (name === level.keyField) return !level.format || level.format.has(name);
   if (level.format && !level.format.has(name)) return false;
   if (options.skip && isEmpty(value)) return false;
-  return !(options.excludeDefaults && field && isDefault(field, value));
+  return !(options.excludeDefaults && field && isDefault(field, value, name));
 }
 
 function present(level: Level, options: RenderOptions, object: Obj): Obj {

@@ -11,21 +11,29 @@ const FORMAT_DEFAULTS: Record<string, string> = { ipv4: '0.0.0.0', ipv6: '::', '
 /**
  * The catalogue carries no default values, so they are derived: the first
  * enum option, the minimum for integers that cannot be 0, a zero address for
- * address formats, else empty.
+ * address formats, else empty. An `enable`/`disable` switch is off, as a
+ * device's are (a policy's `srcaddr-negate`, a route's `blackhole`), but for
+ * the object's own `status`.
  */
-export function defaultValue(field: FieldSchema): unknown {
+export function defaultValue(field: FieldSchema, name?: string): unknown {
   if (field.type === 'array') return [];
   if (field.type === 'integer') return field.minimum !== undefined && field.minimum > 0 ? field.minimum : 0;
+  if (isSwitch(field) && name !== 'status') return 'disable';
   if (field.enum?.length) return field.enum[0];
   return (field.format && FORMAT_DEFAULTS[field.format]) ?? '';
 }
 
-export function defaultsOf(fields: Fields): Obj {
-  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, defaultValue(field)]));
+/** An option field that only turns something on or off. */
+function isSwitch(field: FieldSchema): boolean {
+  return !field.multiple && field.enum?.length === 2 && field.enum.includes('enable') && field.enum.includes('disable');
 }
 
-export function isDefault(field: FieldSchema, value: unknown): boolean {
-  return JSON.stringify(value) === JSON.stringify(defaultValue(field));
+export function defaultsOf(fields: Fields): Obj {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, defaultValue(field, name)]));
+}
+
+export function isDefault(field: FieldSchema, value: unknown, name?: string): boolean {
+  return JSON.stringify(value) === JSON.stringify(defaultValue(field, name));
 }
 
 /** The key of a sub-table's entries: `id`, else `name`, else its first field that is not an option. */
@@ -95,7 +103,7 @@ function unitarySchema(tablePath: string, fieldPath: string, name: string, field
     if (field.maxLength !== undefined) out.size = field.maxLength;
     if (field.multiple) out.multiple_values = true;
   }
-  out.default = defaultValue(field);
+  out.default = defaultValue(field, name);
   return out;
 }
 

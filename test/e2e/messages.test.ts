@@ -203,7 +203,7 @@ describe('schema in table format', () => {
         '  action       option                       permit   permit deny',
         '  prefix       string',
         '  wildcard     string',
-        '  exact-match  option                       enable   enable disable',
+        '  exact-match  option                       disable  enable disable',
         '  flags        integer        0-4294967295  0',
         '',
       ].join('\n'),
