@@ -34,19 +34,13 @@ function prefixMask(bits: number): number {
 }
 
 /**
- * Whether a value can be an IPv4 field's: an address, optionally followed by ` <netmask>` or
- * `/<prefix>` (0..32), or a range `a-b` of two addresses. Never stricter than a device: the mask is
- * not required to be contiguous, and an empty value (unset) passes.
+ * Whether a value can be an IPv4 field's: an address, optionally followed by ` <netmask>`, `/<netmask>`
+ * or `/<prefix>` (0..32), or a range `a-b` of two addresses: whatever has a meaning (ipv4Meaning). Never
+ * stricter than a device: the mask is not required to be contiguous, and an empty value (unset) passes.
  */
 export function isLooseIpv4(value: string): boolean {
   const text = value.trim();
-  if (text === '' || quad(text) !== undefined) return true;
-  const range = /^([^\s-]+)\s*-\s*([^\s-]+)$/.exec(text);
-  if (range) return quad(range[1]) !== undefined && quad(range[2]) !== undefined;
-  const slash = /^(\S+)\/(\d{1,2})$/.exec(text);
-  if (slash) return quad(slash[1]) !== undefined && Number(slash[2]) <= 32;
-  const [address, mask, ...rest] = text.split(/\s+/);
-  return rest.length === 0 && quad(address) !== undefined && (mask === undefined || quad(mask) !== undefined);
+  return text === '' || quad(text) !== undefined || ipv4Meaning(text) !== undefined;
 }
 
 /** A multi-value IPv4 field (`notify-hosts`): every space-separated value an address, prefix or range. */
@@ -74,7 +68,7 @@ export function ipv4Meaning(value: string): string | undefined {
   const address = quad(m[1]);
   if (address === undefined) return undefined;
   let mask: number | undefined;
-  if (m[2] === '') mask = 0xffffffff;
+  if (m[2] === '') mask = text === m[1] ? 0xffffffff : undefined;
   else if (/^\d{1,2}$/.test(m[2]) && text.includes('/'))
     mask = Number(m[2]) <= 32 ? prefixMask(Number(m[2])) : undefined;
   else mask = quad(m[2]);

@@ -1,4 +1,4 @@
-import { isIPv4 } from 'node:net';
+import { ipv4Meaning } from '../catalogue/ipv4.js';
 
 /**
  * IPv4-shaped values as the device takes them. The catalogue's `ipv4` format stands for every
@@ -53,22 +53,14 @@ export function prefixToMask(prefix: number): string {
 }
 
 /**
- * A value of an ipv4 field, loosely: an address, optionally followed by a mask (` 255.255.255.0` or
- * `/255.255.255.0`) or a prefix length (`/24`), or a range (`10.0.0.1-10.0.0.20`). Returns the value as
- * the device stores it (a subnet field's prefix or slash as ` <mask>`; anything else as given, trimmed),
- * or undefined when it is not IPv4-shaped.
+ * A value of an ipv4 field, loosely (the client's check, catalogue/ipv4.ts): an address, optionally
+ * followed by a mask (` 255.255.255.0` or `/255.255.255.0`) or a prefix length (`/24`), or a range
+ * (`10.0.0.1-10.0.0.20`). Returns the value as the device stores it (a subnet field's prefix or mask
+ * as ` <mask>`; anything else as given, trimmed), or undefined when it is not IPv4-shaped or empty.
  */
 export function parseIpv4(text: string, subnet: boolean): string | undefined {
   const value = text.trim();
-  const range = /^([\d.]+)\s*-\s*([\d.]+)$/.exec(value);
-  if (range) return isIPv4(range[1]) && isIPv4(range[2]) ? value : undefined;
-  const match = /^([\d.]+)(?:(\s+|\/)([\d.]+))?$/.exec(value);
-  if (!match || !isIPv4(match[1])) return undefined;
-  const [, address, separator, suffix] = match;
-  if (suffix === undefined) return value;
-  let mask: string;
-  if (isIPv4(suffix)) mask = suffix;
-  else if (separator === '/' && /^\d{1,2}$/.test(suffix) && Number(suffix) <= 32) mask = prefixToMask(Number(suffix));
-  else return undefined;
-  return subnet ? `${address} ${mask}` : value;
+  const meaning = value === '' ? undefined : ipv4Meaning(value);
+  if (meaning === undefined) return undefined;
+  return subnet && /[\s/]/.test(value) && !meaning.includes('-') ? meaning : value;
 }
