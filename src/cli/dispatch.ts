@@ -7,7 +7,7 @@
 // command and option.
 import { COMMANDS } from '../commands/registry.js';
 import type { CommandDef, OptionSpec } from '../commands/spec.js';
-import { GLOBAL_OPTIONS } from './options.js';
+import { GLOBAL_OPTIONS } from '../settings.js';
 
 export interface Dispatch {
   def: CommandDef;

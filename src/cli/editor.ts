@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { makePrivateTempDir, writePrivateFile } from '../files.js';
-import type { IO } from './context.js';
+import type { IO } from '../output/index.js';
 
 /**
  * Opens `text` in the user's editor (`$VISUAL`, `$EDITOR`, else `vi`) and returns what was saved.

@@ -3,16 +3,20 @@
 // settings and timeout); what each prints is put together keyed by device, and a device that fails
 // does not stop the others. Loaded only when -d/CMDB_DEVICE names several devices.
 import type { DeviceProfile } from '../config/profiles.js';
-import { selectedProfiles, useProfile } from '../device/select.js';
-import { prefetchSecretStores, useSecretStores, type SharedStores } from '../device/credentials.js';
-import { CmdbError, UsageError, EXIT } from '../errors.js';
-import { FleetOutput, Progress, type DeviceSink, type PrintOptions } from '../output/fleet.js';
-import type { ErrorReport, RenderOptions, Row, RowSink, Shaped } from '../output/index.js';
-import { Printer } from '../output/printer.js';
 import type { Exchange } from '../api/client.js';
+import type { FormatRule } from '../commands/spec.js';
+import { prefetchSecretStores, type SharedStores } from '../device/credentials.js';
+import { Device, type DeviceDeps } from '../device/device.js';
+import { selectedProfiles } from '../device/select.js';
+import { UsageError, EXIT } from '../errors.js';
+import { FleetOutput, Progress, type DeviceSink, type PrintOptions } from '../output/fleet.js';
+import { defaultFormat, type ErrorReport, type OutStream, type Row } from '../output/index.js';
+import { Printer } from '../output/printer.js';
+import { sanitizeMultiline } from '../output/text.js';
 import { mostSevere } from '../severity.js';
-import { Context, type OutStream } from './context.js';
+import { Context } from './context.js';
 import { describeError } from './hints.js';
+import { declined, type Prompt } from './prompt.js';
 
 /** What the devices of one run share. */
 interface RunShared {
@@ -25,6 +29,10 @@ interface RunShared {
   /** apply: every device's plan first, then one question (absent: no question, or asked already). */
   gate?: PlanGate;
   slots: Slots;
+  /** The output formats of the command (its registry entry's). */
+  formats?: FormatRule;
+  /** The transport and connector the run's own device has (stand-ins in tests). */
+  device: Pick<DeviceDeps, 'dispatcher' | 'connect'>;
 }
 
 /** Places for devices at work, --parallel of them; a device waiting for the run's question gives its place up. */
@@ -100,106 +108,113 @@ class PlanGate {
   }
 }
 
-/** A device's own Context: its profile, and its output and messages going to the run's. */
-class DeviceContext extends Context {
-  private readonly warned: Set<string>;
-  private readonly stores: SharedStores;
-
-  constructor(
-    parent: Context,
-    readonly device: DeviceProfile,
-    readonly index: number,
-    private readonly sink: DeviceSink,
-    stderr: OutStream,
-    private readonly run: RunShared,
-  ) {
-    super(
-      { stdout: sink.stream, stderr, stdin: parent.io.stdin },
-      parent.env,
-      { ...parent.options, device: device.name },
-      parent.connector,
-      parent.formats,
-    );
-    this.dispatcher = parent.dispatcher;
-    this.runCache = parent.runCache;
-    this.warned = run.warned;
-    this.stores = run.stores;
-    useProfile(this, device);
-    useSecretStores(this, run.stores);
-  }
-
-  override get severalDevices(): boolean {
-    return true;
-  }
-
-  /** --verbose: each line starts with the device. */
-  override logExchange(ex: Exchange): void {
-    this.out.exchange(ex, `[${this.device.name}] `);
-  }
-
-  /**
-   * apply: the run's one question after every device's plan (see PlanGate); this device's place is given up meanwhile.
-   */
-  override async approvedPlan(changes: number, question: string): Promise<boolean> {
-    const gate = this.run.gate;
-    if (!gate || this.yes || this.dryRun) return super.approvedPlan(changes, question);
-    this.run.slots.release();
-    try {
-      return await gate.arrive(this.index, changes);
-    } finally {
-      await this.run.slots.acquire();
-    }
-  }
-
-  /** Asked once for all the devices already (a write), else one device's question at a time, naming it. */
-  override async confirm(question: string): Promise<boolean> {
-    if (this.run.confirmed) return true;
-    const answer = this.run.questions.turn.then(() => super.confirm(`${this.device.name}: ${question}`));
-    this.run.questions.turn = answer.catch(() => undefined);
-    return answer;
-  }
-
-  /** Another device (diff --from): its secrets from the run's stores, its warnings said once too. */
-  override forDevice(name: string): Context {
-    const other = super.forDevice(name);
-    useSecretStores(other, this.stores);
-    other.warn = (message) => this.warn(message);
-    return other;
-  }
-
-  override async printShaped(data: Shaped, options: PrintOptions = {}): Promise<void> {
-    await this.sink.print(data, options);
-  }
-
-  /** Warnings are about the run (--insecure, --force, plain-text secrets): said once. */
-  /**
-   * Rows page by page: ndjson and table text go to the device's share as they come; json, yaml, csv are kept for the
-   * document keyed by device.
-   */
-  override async rowSink(options: Omit<RenderOptions, 'format' | 'terminal'> = {}): Promise<RowSink> {
-    if (this.sink.keepsData) {
-      const rows: Row[] = [];
-      return {
-        write: async (page) => void rows.push(...page),
-        end: () => this.printShaped({ kind: 'list', rows }, options),
-      };
-    }
-    return super.rowSink(options);
-  }
-
-  override warn(message: string): void {
-    if (this.warned.has(message)) return;
-    this.warned.add(message);
-    super.warn(message);
-  }
-
-  override notice(message: string): void {
-    super.notice(`${this.device.name}: ${message}`);
-  }
-
-  override printError(report: ErrorReport): void {
-    super.printError({ ...report, device: this.device.name });
-  }
+/**
+ * A device's own Context: its profile and the run's secret stores; its output goes to its share of the
+ * run's document, its messages name it (warnings said once for the run), its questions wait their turn.
+ */
+function deviceContext(
+  parent: Context,
+  profile: DeviceProfile,
+  index: number,
+  sink: DeviceSink,
+  stderr: OutStream,
+  run: RunShared,
+): Context {
+  const name = profile.name;
+  const settings = Object.freeze({ ...parent.settings, device: name });
+  const io = { stdout: sink.stream, stderr, stdin: parent.io.stdin };
+  const out = new Printer(
+    io,
+    parent.env,
+    {
+      format: () => settings.format ?? defaultFormat(!!parent.io.stdout.isTTY),
+      explicitFormat: () => settings.format,
+      ownFormat: () => (settings.format === undefined ? run.formats?.default : undefined),
+      raw: settings.raw,
+      noColor: settings.noColor,
+      machineErrors: settings.machineErrors,
+    },
+    (own) => ({
+      emit: (data, options: PrintOptions) => sink.print(data, options),
+      // Rows page by page: ndjson and table text go to the device's share as they come; json, yaml,
+      // csv are kept for the document keyed by device.
+      rows: async (options) => {
+        if (!sink.keepsData) return own.rows(options);
+        const rows: Row[] = [];
+        return {
+          write: async (page) => void rows.push(...page),
+          end: () => sink.print({ kind: 'list', rows }, options),
+        };
+      },
+      // Warnings are about the run (--insecure, --force, plain-text secrets): said once.
+      warn: (message) => {
+        if (run.warned.has(message)) return;
+        run.warned.add(message);
+        own.warn(message);
+      },
+      notice: (message) => own.notice(`${name}: ${message}`),
+      error: (report: ErrorReport) => own.error({ ...report, device: name }),
+    }),
+  );
+  const base = parent.prompt;
+  let confirmation: Promise<boolean> | undefined;
+  const prompt: Prompt = {
+    ...base,
+    get interactive() {
+      return base.interactive;
+    },
+    // Asked once for all the devices already (a write), else one device's question at a time, naming it.
+    confirm: async (question) => {
+      if (run.confirmed) return true;
+      const answer = run.questions.turn.then(() => base.confirm(`${name}: ${question}`));
+      run.questions.turn = answer.catch(() => undefined);
+      return answer;
+    },
+    // Once per device however many writes follow, as on one device.
+    confirmChange: async (question, details = []) => {
+      if (settings.yes || settings.dryRun || !base.interactive) return;
+      confirmation ??= (async () => {
+        for (const line of details) out.status(`  ${sanitizeMultiline(line)}\n`);
+        return prompt.confirm(question);
+      })();
+      if (!(await confirmation)) throw declined();
+    },
+    // apply: the run's one question after every device's plan (see PlanGate); this device's place is
+    // given up meanwhile.
+    approvedPlan: async (changes, question) => {
+      const gate = run.gate;
+      if (settings.yes || settings.dryRun || !base.interactive) return true;
+      if (!gate) return (confirmation ??= prompt.confirm(question));
+      run.slots.release();
+      try {
+        return await gate.arrive(index, changes);
+      } finally {
+        await run.slots.acquire();
+      }
+    },
+  };
+  const deps = {
+    settings,
+    env: parent.env,
+    warn: (message: string) => out.warn(message),
+    // --verbose: each line starts with the device.
+    exchange: (ex: Exchange) => out.exchange(ex, `[${name}] `),
+    ask: async (question: string) => (prompt.interactive ? prompt.ask(question) : null),
+    dispatcher: run.device.dispatcher,
+    connect: run.device.connect,
+    profile,
+    stores: run.stores,
+  };
+  return new Context({
+    io,
+    env: parent.env,
+    settings,
+    out,
+    prompt,
+    device: () => new Device(deps),
+    cache: parent.cache,
+    several: true,
+  });
 }
 
 /** Runs `work` on every item, each once it has a place (a slow device holds only its own place). */
@@ -232,6 +247,8 @@ export interface FleetCommand {
   what?: string;
   /** 'plan': every device's plan is shown before the one question (apply). */
   asks?: 'plan';
+  /** The output formats it prints (its registry entry's). */
+  formats?: FormatRule;
 }
 
 export async function runSelected(
@@ -239,30 +256,30 @@ export async function runSelected(
   command: FleetCommand,
   action: (ctx: Context) => Promise<number>,
 ): Promise<number> {
-  if (ctx.demo) return action(ctx);
+  if (ctx.settings.demo) return action(ctx);
   if (command.devices === 'one') {
     throw new UsageError(
       `'cmdb ${command.name}' works on one device, but -d '${ctx.settings.device}' names several`,
       'name one device with -d <name>',
     );
   }
-  const profiles = selectedProfiles(ctx);
+  const profiles = selectedProfiles(ctx.settings, ctx.env);
   if (!profiles) return action(ctx);
   // A write on several devices asks once on a terminal, naming what and where; the devices then ask
   // nothing. apply asks after every device has shown its plan instead.
-  const asked = command.writes && !command.yes && ctx.interactive;
+  const asked = command.writes && !command.yes && ctx.prompt.interactive;
   if (asked && command.asks !== 'plan') {
     const names = profiles.map((p) => p.name).join(', ');
     if (
-      !(await ctx.confirm(
+      !(await ctx.prompt.confirm(
         `${command.name}${command.what ? ` ${command.what}` : ''} on ` +
           `${profiles.length} device${profiles.length === 1 ? '' : 's'} (${names})?`,
       ))
     ) {
-      throw new CmdbError('cancelled: nothing was changed', EXIT.USAGE, 'give --yes to go ahead without the question');
+      throw declined();
     }
   }
-  return runOnDevices(ctx, profiles, action, asked, asked && command.asks === 'plan');
+  return runOnDevices(ctx, profiles, action, asked, asked && command.asks === 'plan', command.formats);
 }
 
 async function runOnDevices(
@@ -271,12 +288,14 @@ async function runOnDevices(
   action: (ctx: Context) => Promise<number>,
   confirmed: boolean,
   plansFirst: boolean,
+  formats: FormatRule | undefined,
 ): Promise<number> {
   const slots = new Slots(ctx.settings.parallel);
+  const format = ctx.settings.format ?? defaultFormat(!!ctx.io.stdout.isTTY);
   // The devices' output is written by the fleet's own writer: main()'s printer hears of it for Ctrl-C.
   let printed: () => void = () => {};
   const output = new FleetOutput(
-    { io: ctx.io, format: ctx.format, raw: ctx.settings.raw, terminal: ctx.terminal(), printed: () => printed() },
+    { io: ctx.io, format, raw: ctx.settings.raw, terminal: ctx.out.terminal(), printed: () => printed() },
     profiles.map((p) => p.name),
   );
   const progress = new Progress(ctx.io.stderr, profiles.length);
@@ -290,8 +309,8 @@ async function runOnDevices(
           output.flush();
           progress.pause();
           try {
-            if (inSync.length) ctx.notice(`in sync, nothing to apply: ${inSync.join(', ')}`);
-            return await ctx.confirm(question);
+            if (inSync.length) ctx.out.notice(`in sync, nothing to apply: ${inSync.join(', ')}`);
+            return await ctx.prompt.confirm(question);
           } catch (err) {
             unanswered = err;
             return false;
@@ -303,13 +322,13 @@ async function runOnDevices(
     : undefined;
   const warned = new Set<string>();
   const questions = { turn: Promise.resolve() as Promise<unknown> };
-  const machineErrors =
-    ctx.explicitFormat !== undefined && ctx.explicitFormat !== 'table' && ctx.explicitFormat !== 'csv';
-  const stores = await prefetchSecretStores(ctx, profiles);
+  const machineErrors = ctx.settings.machineErrors;
+  const parent = ctx.device();
+  const stores = await prefetchSecretStores(parent, profiles);
   /** Usage errors are the same on every device (bad input): held, and said once when they are. */
   const usage: ErrorReport[] = [];
   const messages = new Printer({ stdout: ctx.io.stdout, stderr: progress.stream, stdin: ctx.io.stdin }, ctx.env, {
-    format: () => ctx.format,
+    format: () => format,
     raw: ctx.settings.raw,
     noColor: ctx.settings.noColor,
   });
@@ -318,13 +337,15 @@ async function runOnDevices(
   const elsewhere = ctx.out.outputElsewhere();
   printed = elsewhere.printed;
   const codes = await pool(profiles, slots, async (profile, index) => {
-    const sub = new DeviceContext(ctx, profile, index, output.sink(index), progress.stream, {
+    const sub = deviceContext(ctx, profile, index, output.sink(index), progress.stream, {
       warned,
       stores,
       confirmed: confirmed && !gate,
       questions,
       gate,
       slots,
+      formats,
+      device: { dispatcher: parent.deps.dispatcher, connect: parent.deps.connect },
     });
     let failed = false;
     let code: number = EXIT.INTERNAL;
@@ -335,7 +356,7 @@ async function runOnDevices(
       const report = { ...describeError(err), device: profile.name };
       if (report.exit === EXIT.USAGE) usage.push(report);
       else say(report);
-      if (ctx.verbose && err instanceof Error) messages.detail(`${err.stack}`);
+      if (ctx.settings.verbose && err instanceof Error) messages.detail(`${err.stack}`);
       return (code = report.exit);
     } finally {
       gate?.leave(index, code);

@@ -5,15 +5,15 @@ import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { CommandDef, Run } from '../commands/spec.js';
 import { readKeychainEarly } from '../device/early.js';
-import { namesSeveral, selectedProfile } from '../device/select.js';
+import { namesSeveral } from '../device/select.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
-import { Context, interruptTakenOver, type GlobalOptions, type IO } from './context.js';
+import { interruptTakenOver, runContext, type Context, type GlobalOptions, type IO } from './context.js';
 import { helpFor } from './help.js';
 import { describeError, interruptedReport, partialWords } from './hints.js';
 import { shellWord } from '../request/table.js';
 import { Printer, type PartialOutput } from '../output/printer.js';
-import { earlySettings, GLOBAL_OPTIONS, processEnv } from './options.js';
+import { earlySettings, GLOBAL_OPTIONS, processEnv } from '../settings.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -170,16 +170,18 @@ export async function main(
   const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
     writing = !!def.writes && !(options as { dryRun?: boolean }).dryRun;
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
-    ctx = new Context(io, env, globals as GlobalOptions, undefined, def.output);
-    ctx.validateGlobals();
-    const several = def.devices && namesSeveral(ctx.settings.device);
+    const made = runContext(io, env, globals as GlobalOptions, { formats: def.output });
+    ctx = made;
+    const several = def.devices && namesSeveral(made.settings.device);
     // One device: its keychain read starts now, while the command loads.
-    if (def.devices && !several) readKeychainEarly(ctx.settings, env, () => selectedProfile(ctx!));
-    await ctx.prepareColor();
+    if (def.devices && !several) readKeychainEarly(made.settings, env, () => made.device().profile);
+    await made.out.prepareColor();
     const action = async (c: Context) => {
       const code = await ((await def.load()) as Run<object, object>)(c, args, options);
-      // A dry run prints the writes it kept once the command is done (per device with several).
-      if (c.dryRun) await c.printPlanned();
+      // A dry run prints the writes it kept once the command is done (per device with several),
+      // unless the command printed them in its own shape (apply, with its plan).
+      const planned = c.settings.dryRun ? c.device().untakenPlanned() : undefined;
+      if (planned) await c.out.print({ kind: 'requests', requests: planned });
       return code;
     };
     if (several) {
@@ -192,9 +194,10 @@ export async function main(
         yes: !!opts.yes,
         what: typedTargets(def, args),
         asks: def.asks,
+        formats: def.output,
       };
-      exitCode = await (await import('./fleet.js')).runSelected(ctx, command, action);
-    } else exitCode = await action(ctx);
+      exitCode = await (await import('./fleet.js')).runSelected(made, command, action);
+    } else exitCode = await action(made);
   };
   // A plain command line is read from the registry; commander reads the rest (and prints help).
   const direct = dispatch(argv);
@@ -220,7 +223,7 @@ export async function main(
       work.catch(() => undefined);
       const printer = ctx?.out ?? out;
       const report = interruptedReport(printer.endPartial(), writing);
-      printer.error(report, !!ctx?.machineErrors);
+      printer.error(report, !!ctx?.settings.machineErrors);
       ctx = undefined;
       return report.exit;
     }

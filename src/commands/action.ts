@@ -44,12 +44,12 @@ export function readAction(command: ReadActionCommand) {
     return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none });
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
-    const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+    const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
     const mkey = key === undefined ? undefined : parseMkey(table, key);
     const result = await send(ctx, table, {
       method: 'GET',
       mkey,
-      query: { ...vdomQuery(ctx), action: READ_ACTIONS[command] },
+      query: { ...vdomQuery(ctx.device().vdoms), action: READ_ACTIONS[command] },
     });
     return print(ctx, table, result, mkey);
   };
@@ -74,7 +74,7 @@ export async function schema(
   if (opts.all && tableInput !== undefined) throw new UsageError('give a table or --all, not both');
   const device = await import('../device/catalogue.js');
   if (opts.all) {
-    const result = await device.readSchemaTree(ctx);
+    const result = await device.readSchemaTree(ctx.device());
     const results = result.envelopes[0]?.results;
     const rows = Array.isArray(results) ? results.filter(isObject).map(treeRow) : [];
     return printRead(ctx, uncataloguedTable(''), result, false, {}, { table: { rows, fields: TREE_COLUMNS } });
@@ -85,9 +85,12 @@ export async function schema(
       "give a table path, or --all for every table (cmdb schema --all --raw > FILE saves the device's whole schema)",
     );
   // Its schema is what is asked for: the table is not looked up in the device's schema first.
-  const table = await resolveTable(ctx, withoutLookup(await ctx.catalogue()), tableInput);
-  const result = await send(ctx, table, { method: 'GET', query: { ...vdomQuery(ctx), action: 'schema' } });
-  if (opts.refresh) device.refreshTableSchema(ctx, table.path, result);
+  const table = await resolveTable(withoutLookup(await ctx.device().catalogue()), tableInput, ctx.out);
+  const result = await send(ctx, table, {
+    method: 'GET',
+    query: { ...vdomQuery(ctx.device().vdoms), action: 'schema' },
+  });
+  if (opts.refresh) device.refreshTableSchema(ctx.device(), table.path, result);
   return readAction('schema').print(ctx, table, result);
 }
 

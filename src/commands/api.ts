@@ -90,9 +90,9 @@ function wholeTable(path: string): boolean {
 export async function run(ctx: Context, { path: input }: { path: string }, opts: ApiOptions): Promise<number> {
   const target = checkedPath(input);
   const pairs = queryPairs(opts.query ?? []);
-  const body = await readRawBody(ctx, opts);
+  const body = await readRawBody(ctx.io.stdin, opts);
   const method = methodOf(opts.method, body !== undefined);
-  if (method === 'DELETE' && wholeTable(target.path) && !ctx.force) {
+  if (method === 'DELETE' && wholeTable(target.path) && !ctx.settings.force) {
     throw new UsageError(
       `refusing to send DELETE to the whole table ${target.path}: it deletes every object in it`,
       'add the key to the path to delete one object, or give --force to empty the table',
@@ -101,11 +101,11 @@ export async function run(ctx: Context, { path: input }: { path: string }, opts:
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (opts.all && method !== 'GET') throw new UsageError('--all pages a read: it goes with GET');
   const named = (name: string) => pairs.some(([k]) => k === name) || new RegExp(`(^|&)${name}=`).test(target.query);
-  const vdoms = ctx.vdoms();
+  const vdoms = ctx.device().vdoms;
   if (vdoms && !named('vdom')) pairs.push(['vdom', vdoms.join(',')]);
-  const client = await ctx.client();
+  const client = await ctx.device().client();
   if (!opts.all) {
-    await ctx.print(answerOf(await client.call({ method, path: input, query: pairs, body })));
+    await ctx.out.print(answerOf(await client.call({ method, path: input, query: pairs, body })));
     return 0;
   }
   if (named('start') || named('count'))
@@ -125,7 +125,7 @@ async function readAll(
 ): Promise<void> {
   let start = 0;
   const lastPage = new Map<string, string>();
-  let sink: Awaited<ReturnType<Context['pageSink']>> | undefined;
+  let sink: Awaited<ReturnType<Context['out']['pages']>> | undefined;
   for (;;) {
     const res = await client.call({
       method: 'GET',
@@ -134,12 +134,12 @@ async function readAll(
     });
     const envelopes: Envelope[] = res.json?.envelopes ?? [];
     const listShaped = envelopes.length > 0 && envelopes.every((e) => Array.isArray(e.results));
-    if (!sink && !listShaped) return ctx.print(answerOf(res));
+    if (!sink && !listShaped) return ctx.out.print(answerOf(res));
     if (!listShaped) {
       const { MalformedAnswerError } = await import('../api/errors.js');
       throw new MalformedAnswerError('bad-results', res.status, { method: 'GET', tablePath });
     }
-    sink ??= await ctx.pageSink({ tablePath, keyField: null }, {});
+    sink ??= await ctx.out.pages({ tablePath, keyField: null }, {});
     sink.page(res.json!.body, res.json!.multiVdom);
     let more = false;
     for (const envelope of envelopes) {

@@ -1,4 +1,4 @@
-import { declined, type Context } from '../cli/context.js';
+import { declined, describe, type Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
 import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
@@ -23,19 +23,19 @@ export async function run(
 ): Promise<number> {
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
-  const client = await ctx.client();
-  const allowed = (s: Step) => ctx.force || stepAllowed(s, planned.tables.get(s.table)!);
+  const client = await ctx.device().client();
+  const allowed = (s: Step) => ctx.settings.force || stepAllowed(s, planned.tables.get(s.table)!);
   const skipped = planned.steps.filter((s) => !allowed(s));
   for (const step of skipped)
-    ctx.warn(
+    ctx.out.warn(
       `cannot ${stepInWords(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`,
     );
   const steps = planned.steps.filter(allowed);
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
-  if (ctx.dryRun) {
+  if (ctx.settings.dryRun) {
     // The client keeps the writes instead of sending them (the dry run of every write command).
     await applySteps(client, steps, requests, { atomic: false });
-    await printPlan(ctx, planned, { requests: ctx.takePlanned() });
+    await printPlan(ctx, planned, { requests: ctx.device().takePlanned() });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
   await printPlan(ctx, planned, { preview: true });
@@ -46,14 +46,14 @@ export async function run(
   // Declined: exit 2, as every question (CLI.md).
   if (
     steps.length &&
-    !(await ctx.approvedPlan(
+    !(await ctx.prompt.approvedPlan(
       steps.length,
       `apply ${steps.length} change${steps.length === 1 ? '' : 's'}` +
         `${opts.atomic ? ' in one transaction per VDOM' : ''}?`,
     ))
   )
     throw declined();
-  const interrupt = ctx.interruptible();
+  const interrupt = ctx.signals.interruptible();
   let report: ApplyReport;
   try {
     report = await applySteps(client, steps, requests, {
@@ -67,6 +67,6 @@ export async function run(
   }
   await printReport(ctx, planned.tables, report, skipped);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
-  if (report.failed) return ctx.describe(report.failed.error).exit;
+  if (report.failed) return describe(report.failed.error).exit;
   return EXIT.OK;
 }

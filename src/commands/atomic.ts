@@ -1,6 +1,6 @@
 import type { ApiRequest } from '../api/client.js';
 import type { TableDef } from '../catalogue/index.js';
-import type { Context } from '../cli/context.js';
+import { describe, type Context } from '../cli/context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { applySteps, type ApplyReport } from '../plan/apply.js';
 import type { Step } from '../plan/plan.js';
@@ -16,7 +16,7 @@ export type BulkWrite =
  * committed only when all succeeded; any failure, Ctrl-C or SIGTERM aborts it and nothing changes.
  */
 export async function runAtomically(ctx: Context, table: TableDef, writes: BulkWrite[]): Promise<number> {
-  const vdoms = ctx.vdoms();
+  const vdoms = ctx.device().vdoms;
   if (vdoms && (vdoms.length > 1 || vdoms[0] === '*')) {
     throw new UsageError(
       '--atomic writes to one VDOM at a time here',
@@ -33,13 +33,13 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   const requests: ApiRequest[] = writes.map((w) =>
     w.action === 'create' ? { ...base, method: 'POST', body: w.object } : { ...base, method: 'DELETE', mkey: w.key },
   );
-  const client = await ctx.client();
+  const client = await ctx.device().client();
   // A dry run shows the writes (the client keeps them); there is no transaction to open.
-  if (ctx.dryRun) {
+  if (ctx.settings.dryRun) {
     await applySteps(client, steps, requests, { atomic: false });
     return EXIT.OK;
   }
-  const interrupt = ctx.interruptible();
+  const interrupt = ctx.signals.interruptible();
   let report: ApplyReport;
   try {
     report = await applySteps(client, steps, requests, {
@@ -52,6 +52,6 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   }
   await printReport(ctx, new Map([[table.path, table]]), report, []);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
-  if (report.failed) return ctx.describe(report.failed.error).exit;
+  if (report.failed) return describe(report.failed.error).exit;
   return EXIT.OK;
 }

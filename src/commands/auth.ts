@@ -1,4 +1,5 @@
-import type { Context } from '../cli/context.js';
+import { describe, type Context } from '../cli/context.js';
+import { environmentCredential } from '../settings.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
 import { connection, newClient, tlsOptions } from '../device/connect.js';
 import type { DeviceProfile } from '../config/profiles.js';
@@ -12,7 +13,7 @@ async function savedCredential(
   ctx: Context,
   profile: DeviceProfile,
 ): Promise<{ store: SecretStore; present: boolean }> {
-  const store = await secretStore(ctx, profile.secrets);
+  const store = await secretStore(ctx.device(), profile.secrets);
   return { store, present: (await store.get(credentialAccount(profile.name))) !== null };
 }
 
@@ -31,8 +32,8 @@ function authKind(target: Target): 'token' | 'session' {
 
 /** With --demo: the demo device, its built-in token, and whether it answers. */
 async function demoStatus(ctx: Context): Promise<number> {
-  const facts = deviceFacts(await (await ctx.client()).monitor('system/status'));
-  await ctx.print({
+  const facts = deviceFacts(await (await ctx.device().client()).monitor('system/status'));
+  await ctx.out.print({
     kind: 'object',
     object: {
       device: 'demo',
@@ -49,11 +50,11 @@ async function demoStatus(ctx: Context): Promise<number> {
 
 /** `cmdb auth status`: which device, which credential from where, and whether the device accepts it (exit 4 if not). */
 export async function run(ctx: Context): Promise<number> {
-  if (ctx.demo) return demoStatus(ctx);
-  const target = resolveTarget(ctx);
-  const tls = await tlsOptions(ctx, target);
+  if (ctx.settings.demo) return demoStatus(ctx);
+  const target = resolveTarget(ctx.device());
+  const tls = await tlsOptions(ctx.device(), target);
   const kind = authKind(target);
-  const fromEnv = ctx.settings.environmentCredential;
+  const fromEnv = environmentCredential(ctx.settings);
   const username =
     kind === 'session' ? (fromEnv?.kind === 'session' ? fromEnv.username : target.profile?.username) : undefined;
   let facts: DeviceFacts | null = null;
@@ -67,20 +68,20 @@ export async function run(ctx: Context): Promise<number> {
       hint: `log in again with 'cmdb login -d ${target.profile!.name}'`,
     };
   } else {
-    const authenticated = await authenticate(ctx, target);
+    const authenticated = await authenticate(ctx.device(), target);
     store = authenticated.store;
-    const device = connection(await newClient(ctx, target, tls, authenticated.auth), authenticated.end);
+    const device = connection(await newClient(ctx.device(), target, tls, authenticated.auth), authenticated.end);
     try {
       facts = deviceFacts(await device.client.monitor('system/status'));
     } catch (err) {
-      const shown = ctx.describe(err);
+      const shown = describe(err);
       if (shown.exit !== EXIT.AUTH) throw err;
       problem = shown;
     } finally {
       await device.close();
     }
   }
-  await ctx.print({
+  await ctx.out.print({
     kind: 'object',
     object: {
       device: target.profile?.name ?? null,
@@ -97,6 +98,6 @@ export async function run(ctx: Context): Promise<number> {
     },
   });
   if (!problem) return EXIT.OK;
-  ctx.notice(`the credential does not work: ${problem.message}${problem.hint ? `\nhint: ${problem.hint}` : ''}`);
+  ctx.out.notice(`the credential does not work: ${problem.message}${problem.hint ? `\nhint: ${problem.hint}` : ''}`);
   return EXIT.AUTH;
 }

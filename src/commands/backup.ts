@@ -82,18 +82,18 @@ function configText(res: CallResult): Buffer {
 export async function run(ctx: Context, _args: object, opts: BackupOptions): Promise<number> {
   const scope = opts.scope ?? 'global';
   if (opts.file !== undefined && opts.dir !== undefined) throw new UsageError('give --file or --dir, not both');
-  if (ctx.severalDevices && opts.dir === undefined)
+  if (ctx.several && opts.dir === undefined)
     throw new UsageError(
       'a backup of several devices needs --dir',
       'give --dir DIR: each device is written to DIR/<device>.conf',
     );
-  const vdoms = ctx.vdoms();
+  const vdoms = ctx.device().vdoms;
   if (scope === 'vdom' && vdoms && (vdoms.length > 1 || vdoms[0] === '*'))
     throw new UsageError('--scope vdom saves one VDOM', 'name it with --vdom NAME (default: the management VDOM)');
   const destination = opts.file ?? (opts.dir !== undefined ? join(opts.dir, deviceFileName(ctx, 'conf')) : undefined);
-  const client = await ctx.client();
+  const client = await ctx.device().client();
   // Into a file: an interrupt stops the download and nothing is written (to stdout, it ends the run as usual).
-  const interrupt = destination === undefined ? undefined : ctx.interruptible();
+  const interrupt = destination === undefined ? undefined : ctx.signals.interruptible();
   try {
     const text = configText(
       await download(client, scope, scope === 'vdom' ? vdoms?.[0] : undefined, interrupt?.signal),
@@ -101,7 +101,7 @@ export async function run(ctx: Context, _args: object, opts: BackupOptions): Pro
     const stopped = interrupt?.exitCode();
     if (stopped !== undefined) return stopped;
     if (destination === undefined) {
-      await ctx.print({ kind: 'answer', data: null, body: null, bytes: text });
+      await ctx.out.print({ kind: 'answer', data: null, body: null, bytes: text });
       return EXIT.OK;
     }
     try {
@@ -112,7 +112,7 @@ export async function run(ctx: Context, _args: object, opts: BackupOptions): Pro
         'choose a file in a folder you may write to',
       );
     }
-    ctx.notice(`wrote ${destination} (${text.length} bytes)`);
+    ctx.out.notice(`wrote ${destination} (${text.length} bytes)`);
     return EXIT.OK;
   } catch (err) {
     const stopped = interrupt?.exitCode();

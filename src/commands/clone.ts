@@ -9,15 +9,20 @@ export async function run(
   { table: tableInput, key, newKey }: { table: string; key: string; newKey: string },
   _opts: WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   requireKeyed(table, 'clone');
-  requireOperation(ctx, table, 'C');
+  requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
   const mkey = parseMkey(table, key);
   const nkey = parseMkey(table, newKey, 'new key');
   const result = await sendWrite(
     ctx,
     table,
-    { method: 'POST', mkey, eachVdom: true, query: { ...vdomQuery(ctx), action: 'clone', nkey: String(nkey) } },
+    {
+      method: 'POST',
+      mkey,
+      eachVdom: true,
+      query: { ...vdomQuery(ctx.device().vdoms), action: 'clone', nkey: String(nkey) },
+    },
     { mkey: nkey, cloneOf: mkey },
   ).catch((err: unknown) => {
     // The device names the object in the path (the original); what already exists is the new key.

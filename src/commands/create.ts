@@ -18,14 +18,14 @@ export async function run(
   { table: tableInput, body: inlineBody }: { table: string; body?: string },
   opts: CreateOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
-  requireOperation(ctx, table, 'C');
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
   let concurrency = parseConcurrency(opts.concurrency);
   // The device places objects in the order their creates land; where that order matters (the rule
   // apply uses), they are sent one at a time, in the file's order.
   if (keepsOrder(table)) {
     if (opts.concurrency !== undefined && concurrency > 1)
-      ctx.notice(
+      ctx.out.notice(
         `${table.path} keeps its objects in order: they are created one at a time, ` +
           `in the file's order (--concurrency is not used)`,
       );
@@ -40,7 +40,7 @@ export async function run(
   const stream = await streamNdjsonBodies(table, bodyOptions);
   const { bodies, many } = stream
     ? { bodies: stream.bodies(), many: true }
-    : await readBodies(ctx, table, bodyOptions, true);
+    : await readBodies(ctx.io.stdin, table, bodyOptions, true);
   const keyOf = (body: Record<string, unknown>) =>
     table.key && table.key in body ? (body[table.key] as string | number) : undefined;
   if (opts.atomic) {
@@ -53,7 +53,7 @@ export async function run(
       all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })),
     );
   }
-  const query = vdomQuery(ctx);
+  const query = vdomQuery(ctx.device().vdoms);
   // The device names no key when it refuses a duplicate (in one VDOM of several, too): the key is the body's.
   const named = (body: Record<string, unknown>) => (err: ApiError) =>
     err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;

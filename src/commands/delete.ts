@@ -11,19 +11,19 @@ export async function run(
   { table: tableInput, keys = [] }: { table: string; keys?: string[] },
   opts: { concurrency?: string; atomic?: boolean } & WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   requireKeyed(table, 'delete');
   if (!keys.length)
     throw new UsageError(
       `give the ${table.key} of each object to delete`,
-      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.vdoms())}`,
+      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.device().vdoms)}`,
     );
-  requireOperation(ctx, table, 'D');
+  requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
   const mkeys = keys.map((k) => parseMkey(table, k));
-  const query = vdomQuery(ctx);
+  const query = vdomQuery(ctx.device().vdoms);
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
-  await ctx.confirmChange(
+  await ctx.prompt.confirmChange(
     `delete ${mkeys.length === 1 ? `${table.path} ${mkeys[0]}` : `${mkeys.length} objects of ${table.path}`}${where}?`,
     mkeys.length > 1 ? [mkeys.join(', ')] : [],
   );

@@ -6,6 +6,6 @@ import { demoStateFile } from '../device/select.js';
 export async function run(ctx: Context): Promise<number> {
   const file = demoStateFile(ctx.env);
   await rm(file, { force: true });
-  ctx.notice(`the demo device is reset (removed ${file}); the next --demo command starts from the demo data`);
+  ctx.out.notice(`the demo device is reset (removed ${file}); the next --demo command starts from the demo data`);
   return 0;
 }

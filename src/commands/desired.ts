@@ -1,4 +1,5 @@
-import type { Context } from '../cli/context.js';
+import { describe, type Context } from '../cli/context.js';
+import type { Device } from '../device/device.js';
 import { namesOf, nearestNames, normalizeTablePath, type TableDef, type TableSummary } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
 import { ApiError } from '../api/errors.js';
@@ -36,7 +37,7 @@ export async function readDesired(
     );
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
-  const catalogue = await ctx.catalogue();
+  const catalogue = await ctx.device().catalogue();
   let tables = readDocument(value, source, (path) => catalogue.find(path));
   if (tableInputs.length) {
     // A table the document does not hold is a typo or the wrong file: comparing nothing would pass.
@@ -61,7 +62,7 @@ export async function readDesired(
     }
     tables = tables.filter((t) => wanted.has(canonical(t.table)));
   }
-  const vdoms = ctx.settings.vdomText !== undefined ? ctx.vdoms() : undefined;
+  const vdoms = ctx.settings.vdomText !== undefined ? ctx.device().vdoms : undefined;
   if (vdoms && !vdoms.includes('*')) tables = tables.filter((t) => vdoms.includes(t.vdom));
   return tables;
 }
@@ -94,17 +95,17 @@ export async function readDesiredFrom(
 
 /** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */
 async function readOtherDevice(ctx: Context, name: string, tableInputs: string[]): Promise<DocumentTable[]> {
-  const tables = await chosenTables(ctx, await ctx.catalogue(), tableInputs);
-  const vdoms = ctx.vdoms();
+  const tables = await chosenTables(ctx, await ctx.device().catalogue(), tableInputs);
+  const vdoms = ctx.device().vdoms;
   // With several devices (-d 'branch-*') the reference is read once for all of them.
   return ctx.once(
     `desired --from ${name} ${tables.map((t) => t.path).join(' ')} ${vdoms?.join(',') ?? ''}`,
     async () => {
-      const other = ctx.forDevice(name);
+      const other = ctx.device().other(name);
       try {
         const { tables: read, failures } = await readConfiguration(other, tables, vdoms);
         for (const { table, report } of failures)
-          ctx.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
+          ctx.out.warn(`${table.path} is left out: it cannot be read on ${name}: ${report.message}`);
         return read;
       } finally {
         await other.close();
@@ -196,7 +197,7 @@ export async function chosenTables(
       .map((t) => catalogue.find(t.path)!);
   if (!inputs.length) return catalogue.all().filter(readable);
   const resolved: TableDef[] = [];
-  for (const input of inputs) resolved.push(await resolveTable(ctx, catalogue, input));
+  for (const input of inputs) resolved.push(await resolveTable(catalogue, input, ctx.out));
   const named = [...new Map(resolved.map((t) => [t.path, t])).values()];
   for (const table of named) {
     if (!table.known)
@@ -204,7 +205,8 @@ export async function chosenTables(
         `${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`,
         "'cmdb tables' lists the tables it can export",
       );
-    if (!readable(table)) requireOperation(ctx, table, table.singleton ? 'G' : 'L');
+    if (!readable(table))
+      requireOperation(table, { force: ctx.settings.force, say: ctx.out }, table.singleton ? 'G' : 'L');
   }
   // The catalogue's order (from its index: the whole catalogue is read only for a full export).
   const order = new Map(catalogue.summaries().map((t, i) => [t.path, i]));
@@ -221,8 +223,8 @@ export interface ReadFailure {
 }
 
 /** Which names the connected device answered to (CLI.md "Names"), remembered per device address. */
-async function tableNames(ctx: Context): Promise<TableNames> {
-  return TableNames.load(ctx.env, ctx.demo ? 'demo' : (await ctx.client()).baseUrl);
+async function tableNames(device: Device): Promise<TableNames> {
+  return TableNames.load(device.env, device.demo ? 'demo' : (await device.client()).baseUrl);
 }
 
 /**
@@ -232,13 +234,13 @@ async function tableNames(ctx: Context): Promise<TableNames> {
  * read is reported in `failures`; when none can be, the first failure is thrown.
  */
 export async function readConfiguration(
-  ctx: Context,
+  device: Device,
   tables: TableDef[],
   vdoms: string[] | undefined,
   options: { excludeDefaultValues?: boolean; concurrency?: number; onRead?: () => void } = {},
 ): Promise<{ tables: DocumentTable[]; failures: ReadFailure[] }> {
-  const client = await ctx.client();
-  const names = await tableNames(ctx);
+  const client = await device.client();
+  const names = await tableNames(device);
   const read = async (table: TableDef) => {
     const answer = await readTableAnyName(client, table, vdoms, {
       excludeDefaultValues: options.excludeDefaultValues,
@@ -254,7 +256,7 @@ export async function readConfiguration(
       ? [
           {
             table: tables[i],
-            report: ctx.describe(r.reason),
+            report: describe(r.reason),
             missing: r.reason instanceof ApiError && r.reason.notFound,
           },
         ]
@@ -280,8 +282,8 @@ export async function readConfiguration(
  * device answers to (a document may name a renamed table either way); the first failure stops the run.
  */
 export async function readCurrent(ctx: Context, desired: DocumentTable[]): Promise<Comparison[]> {
-  const client = await ctx.client();
-  const names = await tableNames(ctx);
+  const client = await ctx.device().client();
+  const names = await tableNames(ctx.device());
   const reads = await settleConcurrent(desired, async (d): Promise<Comparison> => {
     const {
       table,
@@ -303,7 +305,7 @@ export async function printPlan(
   planned: PlannedTables,
   extra: Omit<Planned, 'kind' | 'plan'> = {},
 ): Promise<void> {
-  await ctx.print({ kind: 'plan', plan: redactPlan(planned), ...extra });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), ...extra });
 }
 
 /** Prints what an apply did: its steps with secrets hidden, the failure as the user sees it. */
@@ -317,9 +319,9 @@ export async function printReport(
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
   const failed = report.failed && {
     ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)),
-    error: ctx.describe(report.failed.error),
+    error: describe(report.failed.error),
   };
-  await ctx.print({
+  await ctx.out.print({
     kind: 'applied',
     applied: shown(report.applied),
     failed,

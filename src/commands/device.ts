@@ -1,8 +1,8 @@
 import { DEFAULT_PREFIX } from '../api/url.js';
-import { DEFAULT_TIMEOUT_SECONDS, type Context } from '../cli/context.js';
+import type { Context } from '../cli/context.js';
+import { DEFAULT_TIMEOUT_SECONDS, parseVdoms } from '../settings.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseVdoms } from '../cli/context.js';
 import {
   dropProfile,
   getProfile,
@@ -58,8 +58,8 @@ function effective(row: Row, words: boolean): Row {
 
 /** `cmdb device list`: the default marked `*` in a table, names and hosts never cut. */
 export async function list(ctx: Context): Promise<number> {
-  if (ctx.demo) {
-    await ctx.print(
+  if (ctx.settings.demo) {
+    await ctx.out.print(
       { kind: 'list', rows: [demoDevice(ctx)] },
       { keyField: 'name', tableFields: ['name', 'default', 'host', 'auth', 'vdom', 'secrets'] },
     );
@@ -69,7 +69,7 @@ export async function list(ctx: Context): Promise<number> {
   const rows = set.devices.map((d) => describe(d, set));
   // For people: the default marked `*`, the address never cut on a narrow terminal.
   const shown = rows.map((row) => ({ ...row, default: row.default ? '*' : '' }));
-  await ctx.print(
+  await ctx.out.print(
     {
       kind: 'forPeople',
       data: { kind: 'list', rows },
@@ -84,14 +84,14 @@ export async function list(ctx: Context): Promise<number> {
 
 /** `cmdb device show [name]`: the named device, else the one in use. */
 export async function show(ctx: Context, { name = ctx.settings.device }: { name?: string }): Promise<number> {
-  if (ctx.demo) {
-    await ctx.print({ kind: 'object', object: demoDevice(ctx) });
+  if (ctx.settings.demo) {
+    await ctx.out.print({ kind: 'object', object: demoDevice(ctx) });
     return 0;
   }
   const set = readProfiles(ctx.env);
-  const profile = name ? getProfile(set, name) : requireProfile(ctx, 'show');
+  const profile = name ? getProfile(set, name) : requireProfile(ctx.device(), 'show');
   const row = describe(profile, set);
-  await ctx.print({
+  await ctx.out.print({
     kind: 'forPeople',
     data: { kind: 'object', object: effective(row, false) },
     table: { kind: 'object', object: effective(row, true) },
@@ -101,7 +101,7 @@ export async function show(ctx: Context, { name = ctx.settings.device }: { name?
 
 /** `cmdb device use <name>`. */
 export async function use(ctx: Context, { name }: { name: string }): Promise<number> {
-  if (ctx.demo) throw notForDemo('device use', 'it is built in, not a saved device');
+  if (ctx.settings.demo) throw notForDemo('device use', 'it is built in, not a saved device');
   await updateProfiles(ctx.env, (set) => {
     getProfile(set, name);
     return { ...set, defaultName: name };
@@ -112,16 +112,16 @@ export async function use(ctx: Context, { name }: { name: string }): Promise<num
 
 /** Deletes a profile with its secrets; a saved session is ended on the device first, where it can be. */
 export async function remove(ctx: Context, { name }: { name: string }, _opts: { yes?: boolean }): Promise<number> {
-  if (ctx.demo) throw notForDemo('device remove', 'it is built in, not a saved device');
+  if (ctx.settings.demo) throw notForDemo('device remove', 'it is built in, not a saved device');
   const set = readProfiles(ctx.env);
   const profile = getProfile(set, name);
-  await ctx.confirmChange(`remove device '${name}' (${profile.host}) with its saved credential and session?`);
+  await ctx.prompt.confirmChange(`remove device '${name}' (${profile.host}) with its saved credential and session?`);
   try {
-    const store = await secretStore(ctx, profile.secrets);
-    if (profile.auth === 'session') await endSession(ctx, profile, store);
+    const store = await secretStore(ctx.device(), profile.secrets);
+    if (profile.auth === 'session') await endSession(ctx.device(), profile, store);
     await store.delete(credentialAccount(name));
   } catch (err) {
-    ctx.warn(
+    ctx.out.warn(
       `the secrets of device '${name}' could not be deleted from ` +
         `${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'}: ${(err as Error).message}`,
     );

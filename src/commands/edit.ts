@@ -62,21 +62,21 @@ export async function run(
   { table: tableInput, key }: { table: string; key?: string },
   _opts: WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   if (table.singleton) {
     if (key !== undefined)
       throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb edit ${table.path}'`);
-    requireOperation(ctx, table, 'P');
+    requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'P');
   } else {
     if (key === undefined)
       throw new UsageError(
         `${table.path} is a keyed table: give the ${table.key} of the object to edit`,
         `list the objects with 'cmdb list ${table.path}'`,
       );
-    requireOperation(ctx, table, 'U');
+    requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
   const mkey = key === undefined ? undefined : parseMkey(table, key);
-  const query = vdomQuery(ctx);
+  const query = vdomQuery(ctx.device().vdoms);
   if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*')))
     throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');
   const read = await readForChange(ctx, table, mkey, query);
@@ -85,7 +85,7 @@ export async function run(
   let text = header(table, mkey, query.vdom?.[0] ?? read.vdom) + yamlText(original);
   let changes: Obj;
   for (;;) {
-    const saved = await ctx.editText(text, `${table.path.replace(/[^a-z0-9.-]+/gi, '_')}.yaml`);
+    const saved = await ctx.prompt.editText(text, `${table.path.replace(/[^a-z0-9.-]+/gi, '_')}.yaml`);
     if (isEmpty(saved)) throw new CmdbError('edit cancelled: the file was empty; nothing was sent', EXIT.USAGE);
     let problem: string | undefined;
     try {
@@ -107,10 +107,10 @@ export async function run(
   }
   const what = `${table.path}${mkey === undefined ? '' : ` ${mkey}`}`;
   if (!Object.keys(changes!).length) {
-    ctx.notice(`no changes to ${what}: nothing was sent`);
+    ctx.out.notice(`no changes to ${what}: nothing was sent`);
     return 0;
   }
-  await requireUnchanged(ctx, table, mkey, query, read, ctx.force, '--force sends your changes anyway');
+  await requireUnchanged(ctx, table, mkey, query, read, ctx.settings.force, '--force sends your changes anyway');
   const result = await sendWrite(
     ctx,
     table,

@@ -124,7 +124,7 @@ function shellQuote(value: string): string {
 
 /** Until SIGINT or SIGTERM, which stop the emulator (exit 0) instead of interrupting the run. */
 function waitForSignal(ctx: Context): Promise<void> {
-  const signals = ctx.interruptible();
+  const signals = ctx.signals.interruptible();
   return new Promise((resolve) => {
     signals.signal.addEventListener('abort', () => {
       signals.release();
@@ -191,7 +191,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   const options: EmulatorOptions = {
     ...configured,
     // Only the flag: CMDB_HOST names a device to talk to, not where to listen.
-    host: ctx.options.host ?? '127.0.0.1',
+    host: ctx.settings.flags.host ?? '127.0.0.1',
     port: parsePort(flags.port),
     tls: !!flags.tls,
     stateFile: flags.state,
@@ -231,7 +231,7 @@ export async function run(ctx: Context, _args: object, flags: EmulatorFlags): Pr
   // The certificate in a file, for CMDB_CA_FILE (removed when the emulator stops).
   const caFile = emulator.certPem ? join(tmpdir(), `cmdb-emulator-${new URL(emulator.url).port}.pem`) : null;
   if (caFile) writePrivateFile(caFile, emulator.certPem!, { durable: false });
-  await ctx.print(started(emulator, caFile, flags.state, options.catalogue?.release ?? '6.4.14'));
+  await ctx.out.print(started(emulator, caFile, flags.state, options.catalogue?.release ?? '6.4.14'));
   await stopped;
   await emulator.close();
   if (caFile) rmSync(caFile, { force: true });

@@ -25,7 +25,7 @@ function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): n
   const refused = full ? failures.filter((f) => f.report.exit === EXIT.FORBIDDEN) : [];
   const missing = full ? failures.filter((f) => f.missing) : [];
   const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
-  for (const { table, report } of others) ctx.warn(`${table.path} is left out: ${report.message}`);
+  for (const { table, report } of others) ctx.out.warn(`${table.path} is left out: ${report.message}`);
   if (refused.length || missing.length) {
     const groups = [...new Set(refused.map((f) => f.table.group))].sort().join(', ');
     const denied = refused.length
@@ -35,7 +35,9 @@ function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): n
       ? `${missing.length === 1 ? 'one is' : `${missing.length} are`} not on this device`
       : '';
     const count = refused.length + missing.length;
-    ctx.warn(`${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent].filter(Boolean).join('; ')}`);
+    ctx.out.warn(
+      `${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent].filter(Boolean).join('; ')}`,
+    );
   }
   return [...refused, ...others].map((f) => f.report.exit);
 }
@@ -51,12 +53,12 @@ export async function run(
   { tables: tableInputs = [] }: { tables?: string[] },
   opts: ExportOptions,
 ): Promise<number> {
-  const vdoms = ctx.vdoms();
+  const vdoms = ctx.device().vdoms;
   const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
-  const chosen = await chosenTables(ctx, await ctx.catalogue(), tableInputs, { spec: opts.spec });
+  const chosen = await chosenTables(ctx, await ctx.device().catalogue(), tableInputs, { spec: opts.spec });
   const progress = ctx.out.progress('tables', chosen.length);
   let done = 0;
-  const { tables, failures } = await readConfiguration(ctx, chosen, vdoms, {
+  const { tables, failures } = await readConfiguration(ctx.device(), chosen, vdoms, {
     excludeDefaultValues: opts.excludeDefaultValues,
     concurrency,
     onRead: () => progress.update(++done),
@@ -67,10 +69,10 @@ export async function run(
     const { text, extension } = await ctx.out.document(document);
     const path = join(opts.dir, deviceFileName(ctx, extension));
     // Private: an export holds ENC secrets and private keys. An existing folder others can read is named.
-    writePrivateFile(path, text, { warn: (message) => ctx.warn(message) });
-    ctx.notice(`wrote ${path}`);
+    writePrivateFile(path, text, { warn: (message) => ctx.out.warn(message) });
+    ctx.out.notice(`wrote ${path}`);
   } else {
-    await ctx.print(document);
+    await ctx.out.print(document);
   }
   return mostSevere(exits);
 }

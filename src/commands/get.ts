@@ -1,6 +1,6 @@
 import type { ApiResult } from '../api/client.js';
 import { UsageError } from '../errors.js';
-import type { Context } from '../cli/context.js';
+import { describe, type Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
@@ -19,23 +19,23 @@ export async function run(
   { table: tableInput, keys }: { table: string; keys: string[] },
   opts: GetOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   const query = {
-    ...vdomQuery(ctx),
+    ...vdomQuery(ctx.device().vdoms),
     ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }),
   };
   if (!keys.length) {
     if (!table.singleton)
       throw new UsageError(
         `${table.path} is a keyed table: give the ${table.key} of the object`,
-        keysHint(table.path, ctx.vdoms()),
+        keysHint(table.path, ctx.device().vdoms),
       );
-    requireOperation(ctx, table, 'G', 'L');
+    requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'G', 'L');
     const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(query));
   }
   requireKeyed(table, 'get');
-  requireOperation(ctx, table, 'R');
+  requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'R');
   const mkeys = keys.map((k) => parseMkey(table, k));
   if (mkeys.length === 1) {
     const result = await send(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
@@ -61,8 +61,8 @@ export async function run(
       for (const [vdom, object] of Object.entries(shaped.vdoms)) (vdoms[vdom] ??= []).push(object as Row);
     } else if (shaped.kind === 'object') rows.push(shaped.object);
   }
-  const refusals = outcomes.flatMap((o) => (o.result ? [] : [{ vdom: null, report: ctx.describe(o.error) }]));
-  await ctx.print(
+  const refusals = outcomes.flatMap((o) => (o.result ? [] : [{ vdom: null, report: describe(o.error) }]));
+  await ctx.out.print(
     {
       kind: 'read',
       data: byVdom ? { kind: 'byVdom', vdoms } : { kind: 'list', rows },

@@ -17,10 +17,10 @@ export interface ListOptions extends ReadOptions {
 
 /** `cmdb list <table>`: E1, one request, or every page with --all. */
 export async function run(ctx: Context, { table: tableInput }: { table: string }, opts: ListOptions): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
-  if (table.singleton) requireOperation(ctx, table, 'L', 'G');
-  else requireOperation(ctx, table, 'L');
-  const query: QueryParams = { ...vdomQuery(ctx), ...readQuery(table, opts) };
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  if (table.singleton) requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L', 'G');
+  else requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L');
+  const query: QueryParams = { ...vdomQuery(ctx.device().vdoms), ...readQuery(table, opts) };
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
@@ -54,7 +54,7 @@ async function listAll(
   let total = 0;
   const bar = ctx.out.progress();
   await steadyHeap();
-  const out = await ctx.pageSink(readFacts(ctx, table, filtered(base)), view);
+  const out = await ctx.out.pages(readFacts(ctx, table, filtered(base)), view);
   // What each VDOM's last page held: a device that ignores `start` sends the same page forever.
   const lastPage = new Map<string, string>();
   const pageOf = (rows: Row[]) => JSON.stringify(table.key ? rows.map((r) => r[table.key!]) : rows);

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { ApiResult, Authenticator, TlsOptions } from '../api/client.js';
 import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/fingerprint.js';
 import type { SessionAuth } from '../api/session.js';
-import { parsePrefix, parseVdoms, type Context } from '../cli/context.js';
+import { describe, type Context } from '../cli/context.js';
+import { parsePrefix, parseVdoms, timeoutOf } from '../settings.js';
 import { isUsableToken } from '../api/auth.js';
 import { releaseOf } from '../catalogue/device-schema.js';
 import {
@@ -88,7 +89,7 @@ async function readCredential(
   }
   const secret = opts.passwordStdin
     ? await readStdin(ctx.io, 'password', '--password-stdin')
-    : await ctx.askOrFail(`Password for ${username} at ${host}: `, '--password-stdin', { hidden: true });
+    : await ctx.prompt.askOrFail(`Password for ${username} at ${host}: `, '--password-stdin', { hidden: true });
   if (!secret) throw new UsageError('the password is empty');
   return { kind: 'session', username, secret };
 }
@@ -101,8 +102,8 @@ async function confirmReplace(ctx: Context, existing: DeviceProfile, credential:
   const now = `${KIND_WORDS[credential.kind]}${credential.username ? ` (as ${credential.username})` : ''}`;
   const what =
     `device '${existing.name}' (${existing.host}) is saved with ${was}; ` + `this login with ${now} would replace it`;
-  if (ctx.interactive) {
-    if (await ctx.confirm(`The ${what}. Replace it?`)) return;
+  if (ctx.prompt.interactive) {
+    if (await ctx.prompt.confirm(`The ${what}. Replace it?`)) return;
     throw new UsageError(`not replaced: ${what}`, `keep both by saving this login under another name with -d <name>`);
   }
   throw new UsageError(
@@ -114,7 +115,7 @@ async function confirmReplace(ctx: Context, existing: DeviceProfile, credential:
 
 /** Fails now, before the device sees the credential, when the store cannot keep it. */
 async function openStore(ctx: Context, opts: LoginOptions, name: string): Promise<SecretStore> {
-  const store = await secretStore(ctx, opts.insecureStorage ? 'file' : 'keychain');
+  const store = await secretStore(ctx.device(), opts.insecureStorage ? 'file' : 'keychain');
   await store.get(credentialAccount(name));
   return store;
 }
@@ -138,14 +139,14 @@ async function check(
   const { TlsVerificationError } = await import('../api/network.js');
   let fingerprint = tls.fingerprint ?? undefined;
   for (;;) {
-    const client = await newClient(ctx, target, { ...tls, fingerprint }, auth);
+    const client = await newClient(ctx.device(), target, { ...tls, fingerprint }, auth);
     try {
       return { status: await client.monitor('system/status'), fingerprint };
     } catch (err) {
       const certificate = err instanceof TlsVerificationError ? err.certificate : null;
-      if (!certificate || fingerprint || !ctx.interactive) throw err;
-      ctx.warn(
-        `the certificate of ${target.host} does not verify: ${ctx.describe(err).message}\n` +
+      if (!certificate || fingerprint || !ctx.prompt.interactive) throw err;
+      ctx.out.warn(
+        `the certificate of ${target.host} does not verify: ${describe(err).message}\n` +
           `  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n` +
           `  subject  ${certificate.subject}\n` +
           `  issuer   ${certificate.issuer}\n` +
@@ -153,7 +154,7 @@ async function check(
           'Compare the fingerprint with the one the device shows (get system certificate, or the web interface) ' +
           'before you trust it.',
       );
-      if (!(await ctx.confirm(`Pin this certificate for device '${name}'?`))) throw err;
+      if (!(await ctx.prompt.confirm(`Pin this certificate for device '${name}'?`))) throw err;
       fingerprint = certificate.fingerprint;
     } finally {
       await client.close();
@@ -168,14 +169,15 @@ async function authenticator(
   banner: { accepted: boolean },
 ): Promise<Authenticator> {
   if (credential.kind === 'token') return tokenAuth(credential.secret);
-  return sessionAuth(ctx, {
+  return sessionAuth(ctx.device(), {
     username: credential.username!,
     password: async () => credential.secret,
     tokenCode: opts.tokenCode,
     acceptDisclaimer: async () => {
       banner.accepted =
         !!opts.acceptDisclaimer ||
-        (ctx.interactive && (await ctx.confirm('The device shows a login banner (disclaimer). Do you accept it?')));
+        (ctx.prompt.interactive &&
+          (await ctx.prompt.confirm('The device shows a login banner (disclaimer). Do you accept it?')));
       return banner.accepted;
     },
   });
@@ -183,7 +185,7 @@ async function authenticator(
 
 /** `cmdb login`: checks a credential against the device, then saves it (keychain) and the device profile. */
 export async function run(ctx: Context, _args: object, opts: LoginOptions): Promise<number> {
-  if (ctx.demo) throw notForDemo('login', 'it needs no login, and nothing is saved');
+  if (ctx.settings.demo) throw notForDemo('login', 'it needs no login, and nothing is saved');
   const set = readProfiles(ctx.env);
   const existing = existingProfile(ctx, set.devices, defaultProfile(set));
   // Normalised already: --host/CMDB_HOST by the options, a profile's host when its file was read.
@@ -200,12 +202,16 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
       'give the SHA-256 of the certificate: 64 hex digits, with or without colons, in any case',
     );
   }
-  const vdom = ctx.options.vdom ?? existing?.vdom;
+  const vdom = ctx.settings.flags.vdom ?? existing?.vdom;
   if (vdom !== undefined) parseVdoms(vdom);
   const prefix = opts.prefix ?? existing?.prefix;
   if (prefix !== undefined) parsePrefix(prefix, opts.prefix !== undefined ? '--prefix' : 'the saved profile');
   const sameDevice = existing?.host === host;
-  const caFile = ctx.options.caFile ? resolve(ctx.options.caFile) : sameDevice ? existing?.caFile : undefined;
+  const caFile = ctx.settings.flags.caFile
+    ? resolve(ctx.settings.flags.caFile)
+    : sameDevice
+      ? existing?.caFile
+      : undefined;
   const pinned = opts.fingerprint
     ? normalizeFingerprint(opts.fingerprint)
     : sameDevice
@@ -217,13 +223,13 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
     await confirmReplace(ctx, existing, credential);
   const store = await openStore(ctx, opts, name);
   const target = settingsFor(
-    ctx,
+    ctx.settings,
     null,
     host,
     { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined },
     opts.prefix,
   );
-  const tls = await tlsOptions(ctx, { host, caFile: target.caFile, fingerprint: pinned });
+  const tls = await tlsOptions(ctx.device(), { host, caFile: target.caFile, fingerprint: pinned });
   const banner = { accepted: false };
   const auth = await authenticator(ctx, opts, credential, banner);
   const checked = await check(ctx, target, tls, auth, name);
@@ -231,11 +237,11 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   await store.set(credentialAccount(name), credential.secret);
   // The session saved by an earlier login of this profile is replaced: end it on the device first.
   if (existing?.name === name && sameDevice && existing.auth === 'session')
-    await endSession(ctx, existing, await secretStore(ctx, existing.secrets)).catch(() => false);
+    await endSession(ctx.device(), existing, await secretStore(ctx.device(), existing.secrets)).catch(() => false);
   const session = credential.kind === 'session' ? (auth as SessionAuth).exportState() : null;
-  await saveSession(ctx, store, name, session);
+  await saveSession(ctx.device(), store, name, session);
   if (existing && existing.name === name && existing.secrets !== store.kind)
-    await forgetSecrets(ctx, existing, { credential: true, session: true });
+    await forgetSecrets(ctx.device(), existing, { credential: true, session: true });
 
   const profile: DeviceProfile = {
     name,
@@ -246,7 +252,12 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
     vdom,
     caFile,
     fingerprint: checked.fingerprint ? displayFingerprint(checked.fingerprint) : undefined,
-    timeout: ctx.options.timeout !== undefined ? ctx.timeoutMs() / 1000 : sameDevice ? existing?.timeout : undefined,
+    timeout:
+      ctx.settings.flags.timeout !== undefined
+        ? timeoutOf(ctx.settings) / 1000
+        : sameDevice
+          ? existing?.timeout
+          : undefined,
     secrets: store.kind,
     acceptDisclaimer: banner.accepted || (sameDevice && existing?.acceptDisclaimer) || undefined,
     // Which catalogue the device's commands use (README "Every release"): learned from the status answer.

@@ -11,10 +11,10 @@ export interface LogoutOptions {
 
 /** `cmdb logout [-d name] [--forget]`: ends the session and deletes it; --forget also deletes the credential. */
 export async function run(ctx: Context, _args: object, opts: LogoutOptions): Promise<number> {
-  if (ctx.demo) throw notForDemo('logout', 'it has no session and no saved credential');
-  const profile = requireProfile(ctx, 'log out of');
-  const store = await secretStore(ctx, profile.secrets);
-  const ended = profile.auth === 'session' ? await endSession(ctx, profile, store) : false;
+  if (ctx.settings.demo) throw notForDemo('logout', 'it has no session and no saved credential');
+  const profile = requireProfile(ctx.device(), 'log out of');
+  const store = await secretStore(ctx.device(), profile.secrets);
+  const ended = profile.auth === 'session' ? await endSession(ctx.device(), profile, store) : false;
   const forgotten = opts.forget ? await store.delete(credentialAccount(profile.name)) : false;
   const secret = profile.auth === 'token' ? 'API token' : 'password';
   const forgot = forgotten ? `deleted the saved ${secret}` : `no ${secret} was saved`;

@@ -20,13 +20,13 @@ export async function run(
   { table: tableInput, key }: { table: string; key: string },
   opts: MoveOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   requireKeyed(table, 'move');
   const given = [opts.before !== undefined, opts.after !== undefined, !!opts.top, !!opts.bottom].filter(Boolean).length;
   if (given !== 1) throw new UsageError('move needs exactly one of --before <key>, --after <key>, --top or --bottom');
-  requireOperation(ctx, table, 'U');
+  requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   const mkey = parseMkey(table, key);
-  const query = vdomQuery(ctx);
+  const query = vdomQuery(ctx.device().vdoms);
   let where: 'before' | 'after' = opts.before !== undefined || opts.top ? 'before' : 'after';
   let other: string | number;
   if (opts.top || opts.bottom) {
@@ -41,11 +41,11 @@ export async function run(
       throw new CmdbError(
         `${table.path} has no object ${mkey}${query.vdom ? ` in vdom ${query.vdom[0]}` : ''}`,
         EXIT.NOT_FOUND,
-        keysHint(table.path, ctx.vdoms()),
+        keysHint(table.path, ctx.device().vdoms),
       );
     const end = opts.top ? keys[0] : keys[keys.length - 1];
     if (String(end) === String(mkey)) {
-      ctx.notice(`${table.path} ${mkey} is already at the ${opts.top ? 'top' : 'bottom'}: nothing sent`);
+      ctx.out.notice(`${table.path} ${mkey} is already at the ${opts.top ? 'top' : 'bottom'}: nothing sent`);
       return 0;
     }
     other = end;

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 
 /** What a login, logout or device command did: one line for people (table), the object for scripts. */
 export async function printOutcome(ctx: Context, message: string, object: Row): Promise<void> {
-  await ctx.print({ kind: 'done', message, object });
+  await ctx.out.print({ kind: 'done', message, object });
 }
 
 export interface DeviceFacts {

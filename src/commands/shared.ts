@@ -2,8 +2,7 @@ import type { ApiRequest, ApiResult } from '../api/client.js';
 import type { QueryParams } from '../api/url.js';
 import type { TableDef } from '../catalogue/index.js';
 import { redactSecrets } from '../catalogue/secrets.js';
-import type { Context } from '../cli/context.js';
-import { selectedProfile } from '../device/select.js';
+import { describe, type Context } from '../cli/context.js';
 import { EXIT, UsageError, WriteOutcomeError } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../output/index.js';
@@ -31,7 +30,10 @@ export async function confirmSeveralVdoms(
 ): Promise<void> {
   const vdoms = query?.vdom;
   if (vdoms && (vdoms.length > 1 || vdoms.includes('*')))
-    await ctx.confirmChange(`${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`, details);
+    await ctx.prompt.confirmChange(
+      `${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`,
+      details,
+    );
 }
 
 /**
@@ -48,7 +50,7 @@ export async function send(
       req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
     await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
   }
-  const client = await ctx.client();
+  const client = await ctx.device().client();
   return client.request({ ...req, tablePath: table.path, group: table.group });
 }
 
@@ -65,7 +67,7 @@ export async function sendWrite(
   const body =
     req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
   await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
-  return settleWrite(await ctx.client(), table, req, expected);
+  return settleWrite(await ctx.device().client(), table, req, expected);
 }
 
 function asRows(results: unknown): Row[] {
@@ -100,10 +102,10 @@ export function shapeRead(result: ApiResult, single: boolean): ReadData {
  * The VDOMs that refused a request to several, each as the user sees its error; and those in which a
  * write whose answer was lost was read back and not found applied (`lost`), with that outcome.
  */
-function refusals(ctx: Context, result: WriteAnswer): Refusal[] {
+function refusals(result: WriteAnswer): Refusal[] {
   return [
-    ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: ctx.describe(err) })),
-    ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: ctx.describe(l.error), outcome: l.error.outcome })),
+    ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: describe(err) })),
+    ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: describe(l.error), outcome: l.error.outcome })),
   ];
 }
 
@@ -119,10 +121,10 @@ export async function printWrite(
   mkey?: string | number,
 ): Promise<number> {
   // A dry run prints the requests it kept instead (cli/main.ts).
-  if (ctx.dryRun) return 0;
-  const refused = refusals(ctx, result);
+  if (ctx.settings.dryRun) return 0;
+  const refused = refusals(result);
   const results = result.envelopes.map((e) => writeResult(e, mkey));
-  await ctx.print({
+  await ctx.out.print({
     kind: 'written',
     verb,
     tablePath: table.path,
@@ -162,7 +164,7 @@ export function readFacts(
   const columns = table.known
     ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])]
     : undefined;
-  return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.vdoms(), filtered };
+  return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.device().vdoms, filtered };
 }
 
 /** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
@@ -174,9 +176,9 @@ export async function printRead(
   view: ReadView = {},
   facts: Pick<Read, 'filtered' | 'table' | 'none'> = {},
 ): Promise<number> {
-  const refused = refusals(ctx, result);
+  const refused = refusals(result);
   const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
-  await ctx.print(
+  await ctx.out.print(
     {
       kind: 'read',
       data,
@@ -202,14 +204,14 @@ export function bulkPrinter(
 ): { add(outcomes: BulkOutcome[]): Promise<void>; end(): Promise<number> } {
   const exits = new Set<number>([EXIT.OK]);
   let sink: Promise<BulkSink> | undefined;
-  const out = () => (sink ??= ctx.bulkSink({ tablePath: table.path, verb }));
+  const out = () => (sink ??= ctx.out.bulk({ tablePath: table.path, verb }));
   return {
     /** An item's outcome, or one per VDOM when the run writes to several. */
     async add(outcomes) {
       // A dry run prints the requests it kept instead (cli/main.ts).
-      if (ctx.dryRun) return;
+      if (ctx.settings.dryRun) return;
       for (const o of outcomes) {
-        const error = o.error === undefined ? undefined : ctx.describe(o.error);
+        const error = o.error === undefined ? undefined : describe(o.error);
         if (error) exits.add(error.exit);
         const outcome = o.error instanceof WriteOutcomeError ? o.error.outcome : undefined;
         await (await out()).add({
@@ -222,7 +224,7 @@ export function bulkPrinter(
       }
     },
     async end() {
-      if (ctx.dryRun) return EXIT.OK;
+      if (ctx.settings.dryRun) return EXIT.OK;
       const exit = mostSevere(exits);
       await (await out()).end(exit);
       return exit;
@@ -246,11 +248,11 @@ export async function steadyHeap(): Promise<void> {
 /** A device's name in a --dir: the profile's name, or the host of --host/CMDB_HOST (`demo` with --demo). */
 export function deviceName(ctx: Context): string {
   const host = ctx.settings.host;
-  const name = ctx.demo
+  const name = ctx.settings.demo
     ? 'demo'
     : !ctx.settings.device && host
       ? new URL(/^\w+:\/\//.test(host) ? host : `https://${host}`).host
-      : selectedProfile(ctx)?.name;
+      : ctx.device().profile?.name;
   if (!name) throw new UsageError('--dir needs a device name', 'choose a device with -d NAME or --host URL');
   return name.replace(/[^A-Za-z0-9._-]/g, '_');
 }

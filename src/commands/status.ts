@@ -29,9 +29,9 @@ export function deviceStatus(res: CallResult): Row {
 
 /** `cmdb status`: the device at a glance; one row per device in a table. */
 export async function run(ctx: Context): Promise<number> {
-  const answer = await (await ctx.client()).call({ method: 'GET', path: 'monitor/system/status' });
+  const answer = await (await ctx.device().client()).call({ method: 'GET', path: 'monitor/system/status' });
   const status = deviceStatus(answer);
-  await ctx.print({
+  await ctx.out.print({
     kind: 'forPeople',
     data: { kind: 'object', object: status },
     table: { kind: 'list', rows: [status] },

@@ -30,7 +30,7 @@ async function listed(ctx: Context, refresh: boolean): Promise<TableSummary[]> {
     return tableSummaries();
   }
   const { cachedCatalogue, catalogueFor } = await import('../device/catalogue.js');
-  const catalogue = refresh ? await catalogueFor(ctx, { refresh: true }) : cachedCatalogue(ctx);
+  const catalogue = refresh ? await catalogueFor(ctx.device(), { refresh: true }) : cachedCatalogue(ctx.device());
   if (!catalogue)
     throw new UsageError(
       `no schema of device '${device}' is cached yet (its release is not 6.4.14)`,
@@ -73,7 +73,7 @@ export async function run(ctx: Context, _args: object, opts: TablesOptions): Pro
   const unknown = fields?.find((f) => !COLUMNS.includes(f));
   if (unknown !== undefined)
     throw new UsageError(`'${unknown}' is not a column of cmdb tables`, `columns: ${COLUMNS.join(', ')}`);
-  await ctx.print(
+  await ctx.out.print(
     { kind: 'list', rows: fields ? rows.map((r) => Object.fromEntries(fields.map((f) => [f, r[f]]))) : rows },
     { keyField: 'path', ...(fields ? { fields } : {}) },
   );

@@ -17,7 +17,7 @@ export async function run(
   { table: tableInput, args }: { table: string; args: string[] },
   opts: BodyOptions & WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(ctx, await ctx.catalogue(), tableInput);
+  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   let key: string | undefined;
   let inline: string | undefined;
   if (table.singleton) {
@@ -27,20 +27,20 @@ export async function run(
         `use 'cmdb update ${table.path} --set field=value'`,
       );
     inline = args[0];
-    requireOperation(ctx, table, 'P');
+    requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'P');
   } else {
     if (!args.length)
       throw new UsageError(`${table.path} is a keyed table: give the ${table.key} of the object to update`);
     if (args.length > 2)
       throw new UsageError('too many arguments', `usage: cmdb update ${table.path} <${table.key}> [body]`);
     [key, inline] = args;
-    requireOperation(ctx, table, 'U');
+    requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
   const mkey = key === undefined ? undefined : parseMkey(table, key);
   const { sets, changes } = splitMemberChanges(table, opts.set ?? []);
-  const query = vdomQuery(ctx);
+  const query = vdomQuery(ctx.device().vdoms);
   if (!changes.length) {
-    const { bodies } = await readBodies(ctx, table, withInlineBody(opts, inline), false);
+    const { bodies } = await readBodies(ctx.io.stdin, table, withInlineBody(opts, inline), false);
     const body = bodies[0];
     const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
     const result = await sendWrite(
@@ -67,13 +67,13 @@ export async function run(
   const rest = withInlineBody({ ...opts, set: sets }, inline);
   const others =
     rest.file !== undefined || rest.data !== undefined || sets.length
-      ? (await readBodies(ctx, table, rest, false)).bodies[0]
+      ? (await readBodies(ctx.io.stdin, table, rest, false)).bodies[0]
       : {};
   const read = await readForChange(ctx, table, mkey, query);
   const body = { ...others, ...applyMemberChanges(table, read.object, changes) };
   const what = `${table.path}${mkey === undefined ? '' : ` ${mkey}`}`;
   if (!Object.keys(body).length) {
-    ctx.notice(
+    ctx.out.notice(
       `nothing to change: ${what} already has ` +
         `${changes.map((c) => `${c.field} ${c.op === '+' ? 'with' : 'without'} ${c.values.join(', ')}`).join('; ')}`,
     );

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, profilesPath } from '../config/paths.js';
-import type { Settings } from '../cli/options.js';
+import type { Settings } from '../settings.js';
 
 /** Keys read from a device stay fresh this long; a failure is remembered for less, so Tab stays quick. */
 const FRESH_MS = 60_000;

@@ -1,6 +1,6 @@
 // `cmdb __complete`: what the completion scripts run on every Tab. It loads the catalogue and the
 // generated program model, never commander; the device (and undici) only when keys are not cached.
-import type { IO } from '../cli/context.js';
+import type { IO } from '../output/index.js';
 import { complete } from './engine.js';
 import { Printer } from '../output/printer.js';
 import { formatCompletion } from './format.js';

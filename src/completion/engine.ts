@@ -1,6 +1,6 @@
 import { areaOf, describeOperations, type TableDef, type TableSummary } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import type { GlobalOptions } from '../cli/context.js';
+import type { GlobalOptions } from '../settings.js';
 import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/types.js';
 import { SHELLS, type TableRule, type ValueKind } from './kinds.js';

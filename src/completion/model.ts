@@ -1,5 +1,5 @@
 import type { Argument, Command, Option } from 'commander';
-import { GLOBAL_OPTIONS } from '../cli/options.js';
+import { GLOBAL_OPTIONS } from '../settings.js';
 import { COMMANDS, PARENTS, type CommandDef, type OptionSpec } from '../commands/registry.js';
 import type { TableRule, ValueKind } from './kinds.js';
 

@@ -5,7 +5,7 @@
 // (complete.ts), which answers the same request as if this had not run: nothing is written before.
 import { existsSync } from 'node:fs';
 import { SHIPPED_CATALOGUE, usesShipped } from '../catalogue/provider.js';
-import { completionTimeout, processEnv, Settings } from '../cli/options.js';
+import { completionTimeout, processEnv, resolveSettings } from '../settings.js';
 import { schemaCacheDir } from '../config/paths.js';
 import { writeStdout } from '../output/stdout.js';
 import { cacheFile, deviceIdentity, readCache } from './cache.js';
@@ -23,14 +23,14 @@ const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
   // else the profile says (its release), and the program reads the cached schema of another release.
   catalogue: async (line) => {
     if (!existsSync(schemaCacheDir(env))) return SHIPPED_CATALOGUE;
-    const profile = (await import('../device/early.js')).selectedProfileEarly(new Settings({ ...line }, env), env);
+    const profile = (await import('../device/early.js')).selectedProfileEarly(resolveSettings({ ...line }, env), env);
     if (profile === null || (profile && usesShipped(profile))) return SHIPPED_CATALOGUE;
     throw new NeedsProgram();
   },
   // As sources.ts's deviceKeys() reads the cache, from the same settings.
   keys: async (table, line) => {
     completionTimeout(env);
-    const settings = new Settings({ ...line }, env);
+    const settings = resolveSettings({ ...line }, env);
     const vdom = settings.vdomText ?? '';
     const device = deviceIdentity(settings, env);
     const keys = readCache(cacheFile(env, device, vdom, table.path), Date.now(), device, vdom, table.path);

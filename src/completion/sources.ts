@@ -1,20 +1,25 @@
-import { Readable } from 'node:stream';
 import type { TableDef } from '../catalogue/index.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
-import { Context, type IO } from '../cli/context.js';
-import { completionTimeout } from '../cli/options.js';
+import { Device } from '../device/device.js';
+import { completionTimeout, resolveSettings } from '../settings.js';
 import { writePrivateFile } from '../files.js';
 import { readProfiles } from '../config/profiles.js';
 import { cacheFile, deviceIdentity, readCache, type CacheEntry } from './cache.js';
 import type { LineOptions, Sources } from './engine.js';
 
-const discard = { write: () => true };
-/** Completion must print nothing but candidates: warnings, --verbose exchanges and errors go nowhere. */
-const SILENT: IO = { stdout: discard, stderr: discard, stdin: Readable.from([]) as IO['stdin'] };
-
-/** Options that would not suit completion are dropped: verbose output, a long timeout. */
-function completionContext(env: NodeJS.ProcessEnv, line: LineOptions): Context {
-  return new Context(SILENT, env, { ...line, timeout: completionTimeout(env), verbose: false });
+/**
+ * The device the line names, resolved as commands resolve it. Options that would not suit completion
+ * are dropped (verbose output, a long timeout), and it must print nothing but candidates: warnings go
+ * nowhere, and nobody is asked anything.
+ */
+function lineDevice(env: NodeJS.ProcessEnv, line: LineOptions): Device {
+  return new Device({
+    settings: resolveSettings({ ...line, timeout: completionTimeout(env), verbose: false }, env),
+    env,
+    warn: () => undefined,
+    exchange: () => undefined,
+    ask: async () => null,
+  });
 }
 
 /** Written to a temporary file and renamed, so a concurrent Tab never reads half a file. */
@@ -42,9 +47,9 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** `GET <table>?format=<key>`: only the key field of every object, in every VDOM asked for. */
-async function askDevice(ctx: Context, tablePath: string, keyField: string, global: boolean): Promise<string[]> {
-  const client = await ctx.client();
-  const vdom = global ? undefined : ctx.vdoms();
+async function askDevice(device: Device, tablePath: string, keyField: string, global: boolean): Promise<string[]> {
+  const client = await device.client();
+  const vdom = global ? undefined : device.vdoms;
   const result = await client.request({
     method: 'GET',
     tablePath,
@@ -63,29 +68,24 @@ interface KeyRequest {
   global?: boolean;
 }
 
-/** A Context for the device the line names, resolved as commands resolve it (the device layer loads on connect). */
-async function lineContext(env: NodeJS.ProcessEnv, line: LineOptions): Promise<Context> {
-  return completionContext(env, line);
-}
-
 /** The keys of a table on the device the line names, from the cache when fresh; [] when anything fails. */
-async function deviceKeys(ctx: Context, request: KeyRequest): Promise<string[]> {
+async function deviceKeys(target: Device, request: KeyRequest): Promise<string[]> {
   const now = Date.now();
-  const vdom = request.global ? '' : (ctx.settings.vdomText ?? '');
-  const device = deviceIdentity(ctx.settings, ctx.env);
-  const file = cacheFile(ctx.env, device, vdom, request.tablePath);
+  const vdom = request.global ? '' : (target.settings.vdomText ?? '');
+  const device = deviceIdentity(target.settings, target.env);
+  const file = cacheFile(target.env, device, vdom, request.tablePath);
   const cached = readCache(file, now, device, vdom, request.tablePath);
   if (cached !== undefined) return cached ?? [];
   let keys: string[] | null = null;
   try {
     keys = await withDeadline(
-      askDevice(ctx, request.tablePath, request.keyField, !!request.global),
-      ctx.timeoutMs() + 500,
+      askDevice(target, request.tablePath, request.keyField, !!request.global),
+      target.timeoutMs + 500,
     );
   } catch {
     keys = null;
   } finally {
-    await withDeadline(ctx.close(), 200).catch(() => undefined);
+    await withDeadline(target.close(), 200).catch(() => undefined);
   }
   writeCache(file, { fetchedAt: now, keys, device, vdom, table: request.tablePath });
   return keys ?? [];
@@ -109,13 +109,13 @@ const DEMO_VDOMS = ['root', 'dmz'];
  * device's own from `system/vdom` (one cached request, like keys; a device without that table adds none).
  */
 async function vdomNames(env: NodeJS.ProcessEnv, line: LineOptions): Promise<string[]> {
-  const ctx = await lineContext(env, line);
-  if (ctx.demo) return DEMO_VDOMS;
+  const target = lineDevice(env, line);
+  if (target.demo) return DEMO_VDOMS;
   const [saved, device] = await Promise.all([
     profiles(env),
-    deviceKeys(ctx, { tablePath: 'system/vdom', keyField: 'name', global: true }),
+    deviceKeys(target, { tablePath: 'system/vdom', keyField: 'name', global: true }),
   ]);
-  const fromEnv = (ctx.settings.vdomText ?? '').split(',').map((v) => v.trim());
+  const fromEnv = (target.settings.vdomText ?? '').split(',').map((v) => v.trim());
   return [...new Set(['root', ...saved.vdoms, ...fromEnv, ...device])].filter((v) => v && v !== '*');
 }
 
@@ -127,14 +127,15 @@ export function deviceSources(env: NodeJS.ProcessEnv): Sources {
     catalogue: (line: LineOptions) =>
       (catalogue ??= import('../device/catalogue.js').then(({ cachedCatalogue }) => {
         try {
-          return cachedCatalogue(completionContext(env, line)) ?? SHIPPED_CATALOGUE;
+          return cachedCatalogue(lineDevice(env, line)) ?? SHIPPED_CATALOGUE;
         } catch {
           return SHIPPED_CATALOGUE;
         }
       })),
+    // A line whose options cannot be read (a bad --timeout, say) completes no keys and no VDOMs of the device.
     keys: async (table: TableDef, line: LineOptions) =>
-      deviceKeys(await lineContext(env, line), { tablePath: table.path, keyField: table.key! }),
+      deviceKeys(lineDevice(env, line), { tablePath: table.path, keyField: table.key! }).catch(() => []),
     devices: async () => (await profiles(env)).names,
-    vdoms: (line: LineOptions) => vdomNames(env, line),
+    vdoms: (line: LineOptions) => vdomNames(env, line).catch(() => []),
   };
 }

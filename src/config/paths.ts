@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { variable, type Variable } from '../cli/options.js';
+import { variable, type Variable } from '../settings.js';
 
 function xdg(env: NodeJS.ProcessEnv, name: Variable, fallback: string): string {
   const value = variable(env, name);

@@ -1,6 +1,6 @@
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
-import { lockTimeoutMs } from '../cli/options.js';
+import { lockTimeoutMs } from '../settings.js';
 import { UsageError } from '../errors.js';
 import { writePrivateFile } from '../files.js';
 import { fileError, readYamlTree, yaml } from './files.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keychainTimeoutMs, lockTimeoutMs } from '../cli/options.js';
+import { keychainTimeoutMs, lockTimeoutMs } from '../settings.js';
 import { AuthError } from '../errors.js';
 import { writePrivateFile } from '../files.js';
 import { fileError, readYamlFile, yaml } from './files.js';

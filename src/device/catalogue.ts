@@ -15,10 +15,9 @@ import {
 } from '../catalogue/device-schema.js';
 import type { TableDef } from '../catalogue/index.js';
 import { DeviceCatalogue, entryOf, SHIPPED_CATALOGUE, usesShipped, type Catalogue } from '../catalogue/provider.js';
-import type { Context } from '../cli/context.js';
 import { updateProfiles, type DeviceProfile } from '../config/profiles.js';
 import { readHostRelease, readSchemaCache, writeHostRelease, writeSchemaCache } from '../config/schema-cache.js';
-import { selectedProfile } from './select.js';
+import type { Device } from './device.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -38,18 +37,18 @@ function profileRelease(profile: DeviceProfile): DeviceRelease | undefined {
 /**
  * The release of the run's device as known before any request: its profile's, else the one last seen at its address.
  */
-export function knownRelease(ctx: Context): DeviceRelease | undefined {
-  if (ctx.demo) return undefined;
-  const profile = selectedProfile(ctx);
+export function knownRelease(dev: Device): DeviceRelease | undefined {
+  if (dev.demo) return undefined;
+  const profile = dev.profile;
   if (profile) return profileRelease(profile);
-  const host = ctx.settings.host;
-  return host ? readHostRelease(ctx.env, hostKey(host)) : undefined;
+  const host = dev.settings.host;
+  return host ? readHostRelease(dev.env, hostKey(host)) : undefined;
 }
 
 /** One table's schema from the device (`GET <table>?action=schema`); undefined when the device has none to give. */
-async function readTableSchema(ctx: Context, tablePath: string): Promise<DeviceTableSchema | undefined> {
+async function readTableSchema(dev: Device, tablePath: string): Promise<DeviceTableSchema | undefined> {
   try {
-    const result = await (await ctx.client()).request({ method: 'GET', tablePath, query: { action: 'schema' } });
+    const result = await (await dev.client()).request({ method: 'GET', tablePath, query: { action: 'schema' } });
     const schema = result.envelopes[0]?.results;
     return isObject(schema) && !isTreeAnswer(result.body) ? schema : undefined;
   } catch (err) {
@@ -60,23 +59,23 @@ async function readTableSchema(ctx: Context, tablePath: string): Promise<DeviceT
 }
 
 /** The shipped catalogue, with a table it lacks looked up in the device's schema (the release is not known yet). */
-function assumedShipped(ctx: Context): Catalogue {
+function assumedShipped(dev: Device): Catalogue {
   return {
     ...SHIPPED_CATALOGUE,
     lookup: async (path) => {
-      const schema = await readTableSchema(ctx, path);
+      const schema = await readTableSchema(dev, path);
       return schema ? new DeviceCatalogue({}).add(entryOf(path, schema)) : undefined;
     },
   };
 }
 
 /** Tables read one at a time (the tree was refused): each added to the catalogue and to its cache. */
-function lookingUp(ctx: Context, catalogue: DeviceCatalogue): DeviceCatalogue {
+function lookingUp(dev: Device, catalogue: DeviceCatalogue): DeviceCatalogue {
   catalogue.lookup = async (path): Promise<TableDef | undefined> => {
-    const schema = await readTableSchema(ctx, path);
+    const schema = await readTableSchema(dev, path);
     if (!schema) return undefined;
     catalogue.add(entryOf(path, schema));
-    writeSchemaCache(ctx.env, catalogue.device, false, catalogue.tree());
+    writeSchemaCache(dev.env, catalogue.device, false, catalogue.tree());
     return catalogue.find(path);
   };
   return catalogue;
@@ -86,27 +85,27 @@ function lookingUp(ctx: Context, catalogue: DeviceCatalogue): DeviceCatalogue {
  * The whole tree from the device (`GET <prefix>?action=schema`), written to the cache of the release
  * its answer reports; a device that refuses it (403, or a release without it) is read a table at a time.
  */
-async function readDeviceSchema(ctx: Context, assumed: DeviceRelease): Promise<Catalogue> {
-  const client = await ctx.client();
+async function readDeviceSchema(dev: Device, assumed: DeviceRelease): Promise<Catalogue> {
+  const client = await dev.client();
   try {
     const result = await client.request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
-    if (isTreeAnswer(result.body)) return treeCatalogue(ctx, { ...assumed, ...releaseOf(result.body) }, result.body);
+    if (isTreeAnswer(result.body)) return treeCatalogue(dev, { ...assumed, ...releaseOf(result.body) }, result.body);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status === 401 || err.status >= 500) throw err;
   }
   const device = { ...assumed, ...client.release };
   // No release to key a cache by: the shipped catalogue, a table it lacks looked up.
-  if (usesShipped(device)) return device.version ? SHIPPED_CATALOGUE : assumedShipped(ctx);
-  const cached = readSchemaCache(ctx.env, device);
-  writeSchemaCache(ctx.env, device, false, cached?.tables ?? []);
-  return lookingUp(ctx, new DeviceCatalogue(device, cached?.tables ?? []));
+  if (usesShipped(device)) return device.version ? SHIPPED_CATALOGUE : assumedShipped(dev);
+  const cached = readSchemaCache(dev.env, device);
+  writeSchemaCache(dev.env, device, false, cached?.tables ?? []);
+  return lookingUp(dev, new DeviceCatalogue(device, cached?.tables ?? []));
 }
 
 /** The catalogue of a whole-tree answer, written to its release's cache; a 6.4.14 device's is the shipped one. */
-function treeCatalogue(ctx: Context, device: DeviceRelease, answer: unknown): Catalogue {
+function treeCatalogue(dev: Device, device: DeviceRelease, answer: unknown): Catalogue {
   if (usesShipped(device) && device.version) return SHIPPED_CATALOGUE;
   const entries = treeEntries(answer);
-  writeSchemaCache(ctx.env, device, true, entries);
+  writeSchemaCache(dev.env, device, true, entries);
   return new DeviceCatalogue(device, entries);
 }
 
@@ -114,45 +113,45 @@ function treeCatalogue(ctx: Context, device: DeviceRelease, answer: unknown): Ca
  * `cmdb schema --all`: the whole tree as the device answers it (for --raw), which also rewrites the
  * cache of a device of another release.
  */
-export async function readSchemaTree(ctx: Context): Promise<ApiResult> {
-  const result = await (await ctx.client()).request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
-  if (isTreeAnswer(result.body)) treeCatalogue(ctx, { ...knownRelease(ctx), ...releaseOf(result.body) }, result.body);
+export async function readSchemaTree(dev: Device): Promise<ApiResult> {
+  const result = await (await dev.client()).request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
+  if (isTreeAnswer(result.body)) treeCatalogue(dev, { ...knownRelease(dev), ...releaseOf(result.body) }, result.body);
   return result;
 }
 
 /** `cmdb schema <table> --refresh`: one table's schema answer put in the cache of a device of another release. */
-export function refreshTableSchema(ctx: Context, tablePath: string, result: ApiResult): void {
-  const device = { ...knownRelease(ctx), ...releaseOf(result.body) };
+export function refreshTableSchema(dev: Device, tablePath: string, result: ApiResult): void {
+  const device = { ...knownRelease(dev), ...releaseOf(result.body) };
   const schema = result.envelopes[0]?.results;
   if ((usesShipped(device) && device.version) || !isObject(schema)) return;
-  const cached = readSchemaCache(ctx.env, device);
+  const cached = readSchemaCache(dev.env, device);
   const catalogue = new DeviceCatalogue(device, cached?.tables ?? []);
   catalogue.add(entryOf(tablePath, schema));
-  writeSchemaCache(ctx.env, device, cached?.complete ?? false, catalogue.tree());
+  writeSchemaCache(dev.env, device, cached?.complete ?? false, catalogue.tree());
 }
 
 /** The catalogue of a device of another release: its cached schema, else read from it now. */
-async function deviceSchema(ctx: Context, release: DeviceRelease, refresh: boolean): Promise<Catalogue> {
-  const cached = refresh ? undefined : readSchemaCache(ctx.env, release);
+async function deviceSchema(dev: Device, release: DeviceRelease, refresh: boolean): Promise<Catalogue> {
+  const cached = refresh ? undefined : readSchemaCache(dev.env, release);
   if (cached) {
     const catalogue = new DeviceCatalogue(cached.device, cached.tables);
-    return cached.complete ? catalogue : lookingUp(ctx, catalogue);
+    return cached.complete ? catalogue : lookingUp(dev, catalogue);
   }
-  return readDeviceSchema(ctx, release);
+  return readDeviceSchema(dev, release);
 }
 
 /**
  * The catalogue of the run's device, as a plain value for the command. `refresh` reads a device of
  * another release's schema again (and rewrites its cache).
  */
-export async function catalogueFor(ctx: Context, options: { refresh?: boolean } = {}): Promise<Catalogue> {
-  if (ctx.demo) return SHIPPED_CATALOGUE;
-  const release = knownRelease(ctx);
+export async function catalogueFor(dev: Device, options: { refresh?: boolean } = {}): Promise<Catalogue> {
+  if (dev.demo) return SHIPPED_CATALOGUE;
+  const release = knownRelease(dev);
   if (usesShipped(release)) {
     if (release?.version) return SHIPPED_CATALOGUE;
-    return options.refresh ? readDeviceSchema(ctx, {}) : assumedShipped(ctx);
+    return options.refresh ? readDeviceSchema(dev, {}) : assumedShipped(dev);
   }
-  return deviceSchema(ctx, release!, !!options.refresh);
+  return deviceSchema(dev, release!, !!options.refresh);
 }
 
 /**
@@ -160,10 +159,10 @@ export async function catalogueFor(ctx: Context, options: { refresh?: boolean } 
  * one for a 6.4.14 device (or one whose release is not known yet), else the device's cached schema;
  * undefined when none is cached.
  */
-export function cachedCatalogue(ctx: Context): Catalogue | undefined {
-  const release = knownRelease(ctx);
+export function cachedCatalogue(dev: Device): Catalogue | undefined {
+  const release = knownRelease(dev);
   if (usesShipped(release)) return SHIPPED_CATALOGUE;
-  const cached = readSchemaCache(ctx.env, release!);
+  const cached = readSchemaCache(dev.env, release!);
   return cached ? new DeviceCatalogue(cached.device, cached.tables) : undefined;
 }
 
@@ -181,20 +180,20 @@ function sameCatalogue(known: DeviceRelease | undefined, seen: DeviceRelease): b
  * for another catalogue than the one known (a device upgraded, another device at the same address, a
  * first run). In the profile, else by address in the cache folder. Never fails the run.
  */
-export async function rememberRelease(ctx: Context, seen: DeviceRelease): Promise<void> {
+export async function rememberRelease(dev: Device, seen: DeviceRelease): Promise<void> {
   try {
-    if (ctx.demo) return;
-    const profile = selectedProfile(ctx);
+    if (dev.demo) return;
+    const profile = dev.profile;
     const release = { version: seen.version, build: seen.build, serial: seen.serial };
     if (profile) {
       if (sameCatalogue(profileRelease(profile), release)) return;
-      await updateProfiles(ctx.env, (set) => ({
+      await updateProfiles(dev.env, (set) => ({
         ...set,
         devices: set.devices.map((d) => (d.name === profile.name ? { ...d, ...release } : d)),
       }));
-    } else if (ctx.settings.host) {
-      const host = hostKey(ctx.settings.host);
-      if (!sameCatalogue(readHostRelease(ctx.env, host), release)) writeHostRelease(ctx.env, host, release);
+    } else if (dev.settings.host) {
+      const host = hostKey(dev.settings.host);
+      if (!sameCatalogue(readHostRelease(dev.env, host), release)) writeHostRelease(dev.env, host, release);
     }
   } catch {
     /* learned again next run */

@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Authenticator, CmdbClient, TlsOptions } from '../api/client.js';
-import type { Context } from '../cli/context.js';
 import { readInputFile } from '../config/files.js';
 import type { DeviceProfile } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
 import { UsageError } from '../errors.js';
 import { authenticate, type Auth } from './credentials.js';
+import type { Device } from './device.js';
 import { demoStateFile, resolveTarget, settingsFor } from './select.js';
 
 /** A connected device: its client, and how to let go of it (end an ephemeral session, then close). */
@@ -19,15 +19,16 @@ export interface Connection {
  * machine, warn every time they are used.
  */
 export async function tlsOptions(
-  ctx: Context,
+  device: Device,
   settings: { host: string; caFile?: string; fingerprint?: string },
 ): Promise<TlsOptions> {
-  warnPlainHttp(ctx, settings.host);
+  warnPlainHttp(device, settings.host);
   const ca = settings.caFile
     ? await readInputFile(settings.caFile, 'the CA file', 'give a PEM file with --ca-file or CMDB_CA_FILE')
     : undefined;
-  if (ctx.insecure) ctx.warn("TLS verification is off (--insecure): the device's identity is not checked");
-  return { ca, insecure: ctx.insecure, fingerprint: settings.fingerprint ?? null };
+  const insecure = device.settings.insecure;
+  if (insecure) device.warn("TLS verification is off (--insecure): the device's identity is not checked");
+  return { ca, insecure, fingerprint: settings.fingerprint ?? null };
 }
 
 /** 127.0.0.0/8, ::1 and localhost: the only places a credential may go unencrypted without a word. */
@@ -43,10 +44,10 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** A credential sent over plain HTTP to another machine can be read on the way: said on every run, as --insecure is. */
-function warnPlainHttp(ctx: Context, host: string): void {
+function warnPlainHttp(device: Device, host: string): void {
   const url = new URL(host);
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    ctx.warn(
+    device.warn(
       `${host} is plain HTTP: the credential and every answer travel unencrypted, ` +
         `readable by anyone on the way; use https://`,
     );
@@ -76,7 +77,7 @@ async function loadHttpStack(): Promise<void> {
 
 /** Every client the CLI makes (commands, login, completion, --demo) is made here. */
 export async function newClient(
-  ctx: Context,
+  device: Device,
   target: { host: string; prefix?: string; timeoutMs: number },
   tls: TlsOptions,
   auth: Authenticator,
@@ -88,8 +89,8 @@ export async function newClient(
     auth,
     timeoutMs: target.timeoutMs,
     tls,
-    dispatcher: ctx.dispatcher,
-    onExchange: ctx.verbose ? (ex) => ctx.logExchange(ex) : undefined,
+    dispatcher: device.deps.dispatcher,
+    onExchange: device.settings.verbose ? (ex) => device.deps.exchange(ex) : undefined,
   });
 }
 
@@ -106,14 +107,14 @@ export function connection(client: CmdbClient, end: Auth['end']): Connection {
   };
 }
 
-async function connectDemo(ctx: Context): Promise<Connection> {
+async function connectDemo(device: Device): Promise<Connection> {
   const [{ startEmulator }, { tokenAuth }] = await Promise.all([
     import('../emulator/index.js'),
     import('./credentials.js'),
   ]);
   // A fresh port each run, and the state file written only when a command changed something.
   const emulator = await startEmulator({
-    stateFile: demoStateFile(ctx.env),
+    stateFile: demoStateFile(device.env),
     seed: 'demo',
     keepAddress: false,
     saveOnlyChanges: true,
@@ -125,8 +126,8 @@ async function connectDemo(ctx: Context): Promise<Connection> {
     );
   });
   const client = await newClient(
-    ctx,
-    { host: emulator.url, timeoutMs: ctx.timeoutMs() },
+    device,
+    { host: emulator.url, timeoutMs: device.timeoutMs },
     {},
     await tokenAuth(emulator.token),
   );
@@ -144,23 +145,23 @@ async function connectDemo(ctx: Context): Promise<Connection> {
  * --host/CMDB_HOST or the profile (-d/CMDB_DEVICE, or the default), with the credential from
  * CMDB_TOKEN, CMDB_USERNAME/CMDB_PASSWORD, or the profile's store.
  */
-export async function connect(ctx: Context): Promise<Connection> {
-  if (ctx.demo) return connectDemo(ctx);
-  const target = resolveTarget(ctx);
-  const tls = await tlsOptions(ctx, target);
+export async function connect(device: Device): Promise<Connection> {
+  if (device.demo) return connectDemo(device);
+  const target = resolveTarget(device);
+  const tls = await tlsOptions(device, target);
   // A keychain read is a child process: start it first (its modules are loaded by then, so it is
   // spawned within this turn), and load the HTTP stack while it runs.
   await import('../config/secrets.js');
-  const credential = authenticate(ctx, target);
+  const credential = authenticate(device, target);
   const stack = new Promise<void>((resolve) => setImmediate(resolve)).then(loadHttpStack);
   const [{ auth, end }] = await Promise.all([credential, stack]);
-  const client = await newClient(ctx, target, tls, auth);
+  const client = await newClient(device, target, tls, auth);
   const { close } = connection(client, end);
   return {
     client,
     close: async () => {
       // The release the answers carried decides the next run's catalogue (device/catalogue.ts).
-      if (client.release) await (await import('./catalogue.js')).rememberRelease(ctx, client.release);
+      if (client.release) await (await import('./catalogue.js')).rememberRelease(device, client.release);
       await close();
     },
   };
@@ -170,7 +171,7 @@ export async function connect(ctx: Context): Promise<Connection> {
  * Ends a profile's saved session on the device (`POST /logout`) and deletes it from the store. The
  * saved session goes even when the device cannot be reached: it is of no use to anyone but the device.
  */
-export async function endSession(ctx: Context, profile: DeviceProfile, store: SecretStore): Promise<boolean> {
+export async function endSession(device: Device, profile: DeviceProfile, store: SecretStore): Promise<boolean> {
   const [{ parseSession }, { sessionAuth }, { sessionAccount }] = await Promise.all([
     import('../api/session.js'),
     import('./credentials.js'),
@@ -179,18 +180,18 @@ export async function endSession(ctx: Context, profile: DeviceProfile, store: Se
   const saved = parseSession(await store.get(sessionAccount(profile.name)));
   let ended = false;
   if (saved) {
-    const target = settingsFor(ctx, profile, profile.host);
-    const session = await sessionAuth(ctx, {
+    const target = settingsFor(device.settings, profile, profile.host);
+    const session = await sessionAuth(device, {
       username: profile.username ?? '',
       password: async () => null,
       state: saved,
       acceptDisclaimer: async () => false,
     });
-    const client = await newClient(ctx, target, await tlsOptions(ctx, target), session);
+    const client = await newClient(device, target, await tlsOptions(device, target), session);
     try {
       ended = await session.logout(client);
     } catch (err) {
-      ctx.warn(
+      device.warn(
         `the session could not be ended on ${profile.host} (${(err as Error).message}); ` +
           `the saved session is deleted anyway`,
       );

@@ -1,10 +1,10 @@
 import type { Authenticator, CmdbClient } from '../api/client.js';
 import type { SessionAuth, SessionOptions, SessionState } from '../api/session.js';
-import type { Context } from '../cli/context.js';
-import { lockTimeoutMs } from '../cli/options.js';
+import { environmentCredential, lockTimeoutMs, timeoutOf } from '../settings.js';
 import type { DeviceProfile, SecretsKind } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
 import { AuthError } from '../errors.js';
+import type { Device } from './device.js';
 import type { Target } from './select.js';
 
 /** A credential ready to use, and what to do when the work is done. */
@@ -19,16 +19,9 @@ export interface Auth {
 /** The secret stores several devices of one run share (see prefetchSecretStores). */
 export type SharedStores = Partial<Record<SecretsKind, SecretStore>>;
 
-const provided = new WeakMap<Context, SharedStores>();
-
-/** Makes a (per-device) context use the run's shared stores. */
-export function useSecretStores(ctx: Context, stores: SharedStores): void {
-  provided.set(ctx, stores);
-}
-
 /** The secret store a profile's secrets live in; the file store warns on stderr the first time it is read. */
-export async function secretStore(ctx: Context, kind: SecretsKind): Promise<SecretStore> {
-  const shared = provided.get(ctx)?.[kind];
+export async function secretStore(device: Device, kind: SecretsKind): Promise<SecretStore> {
+  const shared = device.deps.stores?.[kind];
   if (shared) return shared;
   const [{ openSecretStore, credentialAccount, sessionAccount }, { readProfiles }] = await Promise.all([
     import('../config/secrets.js'),
@@ -36,22 +29,22 @@ export async function secretStore(ctx: Context, kind: SecretsKind): Promise<Secr
   ]);
   // A device whose profile acknowledged plain-text storage (plain-text-ok) reads its secret without the warning.
   const acknowledged = (account: string) =>
-    readProfiles(ctx.env).devices.some(
+    readProfiles(device.env).devices.some(
       (p) => p.plainTextOk && (account === credentialAccount(p.name) || account === sessionAccount(p.name)),
     );
-  return openSecretStore(kind, ctx.env, (message) => ctx.warn(message), acknowledged);
+  return openSecretStore(kind, device.env, (message) => device.warn(message), acknowledged);
 }
 
 /** The second factor: asked on a terminal, otherwise none (the login then fails naming --token-code). */
-export function tokenCodePrompt(ctx: Context): () => Promise<string | null> {
-  return async () => (ctx.interactive ? (await ctx.ask('Second-factor code: ')).trim() : null);
+export function tokenCodePrompt(device: Device): () => Promise<string | null> {
+  return async () => (await device.ask('Second-factor code: '))?.trim() ?? null;
 }
 
 /** Keeps a new session for the next run; failing to is not fatal (the next run logs in again). */
 export async function saveSession(
-  ctx: Context,
+  device: Device,
   store: SecretStore,
-  device: string,
+  name: string,
   state: SessionState | null,
 ): Promise<void> {
   const [{ sessionAccount }, { serializeSession }] = await Promise.all([
@@ -59,11 +52,11 @@ export async function saveSession(
     import('../api/session.js'),
   ]);
   try {
-    if (state) await store.set(sessionAccount(device), serializeSession(state));
-    else await store.delete(sessionAccount(device));
+    if (state) await store.set(sessionAccount(name), serializeSession(state));
+    else await store.delete(sessionAccount(name));
   } catch (err) {
-    ctx.warn(
-      `the session of device '${device}' could not be saved, so the next run logs in again: ${(err as Error).message}`,
+    device.warn(
+      `the session of device '${name}' could not be saved, so the next run logs in again: ${(err as Error).message}`,
     );
   }
 }
@@ -73,18 +66,18 @@ export async function saveSession(
  * the keychain in one helper process, and the file store is opened once; the devices share them. A
  * batch that fails leaves each device to read its own (and report its own error).
  */
-export async function prefetchSecretStores(ctx: Context, profiles: DeviceProfile[]): Promise<SharedStores> {
-  if (ctx.settings.environmentCredential) return {};
+export async function prefetchSecretStores(device: Device, profiles: DeviceProfile[]): Promise<SharedStores> {
+  if (environmentCredential(device.settings)) return {};
   const { credentialAccount, sessionAccount, KeychainStore, PrefetchedStore } = await import('../config/secrets.js');
   const stores: SharedStores = {};
-  if (profiles.some((p) => p.secrets === 'file')) stores.file = await secretStore(ctx, 'file');
+  if (profiles.some((p) => p.secrets === 'file')) stores.file = await secretStore(device, 'file');
   const accounts = profiles
     .filter((p) => p.secrets === 'keychain')
     .flatMap((p) =>
       p.auth === 'token' ? [credentialAccount(p.name)] : [sessionAccount(p.name), credentialAccount(p.name)],
     );
   if (accounts.length) {
-    const keychain = (await secretStore(ctx, 'keychain')) as InstanceType<typeof KeychainStore>;
+    const keychain = (await secretStore(device, 'keychain')) as InstanceType<typeof KeychainStore>;
     const values = await keychain.getMany(accounts).catch(() => null);
     if (values) stores.keychain = new PrefetchedStore(keychain, values);
   }
@@ -96,9 +89,9 @@ export async function prefetchSecretStores(ctx: Context, profiles: DeviceProfile
  * (where it still lives): sessions are scarce, and a replaced one must not linger until it expires.
  */
 async function replaceSession(
-  ctx: Context,
+  device: Device,
   store: SecretStore,
-  device: string,
+  name: string,
   fresh: SessionState,
   client: CmdbClient,
 ): Promise<void> {
@@ -106,11 +99,11 @@ async function replaceSession(
     import('../api/session.js'),
     import('../config/secrets.js'),
   ]);
-  const old = parseSession(await readNow(store, sessionAccount(device)).catch(() => null));
+  const old = parseSession(await readNow(store, sessionAccount(name)).catch(() => null));
   if (old && JSON.stringify(old.cookies) !== JSON.stringify(fresh.cookies)) {
     await new SessionAuth({ username: '', password: async () => null, state: old }).logout(client).catch(() => false);
   }
-  await saveSession(ctx, store, device, fresh);
+  await saveSession(device, store, name, fresh);
 }
 
 /** An API token, sent as a bearer header. */
@@ -121,7 +114,7 @@ export async function tokenAuth(token: string): Promise<Authenticator> {
 
 /** A session login; `acceptDisclaimer` says whether the device's login banner may be accepted. */
 export async function sessionAuth(
-  ctx: Context,
+  device: Device,
   options: {
     username: string;
     password: () => Promise<string | null>;
@@ -134,15 +127,15 @@ export async function sessionAuth(
   const { tokenCode, ...rest } = options;
   return new SessionAuth({
     ...rest,
-    tokenCode: tokenCode !== undefined ? async () => tokenCode : tokenCodePrompt(ctx),
+    tokenCode: tokenCode !== undefined ? async () => tokenCode : tokenCodePrompt(device),
   });
 }
 
 /** A profile's credential from its store; a session profile reuses the saved session and saves new ones. */
-async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> {
+async function profileAuth(device: Device, profile: DeviceProfile): Promise<Auth> {
   const [{ credentialAccount, sessionAccount }, store] = await Promise.all([
     import('../config/secrets.js'),
-    secretStore(ctx, profile.secrets),
+    secretStore(device, profile.secrets),
   ]);
   const name = profile.name;
   if (profile.auth === 'token') {
@@ -162,14 +155,14 @@ async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> 
   ]);
   const state = parseSession(saved);
   // A login takes as long as a few requests; a holder older than that has hung or died.
-  const patience = 3 * ctx.settings.timeoutMs(profile.timeout) + 10_000;
-  const session = await sessionAuth(ctx, {
+  const patience = 3 * timeoutOf(device.settings, profile.timeout) + 10_000;
+  const session = await sessionAuth(device, {
     username: profile.username!,
     state,
     exclusive: (work) =>
-      withLock(sessionLockFile(ctx.env, name), work, {
+      withLock(sessionLockFile(device.env, name), work, {
         staleMs: patience,
-        waitMs: lockTimeoutMs(ctx.env) ?? patience + 5_000,
+        waitMs: lockTimeoutMs(device.env) ?? patience + 5_000,
       }),
     saved: async () => parseSession(await readNow(store, sessionAccount(name))),
     password: async () => {
@@ -181,8 +174,8 @@ async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> 
         );
       return password;
     },
-    acceptDisclaimer: async () => !!profile.acceptDisclaimer || ctx.settings.acceptDisclaimer,
-    onLogin: (fresh, client) => replaceSession(ctx, store, name, fresh, client),
+    acceptDisclaimer: async () => !!profile.acceptDisclaimer || device.settings.acceptDisclaimer,
+    onLogin: (fresh, client) => replaceSession(device, store, name, fresh, client),
   });
   return { auth: session, store };
 }
@@ -191,35 +184,35 @@ async function profileAuth(ctx: Context, profile: DeviceProfile): Promise<Auth> 
  * The credential of a target: CMDB_TOKEN; CMDB_USERNAME/CMDB_PASSWORD (log in, do the work, log out;
  * a banner only with CMDB_ACCEPT_DISCLAIMER=1); else the profile's store.
  */
-export async function authenticate(ctx: Context, target: Target): Promise<Auth> {
-  const fromEnv = ctx.settings.environmentCredential;
+export async function authenticate(device: Device, target: Target): Promise<Auth> {
+  const fromEnv = environmentCredential(device.settings);
   if (target.credential === 'CMDB_TOKEN' && fromEnv?.kind === 'token') return { auth: await tokenAuth(fromEnv.token) };
   if (target.credential === 'CMDB_USERNAME' && fromEnv?.kind === 'session') {
-    const session = await sessionAuth(ctx, {
+    const session = await sessionAuth(device, {
       username: fromEnv.username,
       password: async () => fromEnv.password ?? null,
-      acceptDisclaimer: async () => ctx.settings.acceptDisclaimer,
+      acceptDisclaimer: async () => device.settings.acceptDisclaimer,
     });
     return { auth: session, end: (client) => session.logout(client) };
   }
-  return profileAuth(ctx, target.profile!);
+  return profileAuth(device, target.profile!);
 }
 
 /** Deletes a profile's credential and session from its store; a failure is a warning (the profile goes anyway). */
 export async function forgetSecrets(
-  ctx: Context,
+  device: Device,
   profile: DeviceProfile,
   which: { credential: boolean; session: boolean },
 ): Promise<void> {
   try {
     const [{ credentialAccount, sessionAccount }, store] = await Promise.all([
       import('../config/secrets.js'),
-      secretStore(ctx, profile.secrets),
+      secretStore(device, profile.secrets),
     ]);
     if (which.credential) await store.delete(credentialAccount(profile.name));
     if (which.session) await store.delete(sessionAccount(profile.name));
   } catch (err) {
-    ctx.warn(
+    device.warn(
       `the old secret of device '${profile.name}' in ` +
         `${profile.secrets === 'file' ? 'credentials.yaml' : 'the keychain'} could not be deleted: ` +
         `${(err as Error).message}`,

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { normalizeBaseUrl } from '../api/url.js';
-import type { Context } from '../cli/context.js';
 import { stateDir } from '../config/paths.js';
 import { defaultProfile, getProfile, readProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
 import { AuthError, UsageError } from '../errors.js';
+import { apiPrefixOf, environmentCredential, timeoutOf, type Settings } from '../settings.js';
+import type { Device } from './device.js';
 
 /** Where the credential of this run comes from: the environment wins over the profile. */
 export type CredentialSource = 'CMDB_TOKEN' | 'CMDB_USERNAME' | 'profile';
@@ -53,23 +54,9 @@ export function profileFor(set: ProfileSet, name: string | undefined, host: stri
   return profile;
 }
 
-const selections = new WeakMap<Context, DeviceProfile | null>();
-
-/**
- * The device profile this run uses: the one named by -d/CMDB_DEVICE, else the one saved for
- * --host/CMDB_HOST, else (without a host) the default. Read once per run, synchronously, because the
- * profile's VDOM is needed before the first request is built.
- */
-export function selectedProfile(ctx: Context): DeviceProfile | null {
-  if (!selections.has(ctx)) {
-    selections.set(ctx, profileFor(readProfiles(ctx.env), ctx.settings.device, ctx.settings.host));
-  }
-  return selections.get(ctx) ?? null;
-}
-
 /** The saved device profile, or a usage error when there is none to act on. */
-export function requireProfile(ctx: Context, command: string): DeviceProfile {
-  const profile = selectedProfile(ctx);
+export function requireProfile(device: Device, command: string): DeviceProfile {
+  const profile = device.profile;
   if (!profile)
     throw new UsageError(
       `no saved device to ${command}`,
@@ -83,7 +70,7 @@ type ProfileSettings = Pick<DeviceProfile, 'prefix' | 'caFile' | 'fingerprint' |
 
 /** A device's connection settings, with the one precedence: flag, then environment, then profile, then default. */
 export function settingsFor(
-  ctx: Context,
+  settings: Settings,
   profile: DeviceProfile | null,
   host: string,
   saved: Partial<ProfileSettings> | null = profile,
@@ -92,17 +79,17 @@ export function settingsFor(
   return {
     profile,
     host,
-    prefix: ctx.settings.apiPrefix(saved?.prefix, prefixFlag),
-    caFile: ctx.settings.caFile(saved?.caFile),
+    prefix: apiPrefixOf(settings, saved?.prefix, prefixFlag),
+    caFile: settings.caFile ?? saved?.caFile,
     fingerprint: saved?.fingerprint,
-    timeoutMs: ctx.settings.timeoutMs(saved?.timeout),
+    timeoutMs: timeoutOf(settings, saved?.timeout),
   };
 }
 
 /** The device this run talks to, with its credential's source; exit 4 when there is none. */
-export function resolveTarget(ctx: Context): Target {
-  const profile = selectedProfile(ctx);
-  const host = ctx.settings.host ?? profile?.host;
+export function resolveTarget(device: Device): Target {
+  const profile = device.profile;
+  const host = device.settings.host ?? profile?.host;
   if (!host) {
     throw new AuthError(
       'no device to talk to',
@@ -110,7 +97,7 @@ export function resolveTarget(ctx: Context): Target {
         'or try the built-in device with --demo',
     );
   }
-  const fromEnv = ctx.settings.environmentCredential;
+  const fromEnv = environmentCredential(device.settings);
   const credential: CredentialSource | null =
     fromEnv?.kind === 'token'
       ? 'CMDB_TOKEN'
@@ -131,7 +118,7 @@ export function resolveTarget(ctx: Context): Target {
       'set both for a session login from the environment, or unset CMDB_USERNAME',
     );
   }
-  return { ...settingsFor(ctx, profile, host), credential };
+  return { ...settingsFor(device.settings, profile, host), credential };
 }
 
 const GLOB = /[*?[]/;
@@ -168,10 +155,10 @@ export function globPattern(pattern: string): RegExp {
  * name or pattern that matches no saved profile is a usage error listing them; nothing is sent.
  * Returns null when the value is one plain name (or absent): the run is about one device.
  */
-export function selectedProfiles(ctx: Context): DeviceProfile[] | null {
-  const value = ctx.settings.device;
+export function selectedProfiles(settings: Settings, env: NodeJS.ProcessEnv): DeviceProfile[] | null {
+  const value = settings.device;
   if (!namesSeveral(value)) return null;
-  const set = readProfiles(ctx.env);
+  const set = readProfiles(env);
   const names = set.devices.map((d) => d.name);
   const saved = names.length
     ? `saved devices: ${names.join(', ')} ('cmdb device list')`
@@ -187,16 +174,11 @@ export function selectedProfiles(ctx: Context): DeviceProfile[] | null {
       throw new UsageError(GLOB.test(item) ? `no saved device matches '${item}'` : `no device named '${item}'`, saved);
     for (const profile of matches) chosen.set(profile.name, profile);
   }
-  if (ctx.settings.host) {
+  if (settings.host) {
     throw new UsageError(
       `-d '${value}' names several devices, but --host/CMDB_HOST names one`,
       'a saved credential is only sent to its own device: drop --host (or CMDB_HOST)',
     );
   }
   return [...chosen.values()];
-}
-
-/** Fixes the profile a (per-device) context uses, so it is not looked up again from -d. */
-export function useProfile(ctx: Context, profile: DeviceProfile): void {
-  selections.set(ctx, profile);
 }

@@ -129,7 +129,7 @@ export interface RunningEmulator extends StartLine {
 }
 
 const DEFAULT_VDOMS = ['root', 'dmz'];
-/** The client's rule for VDOM names (src/cli/options.ts): the device has no name the client refuses. */
+/** The client's rule for VDOM names (src/settings.ts): the device has no name the client refuses. */
 const VDOM_NAME = /^[A-Za-z0-9_.-]{1,31}$/;
 
 const identity = (value: string | ((port: number) => string) | undefined, port: number) =>

@@ -30,6 +30,8 @@ export interface PrintSettings {
   ownFormat?(): OutputFormat | undefined;
   readonly raw: boolean;
   readonly noColor: boolean;
+  /** Errors go out as one JSON line (json, yaml or ndjson asked for). */
+  readonly machineErrors?: boolean;
 }
 
 export type View = Omit<RenderOptions, 'format' | 'terminal'> & {
@@ -43,8 +45,9 @@ export type View = Omit<RenderOptions, 'format' | 'terminal'> & {
 export type ShapeOptions = Omit<View, 'tableFields'>;
 
 /**
- * Where print() sends what it lowered: the Context's own printing, which a device of several keeps
- * for the document keyed by device, and whose messages name the device.
+ * Where print() sends what it lowered, and where messages go: this printer's own streams, or (one
+ * device of a run on several, src/cli/fleet.ts) the device's share of the run's document, with its
+ * messages naming the device.
  */
 export interface PrintHooks {
   emit(data: Shaped, options: ShapeOptions): Promise<void>;
@@ -73,12 +76,30 @@ export interface PartialOutput {
 export class Printer {
   /** Rows given to row sinks, whether anything reached stdout, and the sinks still open. */
   private readonly partial = { rows: 0, printed: false, open: new Set<RowSink>() };
+  /** Where what this printer lowers goes: its own streams, or what `route` made of them. */
+  private readonly to: PrintHooks;
 
+  /**
+   * `route` redirects what this printer lowers and its messages (one device of several): it is given
+   * this printer's own ways out, and returns those it replaces.
+   */
   constructor(
     readonly io: IO,
     private readonly env: NodeJS.ProcessEnv,
     private readonly settings: PrintSettings,
-  ) {}
+    route?: (own: PrintHooks) => Partial<PrintHooks>,
+  ) {
+    const own: PrintHooks = {
+      emit: (shaped, options) => this.write(shaped, options),
+      rows: async (options) => this.rows(options),
+      notice: (message) => this.err(formatNotice(message, this.color())),
+      warn: (message) => this.err(formatWarning(message, this.color())),
+      error: (report) => this.error(report, !!settings.machineErrors),
+      summarize: (report) =>
+        settings.machineErrors ? this.error(report, true) : this.err(formatNotice(report.message, this.color())),
+    };
+    this.to = route ? { ...own, ...route(own) } : own;
+  }
 
   /** The terminal's status line (progress), cleared before anything else is written. */
   private get statusLine(): StatusLine {
@@ -153,7 +174,8 @@ export class Printer {
    * Data or an outcome: lowered to shapes in the run's format (--raw prints the device's answer),
    * which `to.emit` prints, and messages on stderr.
    */
-  async print(data: Printable, view: View, to: PrintHooks): Promise<void> {
+  async print(data: Printable, view: View = {}): Promise<void> {
+    const to = this.to;
     const own = view.format ?? this.settings.ownFormat?.();
     const format = own ?? this.settings.format();
     const { tableFields, ...options } = own ? { ...view, format: own } : view;
@@ -224,17 +246,16 @@ export class Printer {
   }
 
   /** The items of a bulk write, printed as they come. */
-  async bulk(what: { tablePath: string; verb: string }, to: PrintHooks): Promise<BulkSink> {
-    return (await import('./outcomes.js')).bulkSink(what, this.run(), to);
+  async bulk(what: { tablePath: string; verb: string }): Promise<BulkSink> {
+    return (await import('./outcomes.js')).bulkSink(what, this.run(), this.to);
   }
 
   /** The pages of a read (`list --all`), printed as they come where the format allows. */
   async pages(
     what: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>,
     view: ShapeOptions,
-    to: PrintHooks,
   ): Promise<PageSink> {
-    return (await import('./outcomes.js')).pageSink(what, this.run(), view, to);
+    return (await import('./outcomes.js')).pageSink(what, this.run(), view, this.to);
   }
 
   /** A shape in the run's format on stdout. */
@@ -282,11 +303,16 @@ export class Printer {
   }
 
   warn(message: string): void {
-    this.err(formatWarning(message, this.color()));
+    this.to.warn(message);
   }
 
   notice(message: string): void {
-    this.err(formatNotice(message, this.color()));
+    this.to.notice(message);
+  }
+
+  /** An error of one part of the run (a VDOM, a bulk item), as the run reports errors; the run goes on. */
+  report(report: ErrorReport): void {
+    this.to.error(report);
   }
 
   /** An error as `cmdb: ...` with its hint, or as one JSON line for scripts. */

@@ -1,8 +1,8 @@
 import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
-import type { Context } from '../cli/context.js';
-import { boundedJson, elementLine, parseDocument, readSource } from './input.js';
+
+import { boundedJson, elementLine, parseDocument, readSource, type Input as Stdin } from './input.js';
 
 export interface BodyOptions {
   file?: string;
@@ -236,7 +236,7 @@ export async function streamNdjsonBodies(
  * merged field by field in that order. An array (or NDJSON) file gives several bodies (bulk create).
  */
 export async function readBodies(
-  ctx: Context,
+  stdin: Stdin,
   table: TableDef,
   opts: BodyOptions,
   allowMany: boolean,
@@ -245,7 +245,7 @@ export async function readBodies(
   let many = false;
   let file: { text: string; source: string } | undefined;
   if (opts.file !== undefined) {
-    file = await readSource(ctx.io.stdin, opts.file);
+    file = await readSource(stdin, opts.file);
     const { text, source } = file;
     const doc = await parseDocument(text, source);
     if (Array.isArray(doc)) {
@@ -285,10 +285,10 @@ export async function readBodies(
  * or YAML), either one as it is, or both merged field by field (-f, then --data) when both are
  * objects. No table schema applies; undefined when neither is given.
  */
-export async function readRawBody(ctx: Context, opts: { file?: string; data?: string }): Promise<unknown> {
+export async function readRawBody(stdin: Stdin, opts: { file?: string; data?: string }): Promise<unknown> {
   const parts: unknown[] = [];
   if (opts.file !== undefined) {
-    const { text, source } = await readSource(ctx.io.stdin, opts.file);
+    const { text, source } = await readSource(stdin, opts.file);
     parts.push(await parseDocument(text, source));
   }
   if (opts.data !== undefined) parts.push(await parseDocument(opts.data, '--data'));

@@ -11,7 +11,7 @@ import {
 } from '../config/files.js';
 import { UsageError } from '../errors.js';
 
-type Input = AsyncIterable<string | Buffer | Uint8Array>;
+export type Input = AsyncIterable<string | Buffer | Uint8Array>;
 
 /** Everything on a stream, as UTF-8 text. */
 export async function readAll(input: Input): Promise<string> {

@@ -12,17 +12,22 @@ import {
   type TableDef,
 } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import type { Context } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import { vdomFlag } from './shell.js';
 
 export { shellWord, vdomFlag } from './shell.js';
 
+/** Where a notice or a warning about a request goes (the printer). */
+export interface Say {
+  notice(message: string): void;
+  warn(message: string): void;
+}
+
 /**
  * Looks a table path up in the device's catalogue (a table it lacks in the device's schema, where the
  * catalogue can look one up); an uncatalogued but well-formed path is sent as a keyed table.
  */
-export async function resolveTable(ctx: Context, catalogue: Catalogue, input: string): Promise<TableDef> {
+export async function resolveTable(catalogue: Catalogue, input: string, say: Pick<Say, 'notice'>): Promise<TableDef> {
   const path = normalizeTablePath(input);
   if (!isWellFormedTablePath(path)) {
     const near = suggestTables(path, 3, catalogue.summaries());
@@ -37,19 +42,23 @@ export async function resolveTable(ctx: Context, catalogue: Catalogue, input: st
   const table = catalogue.find(path) ?? (await catalogue.lookup?.(path));
   if (table) return table;
   const near = suggestTables(path, 3, catalogue.summaries());
-  ctx.notice(
+  say.notice(
     `${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a ` +
       `string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
   );
   return uncataloguedTable(path);
 }
 
-/** Refuses an operation the catalogue does not list for the table, unless --force. */
-export function requireOperation(ctx: Context, table: TableDef, ...ops: OperationCode[]): void {
+/** Refuses an operation the catalogue does not list for the table, unless --force (`force`: said where). */
+export function requireOperation(
+  table: TableDef,
+  force: { force: boolean; say: Pick<Say, 'warn'> },
+  ...ops: OperationCode[]
+): void {
   if (!table.known || ops.some((op) => allows(table, op))) return;
   const name = OPERATION_NAMES[ops[0]];
-  if (ctx.force) {
-    ctx.warn(`the catalogue does not list '${name}' for ${table.path}; sending it anyway (--force)`);
+  if (force.force) {
+    force.say.warn(`the catalogue does not list '${name}' for ${table.path}; sending it anyway (--force)`);
     return;
   }
   throw new UsageError(
@@ -87,9 +96,8 @@ export function requireKeyed(table: TableDef, command: string): void {
 }
 
 /** The VDOM part of every request. */
-export function vdomQuery(ctx: Context): QueryParams {
-  const vdom = ctx.vdoms();
-  return vdom ? { vdom } : {};
+export function vdomQuery(vdoms: string[] | undefined): QueryParams {
+  return vdoms ? { vdom: vdoms } : {};
 }
 
 /** Whether the catalogue lists an operation for a table (a table outside it may do anything). */

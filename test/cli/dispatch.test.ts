@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dispatch } from '../../src/cli/dispatch.js';
 import { buildProgram } from '../../src/cli/main.js';
-import { GLOBAL_OPTIONS } from '../../src/cli/options.js';
+import { GLOBAL_OPTIONS } from '../../src/settings.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import type { CommandDef, OptionSpec } from '../../src/commands/spec.js';
 import { captureIO } from '../helpers/io.js';

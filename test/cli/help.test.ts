@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMANDS } from '../../src/commands/registry.js';
 import { commandName } from '../../src/cli/help.js';
-import { GLOBAL_OPTIONS, VARIABLES } from '../../src/cli/options.js';
+import { GLOBAL_OPTIONS, VARIABLES } from '../../src/settings.js';
 import { EXIT_CODES } from '../../src/errors.js';
 import { cmdb, ROOT } from '../helpers/cli.js';
 

@@ -21,7 +21,7 @@ test('only the options table reads process.env or a CMDB_* variable', () => {
   const readers = compiled
     .filter((f) => /process\.env|\.CMDB_[A-Z_]|\[['"]CMDB_[A-Z_]/.test(f.text))
     .map((f) => f.path);
-  assert.deepEqual(readers, ['cli/options.js']);
+  assert.deepEqual(readers, ['settings.js']);
 });
 
 test('no command imports another command, or the cli layer beyond its Context', () => {

@@ -34,7 +34,7 @@ function configured(): NodeJS.ProcessEnv {
   return env;
 }
 
-const ctx = (options: GlobalOptions, env: NodeJS.ProcessEnv) => offlineContext(options, env);
+const ctx = (options: GlobalOptions, env: NodeJS.ProcessEnv) => offlineContext(options, env).device();
 
 test('without flags or variables: the default profile, with all its settings', () => {
   const env = configured();
@@ -58,14 +58,14 @@ test('without flags or variables: the default profile, with all its settings', (
       credential: 'profile',
     },
   );
-  assert.deepEqual(ctx({}, env).vdoms(), ['root']);
+  assert.deepEqual(ctx({}, env).vdoms, ['root']);
 });
 
 test('-d beats CMDB_DEVICE, which beats the default', () => {
   const env = configured();
   assert.equal(resolveTarget(ctx({}, { ...env, CMDB_DEVICE: 'lab' })).profile?.name, 'lab');
   assert.equal(resolveTarget(ctx({ device: 'main' }, { ...env, CMDB_DEVICE: 'lab' })).profile?.name, 'main');
-  assert.deepEqual(ctx({}, { ...env, CMDB_DEVICE: 'lab' }).vdoms(), ['dmz']);
+  assert.deepEqual(ctx({}, { ...env, CMDB_DEVICE: 'lab' }).vdoms, ['dmz']);
 });
 
 test('flags beat variables, which beat the profile, for vdom, CA file and timeout', () => {
@@ -79,12 +79,12 @@ test('flags beat variables, which beat the profile, for vdom, CA file and timeou
   const fromEnv = ctx({}, env);
   const target = resolveTarget(fromEnv);
   assert.deepEqual(
-    [fromEnv.vdoms(), target.caFile, target.timeoutMs, target.prefix],
+    [fromEnv.vdoms, target.caFile, target.timeoutMs, target.prefix],
     [['env-vdom'], '/env/ca.pem', 7000, '/env/api/v2/cmdb'],
   );
   const fromFlags = ctx({ vdom: 'flag-vdom', caFile: '/flag/ca.pem', timeout: '3' }, env);
   const flagged = resolveTarget(fromFlags);
-  assert.deepEqual([fromFlags.vdoms(), flagged.caFile, flagged.timeoutMs], [['flag-vdom'], '/flag/ca.pem', 3000]);
+  assert.deepEqual([fromFlags.vdoms, flagged.caFile, flagged.timeoutMs], [['flag-vdom'], '/flag/ca.pem', 3000]);
 });
 
 test('defaults when nothing says otherwise: 30 s, the client prefix, no VDOM', () => {
@@ -92,7 +92,7 @@ test('defaults when nothing says otherwise: 30 s, the client prefix, no VDOM', (
   const c = ctx({}, env);
   const target = resolveTarget(c);
   assert.deepEqual(
-    [target.profile, target.host, target.prefix, target.caFile, target.timeoutMs, target.fingerprint, c.vdoms()],
+    [target.profile, target.host, target.prefix, target.caFile, target.timeoutMs, target.fingerprint, c.vdoms],
     [null, 'https://fw.example', undefined, undefined, 30_000, undefined, undefined],
   );
 });
@@ -102,7 +102,7 @@ test('--host beats CMDB_HOST, and picks the profile saved for that host', () => 
   const target = resolveTarget(ctx({ host: 'lab.example' }, env));
   assert.equal(target.host, 'https://lab.example');
   assert.equal(target.profile?.name, 'lab');
-  assert.deepEqual(ctx({ host: 'lab.example' }, env).vdoms(), ['dmz']);
+  assert.deepEqual(ctx({ host: 'lab.example' }, env).vdoms, ['dmz']);
 });
 
 test('a host with no profile and no credential in the environment: exit 4', () => {
@@ -137,7 +137,7 @@ test('an unknown -d is a usage error; --demo ignores the profiles', () => {
     () => resolveTarget(ctx({ device: 'nope' }, configured())),
     (e: UsageError) => e.exitCode === EXIT.USAGE && /main, lab/.test(e.hint ?? ''),
   );
-  assert.equal(ctx({ demo: true, device: 'nope' }, configured()).vdoms(), undefined);
+  assert.equal(ctx({ demo: true, device: 'nope' }, configured()).vdoms, undefined);
 });
 
 test('nothing configured at all: exit 4 with the ways to log in', () => {
@@ -150,10 +150,10 @@ test('nothing configured at all: exit 4 with the ways to log in', () => {
 
 test('one precedence for every command, login included: the variables beat the profile, a flag beats both', () => {
   const env = { ...configured(), CMDB_CA_FILE: '/env/ca.pem', CMDB_API_PREFIX: '/env/api/v2/cmdb', CMDB_TIMEOUT: '7' };
-  const fromEnv = settingsFor(ctx({}, env), null, main.host, main);
+  const fromEnv = settingsFor(ctx({}, env).settings, null, main.host, main);
   assert.deepEqual([fromEnv.caFile, fromEnv.prefix, fromEnv.timeoutMs], ['/env/ca.pem', '/env/api/v2/cmdb', 7000]);
   const fromFlags = settingsFor(
-    ctx({ caFile: '/flag/ca.pem', timeout: '3' }, env),
+    ctx({ caFile: '/flag/ca.pem', timeout: '3' }, env).settings,
     null,
     main.host,
     main,
@@ -163,6 +163,6 @@ test('one precedence for every command, login included: the variables beat the p
     [fromFlags.caFile, fromFlags.prefix, fromFlags.timeoutMs],
     ['/flag/ca.pem', '/flag/api/v2/cmdb', 3000],
   );
-  const fromProfile = settingsFor(ctx({}, configured()), null, main.host, main);
+  const fromProfile = settingsFor(ctx({}, configured()).settings, null, main.host, main);
   assert.deepEqual([fromProfile.caFile, fromProfile.prefix, fromProfile.timeoutMs], [main.caFile, main.prefix, 12_000]);
 });

@@ -63,8 +63,8 @@ test('a device of release 6.4.14 gets the shipped catalogue, with no request and
   withCache(async (cache) => {
     writeHostRelease(cache, DEVICE, { version: 'v6.4.14', build: 2093 });
     const { ctx, sent } = device(() => ({ status: 200, body: envelope([]) }), cache);
-    assert.equal(await ctx.catalogue(), SHIPPED_CATALOGUE);
-    assert.equal((await resolveTable(ctx, await ctx.catalogue(), 'router/policy-x')).known, false);
+    assert.equal(await ctx.device().catalogue(), SHIPPED_CATALOGUE);
+    assert.equal((await resolveTable(await ctx.device().catalogue(), 'router/policy-x', ctx.out)).known, false);
     await ctx.close();
     assert.deepEqual(sent, []);
   }));
@@ -73,7 +73,7 @@ test('a tree refused (403): each table is read on first use and added to the cac
   withCache(async (cache) => {
     writeHostRelease(cache, DEVICE, R72);
     const first = device(refusingTree, cache);
-    const table = await resolveTable(first.ctx, await first.ctx.catalogue(), 'router/policy-x');
+    const table = await resolveTable(await first.ctx.device().catalogue(), 'router/policy-x', first.ctx.out);
     assert.deepEqual([table.known, table.key, table.keyType, table.group], [true, 'seq-num', 'integer', 'netgrp']);
     assert.deepEqual(
       first.sent.map((r) => r.path),
@@ -84,11 +84,11 @@ test('a tree refused (403): each table is read on first use and added to the cac
     assert.deepEqual([cached.complete, cached.tables.map((t) => `${t.path}/${t.name}`)], [false, ['router/policy-x']]);
 
     const second = device(refusingTree, cache);
-    const catalogue = await second.ctx.catalogue();
+    const catalogue = await second.ctx.device().catalogue();
     assert.equal(catalogue.release, '7.2.5');
-    assert.equal((await resolveTable(second.ctx, catalogue, 'router/policy-x')).keyType, 'integer');
+    assert.equal((await resolveTable(catalogue, 'router/policy-x', second.ctx.out)).keyType, 'integer');
     assert.equal(second.sent.length, 0);
-    assert.equal((await resolveTable(second.ctx, catalogue, 'router/none')).known, false);
+    assert.equal((await resolveTable(catalogue, 'router/none', second.ctx.out)).known, false);
     assert.deepEqual(
       second.sent.map((r) => r.path),
       ['/api/v2/cmdb/router/none?action=schema'],
@@ -106,7 +106,7 @@ test('the release the answers carry is remembered when it calls for another cata
       (req) => ({ status: 200, body: req.path.includes('action=schema') ? tree : envelope([], R74) }),
       cache,
     );
-    await (await ctx.client()).request({ method: 'GET', tablePath: 'router/policy-x' });
+    await (await ctx.device().client()).request({ method: 'GET', tablePath: 'router/policy-x' });
     await ctx.close();
     assert.deepEqual(readHostRelease(cache, DEVICE), R74);
   }));
@@ -117,7 +117,7 @@ test('a device of unknown release that refuses the tree keeps the shipped catalo
       () => ({ status: 400, body: { status: 'error', http_status: 400, error: -50 } }),
       cache,
     );
-    const catalogue = await catalogueFor(ctx, { refresh: true });
+    const catalogue = await catalogueFor(ctx.device(), { refresh: true });
     assert.equal(catalogue.shipped, true);
     assert.deepEqual(
       sent.map((r) => r.path),

@@ -1,7 +1,7 @@
 // Commands run in-process against a device stand-in: a Context whose device is a CmdbClient on
 // undici's MockAgent. Every request the command sends is recorded; nothing leaves the process.
 import { MockAgent } from 'undici';
-import { Context, type GlobalOptions } from '../../src/cli/context.js';
+import { checkFormat, runContext, type Context, type GlobalOptions } from '../../src/cli/context.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import type { Run } from '../../src/commands/spec.js';
 import { describeError } from '../../src/cli/hints.js';
@@ -70,8 +70,7 @@ export function mockDevice(
     .persist();
   const io = captureIO({ tty: options.tty, stdin: options.stdin });
   const env = { CMDB_CONFIG_DIR: tempDir('cmdb-inproc-'), CMDB_HOST: DEVICE, CMDB_TOKEN: 'test-token', ...options.env };
-  const ctx = new Context(io, env, options.globals ?? {});
-  ctx.dispatcher = agent;
+  const ctx = runContext(io, env, options.globals ?? {}, { dispatcher: agent });
   return { ctx, io, env, sent, agent };
 }
 
@@ -81,12 +80,12 @@ export async function runCommand(ctx: Context, spec: string, args: object = {}, 
   const def = COMMANDS.find((c) => c.spec.split(' ')[0] === name && c.parent === parent);
   if (!def) throw new Error(`no command '${spec}' in the registry`);
   try {
-    ctx.validateGlobals();
+    checkFormat(ctx.settings, def.output, !!ctx.io.stdout.isTTY);
     return await ((await def.load()) as Run<object, object>)(ctx, args, options);
   } catch (err) {
     const shown = describeError(err);
     // As main() prints it: one JSON line when json, yaml or ndjson was asked for.
-    ctx.printError(shown);
+    ctx.out.error(shown, ctx.settings.machineErrors);
     return shown.exit;
   } finally {
     await ctx.close();

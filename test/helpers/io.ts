@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Context, type GlobalOptions, type IO } from '../../src/cli/context.js';
+import { runContext, type Context, type GlobalOptions, type IO } from '../../src/cli/context.js';
 import { tempDir } from './temp.js';
 
 export interface CapturedIO extends IO {
@@ -24,7 +24,9 @@ export function captureIO(options: { tty?: boolean; columns?: number; stdin?: st
 /** A Context that fails if anything tries to reach a device, and never reads the developer's own profiles. */
 export function offlineContext(options: GlobalOptions = {}, env: NodeJS.ProcessEnv = {}, io = captureIO()): Context {
   const isolated = { CMDB_CONFIG_DIR: join(tempDir('cmdb-offline-'), 'no-config'), ...env };
-  return new Context(io, isolated, options, async () => {
-    throw new Error('this test must not send anything');
+  return runContext(io, isolated, options, {
+    connect: async () => {
+      throw new Error('this test must not send anything');
+    },
   });
 }

@@ -37,7 +37,7 @@ test('-f, then --data, then each --set merge field by field', async () => {
   writeFileSync(file, 'id: 7\nname: from-file\ncomment: keep\n');
   const ctx = offlineContext();
   const { bodies, many } = await readBodies(
-    ctx,
+    ctx.io.stdin,
     table('dlp/filepattern'),
     { file, data: '{"name":"from-data"}', set: ['name=from-set'] },
     true,
@@ -49,7 +49,7 @@ test('-f, then --data, then each --set merge field by field', async () => {
 test('a JSON array or NDJSON file is several bodies; meta fields are dropped', async () => {
   const file = join(dir, 'many.ndjson');
   writeFileSync(file, '{"id":1,"name":"a","q_origin_key":1}\n{"id":2,"name":"b"}\n');
-  const { bodies, many } = await readBodies(offlineContext(), table('dlp/filepattern'), { file }, true);
+  const { bodies, many } = await readBodies(offlineContext().io.stdin, table('dlp/filepattern'), { file }, true);
   assert.equal(many, true);
   assert.deepEqual(bodies, [
     { id: 1, name: 'a' },
@@ -59,7 +59,12 @@ test('a JSON array or NDJSON file is several bodies; meta fields are dropped', a
 
 test('stdin with -f -', async () => {
   const io = captureIO({ stdin: '{"id": 9, "name": "stdin"}\n' });
-  const { bodies } = await readBodies(offlineContext({}, {}, io), table('dlp/filepattern'), { file: '-' }, true);
+  const { bodies } = await readBodies(
+    offlineContext({}, {}, io).io.stdin,
+    table('dlp/filepattern'),
+    { file: '-' },
+    true,
+  );
   assert.deepEqual(bodies, [{ id: 9, name: 'stdin' }]);
 });
 
@@ -78,7 +83,7 @@ test('every invalid body is a usage error before anything is sent', async () => 
   ];
   for (const [opts, message] of bad) {
     await assert.rejects(
-      readBodies(ctx, t, opts, true),
+      readBodies(ctx.io.stdin, t, opts, true),
       (e: unknown) => e instanceof UsageError && e.exitCode === 2 && message.test(e.message),
       JSON.stringify(opts),
     );
@@ -86,7 +91,7 @@ test('every invalid body is a usage error before anything is sent', async () => 
   const withEnum = Object.entries(table('log.disk/setting').fields).find(([, f]) => f.enum);
   assert.ok(withEnum);
   await assert.rejects(
-    readBodies(ctx, table('log.disk/setting'), { set: [`${withEnum[0]}=maybe`] }, false),
+    readBodies(ctx.io.stdin, table('log.disk/setting'), { set: [`${withEnum[0]}=maybe`] }, false),
     /must be one of/,
   );
 });
@@ -94,7 +99,7 @@ test('every invalid body is a usage error before anything is sent', async () => 
 test('a broken YAML file names the line', async () => {
   const file = join(dir, 'broken.yaml');
   writeFileSync(file, 'id: 1\nname: [unclosed\n');
-  await assert.rejects(readBodies(offlineContext(), table('dlp/filepattern'), { file }, true), /line \d+/);
+  await assert.rejects(readBodies(offlineContext().io.stdin, table('dlp/filepattern'), { file }, true), /line \d+/);
 });
 
 test('an NDJSON file streams with the bodies and the errors readBodies gives; anything else is left to readBodies', async () => {
@@ -126,7 +131,7 @@ test('an NDJSON file streams with the bodies and the errors readBodies gives; an
     ],
   ];
   for (const [name, opts] of cases) {
-    const whole = await readBodies(offlineContext(), t, opts, true).catch((e: Error) => e);
+    const whole = await readBodies(offlineContext().io.stdin, t, opts, true).catch((e: Error) => e);
     const streamed = await streamNdjsonBodies(t, opts).catch((e: Error) => e);
     if (whole instanceof Error) {
       assert.ok(streamed instanceof Error, name);
@@ -166,14 +171,14 @@ test('a multi-value option in a body is checked value by value; a list of them i
   const disk = table('log.disk/setting');
   const io = captureIO();
   const { bodies } = await readBodies(
-    offlineContext({}, {}, io),
+    offlineContext({}, {}, io).io.stdin,
     disk,
     { data: '{"roll-day": ["monday", "friday"]}', set: ['uploadtype=traffic,event'] },
     false,
   );
   assert.deepEqual(bodies, [{ 'roll-day': 'monday friday', uploadtype: 'traffic event' }]);
   await assert.rejects(
-    readBodies(offlineContext({}, {}, io), disk, { data: '{"roll-day": "monday funday"}' }, false),
+    readBodies(offlineContext({}, {}, io).io.stdin, disk, { data: '{"roll-day": "monday funday"}' }, false),
     (e: unknown) =>
       e instanceof UsageError &&
       /'roll-day' must be one of .* \(several, separated by spaces\), not "funday"/.test(e.message),

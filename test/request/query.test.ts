@@ -56,22 +56,25 @@ test('integer keys must be integers', () => {
 test('an operation the catalogue does not list is a usage error naming what the table has, unless --force', () => {
   const t = table('certificate/ca');
   assert.throws(
-    () => requireOperation(offlineContext(), t, 'U'),
+    () => requireOperation(t, { force: false, say: offlineContext().out }, 'U'),
     (e: unknown) => e instanceof UsageError && /does not support update; it has: list, read$/.test(e.message),
   );
   const io = captureIO();
-  requireOperation(offlineContext({ force: true }, {}, io), t, 'U');
+  requireOperation(t, { force: true, say: offlineContext({ force: true }, {}, io).out }, 'U');
   assert.match(io.err(), /--force/);
 });
 
 test('an uncatalogued path is sent with a notice and a did-you-mean', async () => {
   const io = captureIO();
-  const t = await resolveTable(offlineContext({}, {}, io), SHIPPED_CATALOGUE, 'router/access-lst');
+  const t = await resolveTable(SHIPPED_CATALOGUE, 'router/access-lst', offlineContext({}, {}, io).out);
   assert.equal(t.known, false);
   assert.equal(t.keyType, 'string');
   assert.match(io.err(), /not in the 6\.4\.14 catalogue.*did you mean router\/access-list/);
-  await assert.rejects(resolveTable(offlineContext(), SHIPPED_CATALOGUE, 'not a path'), UsageError);
-  assert.equal((await resolveTable(offlineContext(), SHIPPED_CATALOGUE, '/log.disk/setting')).path, 'log.disk/setting');
+  await assert.rejects(resolveTable(SHIPPED_CATALOGUE, 'not a path', offlineContext().out), UsageError);
+  assert.equal(
+    (await resolveTable(SHIPPED_CATALOGUE, '/log.disk/setting', offlineContext().out)).path,
+    'log.disk/setting',
+  );
 });
 
 test('a table the catalogue lacks is looked up in the device schema where the catalogue can, before the notice', async () => {
@@ -86,10 +89,10 @@ test('a table the catalogue lacks is looked up in the device schema where the ca
         : undefined
     ),
   };
-  const t = await resolveTable(offlineContext({}, {}, io), catalogue, 'router/policy-x');
+  const t = await resolveTable(catalogue, 'router/policy-x', offlineContext({}, {}, io).out);
   assert.deepEqual([t.known, t.key, t.keyType], [true, 'seq-num', 'integer']);
-  assert.equal((await resolveTable(offlineContext({}, {}, io), catalogue, 'router/static')).known, true);
-  assert.equal((await resolveTable(offlineContext({}, {}, io), catalogue, 'router/nothing-here')).known, false);
+  assert.equal((await resolveTable(catalogue, 'router/static', offlineContext({}, {}, io).out)).known, true);
+  assert.equal((await resolveTable(catalogue, 'router/nothing-here', offlineContext({}, {}, io).out)).known, false);
   assert.deepEqual(asked, ['router/policy-x', 'router/nothing-here']);
   assert.match(io.err(), /router\/nothing-here is not in the 6\.4\.14 catalogue/);
 });
@@ -115,7 +118,7 @@ test("the vendor's names of catalogued tables are those tables, sent as typed, w
     ['log.fortianalyzer-cloud/filter', 'log.vendoranalyzer-cloud/filter'],
     ['vpn.ipsec/forticlient', 'vpn.ipsec/vendorclient'],
   ]) {
-    const t = await resolveTable(offlineContext({}, {}, io), SHIPPED_CATALOGUE, alias);
+    const t = await resolveTable(SHIPPED_CATALOGUE, alias, offlineContext({}, {}, io).out);
     const c = table(canonical);
     assert.equal(t.path, alias);
     assert.equal(t.known, true);

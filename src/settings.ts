@@ -1,10 +1,12 @@
-// Every global option and CMDB_* variable, once: its flag, its variable, its default and its parser.
-// Precedence everywhere: flag, then environment, then the device profile, then the default. No other
-// module reads process.env or a CMDB_* variable (a test greps the compiled tree for it).
-import { isUsableToken } from '../api/auth.js';
-import { AddressError, normalizeBaseUrl, prefixProblem } from '../api/url.js';
-import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/types.js';
+// Every global option and CMDB_* variable, once: its flag, its variable, its default and its parser,
+// and the run's settings computed from them once (resolveSettings). Precedence everywhere: flag, then
+// environment, then the device profile (merged in src/device/), then the default. No other module
+// reads process.env or a CMDB_* variable (a test greps the compiled tree for it). Below config/ and
+// device/: it imports only the api library's address rules, the errors and the format names.
+import { isUsableToken } from './api/auth.js';
+import { AddressError, normalizeBaseUrl, prefixProblem } from './api/url.js';
+import { UsageError } from './errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 
 /** Global options after commander parsing. */
 export interface GlobalOptions {
@@ -290,162 +292,155 @@ export function parsePrefix(prefix: string, what: string): string {
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 const DEFAULT_PARALLEL = 10;
 
-/**
- * The settings of one run: each global option from its flag, else its variable; the device profile
- * and the default come after, where the device layer supplies the profile's value.
- */
-export class Settings {
-  constructor(
-    readonly flags: GlobalOptions,
-    private readonly env: NodeJS.ProcessEnv,
-  ) {}
+/** The credential the environment gives: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
+export type EnvironmentCredential =
+  | { kind: 'token'; token: string }
+  | { kind: 'session'; username: string; password: string | undefined };
 
-  /** Flag, else variable (set-but-empty is unset), as text. */
-  private text(name: 'device' | 'host' | 'vdom' | 'output' | 'caFile' | 'timeout'): string | undefined {
-    const flag = this.flags[name];
+/**
+ * The settings of one run, computed once from the global options' flags and their variables (flag,
+ * else variable; set-but-empty is unset) and frozen. A value that is not the device profile's to give
+ * is final here; the profile's (VDOM, timeout, CA file, API prefix) is merged by the device layer.
+ */
+export interface Settings {
+  /** The flags as given, without their variables (login saves the flags it was given, and only those). */
+  readonly flags: Readonly<GlobalOptions>;
+  /** -d / CMDB_DEVICE: a profile name, a list or patterns. */
+  readonly device: string | undefined;
+  /** --host / CMDB_HOST normalised (`fw` and `fw:8443` mean https://). */
+  readonly host: string | undefined;
+  /** --vdom / CMDB_VDOM parsed; undefined: the profile's, else the device's management VDOM. */
+  readonly vdoms: readonly string[] | undefined;
+  /** --vdom / CMDB_VDOM as given (for caches keyed by it). */
+  readonly vdomText: string | undefined;
+  /** -o / CMDB_OUTPUT, checked; undefined when neither names one. */
+  readonly format: OutputFormat | undefined;
+  /** How the format was asked for, in the user's words: `-o json` or `CMDB_OUTPUT=json`. */
+  readonly formatAsked: string | undefined;
+  /** Errors go out as one JSON line: json, yaml or ndjson asked for (CLI.md). */
+  readonly machineErrors: boolean;
+  readonly raw: boolean;
+  /** --no-color (NO_COLOR and FORCE_COLOR are weighed by the output layer). */
+  readonly noColor: boolean;
+  readonly verbose: boolean;
+  readonly insecure: boolean;
+  readonly demo: boolean;
+  readonly force: boolean;
+  /** A write command's --dry-run: writes are shown, not sent. */
+  readonly dryRun: boolean;
+  /** A write command's --yes: no question before a change. */
+  readonly yes: boolean;
+  /** --parallel: how many devices are worked on at once. */
+  readonly parallel: number;
+  /** --ca-file / CMDB_CA_FILE; undefined: the profile's. */
+  readonly caFile: string | undefined;
+  /** --timeout / CMDB_TIMEOUT in milliseconds; undefined: the profile's, else 30 s. */
+  readonly timeoutMs: number | undefined;
+  /** CMDB_API_PREFIX as given (the device layer checks it when it is used); undefined: the profile's. */
+  readonly apiPrefix: string | undefined;
+  /** CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD, unchecked (see environmentCredential()). */
+  readonly credential: EnvironmentCredential | null;
+  /** CMDB_ACCEPT_DISCLAIMER=1. */
+  readonly acceptDisclaimer: boolean;
+}
+
+/** -o / CMDB_OUTPUT as text, and whether it came from the flag. */
+function outputText(flags: GlobalOptions, env: NodeJS.ProcessEnv): { value?: string; flag: boolean } {
+  if (flags.output !== undefined) return { value: flags.output, flag: true };
+  return { value: env.CMDB_OUTPUT || undefined, flag: false };
+}
+
+/** --parallel: a whole number of devices from 1 to 1000 (default 10). */
+function parseParallel(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PARALLEL;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 1000) {
+    throw new UsageError(
+      `invalid --parallel '${raw}'`,
+      'give a whole number of devices from 1 to 1000, for example --parallel 20',
+    );
+  }
+  return n;
+}
+
+/**
+ * The run's settings from its global options and the environment, checked up front (a usage error
+ * names the first bad one: format, timeout, parallel, host, VDOM), so nothing is sent after a bad one.
+ */
+export function resolveSettings(flags: GlobalOptions, env: NodeJS.ProcessEnv): Settings {
+  const text = (name: 'device' | 'host' | 'vdom' | 'caFile' | 'timeout'): string | undefined => {
+    const flag = flags[name];
     if (flag !== undefined) return flag;
     const option = GLOBAL_OPTIONS.find((o) => o.name === name)!;
-    return option.env ? this.env[option.env] || undefined : undefined;
-  }
+    return option.env ? env[option.env] || undefined : undefined;
+  };
+  const on = (name: 'insecure' | 'verbose' | 'demo'): boolean =>
+    !!flags[name] || truthy(env[GLOBAL_OPTIONS.find((o) => o.name === name)!.env!]);
+  const output = outputText(flags, env);
+  const format = output.value === undefined ? undefined : parseFormat(output.value);
+  const timeout = text('timeout');
+  const timeoutMs = timeout === undefined ? undefined : parseTimeout(timeout);
+  const parallel = parseParallel(flags.parallel);
+  const hostText = text('host');
+  const host =
+    hostText === undefined ? undefined : parseHost(hostText, flags.host !== undefined ? '--host' : 'CMDB_HOST');
+  const vdomText = text('vdom');
+  const vdoms = vdomText === undefined ? undefined : Object.freeze(parseVdoms(vdomText));
+  const token = variable(env, 'token');
+  const username = variable(env, 'username');
+  return Object.freeze({
+    flags: Object.freeze({ ...flags }),
+    device: text('device'),
+    host,
+    vdoms,
+    vdomText,
+    format,
+    formatAsked:
+      output.value === undefined ? undefined : output.flag ? `-o ${output.value}` : `CMDB_OUTPUT=${output.value}`,
+    machineErrors: format === 'json' || format === 'yaml' || format === 'ndjson',
+    raw: !!flags.raw,
+    noColor: flags.color === false,
+    verbose: on('verbose'),
+    insecure: on('insecure'),
+    demo: on('demo'),
+    force: !!flags.force,
+    dryRun: !!flags.dryRun,
+    yes: !!flags.yes,
+    parallel,
+    caFile: text('caFile'),
+    timeoutMs,
+    apiPrefix: variable(env, 'apiPrefix'),
+    credential: token
+      ? { kind: 'token', token }
+      : username
+        ? { kind: 'session', username, password: env[VARIABLES.password] }
+        : null,
+    acceptDisclaimer: truthy(env[VARIABLES.acceptDisclaimer]),
+  } satisfies Settings);
+}
 
-  private flag(name: 'insecure' | 'verbose' | 'demo'): boolean {
-    if (this.flags[name]) return true;
-    const option = GLOBAL_OPTIONS.find((o) => o.name === name)!;
-    return truthy(this.env[option.env!]);
+/** The environment's credential, checked: a token that no device could have issued is a usage error. */
+export function environmentCredential(settings: Settings): EnvironmentCredential | null {
+  const credential = settings.credential;
+  if (credential?.kind === 'token' && !isUsableToken(credential.token)) {
+    throw new UsageError(
+      `${VARIABLES.token} holds spaces, control or non-ASCII characters, which no API token has`,
+      'set it to the token alone, for example CMDB_TOKEN="$(cat token.txt)"',
+    );
   }
+  return credential;
+}
 
-  /** -d / CMDB_DEVICE. */
-  get device(): string | undefined {
-    return this.text('device');
-  }
+/** CMDB_API_PREFIX checked, else the profile's (login's --prefix is a flag of its own, given as `flag`). */
+export function apiPrefixOf(settings: Settings, profilePrefix?: string, flag?: string): string | undefined {
+  if (flag !== undefined) return parsePrefix(flag, '--prefix');
+  if (settings.apiPrefix !== undefined) return parsePrefix(settings.apiPrefix, VARIABLES.apiPrefix);
+  return profilePrefix;
+}
 
-  /**
-   * --host / CMDB_HOST normalised (`fw` and `fw:8443` mean https://), so every reader of it sees one
-   * form; an empty --host, or an address that cannot be one, is a usage error.
-   */
-  get host(): string | undefined {
-    const value = this.text('host');
-    return value === undefined ? undefined : parseHost(value, this.flags.host !== undefined ? '--host' : 'CMDB_HOST');
-  }
-
-  /** --vdom / CMDB_VDOM, else the profile's, parsed; undefined: the device's management VDOM. */
-  vdoms(profileVdom?: string): string[] | undefined {
-    const value = this.text('vdom') ?? profileVdom;
-    return value === undefined ? undefined : parseVdoms(value);
-  }
-
-  /** Whether --vdom or CMDB_VDOM names any (the raw text, for caches keyed by it). */
-  get vdomText(): string | undefined {
-    return this.text('vdom');
-  }
-
-  /** -o / CMDB_OUTPUT, checked; undefined when neither names one. */
-  get explicitFormat(): OutputFormat | undefined {
-    const value = this.text('output');
-    return value === undefined ? undefined : parseFormat(value);
-  }
-
-  /** How the format was asked for, in the user's words: `-o json` or `CMDB_OUTPUT=json`. */
-  get formatAsked(): string | undefined {
-    const value = this.text('output');
-    if (value === undefined) return undefined;
-    return this.flags.output !== undefined ? `-o ${value}` : `CMDB_OUTPUT=${value}`;
-  }
-
-  get raw(): boolean {
-    return !!this.flags.raw;
-  }
-
-  /** --parallel: how many devices are worked on at once (default 10). */
-  get parallel(): number {
-    const raw = this.flags.parallel;
-    if (raw === undefined) return DEFAULT_PARALLEL;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 1000) {
-      throw new UsageError(
-        `invalid --parallel '${raw}'`,
-        'give a whole number of devices from 1 to 1000, for example --parallel 20',
-      );
-    }
-    return n;
-  }
-
-  /** --ca-file / CMDB_CA_FILE, else the profile's. */
-  caFile(profileCaFile?: string): string | undefined {
-    return this.text('caFile') ?? profileCaFile;
-  }
-
-  /** CMDB_API_PREFIX, else the profile's (login's --prefix is a flag of its own, given as `flag`). */
-  apiPrefix(profilePrefix?: string, flag?: string): string | undefined {
-    if (flag !== undefined) return parsePrefix(flag, '--prefix');
-    const fromEnv = variable(this.env, 'apiPrefix');
-    if (fromEnv !== undefined) return parsePrefix(fromEnv, VARIABLES.apiPrefix);
-    return profilePrefix;
-  }
-
-  /** Per-request timeout in milliseconds: flag, CMDB_TIMEOUT, the profile's, then 30 s. */
-  timeoutMs(profileSeconds?: number): number {
-    const raw = this.text('timeout');
-    return raw === undefined ? (profileSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 : parseTimeout(raw);
-  }
-
-  /** Whether --timeout or CMDB_TIMEOUT was given (login saves it then). */
-  get timeoutGiven(): boolean {
-    return this.text('timeout') !== undefined;
-  }
-
-  get insecure(): boolean {
-    return this.flag('insecure');
-  }
-
-  get verbose(): boolean {
-    return this.flag('verbose');
-  }
-
-  get demo(): boolean {
-    return this.flag('demo');
-  }
-
-  get force(): boolean {
-    return !!this.flags.force;
-  }
-
-  /** --no-color (NO_COLOR and FORCE_COLOR are weighed by the output layer). */
-  get noColor(): boolean {
-    return this.flags.color === false;
-  }
-
-  /** The credential the environment gives, if any: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
-  get environmentCredential():
-    | { kind: 'token'; token: string }
-    | { kind: 'session'; username: string; password: string | undefined }
-    | null {
-    const token = variable(this.env, 'token');
-    if (token && !isUsableToken(token)) {
-      throw new UsageError(
-        `${VARIABLES.token} holds spaces, control or non-ASCII characters, which no API token has`,
-        'set it to the token alone, for example CMDB_TOKEN="$(cat token.txt)"',
-      );
-    }
-    if (token) return { kind: 'token', token };
-    const username = variable(this.env, 'username');
-    if (username) return { kind: 'session', username, password: this.env[VARIABLES.password] };
-    return null;
-  }
-
-  /** CMDB_ACCEPT_DISCLAIMER=1. */
-  get acceptDisclaimer(): boolean {
-    return truthy(this.env[VARIABLES.acceptDisclaimer]);
-  }
-
-  /** Checks every global option's value up front, so a bad one stops the command before anything is sent. */
-  validate(): void {
-    void this.explicitFormat;
-    this.timeoutMs();
-    void this.parallel;
-    void this.host;
-    if (this.text('vdom') !== undefined) this.vdoms();
-  }
+/** Per-request timeout in milliseconds: flag, CMDB_TIMEOUT, the profile's, then 30 s. */
+export function timeoutOf(settings: Settings, profileSeconds?: number): number {
+  return settings.timeoutMs ?? (profileSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
 /**
