@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import type { FieldSchema } from '../catalogue/index.js';
 import type { Row } from '../output/index.js';
 import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, send } from './shared.js';
+import { printRead, request } from './common/request.js';
 
 /** The read actions of SPEC.md E1/E2, one command each: `cmdb schema <table>` → `?action=schema`. */
 export const READ_ACTIONS = {
@@ -46,7 +46,7 @@ export function readAction(command: ReadActionCommand) {
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
     const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
     const mkey = key === undefined ? undefined : parseMkey(table, key);
-    const result = await send(ctx, table, {
+    const result = await request(ctx, table, {
       method: 'GET',
       mkey,
       query: { ...vdomQuery(ctx.device().vdoms), action: READ_ACTIONS[command] },
@@ -86,7 +86,7 @@ export async function schema(
     );
   // Its schema is what is asked for: the table is not looked up in the device's schema first.
   const table = await resolveTable(withoutLookup(await ctx.device().catalogue()), tableInput, ctx.out);
-  const result = await send(ctx, table, {
+  const result = await request(ctx, table, {
     method: 'GET',
     query: { ...vdomQuery(ctx.device().vdoms), action: 'schema' },
   });

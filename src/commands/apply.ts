@@ -3,7 +3,7 @@ import { EXIT } from '../errors.js';
 import { applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
 import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
 import { stepInWords } from '../output/index.js';
-import { printPlan, printReport, readCurrent, readDesiredFrom, type DesiredSource } from './desired.js';
+import { printPlan, printReport, readCurrent, readDesiredFrom, type DesiredSource } from './common/desired.js';
 
 export interface ApplyOptions extends DesiredSource {
   prune?: boolean;

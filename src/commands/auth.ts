@@ -6,7 +6,7 @@ import type { DeviceProfile } from '../config/profiles.js';
 import { authenticate, secretStore } from '../device/credentials.js';
 import { resolveTarget, type Target } from '../device/select.js';
 import { EXIT } from '../errors.js';
-import { deviceFacts, type DeviceFacts } from './outcome.js';
+import { deviceFacts, type DeviceFacts } from './common/facts.js';
 
 /** Whether a profile's credential is in its store (a session profile may still hold a session). */
 async function savedCredential(

@@ -6,7 +6,7 @@ import type { Context } from '../cli/context.js';
 import { fileProblem } from '../config/files.js';
 import { writePrivateFile } from '../files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
-import { deviceFileName } from './shared.js';
+import { deviceFileName } from './common/request.js';
 
 export interface BackupOptions {
   scope?: 'global' | 'vdom';

@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(
@@ -14,7 +14,7 @@ export async function run(
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
   const mkey = parseMkey(table, key);
   const nkey = parseMkey(table, newKey, 'new key');
-  const result = await sendWrite(
+  const result = await requestWrite(
     ctx,
     table,
     {

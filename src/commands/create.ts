@@ -4,7 +4,7 @@ import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmSeveralVdoms, printWrite, sendWrite, steadyHeap, type WriteOptions } from './shared.js';
+import { bulkPrinter, confirmSeveralVdoms, printWrite, requestWrite, steadyHeap, type WriteOptions } from './common/request.js';
 import { expectFields, severalVdoms } from '../outcome/index.js';
 
 export interface CreateOptions extends BodyOptions, WriteOptions {
@@ -47,7 +47,7 @@ export async function run(
     // All or nothing: every element is held, to be sent inside one transaction.
     const all: Record<string, unknown>[] = [];
     for await (const body of bodies) all.push(body);
-    return (await import('./atomic.js')).runAtomically(
+    return (await import('./common/atomic.js')).runAtomically(
       ctx,
       table,
       all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })),
@@ -58,7 +58,7 @@ export async function run(
   const named = (body: Record<string, unknown>) => (err: ApiError) =>
     err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;
   const create = (body: Record<string, unknown>, eachVdom = false) =>
-    sendWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).then(
+    requestWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).then(
       (result) => (result.failed ? { ...result, failed: result.failed.map(named(body)) } : result),
       (err: unknown) => {
         throw err instanceof ApiError ? named(body)(err) : err;

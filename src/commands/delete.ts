@@ -2,7 +2,7 @@ import type { Context } from '../cli/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { bulkPrinter, printWrite, requestWrite, type WriteOptions } from './common/request.js';
 import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
@@ -28,13 +28,13 @@ export async function run(
     mkeys.length > 1 ? [mkeys.join(', ')] : [],
   );
   if (opts.atomic)
-    return (await import('./atomic.js')).runAtomically(
+    return (await import('./common/atomic.js')).runAtomically(
       ctx,
       table,
       mkeys.map((key) => ({ action: 'delete', key })),
     );
   if (mkeys.length === 1) {
-    const result = await sendWrite(
+    const result = await requestWrite(
       ctx,
       table,
       { method: 'DELETE', mkey: mkeys[0], query, eachVdom: true },
@@ -51,7 +51,7 @@ export async function run(
     (mkey) =>
       bulkItem(
         mkey,
-        () => sendWrite(ctx, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }),
+        () => requestWrite(ctx, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }),
         several,
       ),
     (o) => printer.add(o),

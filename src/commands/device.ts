@@ -21,7 +21,7 @@ import type { Row } from '../output/index.js';
 import { endSession } from '../device/connect.js';
 import { secretStore } from '../device/credentials.js';
 import { requireProfile } from '../device/select.js';
-import { demoDevice, notForDemo, printOutcome } from './outcome.js';
+import { demoDevice, notForDemo, printOutcome } from './common/facts.js';
 
 /** A profile as `device list/show` print it: settings only (there is no secret in a profile). */
 function describe(profile: DeviceProfile, set: ProfileSet): Row {

@@ -1,7 +1,7 @@
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../errors.js';
 import { computePlan, planIsEmpty } from '../plan/plan.js';
-import { printPlan, readCurrent, readDesiredFrom, type DesiredSource } from './desired.js';
+import { printPlan, readCurrent, readDesiredFrom, type DesiredSource } from './common/desired.js';
 
 export interface DiffOptions extends DesiredSource {
   prune?: boolean;

@@ -5,8 +5,8 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { checkBody } from '../request/body.js';
 import { parseYaml } from '../request/input.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { readForChange, requireUnchanged } from './readback.js';
-import { printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { readForChange, requireUnchanged } from './common/readback.js';
+import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 type Obj = Record<string, unknown>;
@@ -111,7 +111,7 @@ export async function run(
     return 0;
   }
   await requireUnchanged(ctx, table, mkey, query, read, ctx.settings.force, '--force sends your changes anyway');
-  const result = await sendWrite(
+  const result = await requestWrite(
     ctx,
     table,
     { method: 'PUT', mkey, query, body: changes! },

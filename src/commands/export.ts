@@ -5,8 +5,8 @@ import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument } from '../plan/document.js';
 import { parseConcurrency } from '../request/bulk.js';
-import { chosenTables, readConfiguration, READ_CONCURRENCY, type ReadFailure } from './desired.js';
-import { deviceFileName } from './shared.js';
+import { chosenTables, readConfiguration, READ_CONCURRENCY, type ReadFailure } from './common/desired.js';
+import { deviceFileName } from './common/request.js';
 
 export interface ExportOptions {
   excludeDefaultValues?: boolean;

@@ -6,7 +6,7 @@ import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { mostSevere } from '../severity.js';
-import { printRead, readFacts, readView, send, shapeRead } from './shared.js';
+import { printRead, readFacts, readView, request, shapeRead } from './common/request.js';
 
 /**
  * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
@@ -31,20 +31,20 @@ export async function run(
         keysHint(table.path, ctx.device().vdoms),
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'G', 'L');
-    const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
+    const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(query));
   }
   requireKeyed(table, 'get');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'R');
   const mkeys = keys.map((k) => parseMkey(table, k));
   if (mkeys.length === 1) {
-    const result = await send(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
+    const result = await request(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(query));
   }
   const outcomes: { result?: ApiResult; error?: unknown }[] = [];
   const read = async (mkey: string | number) => {
     try {
-      return { result: await send(ctx, table, { method: 'GET', mkey, query }) };
+      return { result: await request(ctx, table, { method: 'GET', mkey, query }) };
     } catch (error) {
       return { error };
     }

@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, readFacts, readView, send, steadyHeap, type ReadView } from './shared.js';
+import { printRead, readFacts, readView, request, steadyHeap, type ReadView } from './common/request.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -23,7 +23,7 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   const query: QueryParams = { ...vdomQuery(ctx.device().vdoms), ...readQuery(table, opts) };
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
-    const result = await send(ctx, table, { method: 'GET', query, eachVdom: true });
+    const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
     return printRead(ctx, table, result, false, readView(query, opts.headers), { filtered: filtered(query) });
   }
   await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, readView(query, opts.headers));
@@ -60,7 +60,7 @@ async function listAll(
   const pageOf = (rows: Row[]) => JSON.stringify(table.key ? rows.map((r) => r[table.key!]) : rows);
   const countAt = () => (limit === undefined ? pageSize : Math.min(pageSize, limit - total));
   const ask = (count: number): Promise<ApiResult> => {
-    const asked = send(ctx, table, { method: 'GET', query: { ...base, vdom: vdoms, start, count } });
+    const asked = request(ctx, table, { method: 'GET', query: { ...base, vdom: vdoms, start, count } });
     // Handled where it is awaited; a run that fails before then leaves it unawaited, not unhandled.
     asked.catch(() => undefined);
     return asked;

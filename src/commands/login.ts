@@ -22,7 +22,7 @@ import { forgetSecrets, saveSession, secretStore, sessionAuth, tokenAuth } from 
 import { settingsFor } from '../device/select.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../request/input.js';
-import { deviceFacts, describeDevice, notForDemo, printOutcome } from './outcome.js';
+import { deviceFacts, describeDevice, notForDemo, printOutcome } from './common/facts.js';
 
 export interface LoginOptions {
   tokenStdin?: boolean;

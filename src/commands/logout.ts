@@ -3,7 +3,7 @@ import { credentialAccount } from '../config/secrets.js';
 import { endSession } from '../device/connect.js';
 import { secretStore } from '../device/credentials.js';
 import { requireProfile } from '../device/select.js';
-import { notForDemo, printOutcome } from './outcome.js';
+import { notForDemo, printOutcome } from './common/facts.js';
 
 export interface LogoutOptions {
   forget?: boolean;

@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../cli/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, send, sendWrite, type WriteOptions } from './shared.js';
+import { printWrite, request, requestWrite, type WriteOptions } from './common/request.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
@@ -32,7 +32,7 @@ export async function run(
   if (opts.top || opts.bottom) {
     if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*')))
       throw new UsageError(`--${opts.top ? 'top' : 'bottom'} works in one VDOM at a time`, 'give one VDOM with --vdom');
-    const listed = await send(ctx, table, { method: 'GET', query: { ...query, format: [table.key!] } });
+    const listed = await request(ctx, table, { method: 'GET', query: { ...query, format: [table.key!] } });
     const rows = listed.envelopes[0]?.results;
     const keys = (Array.isArray(rows) ? rows : []).map(
       (r) => (r as Record<string, unknown>)[table.key!] as string | number,
@@ -58,7 +58,7 @@ export async function run(
         `give another object's ${table.key} with --${where}`,
       );
   }
-  const result = await sendWrite(
+  const result = await requestWrite(
     ctx,
     table,
     { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } },
@@ -66,7 +66,7 @@ export async function run(
   ).catch(async (err: unknown) => {
     if (!(err instanceof ApiError && err.notFound)) throw err;
     // The device says "not found" for either object: when the moved one is there, the target is not.
-    const moved = await send(ctx, table, { method: 'GET', mkey, query: { ...query, format: [table.key!] } }).then(
+    const moved = await request(ctx, table, { method: 'GET', mkey, query: { ...query, format: [table.key!] } }).then(
       () => true,
       () => false,
     );

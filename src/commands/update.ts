@@ -4,8 +4,8 @@ import type { Context } from '../cli/context.js';
 import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { readForChange, requireUnchanged } from './readback.js';
-import { printWrite, sendWrite, type WriteOptions } from './shared.js';
+import { readForChange, requireUnchanged } from './common/readback.js';
+import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 /**
@@ -43,7 +43,7 @@ export async function run(
     const { bodies } = await readBodies(ctx.io.stdin, table, withInlineBody(opts, inline), false);
     const body = bodies[0];
     const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
-    const result = await sendWrite(
+    const result = await requestWrite(
       ctx,
       table,
       { method: 'PUT', mkey, query, body, eachVdom: true },
@@ -81,6 +81,6 @@ export async function run(
   }
   checkBody(table, body);
   await requireUnchanged(ctx, table, mkey, query, read, false);
-  const result = await sendWrite(ctx, table, { method: 'PUT', mkey, query, body }, expectFields(table, mkey, body));
+  const result = await requestWrite(ctx, table, { method: 'PUT', mkey, query, body }, expectFields(table, mkey, body));
   return printWrite(ctx, result, 'updated', table, mkey);
 }

@@ -377,7 +377,7 @@ function perVdom(table: TableDef, expected: Expectation, err: unknown, judged: J
  * duplicate of an object that already holds the same content is `unchanged` (exit 0), so running the
  * same bulk create again converges. `expected` null: nothing to read back (the device picks the key).
  */
-export async function sendWrite(
+export async function settleWrite(
   client: CmdbClient,
   table: TableDef,
   req: WriteRequest,

@@ -75,7 +75,7 @@ function unlessInterrupted<T>(work: Promise<T>, signal: AbortSignal | undefined)
   });
 }
 
-function send(client: CmdbClient, tx: Transaction | undefined, request: ApiRequest): Promise<ApiResult> {
+function requestStep(client: CmdbClient, tx: Transaction | undefined, request: ApiRequest): Promise<ApiResult> {
   return tx ? tx.request(request) : client.request(request);
 }
 
@@ -126,7 +126,7 @@ async function applyInOrder(
     }
     let applied: AppliedStep = steps[i];
     try {
-      await send(client, undefined, requests[i]);
+      await requestStep(client, undefined, requests[i]);
     } catch (error) {
       const { error: shown, outcome } = await stepOutcome(client, steps[i], error, options);
       if (outcome === 'applied') {
@@ -232,7 +232,7 @@ async function applyAtomically(
       for (let i = 0; i < steps.length; i++) {
         if (steps[i].vdom !== vdom) continue;
         try {
-          await unlessInterrupted(send(client, tx, requests[i]), options.signal);
+          await unlessInterrupted(requestStep(client, tx, requests[i]), options.signal);
         } catch (error) {
           if (!(error instanceof Interrupted)) {
             failedStep = steps[i];

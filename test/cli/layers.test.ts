@@ -97,3 +97,91 @@ test('one module judges a write whose answer was lost', () => {
     .map((f) => f.path);
   assert.deepEqual(judges, []);
 });
+
+// The source tree, for rules that type-only imports must keep too (the compiled tree has none of them).
+const SOURCE = join(ROOT, 'src');
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+const sources = sourceFiles(SOURCE).map((path) => ({ path: relative(SOURCE, path), text: readFileSync(path, 'utf8') }));
+
+test('nothing below the cli layer imports it, not even a type: only cli/ and the commands do', () => {
+  const below = sources.filter((f) => !f.path.startsWith('cli/') && !f.path.startsWith('commands/'));
+  assert.ok(below.some((f) => f.path.startsWith('device/')) && below.some((f) => f.path === 'settings.ts'));
+  const wrong = below.flatMap((f) =>
+    imports(f.text)
+      .filter((i) => /(^|\/)cli\//.test(i))
+      .map((i) => `${f.path} imports ${i}`),
+  );
+  assert.deepEqual(wrong, []);
+});
+
+test('the commands folder holds commands: each module at its top is one the registry loads, or the registry', () => {
+  const registry = compiled.find((f) => f.path === 'commands/registry.js')!;
+  const loaded = new Set(imports(registry.text).map((i) => `commands/${i.replace(/^\.\//, '')}`));
+  const top = compiled.filter((f) => /^commands\/[^/]+\.js$/.test(f.path)).map((f) => f.path);
+  const others = top.filter((p) => !loaded.has(p) && p !== 'commands/registry.js' && p !== 'commands/spec.js');
+  assert.deepEqual(others, [], 'what commands share lives in commands/common/');
+});
+
+test('no import cycle between modules (the static imports of the compiled tree)', () => {
+  const graph = new Map(
+    compiled.map((f) => [
+      f.path,
+      [...f.text.matchAll(/^import [^;]*?from '(\.[^']+)'/gms)].map((m) =>
+        join(f.path, '..', m[1]).replace(/\\/g, '/'),
+      ),
+    ]),
+  );
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (path: string, trail: string[]) => {
+    if (state.get(path) === 'done') return;
+    if (state.get(path) === 'open') {
+      cycles.push([...trail.slice(trail.indexOf(path)), path].join(' -> '));
+      return;
+    }
+    state.set(path, 'open');
+    for (const next of graph.get(path) ?? []) visit(next, [...trail, path]);
+    state.set(path, 'done');
+  };
+  for (const path of graph.keys()) visit(path, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('the Context is one plain class: nothing extends it, nothing hangs state on it from outside', () => {
+  const wrong = sources.filter((f) => /\bextends Context\b|WeakMap<\s*Context\b/.test(f.text)).map((f) => f.path);
+  assert.deepEqual(wrong, []);
+});
+
+/**
+ * The files a reader passes through following the Context from a command to its requests: the command,
+ * then every module it reaches through imports that takes the Context (`ctx: Context`); the device,
+ * request and plan code take plain values, so the walk stops there.
+ */
+function contextTrail(command: string): string[] {
+  const byPath = new Map(sources.map((f) => [f.path, f.text]));
+  const trail = new Set<string>();
+  const walk = (path: string) => {
+    if (trail.has(path)) return;
+    trail.add(path);
+    for (const i of imports(byPath.get(path)!).filter((i) => i.startsWith('.'))) {
+      const next = join(path, '..', i.replace(/\.js$/, '.ts')).replace(/\\/g, '/');
+      if (byPath.get(next) && /\b\w+: Context\b|\bclass Context\b/.test(byPath.get(next)!)) walk(next);
+    }
+  };
+  walk(command);
+  return [...trail];
+}
+
+test("following the Context from list's command to its request touches at most 6 files", () => {
+  const trail = contextTrail('commands/list.ts');
+  assert.ok(trail.length <= 6, trail.join(', '));
+  // And each of the busiest commands stays within reach too.
+  for (const command of ['commands/get.ts', 'commands/create.ts', 'commands/apply.ts']) {
+    const files = contextTrail(command);
+    assert.ok(files.length <= 8, `${command}: ${files.join(', ')}`);
+  }
+});

@@ -10,7 +10,7 @@ import type { CmdbClient } from '../../src/api/client.js';
 import { ConnectionError } from '../../src/api/errors.js';
 import { findTable } from '../../src/catalogue/index.js';
 import { WriteOutcomeError } from '../../src/errors.js';
-import { sendWrite } from '../../src/outcome/index.js';
+import { settleWrite } from '../../src/outcome/index.js';
 import { mockDevice, runCommand, type Fault, type Sent } from '../helpers/device.js';
 
 type Obj = Record<string, unknown>;
@@ -221,7 +221,7 @@ test('the module on plain values: a connect timeout never reached the device (no
     },
   } as unknown as CmdbClient;
   let paused = 0;
-  const err = await sendWrite(
+  const err = await settleWrite(
     client,
     findTable(TABLE)!,
     { method: 'DELETE', mkey: 5 },

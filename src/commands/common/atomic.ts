@@ -1,9 +1,9 @@
-import type { ApiRequest } from '../api/client.js';
-import type { TableDef } from '../catalogue/index.js';
-import { describe, type Context } from '../cli/context.js';
-import { EXIT, UsageError } from '../errors.js';
-import { applySteps, type ApplyReport } from '../plan/apply.js';
-import type { Step } from '../plan/plan.js';
+import type { ApiRequest } from '../../api/client.js';
+import type { TableDef } from '../../catalogue/index.js';
+import { describe, type Context } from '../../cli/context.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { applySteps, type ApplyReport } from '../../plan/apply.js';
+import type { Step } from '../../plan/plan.js';
 import { printReport } from './desired.js';
 
 /** One write of a bulk command run with --atomic. */

@@ -1,8 +1,8 @@
-import type { Context } from '../cli/context.js';
-import type { ApiResult } from '../api/client.js';
-import type { Row } from '../output/index.js';
-import { demoStateFile } from '../device/select.js';
-import { UsageError } from '../errors.js';
+import type { Context } from '../../cli/context.js';
+import type { ApiResult } from '../../api/client.js';
+import type { Row } from '../../output/index.js';
+import { demoStateFile } from '../../device/select.js';
+import { UsageError } from '../../errors.js';
 
 /** What a login, logout or device command did: one line for people (table), the object for scripts. */
 export async function printOutcome(ctx: Context, message: string, object: Row): Promise<void> {

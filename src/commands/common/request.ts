@@ -1,13 +1,13 @@
-import type { ApiRequest, ApiResult } from '../api/client.js';
-import type { QueryParams } from '../api/url.js';
-import type { TableDef } from '../catalogue/index.js';
-import { redactSecrets } from '../catalogue/secrets.js';
-import { describe, type Context } from '../cli/context.js';
-import { EXIT, UsageError, WriteOutcomeError } from '../errors.js';
-import { mostSevere } from '../severity.js';
-import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../output/index.js';
-import { writeResult, type BulkOutcome } from '../request/bulk.js';
-import { sendWrite as settleWrite, type Expectation, type WriteAnswer } from '../outcome/index.js';
+import type { ApiRequest, ApiResult } from '../../api/client.js';
+import type { QueryParams } from '../../api/url.js';
+import type { TableDef } from '../../catalogue/index.js';
+import { redactSecrets } from '../../catalogue/secrets.js';
+import { describe, type Context } from '../../cli/context.js';
+import { EXIT, UsageError, WriteOutcomeError } from '../../errors.js';
+import { mostSevere } from '../../severity.js';
+import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../../output/index.js';
+import { writeResult, type BulkOutcome } from '../../request/bulk.js';
+import { settleWrite, type Expectation, type WriteAnswer } from '../../outcome/index.js';
 
 /** The options every write command takes; the Context acts on them (records writes, or asks nothing). */
 export interface WriteOptions {
@@ -40,7 +40,7 @@ export async function confirmSeveralVdoms(
  * Sends one request, with the table's access group for the 403 hint. A write to several VDOMs is
  * confirmed first on a terminal (once per run).
  */
-export async function send(
+export async function request(
   ctx: Context,
   table: TableDef,
   req: Omit<ApiRequest, 'tablePath' | 'group'>,
@@ -58,7 +58,7 @@ export async function send(
  * Sends a write, confirmed first when it goes to several VDOMs, and settles its outcome when its
  * answer is lost (src/outcome: applied, not_applied or unknown).
  */
-export async function sendWrite(
+export async function requestWrite(
   ctx: Context,
   table: TableDef,
   req: Omit<ApiRequest, 'tablePath' | 'group'>,

@@ -1,10 +1,10 @@
-import type { QueryParams } from '../api/url.js';
-import type { TableDef } from '../catalogue/index.js';
-import { isEncrypted } from '../catalogue/secrets.js';
-import { isMetaField } from '../catalogue/validate.js';
-import type { Context } from '../cli/context.js';
-import { CmdbError, EXIT } from '../errors.js';
-import { send } from './shared.js';
+import type { QueryParams } from '../../api/url.js';
+import type { TableDef } from '../../catalogue/index.js';
+import { isEncrypted } from '../../catalogue/secrets.js';
+import { isMetaField } from '../../catalogue/validate.js';
+import type { Context } from '../../cli/context.js';
+import { CmdbError, EXIT } from '../../errors.js';
+import { request } from './request.js';
 
 type Obj = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ export async function readForChange(
   mkey: string | number | undefined,
   query: QueryParams,
 ): Promise<ReadForChange> {
-  const result = await send(ctx, table, { method: 'GET', mkey, query });
+  const result = await request(ctx, table, { method: 'GET', mkey, query });
   const envelope = result.envelopes[0] ?? {};
   const results = envelope.results;
   const object = (Array.isArray(results) ? results[0] : results) as Obj | undefined;
@@ -61,7 +61,7 @@ export async function requireUnchanged(
   hint = 'run the command again to work from its current state',
 ): Promise<void> {
   if (force) return;
-  const asked = await send(ctx, table, { method: 'GET', query: { ...query, action: 'revision' } });
+  const asked = await request(ctx, table, { method: 'GET', query: { ...query, action: 'revision' } });
   const envelope = asked.envelopes[0] ?? {};
   const results = envelope.results as Obj | undefined;
   const now = typeof results?.revision === 'string' ? results.revision : envelope.revision;
