@@ -4,7 +4,14 @@ import type { Context } from '../cli/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmSeveralVdoms, printWrite, requestWrite, steadyHeap, type WriteOptions } from './common/request.js';
+import {
+  bulkPrinter,
+  confirmSeveralVdoms,
+  printWrite,
+  requestWrite,
+  steadyHeap,
+  type WriteOptions,
+} from './common/request.js';
 import { expectFields, severalVdoms } from '../outcome/index.js';
 
 export interface CreateOptions extends BodyOptions, WriteOptions {
