@@ -1,7 +1,7 @@
 import type { TableDef } from '../catalogue/index.js';
 import type { DeviceRelease } from '../catalogue/device-schema.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import type { Principal } from './auth.js';
+import type { Principal } from './login.js';
 import { planOperation, type Operation } from './cmdb.js';
 import {
   DEVICE,

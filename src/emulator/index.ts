@@ -6,7 +6,7 @@ import type { TableDef } from '../catalogue/index.js';
 import type { DeviceRelease } from '../catalogue/device-schema.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Api } from './api.js';
-import { Authenticator } from './auth.js';
+import { Authenticator } from './login.js';
 import {
   certificateFingerprint,
   certificateHosts,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from './api.js';
-import type { Authenticator, LoginAnswer } from './auth.js';
+import type { Authenticator, LoginAnswer } from './login.js';
 import { errorEnvelope, fail, htmlErrorPage } from './envelope.js';
 import type { ReceivedRequest } from './index.js';
 import { flatHeaders, parseCookies, readBody, sendHtml, sendJson, sendText, splitTarget } from './http.js';

@@ -1,4 +1,4 @@
-import type { ErrorReport } from './errors.js';
+import type { ErrorReport } from './messages.js';
 import type { Row, Shaped, WriteResult } from './types.js';
 
 /** An error as a result row holds it (a VDOM that refused, a failed bulk item or apply step). */

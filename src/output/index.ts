@@ -30,9 +30,9 @@ export type {
 } from './types.js';
 export type { BulkItem, BulkSink, PageSink } from './outcomes.js';
 export { decideColor, defaultFormat, loadPalette, paint, terminalFor } from './color.js';
-export { formatError, formatNotice, formatWarning } from './errors.js';
+export { formatError, formatNotice, formatWarning } from './messages.js';
 export { stepInWords, type PlanView } from './plan.js';
-export type { ErrorReport } from './errors.js';
+export type { ErrorReport } from './messages.js';
 
 import { OUTPUT_FORMATS } from './types.js';
 export { OUTPUT_FORMATS };

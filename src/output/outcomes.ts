@@ -5,7 +5,7 @@ import { errorObject, readWithoutBookkeeping, withoutBookkeeping, writeResultObj
 import { formatPlan, stepInWords } from './plan.js';
 import { formatRequestLines } from './requests.js';
 import { keyWord } from './text.js';
-import type { ErrorReport } from './errors.js';
+import type { ErrorReport } from './messages.js';
 import type { RowSink } from './index.js';
 import type { PrintHooks, ShapeOptions } from './printer.js';
 import type { Applied, OutputFormat, Planned, PlanStep, Read, Row, WriteResult, Written } from './types.js';

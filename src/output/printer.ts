@@ -2,7 +2,7 @@
 // warnings, progress, the --verbose exchange log and errors. Commands say what happened; the printer
 // decides how it looks (format, --raw, terminal, colour).
 import { decideColor, loadPalette, terminalFor } from './color.js';
-import { formatError, formatNotice, formatWarning, type ErrorReport } from './errors.js';
+import { formatError, formatNotice, formatWarning, type ErrorReport } from './messages.js';
 import { createRowSink, render, type RowSink } from './index.js';
 import { StatusLine } from './status.js';
 import { sanitizeMultiline } from './text.js';

@@ -1,4 +1,4 @@
-import type { ErrorReport } from './errors.js';
+import type { ErrorReport } from './messages.js';
 import type { PlanView } from './plan.js';
 import type { PlannedRequest } from './requests.js';
 
