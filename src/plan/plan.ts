@@ -37,8 +37,6 @@ export interface Plan {
   delete: PlanEntry[];
 }
 
-export type Action = 'create' | 'update' | 'move' | 'delete';
-
 /** One write of a plan, in the order apply sends them. */
 export type Step =
   | ({ action: 'create' } & CreateEntry)
