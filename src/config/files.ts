@@ -11,7 +11,7 @@ let yamlLib: YamlLib | undefined;
 
 /**
  * The yaml package, loaded on first use: synchronously, because the profile's VDOM is needed by
- * the synchronous `ctx.vdoms()`, and lazily, so that commands that read no file never load it.
+ * the synchronous `device.vdoms`, and lazily, so that commands that read no file never load it.
  */
 export function yaml(): YamlLib {
   yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;

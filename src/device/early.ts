@@ -31,7 +31,7 @@ export function selectedProfileEarly(settings: Settings, env: NodeJS.ProcessEnv)
 export function readKeychainEarly(
   settings: Settings,
   env: NodeJS.ProcessEnv,
-  // How the run selects its profile: main() passes the Context's, which the command then reuses
+  // How the run selects its profile: main() passes its Device's, which the command then reuses
   // (the profile file is read once).
   select: () => DeviceProfile | null = () => profileFor(readProfiles(env), settings.device, settings.host),
 ): void {
