@@ -1,28 +1,32 @@
 #!/usr/bin/env node
-// Build step (after tsc): the command-line program as three CommonJS files, so that a run reads and
-// compiles a few files instead of linking some 30 ES modules and 25 of undici's one by one (the
-// measured floor of every start, README "Performance"):
-//   dist/src/bundle/quick.cjs   --version and --help from the pre-rendered text (src/cli/quick.ts);
-//   dist/src/bundle/complete.cjs  Tab completion (`cmdb __complete`) when it needs neither a device nor
-//                               the profile file (src/completion/quick.ts), else cli.cjs answers;
-//   dist/src/bundle/early.cjs   on a Tab's key cache miss, the keychain read started before cli.cjs
-//                               loads (src/device/early.ts);
-//   dist/src/bundle/cli.cjs     everything else, from src/cli/main.ts;
-//   dist/src/bundle/undici.cjs  the parts of undici the client uses, without its HTTP/2 client
-//                               (src/api/undici.ts loads it in the bundled program only).
-// bin/cmdb.js runs cli.cjs and undici.cjs with the V8 code cache written here beside each (.cache),
-// so that V8 does not parse them again on every run. The library export (dist/src/index.js) is not
-// bundled.
+// Build step (after tsc): the command-line program as five CommonJS files in dist/src/bundle/, so that a
+// run reads and compiles a few files instead of linking some 30 ES modules and 25 of undici's one by one
+// (the measured floor of every start, docs/dev/performance.md):
+//   quick.cjs     --version and --help from the pre-rendered text (src/cli/quick.ts);
+//   complete.cjs  Tab completion (`cmdb __complete`) when it needs neither a device nor the profile file
+//                 (src/completion/quick.ts), else cli.cjs answers;
+//   early.cjs     on a Tab's key cache miss, the keychain read started before cli.cjs loads
+//                 (src/device/early.ts);
+//   cli.cjs       everything else: main() from src/cli/main.ts, and earlySettings() for the launcher;
+//   undici.cjs    the parts of undici the client uses, without its HTTP/2 client: cli.cjs require()s it
+//                 where src/device/connect.ts loads the CLI's HTTP stack.
+// bin/cmdb.js, the launcher, loads them all (loadBundle): cli.cjs and undici.cjs with the V8 code cache
+// written here beside each (.cache, trained: see below), so that V8 does not parse them again on every
+// run; the others as Node requires any file. Each file ships its source map (.map, to the TypeScript
+// sources through tsc's maps; sources not inlined), which the launcher reads only in a --verbose run, to
+// name src/ files in stack traces. The library export (dist/src/index.js) is not bundled and knows
+// nothing of this: it loads undici from the package unless given a transport.
 //
 // What stays lazy: esbuild wraps each module that the sources import with import() in a function run
 // at the first import() (commands, formatters, the emulator, the HTTP stack...), and the packages and
 // Node built-ins such a module imports are require()d inside that function, so they load only when it
 // runs. The packages stay outside cli.cjs (commander, undici, yaml, chalk, @napi-rs/keyring) and load
-// from node_modules, or undici from undici.cjs, as before. An import() left in the output of a built-in
-// or of yaml (CommonJS under Node) becomes a require() there, so that no run starts Node's ES module
-// loader for it; the one of chalk (an ES module, which require() cannot load before Node 20.19) becomes
-// a call of the loader's import function, as a script compiled with a code cache cannot import() by
-// itself in Node 20.
+// from node_modules, or undici from undici.cjs. An import() left in the output of a built-in, of yaml
+// (CommonJS under Node) or of early.cjs becomes a require() there, so that no run starts Node's ES
+// module loader for it; the one of chalk (an ES module, which require() cannot load before Node 20.19)
+// becomes a call of the launcher's import function, as a script compiled with a code cache cannot
+// import() by itself in Node 20. Those rewrites keep every line where it was (the maps stay right to
+// the line; a column after one on the same line is off by the few characters added).
 //
 // import.meta.url is the bundle's own URL: every module that locates a file by it (the catalogue,
 // package.json, help.json, the keychain helper) names it from dist/src/<folder>/, the depth of
@@ -35,7 +39,6 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,14 +54,20 @@ const common = {
   metafile: true,
   write: false,
   logLevel: 'warning',
+  // A map beside each file (linked by its last line), to the TypeScript sources through tsc's maps.
+  sourcemap: 'linked',
+  sourcesContent: false,
 };
 
 const meta = {};
 
 async function bundle(name, options) {
   const result = await build({ ...common, ...options, outfile: join(outdir, name) });
-  const [output] = result.outputFiles;
-  const [info] = Object.values(result.metafile.outputs);
+  const output = result.outputFiles.find((f) => f.path.endsWith(name));
+  const map = result.outputFiles.find((f) => f.path.endsWith(`${name}.map`));
+  const [info] = Object.entries(result.metafile.outputs)
+    .find(([path]) => path.endsWith(name))
+    .slice(1);
   let text = output.text;
   // Every import() left is of a package or built-in outside the bundle. A built-in, a package that
   // Node loads as CommonJS (yaml), or early.cjs beside it, is required where the import() was, so a run that needs one
@@ -75,8 +84,10 @@ async function bundle(name, options) {
   // ASCII only (esbuild escapes strings, not the comments it keeps): V8 holds the source of a run's
   // script for as long as it runs, two bytes a character if a single one is not Latin-1.
   text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  meta[name] = Object.keys(info.inputs).map((p) => relative(root, join(root, p)));
-  return text;
+  meta[name] = Object.keys(info.inputs)
+    .filter((p) => p !== '<stdin>')
+    .map((p) => relative(root, join(root, p)));
+  return { text, map: JSON.parse(map.text) };
 }
 
 function write(name, data) {
@@ -85,22 +96,26 @@ function write(name, data) {
   renameSync(`${file}.tmp`, file);
 }
 
+/** Writes a file of the bundle and its source map. */
+function writeBundle(name, { text, map }) {
+  write(`${name}.map`, JSON.stringify(map));
+  write(name, text);
+}
+
 /**
- * Writes a file bin/cmdb.js runs with a code cache. Its first line names its build; the cache is that
- * line, the checksum of V8's data, then the data (bin/cmdb.js uses it only when both match: V8 itself
- * would check only the source's length).
+ * Writes a file bin/cmdb.js runs with a code cache. Its first line names its build (its map shifted by
+ * that line); the cache is that line, the checksum of V8's data, then the data (bin/cmdb.js uses it only
+ * when both match: V8 itself would check only the source's length).
  */
-async function writeWithCache(name, body, { run = false, train } = {}) {
-  const id = createHash('sha256').update(body).digest('hex').slice(0, 16);
-  const source = `// cmdb ${id}\n${body}`;
-  write(name, source);
+async function writeWithCache(name, { text, map }, { train } = {}) {
+  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const source = `// cmdb ${id}\n${text}`;
+  writeBundle(name, { text: source, map: { ...map, mappings: `;${map.mappings}` } });
   const file = join(outdir, name);
-  const { wrap, checksum } = createRequire(import.meta.url)('../bin/cmdb.js');
-  const script = new Script(wrap(source), { filename: file });
-  // Run (for a file whose loading has no effect but defining things): the cache then holds the
-  // compiled modules, not only the outer function.
-  const module = { exports: {} };
-  if (run) script.runInThisContext()(module.exports, createRequire(file), module, file, outdir);
+  // Run by the launcher's own loader, as a run runs it (a file whose loading has no effect but defining
+  // things): the cache then holds the compiled modules, not only the outer function.
+  const { runBundleFile, checksum } = createRequire(import.meta.url)('../bin/cmdb.js');
+  const { module, script } = runBundleFile(file, source);
   // Train: exercise the loaded file, so that the functions a run calls come compiled too. A training
   // that fails leaves a cache of what did run (a warning, not a failed build).
   if (train)
@@ -116,11 +131,11 @@ const program = {
   // A class's name is part of what it does (errors take new.target.name): kept where esbuild renames
   // it (`var ApiError = class _ApiError`, in a module run at its first import()).
   keepNames: true,
-  // import.meta.url: the bundle file's URL. CMDB_LOAD_BUNDLE: bin/cmdb.js's loader (src/api/undici.ts).
-  define: { 'import.meta.url': '__cmdbModuleUrl', CMDB_LOAD_BUNDLE: '__cmdbLoad' },
+  // import.meta.url: the bundle file's URL.
+  define: { 'import.meta.url': '__cmdbModuleUrl' },
   banner: { js: "var __cmdbModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-write('quick.cjs', await bundle('quick.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/quick.js')] }));
+writeBundle('quick.cjs', await bundle('quick.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/quick.js')] }));
 // What completion reads on every Tab: the engine, the catalogue, the command registry and the key cache.
 // The registry's commands (load() imports each one's module) and the formatters are never run there:
 // each import() becomes a module that throws, so none of them is in the file. One import() is kept: on
@@ -155,7 +170,7 @@ const modelAsData = {
     }));
   },
 };
-write(
+writeBundle(
   'complete.cjs',
   await bundle('complete.cjs', {
     ...program,
@@ -163,7 +178,10 @@ write(
     plugins: [noImports, modelAsData],
   }),
 );
-write('early.cjs', await bundle('early.cjs', { ...program, entryPoints: [join(root, 'dist/src/device/early.js')] }));
+writeBundle(
+  'early.cjs',
+  await bundle('early.cjs', { ...program, entryPoints: [join(root, 'dist/src/device/early.js')] }),
+);
 // The model as data there too: a Tab that falls through to the program (keys not cached) builds nothing.
 // Run for its cache: loading cli.cjs only defines its modules (main() is called by bin/cmdb.js), and
 // the cache then holds the ones every run initialises, which V8 would otherwise compile from the
@@ -211,14 +229,9 @@ async function someCommands({ main }) {
     rmSync(home, { recursive: true, force: true });
   }
 }
-await writeWithCache(
-  'cli.cjs',
-  await bundle('cli.cjs', { ...program, entryPoints: [join(root, 'dist/src/cli/main.js')], plugins: [modelAsData] }),
-  { run: true, train: someCommands },
-);
-
-// The three modules src/api/undici.ts loads, as it loads them; its HTTP/2 client (which loads
-// node:http2) replaced as undici.ts replaces it: the program never asks undici for HTTP/2.
+// The three modules undiciParts() loads (src/api/undici.ts), as it loads them, with undici's HTTP/2 client
+// (which loads node:http2) replaced by a stub: the program never asks undici for HTTP/2. Built before
+// cli.cjs, whose training loads it.
 const withoutHttp2 = {
   name: 'without-http2',
   setup(b) {
@@ -257,7 +270,27 @@ await writeWithCache(
     stdin: { contents: parts, resolveDir: join(root, 'dist/src/api'), loader: 'js' },
     plugins: [withoutHttp2],
   }),
-  { run: true, train: oneRequest },
+  { train: oneRequest },
+);
+
+// The program's entry: main(), and for the launcher the early reading of argv and the environment (a
+// --verbose run maps its stack traces to the sources).
+const cliEntry = "export { main } from './main.js'; export { earlySettings } from '../settings.js';";
+// undici.cjs is required beside cli.cjs, where src/device/connect.ts loads the CLI's HTTP stack.
+const undiciBeside = {
+  name: 'undici-beside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/undici\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+await writeWithCache(
+  'cli.cjs',
+  await bundle('cli.cjs', {
+    ...program,
+    stdin: { contents: cliEntry, resolveDir: join(root, 'dist/src/cli'), loader: 'js', sourcefile: 'cli.js' },
+    plugins: [modelAsData, undiciBeside],
+  }),
+  { train: someCommands },
 );
 
 write('meta.json', JSON.stringify(meta, null, 1));

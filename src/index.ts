@@ -8,6 +8,7 @@ export type {
   Exchange,
   TlsOptions,
 } from './api/client.js';
+export type { Transport } from './api/undici.js';
 export { TokenAuth, noAuth } from './api/auth.js';
 export { SessionAuth, type SessionOptions, type SessionState } from './api/session.js';
 export {

@@ -9,7 +9,7 @@ import {
 } from './errors.js';
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent } from './network.js';
-import { undici } from './undici.js';
+import { defaultTransport, type Transport } from './undici.js';
 import {
   apiPath,
   buildPath,
@@ -108,8 +108,13 @@ export interface ClientOptions {
   auth?: Authenticator;
   timeoutMs?: number;
   tls?: TlsOptions;
-  /** Injected transport (undici MockAgent in unit tests); otherwise one keep-alive Agent per client. */
+  /** Injected dispatcher (undici MockAgent in unit tests); otherwise one keep-alive Agent per client. */
   dispatcher?: Dispatcher;
+  /**
+   * undici's Agent, connector and `request` as the caller loaded them (the CLI: its own copy, without
+   * HTTP/2); otherwise loaded from the undici package at the first request (defaultTransport()).
+   */
+  transport?: Transport;
   onExchange?: (exchange: Exchange) => void;
 }
 
@@ -317,6 +322,7 @@ export class CmdbClient {
   private readonly onExchange?: (exchange: Exchange) => void;
   private dispatcher: Dispatcher | undefined;
   private readonly ownsDispatcher: boolean;
+  private transportGiven: Transport | undefined;
   /** Every request of this client passes it: the device's rate limit slows them all down. */
   private readonly gate = new RateGate();
   private recorder: WriteRecorder | undefined;
@@ -338,11 +344,17 @@ export class CmdbClient {
     this.onExchange = options.onExchange;
     this.dispatcher = options.dispatcher;
     this.ownsDispatcher = !options.dispatcher;
+    this.transportGiven = options.transport;
+  }
+
+  /** The caller's transport, or the default, loaded at the first request (not when the client is made). */
+  private get transport(): Transport {
+    return (this.transportGiven ??= defaultTransport());
   }
 
   private async getDispatcher(): Promise<Dispatcher> {
     if (!this.dispatcher) {
-      this.dispatcher = createAgent(this.tls, this.timeoutMs);
+      this.dispatcher = createAgent(this.tls, this.timeoutMs, this.transport);
     }
     return this.dispatcher;
   }
@@ -366,7 +378,7 @@ export class CmdbClient {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
     try {
-      const res = await undici().request(dispatcher, {
+      const res = await this.transport.request(dispatcher, {
         origin: this.baseUrl,
         path: req.path,
         method: req.method,

@@ -1,6 +1,6 @@
 import type { TLSSocket } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
-import { undici } from './undici.js';
+import { defaultTransport, type Transport } from './undici.js';
 import {
   ConnectionError,
   TlsVerificationError,
@@ -26,14 +26,14 @@ export class PinMismatchError extends Error {
 }
 
 /**
- * One keep-alive pool per device. With a pinned fingerprint, chain verification is replaced by an exact
- * match on the certificate's SHA-256 (the point of pinning a self-signed certificate).
+ * One keep-alive pool per device, of the transport's Agent. With a pinned fingerprint, chain verification
+ * is replaced by an exact match on the certificate's SHA-256 (the point of pinning a self-signed certificate).
  */
-export function createAgent(tls: TlsOptions, timeoutMs: number): Agent {
+export function createAgent(tls: TlsOptions, timeoutMs: number, transport: Transport = defaultTransport()): Agent {
   const pinned = tls.fingerprint ? normalizeFingerprint(tls.fingerprint) : null;
   const verifyChain = !tls.insecure && !pinned;
   // A resumed TLS session shows no certificate to check a pin against: pinned connections never resume.
-  const { Agent, buildConnector } = undici();
+  const { Agent, buildConnector } = transport;
   // Without chain verification (a pin, --insecure) no CA is ever consulted: an empty list keeps Node
   // from building its root store (~30 ms) for the first TLS context.
   const ca = verifyChain ? tls.ca : (tls.ca ?? []);

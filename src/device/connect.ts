@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Authenticator, CmdbClient, TlsOptions } from '../api/client.js';
+import type { Transport, UndiciParts } from '../api/undici.js';
 import { readInputFile } from '../config/files.js';
 import type { DeviceProfile } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
@@ -65,14 +66,19 @@ function baselineWasmOnly(): void {
   setFlagsFromString('--liftoff-only');
 }
 
-/** The CLI's HTTP stack: undici without its HTTP/2 client, which no CLI request uses. */
-async function loadHttpStack(): Promise<void> {
-  const { undici, withoutHttp2 } = await import('../api/undici.js');
-  withoutHttp2();
-  undici();
-  // After undici is loaded: V8 rejects a code cache compiled under other flags (the bundled program's
-  // undici.cjs, bin/cmdb.js); before the first connection compiles llhttp.
+/**
+ * The CLI's HTTP stack: the parts of undici the client uses, given to every client it makes. In the
+ * bundled program (CommonJS: `require` is defined) they are a file of their own beside it, built without
+ * undici's HTTP/2 client (which loads `node:http2`, ~15 ms, for requests the CLI never makes) and run with
+ * its code cache (scripts/bundle.js, bin/cmdb.js); from the compiled tree, undici's own modules.
+ */
+async function loadHttpStack(): Promise<Transport> {
+  const { transportFrom, undiciParts } = await import('../api/undici.js');
+  const parts = typeof require === 'function' ? (require('./undici.cjs') as UndiciParts) : undiciParts();
+  // After undici is loaded: V8 rejects a code cache compiled under other flags (undici.cjs's, bin/cmdb.js);
+  // before the first connection compiles llhttp.
   baselineWasmOnly();
+  return transportFrom(parts);
 }
 
 /** Every client the CLI makes (commands, login, completion, --demo) is made here. */
@@ -82,13 +88,14 @@ export async function newClient(
   tls: TlsOptions,
   auth: Authenticator,
 ): Promise<CmdbClient> {
-  const [{ CmdbClient }] = await Promise.all([import('../api/client.js'), loadHttpStack()]);
+  const [{ CmdbClient }, transport] = await Promise.all([import('../api/client.js'), loadHttpStack()]);
   return new CmdbClient({
     baseUrl: target.host,
     prefix: target.prefix,
     auth,
     timeoutMs: target.timeoutMs,
     tls,
+    transport,
     dispatcher: device.deps.dispatcher,
     onExchange: device.settings.verbose ? (ex) => device.deps.exchange(ex) : undefined,
   });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.js';
 import { ROOT, isolatedEnv } from '../helpers/cli.js';
@@ -160,5 +160,45 @@ test('a request loads undici from the bundle, with its code cache', async () => 
     assert.deepEqual(cacheReport(result.stderr), { 'cli.cjs': 'used', 'undici.cjs': 'used' });
   } finally {
     await emulator.close();
+  }
+});
+
+test('--verbose: an unexpected error prints a stack trace that names the TypeScript sources, not the bundle', () => {
+  // stdout refuses what the program writes: an error no part of cmdb expects (an internal error).
+  const refuse = `data:text/javascript,${encodeURIComponent(
+    "const write = process.stdout.write.bind(process.stdout); process.stdout.write = (chunk, ...rest) => { if (chunk === '') return write(chunk, ...rest); throw new Error('refused by the test'); };",
+  )}`;
+  const args = ['tables', '--spec', '-o', 'table'];
+  const verbose = spawnSync(process.execPath, ['--import', refuse, join(ROOT, 'bin/cmdb.js'), ...args, '--verbose'], {
+    env: isolatedEnv(),
+    encoding: 'utf8',
+  });
+  assert.equal(verbose.status, 1, verbose.stderr);
+  assert.match(verbose.stderr, /internal error: refused by the test/);
+  const frames = verbose.stderr.split('\n').filter((line) => /^\s+at /.test(line));
+  assert.ok(
+    frames.some((line) => line.includes(join(ROOT, 'src/output/printer.ts:'))),
+    `no frame in src/output/printer.ts:\n${verbose.stderr}`,
+  );
+  assert.ok(!frames.some((line) => line.includes('dist/src/bundle/')), `a frame in the bundle:\n${verbose.stderr}`);
+  // CMDB_DEBUG is --verbose too; without either, no stack trace at all.
+  const debug = spawnSync(process.execPath, ['--import', refuse, join(ROOT, 'bin/cmdb.js'), ...args], {
+    env: isolatedEnv({ CMDB_DEBUG: '1' }),
+    encoding: 'utf8',
+  });
+  assert.match(debug.stderr, /src\/output\/printer\.ts:\d+:\d+/);
+  const quiet = spawnSync(process.execPath, ['--import', refuse, join(ROOT, 'bin/cmdb.js'), ...args], {
+    env: isolatedEnv(),
+    encoding: 'utf8',
+  });
+  assert.equal(quiet.status, 1);
+  assert.doesNotMatch(quiet.stderr, /^\s+at /m);
+});
+
+test('the library knows nothing of the bundle: src/api neither names it nor patches the module loader', () => {
+  const api = join(ROOT, 'src/api');
+  for (const name of readdirSync(api).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(join(api, name), 'utf8');
+    assert.doesNotMatch(text, /dist\/src\/bundle|\.cjs\b|require\.cache|\.cache\[|new Module\(|CMDB_LOAD|__cmdb/, name);
   }
 });
