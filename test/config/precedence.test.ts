@@ -166,3 +166,18 @@ test('one precedence for every command, login included: the variables beat the p
   const fromProfile = settingsFor(ctx({}, configured()).settings, null, main.host, main);
   assert.deepEqual([fromProfile.caFile, fromProfile.prefix, fromProfile.timeoutMs], [main.caFile, main.prefix, 12_000]);
 });
+
+test('the settings are computed once and frozen: the environment read at the start is the one the run uses', async () => {
+  const { resolveSettings } = await import('../../src/settings.js');
+  const env: NodeJS.ProcessEnv = { CMDB_VDOM: 'dmz', CMDB_TIMEOUT: '7', CMDB_OUTPUT: 'json' };
+  const settings = resolveSettings({ timeout: '3' }, env);
+  env.CMDB_VDOM = 'root';
+  env.CMDB_OUTPUT = 'yaml';
+  assert.ok(Object.isFrozen(settings) && Object.isFrozen(settings.vdoms));
+  assert.deepEqual(
+    [settings.vdoms, settings.timeoutMs, settings.format, settings.formatAsked, settings.machineErrors],
+    [['dmz'], 3000, 'json', 'CMDB_OUTPUT=json', true],
+  );
+  assert.throws(() => resolveSettings({ output: 'xml' }, {}), /unknown output format 'xml'/);
+  assert.throws(() => resolveSettings({}, { CMDB_TIMEOUT: '0' }), /invalid timeout '0'/);
+});
