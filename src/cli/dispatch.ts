@@ -4,7 +4,7 @@
 // option or command, a value that looks like an option, a wrong number of arguments, a value outside
 // its choices, --help, --version) gives null and commander reads the line, with its own messages. A
 // test checks both readings agree on every command and option.
-import { readArgv } from '../commands/argv.js';
+import { readArgv, type Reading } from '../commands/argv.js';
 import { COMMANDS } from '../commands/registry.js';
 import type { CommandDef } from '../commands/spec.js';
 import { PROGRAM } from '../completion/program.js';
@@ -26,8 +26,7 @@ export function commandDef(path: readonly string[]): CommandDef | undefined {
 }
 
 /** The registry's reading of `argv`, or null when commander must read it. */
-export function dispatch(argv: readonly string[]): Dispatch | null {
-  const reading = readArgv(PROGRAM, argv);
+export function dispatch(argv: readonly string[], reading: Reading = readArgv(PROGRAM, argv)): Dispatch | null {
   if (reading.doubt !== undefined) return null;
   const def = commandDef(reading.path.slice(1).map((c) => c.name));
   return def ? { def, args: reading.args, options: reading.options, globals: reading.globals } : null;
