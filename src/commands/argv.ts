@@ -13,6 +13,10 @@ import type { TableRule, ValueKind } from './spec.js';
 export interface OptionModel {
   /** `['-o', '--output']`, short flag first. */
   flags: string[];
+  /** Its key in commander's opts(): `--page-size` → pageSize, `--no-color` → color. */
+  key: string;
+  /** `--no-x`: gives false. */
+  negate?: boolean;
   description: string;
   /** Whether the option takes a value (`<x>` required, `[x]` optional). */
   value: 'none' | 'required' | 'optional';
@@ -77,21 +81,12 @@ const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpp
 /** The long flag of an option (`--output`), else its short one. */
 export const longFlag = (o: OptionModel): string => o.flags.find((f) => f.startsWith('--')) ?? o.flags[0]!;
 
-/** The key commander gives an option in opts(): `--page-size` → pageSize, `--no-color` → color. */
-export function optionKey(o: OptionModel): string {
-  const name = longFlag(o).replace(/^-+/, '');
-  return camel(name.startsWith('no-') ? name.slice(3) : name);
-}
-
-const negates = (o: OptionModel) => longFlag(o).startsWith('--no-');
-
 /** What commander puts in opts() before reading the line: declared defaults, true for a lone --no-x. */
 function defaults(options: readonly OptionModel[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const o of options) {
-    const key = optionKey(o);
-    if (o.default !== undefined) values[key] = o.default;
-    else if (negates(o) && !options.some((p) => optionKey(p) === key && !negates(p))) values[key] = true;
+    if (o.default !== undefined) values[o.key] = o.default;
+    else if (o.negate && !options.some((p) => p.key === o.key && !p.negate)) values[o.key] = true;
   }
   return values;
 }
@@ -142,7 +137,7 @@ export function readArgv(grammar: CommandModel, argv: readonly string[]): Readin
 
   /** Records an option; false when it still waits for its value. */
   const set = (o: OptionModel, toProgram: boolean, value: string | undefined): void => {
-    const key = optionKey(o);
+    const key = o.key;
     if (key === 'help' || key === 'version') {
       r[key] = true;
       doubt(longFlag(o));
@@ -150,7 +145,7 @@ export function readArgv(grammar: CommandModel, argv: readonly string[]): Readin
     }
     const into = toProgram ? r.globals : r.options;
     if (o.value === 'none') {
-      into[key] = !negates(o);
+      into[key] = !o.negate;
       return;
     }
     if (value === undefined) return;

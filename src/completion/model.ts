@@ -9,7 +9,18 @@ import type { ValueKind } from './kinds.js';
 
 export type { ArgumentModel, CommandModel, OptionModel } from '../commands/argv.js';
 
-const HELP: OptionModel = { flags: ['-h', '--help'], description: 'display help for command', value: 'none' };
+const HELP: OptionModel = {
+  flags: ['-h', '--help'],
+  key: 'help',
+  description: 'display help for command',
+  value: 'none',
+};
+
+/** The key commander gives an option in opts(): `--page-size` → pageSize, `--no-color` → color. */
+function optionKey(flags: readonly string[]): string {
+  const name = (flags.find((f) => f.startsWith('--')) ?? flags[0]!).replace(/^-+/, '');
+  return (name.startsWith('no-') ? name.slice(3) : name).replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+}
 
 function optionModel(
   flags: string,
@@ -19,8 +30,11 @@ function optionModel(
 ): OptionModel {
   const { choices } = spec;
   const words = flags.split(/[ ,]+/);
+  const names = words.filter((w) => w.startsWith('-'));
   const model: OptionModel = {
-    flags: words.filter((w) => w.startsWith('-')),
+    flags: names,
+    key: optionKey(names),
+    ...(names.some((f) => f.startsWith('--no-')) ? { negate: true } : {}),
     description,
     value: words.some((w) => w.startsWith('<'))
       ? 'required'
@@ -104,6 +118,8 @@ export function completionModel(): CommandModel {
 function describeOption(o: Option): OptionModel {
   const model: OptionModel = {
     flags: [o.short, o.long].filter((f): f is string => !!f),
+    key: o.attributeName(),
+    ...(o.negate ? { negate: true } : {}),
     description: o.description,
     value: o.required ? 'required' : o.optional ? 'optional' : 'none',
   };
