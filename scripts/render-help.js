@@ -2,9 +2,11 @@
 // Build step (after tsc): renders with commander the help of the program and of every command, as
 // `cmdb [command] --help` prints it, into dist/src/cli/help.json, so that --help is answered without
 // loading commander (src/cli/quick.ts). Each text twice: at width 80 (a pipe, or an 80-column
-// terminal) and unwrapped, with the width from which a terminal shows it unwrapped.
+// terminal) and unwrapped, with the width from which a terminal shows it unwrapped. Beside them the
+// grammar generated from the registry, without descriptions, which quick.ts reads the line against.
 import { writeFileSync } from 'node:fs';
 import { buildProgram } from '../dist/src/cli/main.js';
+import { completionModel } from '../dist/src/completion/model.js';
 
 const UNWRAPPED = 10_000;
 
@@ -33,4 +35,9 @@ for (const path of paths(program, [])) {
     wideWidth: Math.max(...wide.split('\n').map((l) => l.length)),
   };
 }
-writeFileSync(new URL('../dist/src/cli/help.json', import.meta.url), JSON.stringify(help));
+const grammar = JSON.parse(
+  JSON.stringify(completionModel(), (key, value) =>
+    ['description', 'kind', 'tables'].includes(key) ? undefined : value,
+  ),
+);
+writeFileSync(new URL('../dist/src/cli/help.json', import.meta.url), JSON.stringify({ grammar, help }));

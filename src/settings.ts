@@ -344,6 +344,11 @@ export interface Settings {
   readonly acceptDisclaimer: boolean;
 }
 
+/** The one rule: errors go out as one JSON line when the output is for a program (json, yaml, ndjson; CLI.md). */
+export function machineReadable(format: string | undefined): boolean {
+  return format === 'json' || format === 'yaml' || format === 'ndjson';
+}
+
 /** -o / CMDB_OUTPUT as text, and whether it came from the flag. */
 function outputText(flags: GlobalOptions, env: NodeJS.ProcessEnv): { value?: string; flag: boolean } {
   if (flags.output !== undefined) return { value: flags.output, flag: true };
@@ -397,7 +402,7 @@ export function resolveSettings(flags: GlobalOptions, env: NodeJS.ProcessEnv): S
     format,
     formatAsked:
       output.value === undefined ? undefined : output.flag ? `-o ${output.value}` : `CMDB_OUTPUT=${output.value}`,
-    machineErrors: format === 'json' || format === 'yaml' || format === 'ndjson',
+    machineErrors: machineReadable(format),
     raw: !!flags.raw,
     noColor: flags.color === false,
     verbose: on('verbose'),
@@ -444,23 +449,18 @@ export function timeoutOf(settings: Settings, profileSeconds?: number): number {
 }
 
 /**
- * Read from argv and the environment alone, before commander runs (for errors raised while parsing):
- * whether errors are machine-readable (-o json|yaml|ndjson), and whether --verbose is on.
+ * From the global options as the command line reader understood them (src/commands/argv.ts) and the
+ * environment alone, before commander has read the line (for errors raised while parsing, and a line
+ * commander refuses): whether errors are machine-readable, --verbose and --no-color. Never throws.
  */
 export function earlySettings(
-  argv: string[],
+  flags: GlobalOptions,
   env: NodeJS.ProcessEnv,
 ): { machineErrors: boolean; verbose: boolean; noColor: boolean } {
-  let format = env.CMDB_OUTPUT;
-  argv.forEach((a, i) => {
-    if (a === '-o' || a === '--output') format = argv[i + 1];
-    else if (a.startsWith('--output=')) format = a.slice(9);
-    else if (/^-o\w/.test(a)) format = a.slice(2);
-  });
   return {
-    machineErrors: format === 'json' || format === 'yaml' || format === 'ndjson',
-    verbose: argv.includes('-v') || argv.includes('--verbose') || (!!env.CMDB_DEBUG && env.CMDB_DEBUG !== '0'),
-    noColor: argv.includes('--no-color'),
+    machineErrors: machineReadable(outputText(flags, env).value),
+    verbose: !!flags.verbose || truthy(env[GLOBAL_OPTIONS.find((o) => o.name === 'verbose')!.env!]),
+    noColor: flags.color === false,
   };
 }
 

@@ -11,6 +11,9 @@ import {
   type RequestSubject,
 } from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
+import { readArgv } from '../commands/argv.js';
+import { PROGRAM } from '../completion/program.js';
+import type { GlobalOptions } from '../settings.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
@@ -218,17 +221,6 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
   );
 }
 
-/** The value of a flag on the command line as typed (`-d lab`, `--host=x`), or undefined. */
-function typedValue(typed: readonly string[], ...flags: string[]): string | undefined {
-  for (const [i, word] of typed.entries()) {
-    for (const flag of flags) {
-      if (word === flag) return typed[i + 1];
-      if (word.startsWith(`${flag}=`)) return word.slice(flag.length + 1);
-    }
-  }
-  return undefined;
-}
-
 /**
  * The login that pins `fingerprint`, in the words the user typed: their own `cmdb login ...` line
  * again with --fingerprint; after another command, a login naming the same device (-d or --host).
@@ -241,8 +233,7 @@ function pinCommand(typed: readonly string[] | undefined, where: string, fingerp
     );
     return `'cmdb ${[...kept.map(shellWord), pin].join(' ')}'`;
   }
-  const device = typed && typedValue(typed, '-d', '--device');
-  const host = typed && typedValue(typed, '--host');
+  const { device, host } = (typed ? readArgv(PROGRAM, typed).globals : {}) as GlobalOptions;
   const naming =
     device !== undefined
       ? `-d ${shellWord(device)}${host !== undefined ? ` --host ${shellWord(host)}` : ''}`

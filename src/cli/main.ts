@@ -6,6 +6,8 @@ import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { CommandDef, Run } from '../commands/spec.js';
 import { readKeychainEarly } from '../device/early.js';
 import { namesSeveral } from '../device/select.js';
+import { readArgv } from '../commands/argv.js';
+import { PROGRAM } from '../completion/program.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
 import { interruptTakenOver, runContext, type Context, type GlobalOptions, type IO } from './context.js';
@@ -94,7 +96,7 @@ function plainPrinter(io: IO, env: NodeJS.ProcessEnv, noColor: boolean): Printer
 
 async function printError(
   out: Printer,
-  env: NodeJS.ProcessEnv,
+  early: ReturnType<typeof earlySettings>,
   argv: string[],
   err: unknown,
   partial?: PartialOutput,
@@ -102,7 +104,6 @@ async function printError(
   const described = describeError(err, argv);
   // A run cut midway (a device lost mid-stream) says what it had printed, as an interruption does.
   const report = partial?.cut ? { ...described, message: `${described.message}, ${partialWords(partial)}` } : described;
-  const early = earlySettings(argv, env);
   if (!early.machineErrors) await out.prepareColor(false);
   out.error(report, early.machineErrors);
   const known = err instanceof CmdbError || err instanceof CmdbApiError;
@@ -164,7 +165,11 @@ export async function main(
     return (await import('../completion/complete.js')).completeCommand(argv.slice(1), io, env);
   let exitCode: number = EXIT.OK;
   let ctx: Context | undefined;
-  const out = plainPrinter(io, env, earlySettings(argv, env).noColor);
+  // The line as the reader understands it, before commander: a plain line runs from it (dispatch), and
+  // errors raised before commander has read the line know its -o, --verbose and --no-color.
+  const reading = readArgv(PROGRAM, argv);
+  const early = earlySettings(reading.globals as GlobalOptions, env);
+  const out = plainPrinter(io, env, early.noColor);
   /** The command under way may send a write (for what an interruption says). */
   let writing = false;
   const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
@@ -200,7 +205,7 @@ export async function main(
     } else exitCode = await action(made);
   };
   // A plain command line is read from the registry; commander reads the rest (and prints help).
-  const direct = dispatch(argv);
+  const direct = dispatch(argv, reading);
   let program: Command | undefined;
   // Ctrl-C (unless the work under way takes it over to clean up): the run stops at once and says
   // what it had done, closing a json array it had begun.
@@ -234,9 +239,9 @@ export async function main(
       if (err.code === 'commander.help') return EXIT.USAGE;
       const { message, hint } = commanderMessage(err, argv, program);
       const { UsageError } = await import('../errors.js');
-      return printError(out, env, argv, new UsageError(message, hint));
+      return printError(out, early, argv, new UsageError(message, hint));
     }
-    exitCode = await printError(out, env, argv, err, ctx?.out.endPartial());
+    exitCode = await printError(out, early, argv, err, ctx?.out.endPartial());
   } finally {
     process.off('SIGINT', onSigint);
     await ctx?.close();

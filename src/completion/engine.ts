@@ -5,6 +5,7 @@ import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/types.js';
 import { SHELLS, type TableRule, type ValueKind } from './kinds.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
+import { findOption, readArgv, type Reading } from '../commands/argv.js';
 
 export interface Candidate {
   value: string;
@@ -31,91 +32,21 @@ export interface Sources {
   vdoms(line: LineOptions): Promise<string[]>;
 }
 
-/** What the words before the cursor say. */
-interface Parsed {
-  /** The program, then each (sub)command named on the line. */
-  path: CommandModel[];
-  positionals: string[];
-  /** Option values by long flag (booleans as 'true'); the last one wins, as in commander. */
-  values: Map<string, string>;
-  /** The option whose value the current word is. */
-  pending?: OptionModel;
-  endOfOptions: boolean;
-}
+type Parsed = Reading;
 
 const NONE: Completion = { candidates: [] };
 
-const longFlag = (o: OptionModel) => o.flags.find((f) => f.startsWith('--')) ?? o.flags[0];
-const leaf = (p: Parsed) => p.path[p.path.length - 1];
+const leaf = (p: Parsed) => p.path[p.path.length - 1]!;
 
-/** Program options are accepted before and after a command, so every option on the path applies. */
-function visibleOptions(path: CommandModel[]): OptionModel[] {
-  return path.flatMap((c) => c.options);
+/** What Tab understands of the finished words: the line read as a run reads it (src/commands/argv.ts). */
+export function readLine(program: CommandModel, words: readonly string[]): Reading {
+  return readArgv(program, words);
 }
 
-function findOption(path: CommandModel[], flag: string): OptionModel | undefined {
-  for (let i = path.length - 1; i >= 0; i--) {
-    const o = path[i].options.find((opt) => opt.flags.includes(flag));
-    if (o) return o;
-  }
-  return undefined;
-}
-
-/** Reads one short-option word (`-v`, `-ojson`, `-vd fw`); returns the option still waiting for a value. */
-function parseShort(p: Parsed, word: string): OptionModel | undefined {
-  for (let i = 1; i < word.length; i++) {
-    const o = findOption(p.path, `-${word[i]}`);
-    if (!o) return undefined;
-    if (o.value === 'none') {
-      p.values.set(longFlag(o), 'true');
-      continue;
-    }
-    const rest = word.slice(i + 1);
-    if (rest) p.values.set(longFlag(o), rest);
-    return rest ? undefined : o;
-  }
-  return undefined;
-}
-
-function parseWords(program: CommandModel, words: string[]): Parsed {
-  const p: Parsed = { path: [program], positionals: [], values: new Map(), endOfOptions: false };
-  for (const word of words) {
-    if (p.pending) {
-      p.values.set(longFlag(p.pending), word);
-      p.pending = undefined;
-    } else if (p.endOfOptions || word === '-' || !word.startsWith('-')) {
-      const sub =
-        p.positionals.length === 0 && !p.endOfOptions
-          ? leaf(p).commands.find((c) => c.name === word || c.aliases.includes(word))
-          : undefined;
-      if (sub) p.path.push(sub);
-      else p.positionals.push(word);
-    } else if (word === '--') {
-      p.endOfOptions = true;
-    } else if (word.startsWith('--')) {
-      const eq = word.indexOf('=');
-      const o = findOption(p.path, eq < 0 ? word : word.slice(0, eq));
-      if (o && eq >= 0) p.values.set(longFlag(o), word.slice(eq + 1));
-      else if (o && o.value !== 'none') p.pending = o;
-      else if (o) p.values.set(longFlag(o), 'true');
-    } else {
-      p.pending = parseShort(p, word);
-    }
-  }
-  return p;
-}
-
+/** The global options typed on the line, which decide the device keys are read from. */
 function lineOptions(p: Parsed): LineOptions {
-  const v = (flag: string) => p.values.get(flag);
-  return {
-    device: v('--device'),
-    host: v('--host'),
-    vdom: v('--vdom'),
-    demo: v('--demo') === 'true' || undefined,
-    insecure: v('--insecure') === 'true' || undefined,
-    caFile: v('--ca-file'),
-    force: v('--force') === 'true' || undefined,
-  };
+  const { device, host, vdom, demo, insecure, caFile, force } = p.globals as GlobalOptions;
+  return { device, host, vdom, demo, insecure, caFile, force };
 }
 
 /** The candidates that extend what is typed, each once, sorted (tests and shells see one order). */
@@ -229,7 +160,7 @@ function argumentKind(p: Parsed, index: number): { kind: ValueKind; arg?: Argume
 /** The table named on the line (the argument of kind 'table'), when the catalogue knows it. */
 async function tableOnLine(p: Parsed, sources: Sources): Promise<TableDef | undefined> {
   const index = leaf(p).args.findIndex((a) => a.kind === 'table');
-  const path = index >= 0 ? p.positionals[index] : undefined;
+  const path = index >= 0 ? p.operands[index] : undefined;
   return path === undefined ? undefined : (await sources.catalogue(lineOptions(p))).find(path);
 }
 
@@ -274,18 +205,13 @@ async function valueCandidates(
     }
     case 'table':
       return {
-        candidates: tableCandidates(
-          await sources.catalogue(lineOptions(p)),
-          cur,
-          leaf(p).tables,
-          !!p.values.get('--force'),
-        ),
+        candidates: tableCandidates(await sources.catalogue(lineOptions(p)), cur, leaf(p).tables, !!p.globals.force),
       };
     case 'key':
       // `move t k --before <k>` offers every key but k.
-      return { candidates: await keyCandidates(cur, p, sources, command === 'move' ? p.positionals.slice(1, 2) : []) };
+      return { candidates: await keyCandidates(cur, p, sources, command === 'move' ? p.operands.slice(1, 2) : []) };
     case 'keys':
-      return { candidates: await keyCandidates(cur, p, sources, p.positionals.slice(1)) };
+      return { candidates: await keyCandidates(cur, p, sources, p.operands.slice(1)) };
     case 'field': {
       const t = await table();
       return { candidates: t ? matching(cur, fieldCandidates(t)) : [] };
@@ -346,17 +272,21 @@ function optionKind(o: OptionModel): ValueKind {
   return o.choices ? 'choices' : (o.kind ?? 'none');
 }
 
+/** Program options are accepted before and after a command, so every option on the path applies. */
 function optionCandidates(cur: string, p: Parsed): Candidate[] {
   return matching(
     cur,
-    visibleOptions(p.path).flatMap((o) => o.flags.map((flag) => ({ value: flag, description: o.description }))),
+    p.path
+      .flatMap((c) => c.options)
+      .flatMap((o) => o.flags.map((flag) => ({ value: flag, description: o.description }))),
   );
 }
 
 /** `--output=js`: the option's values, each written with the `--output=` in front. */
 async function inlineValueCandidates(cur: string, p: Parsed, sources: Sources): Promise<Completion> {
   const eq = cur.indexOf('=');
-  const o = findOption(p.path, cur.slice(0, eq));
+  const flag = cur.slice(0, eq);
+  const o = findOption(p.path[0]!.options, flag) ?? (p.path.length > 1 ? findOption(leaf(p).options, flag) : undefined);
   if (!o || o.value === 'none') return NONE;
   const head = cur.slice(0, eq + 1);
   const values = await valueCandidates(optionKind(o), cur.slice(eq + 1), p, sources, o.choices);
@@ -373,12 +303,12 @@ export async function complete(
   cur: string,
   sources: Sources,
 ): Promise<Completion> {
-  const p = parseWords(program, words);
+  const p = readLine(program, words);
   if (p.pending) return valueCandidates(optionKind(p.pending), cur, p, sources, p.pending.choices);
   if (!p.endOfOptions && cur.startsWith('--') && cur.includes('=')) return inlineValueCandidates(cur, p, sources);
   if (!p.endOfOptions && cur.startsWith('-')) return { candidates: optionCandidates(cur, p) };
   const command = leaf(p);
-  if (command.commands.length && p.positionals.length === 0) {
+  if (command.commands.length && p.operands.length === 0) {
     return {
       candidates: matching(
         cur,
@@ -386,6 +316,6 @@ export async function complete(
       ),
     };
   }
-  const { kind, arg } = argumentKind(p, p.positionals.length);
+  const { kind, arg } = argumentKind(p, p.operands.length);
   return valueCandidates(kind, cur, p, sources, arg?.choices);
 }

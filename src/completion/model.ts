@@ -1,45 +1,40 @@
+// The grammar of the command line, generated from the registry and the global options: what Tab
+// completes, what the fast path and the quick paths read a line against (src/commands/argv.ts); on Tab
+// and in the bundled program as data written at build time (src/completion/program.ts).
 import type { Argument, Command, Option } from 'commander';
 import { GLOBAL_OPTIONS } from '../settings.js';
+import type { ArgumentModel, CommandModel, OptionModel } from '../commands/argv.js';
 import { COMMANDS, PARENTS, type CommandDef, type OptionSpec } from '../commands/registry.js';
-import type { TableRule, ValueKind } from './kinds.js';
+import type { ValueKind } from './kinds.js';
 
-/** What completion needs to know of one option. */
-export interface OptionModel {
-  /** `['-o', '--output']`, short flag first. */
-  flags: string[];
-  description: string;
-  /** Whether the option takes a value (`<x>` required, `[x]` optional). */
-  value: 'none' | 'required' | 'optional';
-  choices?: string[];
-  /** What its value is (from the registry). */
-  kind?: ValueKind;
+export type { ArgumentModel, CommandModel, OptionModel } from '../commands/argv.js';
+
+const HELP: OptionModel = {
+  flags: ['-h', '--help'],
+  key: 'help',
+  description: 'display help for command',
+  value: 'none',
+};
+
+/** The key commander gives an option in opts(): `--page-size` → pageSize, `--no-color` → color. */
+function optionKey(flags: readonly string[]): string {
+  const name = (flags.find((f) => f.startsWith('--')) ?? flags[0]!).replace(/^-+/, '');
+  return (name.startsWith('no-') ? name.slice(3) : name).replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
-export interface ArgumentModel {
-  name: string;
-  required: boolean;
-  variadic: boolean;
-  choices?: string[];
-  kind?: ValueKind;
-}
-
-export interface CommandModel {
-  name: string;
-  aliases: string[];
-  description: string;
-  args: ArgumentModel[];
-  options: OptionModel[];
-  commands: CommandModel[];
-  /** Which tables it accepts (from the registry); absent: every table. */
-  tables?: TableRule;
-}
-
-const HELP: OptionModel = { flags: ['-h', '--help'], description: 'display help for command', value: 'none' };
-
-function optionModel(flags: string, description: string, kind?: ValueKind, choices?: readonly string[]): OptionModel {
+function optionModel(
+  flags: string,
+  description: string,
+  kind?: ValueKind,
+  spec: Pick<OptionSpec, 'choices' | 'repeatable' | 'default'> = {},
+): OptionModel {
+  const { choices } = spec;
   const words = flags.split(/[ ,]+/);
+  const names = words.filter((w) => w.startsWith('-'));
   const model: OptionModel = {
-    flags: words.filter((w) => w.startsWith('-')),
+    flags: names,
+    key: optionKey(names),
+    ...(names.some((f) => f.startsWith('--no-')) ? { negate: true } : {}),
     description,
     value: words.some((w) => w.startsWith('<'))
       ? 'required'
@@ -49,6 +44,8 @@ function optionModel(flags: string, description: string, kind?: ValueKind, choic
   };
   if (choices) model.choices = [...choices];
   if (kind && model.value !== 'none') model.kind = kind;
+  if (spec.repeatable) model.repeatable = true;
+  if (spec.default !== undefined) model.default = spec.default;
   return model;
 }
 
@@ -70,7 +67,7 @@ function commandModel(def: CommandDef): CommandModel {
     description: def.description,
     args: argumentModels(def),
     options: [
-      ...(def.options ?? []).map((o: OptionSpec) => optionModel(o.flags, o.description, o.kind ?? 'none', o.choices)),
+      ...(def.options ?? []).map((o: OptionSpec) => optionModel(o.flags, o.description, o.kind ?? 'none', o)),
       HELP,
     ],
     commands: [],
@@ -121,10 +118,13 @@ export function completionModel(): CommandModel {
 function describeOption(o: Option): OptionModel {
   const model: OptionModel = {
     flags: [o.short, o.long].filter((f): f is string => !!f),
+    key: o.attributeName(),
+    ...(o.negate ? { negate: true } : {}),
     description: o.description,
     value: o.required ? 'required' : o.optional ? 'optional' : 'none',
   };
   if (o.argChoices) model.choices = [...o.argChoices];
+  if (o.defaultValue !== undefined) model.default = o.defaultValue as string;
   return model;
 }
 

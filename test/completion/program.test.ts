@@ -26,7 +26,7 @@ function shape(c: CommandModel): CommandModel {
     aliases: c.aliases,
     description: c.description,
     args: c.args.map(({ kind: _, ...a }) => a),
-    options: c.options.map(({ kind: _, ...o }) => o),
+    options: c.options.map(({ kind: _, repeatable: __, ...o }) => o),
     commands: c.commands.map(shape),
   };
 }
