@@ -142,7 +142,7 @@ function exitWhenWritten(code) {
 
 function runProgram(argv) {
   const program = loadBundle('cli.cjs');
-  if (program.earlySettings(argv, process.env).verbose) traceSources();
+  if (program.earlySettingsOf(argv, process.env).verbose) traceSources();
   program.main(argv).then(exitWhenWritten);
 }
 

@@ -7,7 +7,7 @@
 //                 (src/completion/quick.ts), else cli.cjs answers;
 //   early.cjs     on a Tab's key cache miss, the keychain read started before cli.cjs loads
 //                 (src/device/early.ts);
-//   cli.cjs       everything else: main() from src/cli/main.ts, and earlySettings() for the launcher;
+//   cli.cjs       everything else: main() from src/cli/main.ts, and earlySettingsOf() for the launcher;
 //   undici.cjs    the parts of undici the client uses, without its HTTP/2 client: cli.cjs require()s it
 //                 where src/device/connect.ts loads the CLI's HTTP stack.
 // bin/cmdb.js, the launcher, loads them all (loadBundle): cli.cjs and undici.cjs with the V8 code cache
@@ -275,7 +275,7 @@ await writeWithCache(
 
 // The program's entry: main(), and for the launcher the early reading of argv and the environment (a
 // --verbose run maps its stack traces to the sources).
-const cliEntry = "export { main } from './main.js'; export { earlySettings } from '../settings.js';";
+const cliEntry = "export { main, earlySettingsOf } from './main.js';";
 // undici.cjs is required beside cli.cjs, where src/device/connect.ts loads the CLI's HTTP stack.
 const undiciBeside = {
   name: 'undici-beside',

@@ -449,7 +449,7 @@ export function timeoutOf(settings: Settings, profileSeconds?: number): number {
 }
 
 /**
- * From the global options as the command line reader understood them (src/commands/argv.ts) and the
+ * From the global options as the command line reader understood them (src/argv.ts) and the
  * environment alone, before commander has read the line (for errors raised while parsing, and a line
  * commander refuses): whether errors are machine-readable, --verbose and --no-color. Never throws.
  */

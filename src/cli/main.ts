@@ -6,7 +6,7 @@ import { COMMANDS, PARENTS } from '../commands/registry.js';
 import type { CommandDef, Run } from '../commands/spec.js';
 import { readKeychainEarly } from '../device/early.js';
 import { namesSeveral } from '../device/select.js';
-import { readArgv } from '../commands/argv.js';
+import { readArgv } from '../argv.js';
 import { PROGRAM } from '../completion/program.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
@@ -152,6 +152,11 @@ function typedTargets(def: CommandDef, args: Record<string, unknown>): string | 
     return values.map((v) => (kind === 'table' ? String(v) : shellWord(String(v))));
   });
   return words.length ? words.join(' ') : undefined;
+}
+
+/** The early settings of a command line (the launcher's: whether --verbose traces map to the sources). */
+export function earlySettingsOf(argv: string[], env: NodeJS.ProcessEnv): ReturnType<typeof earlySettings> {
+  return earlySettings(readArgv(PROGRAM, argv).globals as GlobalOptions, env);
 }
 
 /** Runs one invocation and returns its exit code; never throws, never prints a stack unless --verbose. */

@@ -5,7 +5,7 @@ import { FILTER_TERM } from '../request/filter.js';
 import { OUTPUT_FORMATS } from '../output/types.js';
 import { SHELLS, type TableRule, type ValueKind } from './kinds.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
-import { findOption, readArgv, type Reading } from '../commands/argv.js';
+import { findOption, readArgv, type Reading } from '../argv.js';
 
 export interface Candidate {
   value: string;
@@ -38,7 +38,7 @@ const NONE: Completion = { candidates: [] };
 
 const leaf = (p: Parsed) => p.path[p.path.length - 1]!;
 
-/** What Tab understands of the finished words: the line read as a run reads it (src/commands/argv.ts). */
+/** What Tab understands of the finished words: the line read as a run reads it (src/argv.ts). */
 export function readLine(program: CommandModel, words: readonly string[]): Reading {
   return readArgv(program, words);
 }
