@@ -59,7 +59,10 @@ export interface Reading {
   globals: Record<string, unknown>;
   /** The command's own options likewise. */
   options: Record<string, unknown>;
-  /** The command's arguments by name (camelCase), as commander hands them to the action; when the path ends at a command. */
+  /**
+   * The command's arguments by name (camelCase), as commander hands them to the action; when the path
+   * ends at a command.
+   */
   args: Record<string, string | string[]>;
   /** The option the line ends waiting for the value of (Tab completes that value). */
   pending?: OptionModel;
