@@ -12,10 +12,30 @@ function find(dir) {
   );
 }
 
+// The files that take longest (tens of seconds of processes, or of waiting on timeouts) start first, so
+// that the run does not end waiting on one of them alone; the others follow in path order.
+const SLOW = [
+  'e2e/examples',
+  'e2e/memory',
+  'e2e/concurrency',
+  'keychain/keychain',
+  'e2e/rate-limit',
+  'e2e/hostile',
+  'completion/shells',
+  'e2e/config-as-code',
+  'e2e/lost-answers',
+  'e2e/refused',
+  'e2e/full-export',
+];
+const slowness = (f) => {
+  const i = SLOW.findIndex((s) => f.endsWith(`/${s}.test.js`));
+  return i < 0 ? SLOW.length : i;
+};
 const only = process.argv.slice(2);
 const files = find('dist/test')
   .filter((f) => !only.length || only.some((o) => f.includes(o)))
-  .sort();
+  .sort()
+  .sort((a, b) => slowness(a) - slowness(b));
 if (!files.length) {
   console.error('no test files found under dist/test');
   process.exit(1);
