@@ -29,8 +29,8 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /**
  * Runs `cmdb ...args` in-process against `env` (isolatedEnv() when none: never the developer's own
  * profiles), stdin a pipe holding `stdin` (empty by default), stdout and stderr pipes (not terminals).
- * Fails the test when the run leaves process-wide state behind (signal handlers, process.exitCode),
- * which a spawned run would take with it.
+ * Fails the test when the run leaves process-wide state behind (signal handlers, process.exitCode,
+ * the working folder), which a spawned run would take with it.
  */
 export async function runInProcess(
   args: string[],
@@ -45,6 +45,7 @@ export async function runInProcess(
   const io: IO = { stdout: out.stream, stderr: err.stream, stdin };
   const listeners = SIGNALS.map((s) => process.listenerCount(s));
   const exitCode = process.exitCode;
+  const cwd = process.cwd();
   const timeoutMs = options.timeoutMs ?? 30_000;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -66,5 +67,6 @@ export async function runInProcess(
     `cmdb ${args.join(' ')} left signal handlers behind`,
   );
   assert.equal(process.exitCode, exitCode, `cmdb ${args.join(' ')} set process.exitCode`);
+  assert.equal(process.cwd(), cwd, `cmdb ${args.join(' ')} changed the working folder`);
   return run;
 }
