@@ -1,6 +1,6 @@
-// cmdb api, backup and status through the built CLI: over --demo, over emulators started here (a 7.6
-// one, several devices, a session login whose secrets --verbose must not show), and a device that
-// stalls in the middle of a backup while the run is interrupted.
+// cmdb api, backup and status through the program (in-process; shell lines and SIGINT through the built CLI):
+// over --demo, over emulators started here (a 7.6 one, several devices, a session login whose secrets
+// --verbose must not show), and a device that stalls in the middle of a backup while the run is interrupted.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { BIN, cmdb, isolatedEnv, json, ROOT, type Run } from '../helpers/cli.js';
+import { BIN, isolatedEnv, json, ROOT, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 
 type Obj = Record<string, unknown>;
@@ -67,10 +68,10 @@ describe('over --demo', () => {
   test('cmdb --demo api monitor/system/status -o json prints the status', async () => {
     const h = home();
     try {
-      const r = await cmdb(['--demo', 'api', 'monitor/system/status', '-o', 'json'], { env: h.env });
+      const r = await runInProcess(['--demo', 'api', 'monitor/system/status', '-o', 'json'], { env: h.env });
       ok(r);
       assert.equal(json<Obj>(r).hostname, 'cmdb-emulator');
-      const raw = await cmdb(['--demo', 'api', '/api/v2/monitor/system/status', '--raw'], { env: h.env });
+      const raw = await runInProcess(['--demo', 'api', '/api/v2/monitor/system/status', '--raw'], { env: h.env });
       ok(raw);
       assert.deepEqual([json<Obj>(raw).version, json<Obj>(raw).status], ['v6.4.14', 'success']);
     } finally {
@@ -82,13 +83,13 @@ describe('over --demo', () => {
     const h = home();
     try {
       const body = JSON.stringify({ 'seq-num': 91, ip: '10.9.9.91', mac: '00:11:22:33:44:91', name: 'made-by-api' });
-      const r = await cmdb(
+      const r = await runInProcess(
         ['--demo', 'api', 'cmdb/firewall.ipmacbinding/table', '-X', 'POST', '--data', body, '-o', 'json'],
         { env: h.env },
       );
       ok(r);
       assert.deepEqual([json<Obj>(r).status, json<Obj>(r).mkey], ['success', 91]);
-      const list = await cmdb(['--demo', 'list', 'firewall.ipmacbinding/table', '-o', 'json'], { env: h.env });
+      const list = await runInProcess(['--demo', 'list', 'firewall.ipmacbinding/table', '-o', 'json'], { env: h.env });
       ok(list);
       assert.ok(json<Obj[]>(list).some((o) => o['seq-num'] === 91 && o.name === 'made-by-api'));
     } finally {
@@ -100,7 +101,7 @@ describe('over --demo', () => {
     const h = home();
     try {
       const file = join(h.dir, 'backups', 'fw.conf');
-      const first = await cmdb(['--demo', 'backup', '--file', file], { env: h.env });
+      const first = await runInProcess(['--demo', 'backup', '--file', file], { env: h.env });
       ok(first);
       assert.equal(first.stdout, '');
       const before = readFileSync(file, 'utf8');
@@ -109,20 +110,20 @@ describe('over --demo', () => {
       assert.equal(statSync(join(h.dir, 'backups')).mode & 0o777, 0o700);
       assert.match(before, /^config firewall ipmacbinding table$/m);
       ok(
-        await cmdb(['--demo', 'create', 'dlp/filepattern', '--set', 'id=61', '--set', 'name=backup-marker'], {
+        await runInProcess(['--demo', 'create', 'dlp/filepattern', '--set', 'id=61', '--set', 'name=backup-marker'], {
           env: h.env,
         }),
       );
-      ok(await cmdb(['--demo', 'backup', '--file', file], { env: h.env }));
+      ok(await runInProcess(['--demo', 'backup', '--file', file], { env: h.env }));
       const after = readFileSync(file, 'utf8');
       assert.notEqual(after, before);
       assert.match(after, /edit 61\n\s+set name "backup-marker"\n\s+next/);
       assert.deepEqual(readdirSync(join(h.dir, 'backups')), ['fw.conf']);
       // Without --file: the same text on stdout, byte for byte; and through cmdb api.
-      const out = await cmdb(['--demo', 'backup'], { env: h.env });
+      const out = await runInProcess(['--demo', 'backup'], { env: h.env });
       ok(out);
       assert.equal(out.stdout, after);
-      const api = await cmdb(
+      const api = await runInProcess(
         ['--demo', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'],
         { env: h.env },
       );
@@ -136,10 +137,10 @@ describe('over --demo', () => {
   test('cmdb --demo status: one row in a table, the object in json', async () => {
     const h = home();
     try {
-      const table = await cmdb(['--demo', 'status', '-o', 'table'], { env: h.env });
+      const table = await runInProcess(['--demo', 'status', '-o', 'table'], { env: h.env });
       ok(table);
       assert.equal(table.stdout.trimEnd().split('\n').length, 2);
-      const r = await cmdb(['--demo', 'status', '-o', 'yaml'], { env: h.env });
+      const r = await runInProcess(['--demo', 'status', '-o', 'yaml'], { env: h.env });
       ok(r);
       assert.match(r.stdout, /^hostname: cmdb-emulator\nserial: \S+\nversion: v6\.4\.14\nbuild: 2093\nmodel: /);
     } finally {
@@ -171,7 +172,7 @@ describe('over an emulator', () => {
         '/api/v2/../logincheck',
         'monitor/%2e%2e/%2e%2e/x',
       ]) {
-        const r = await cmdb(['api', path], { env: h.env });
+        const r = await runInProcess(['api', path], { env: h.env });
         assert.equal(r.code, 2, `${path}: ${r.stderr}`);
         assert.match(r.stderr, /not a path under \/api\/v2\//);
       }
@@ -184,7 +185,7 @@ describe('over an emulator', () => {
   test('an unknown monitor path: the device JSON 404, exit 6', async () => {
     const h = home({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
     try {
-      const r = await cmdb(['api', 'monitor/no/such/thing', '-o', 'json'], { env: h.env });
+      const r = await runInProcess(['api', 'monitor/no/such/thing', '-o', 'json'], { env: h.env });
       assert.equal(r.code, 6, r.stderr);
       assert.equal(r.stdout, '');
       const error = JSON.parse(r.stderr) as { error: { status: number; code: number } };
@@ -197,11 +198,11 @@ describe('over an emulator', () => {
   test('a 7.6 device: status says so, and the backup is a POST with its JSON body', async () => {
     const h = home({ CMDB_HOST: newer.url, CMDB_TOKEN: newer.token });
     try {
-      const status = await cmdb(['status', '-o', 'json'], { env: h.env });
+      const status = await runInProcess(['status', '-o', 'json'], { env: h.env });
       ok(status);
       assert.equal(json<Obj>(status).version, 'v7.6.0');
       const from = newer.requests.length;
-      const r = await cmdb(['backup', '--scope', 'vdom', '--vdom', 'dmz'], { env: h.env });
+      const r = await runInProcess(['backup', '--scope', 'vdom', '--vdom', 'dmz'], { env: h.env });
       ok(r);
       assert.match(r.stdout, /^#config-version=FGVM64-7\.6\.0-FW-build\d+-.*\n(.*\n)*edit dmz\n/);
       const backups = newer.requests.slice(from).filter((q) => q.path === '/api/v2/monitor/system/config/backup');
@@ -211,7 +212,9 @@ describe('over an emulator', () => {
       );
       assert.deepEqual(JSON.parse(backups[0].body), { destination: 'file', scope: 'vdom', vdom: 'dmz' });
       // The GET form is refused by the release (405): through cmdb api, exit 7.
-      const get = await cmdb(['api', 'monitor/system/config/backup', '--query', 'scope=global'], { env: h.env });
+      const get = await runInProcess(['api', 'monitor/system/config/backup', '--query', 'scope=global'], {
+        env: h.env,
+      });
       assert.equal(get.code, 7, get.stderr);
     } finally {
       h.done();
@@ -222,16 +225,19 @@ describe('over an emulator', () => {
     const token = home({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
     const session = home({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
     try {
-      const byToken = await cmdb(['-v', 'api', 'monitor/system/status'], { env: token.env });
+      const byToken = await runInProcess(['-v', 'api', 'monitor/system/status'], { env: token.env });
       ok(byToken);
       assert.match(byToken.stderr, /authorization: Bearer <redacted>/);
       assert.ok(!byToken.stderr.includes(emu.token));
       const from = emu.requests.length;
       const runs = [
-        await cmdb(['-v', 'api', 'cmdb/dlp/filepattern', '-X', 'POST', '--data', '{"id":62,"name":"verbose-check"}'], {
-          env: session.env,
-        }),
-        await cmdb(['-v', 'backup'], { env: session.env }),
+        await runInProcess(
+          ['-v', 'api', 'cmdb/dlp/filepattern', '-X', 'POST', '--data', '{"id":62,"name":"verbose-check"}'],
+          {
+            env: session.env,
+          },
+        ),
+        await runInProcess(['-v', 'backup'], { env: session.env }),
       ];
       for (const r of runs) ok(r);
       const secrets = new Set<string>([emu.password]);
@@ -272,30 +278,30 @@ describe('over an emulator', () => {
         { mode: 0o600 },
       );
       writeFileSync(join(dir, 'credentials.yaml'), `old: ${emu.token}\nnew: ${newer.token}\n`, { mode: 0o600 });
-      const api = await cmdb(['-d', 'old,new', 'api', 'monitor/system/firmware', '-o', 'json'], { env: h.env });
+      const api = await runInProcess(['-d', 'old,new', 'api', 'monitor/system/firmware', '-o', 'json'], { env: h.env });
       ok(api);
       const firmware = json<Record<string, { current: { major: number; minor: number } }>>(api);
       assert.deepEqual([firmware.old.current.minor, firmware.new.current.major], [4, 7]);
       // An answer that is not JSON is each device's value as text (the 7.6 device refuses the GET: exit 7).
-      const text = await cmdb(
+      const text = await runInProcess(
         ['-d', 'old,new', 'api', 'monitor/system/config/backup', '--query', 'scope=global', '-o', 'json'],
         { env: h.env },
       );
       assert.equal(text.code, 7, text.stderr);
       assert.deepEqual(Object.keys(json<Obj>(text)), ['old']);
       assert.match(json<Record<string, string>>(text).old, /^#config-version=FGVM64-6\.4\.14-/);
-      const table = await cmdb(['-d', 'old,new', 'status', '-o', 'table'], { env: h.env });
+      const table = await runInProcess(['-d', 'old,new', 'status', '-o', 'table'], { env: h.env });
       ok(table);
       const lines = table.stdout.trimEnd().split('\n');
       assert.equal(lines.length, 3, table.stdout);
       assert.match(lines[0], /^device\s+hostname\s+serial\s+version/);
       assert.match(lines[1], /^old\s.*v6\.4\.14/);
       assert.match(lines[2], /^new\s.*v7\.6\.0/);
-      const noDir = await cmdb(['-d', 'old,new', 'backup'], { env: h.env });
+      const noDir = await runInProcess(['-d', 'old,new', 'backup'], { env: h.env });
       assert.equal(noDir.code, 2, noDir.stderr);
       assert.match(noDir.stderr, /needs --dir/);
       const out = join(h.dir, 'configs');
-      ok(await cmdb(['-d', 'old,new', 'backup', '--dir', out], { env: h.env }));
+      ok(await runInProcess(['-d', 'old,new', 'backup', '--dir', out], { env: h.env }));
       assert.deepEqual(readdirSync(out).sort(), ['new.conf', 'old.conf']);
       assert.match(readFileSync(join(out, 'new.conf'), 'utf8'), /^#config-version=FGVM64-7\.6\.0-/);
       assert.match(readFileSync(join(out, 'old.conf'), 'utf8'), /^#config-version=FGVM64-6\.4\.14-/);

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -25,8 +26,9 @@ let choose: (head: string) => Fault;
 const ids = () => (emu.objects(BWL) as Obj[]).map((o) => o.id);
 const writes = (mark: number) => emu.requests.slice(mark).filter((r) => r.method !== 'GET');
 const viaProxy = (...args: string[]) =>
-  cmdb(args, { env: isolatedEnv({ CMDB_HOST: proxy!.url, CMDB_TOKEN: emu.token }) });
-const direct = (...args: string[]) => cmdb(args, { env: isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token }) });
+  runInProcess(args, { env: isolatedEnv({ CMDB_HOST: proxy!.url, CMDB_TOKEN: emu.token }) });
+const direct = (...args: string[]) =>
+  runInProcess(args, { env: isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token }) });
 /** The request line of a request's first bytes. */
 const line = (head: string) => head.split('\r\n', 1)[0];
 

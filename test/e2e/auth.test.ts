@@ -1,13 +1,14 @@
-// Logging in through the built CLI against the emulator: token and session login, session reuse and
-// re-login, CSRF on writes, every login answer, the banner, the lockout, logout, auth status, devices.
-// Secrets go to credentials.yaml (--insecure-storage) here, so this suite needs no D-Bus; the keychain
-// has its own suite (test/keychain).
+// Logging in through the program (in-process) against the emulator: token and session login, session reuse
+// and re-login, CSRF on writes, every login answer, the banner, the lockout, logout, auth status, devices.
+// Secrets go to credentials.yaml (--insecure-storage) here, so this suite needs no D-Bus; the keychain has
+// its own suite (test/keychain).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, json, type Run } from '../helpers/cli.js';
+import { json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { expectCode, keychainlessUser } from '../helpers/expect.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
@@ -22,7 +23,7 @@ function sessionLogin(
   args: string[] = [],
   password = emu.password,
 ): Promise<Run> {
-  return cmdb(
+  return runInProcess(
     ['login', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage', ...args],
     { env, stdin: `${password}\n` },
   );
@@ -35,7 +36,7 @@ describe('token login', () => {
 
   test('checks the token against the device, says which device it reached, saves the profile', async () => {
     const env = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-o', 'table'], {
+    const r = await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-o', 'table'], {
       env,
       stdin: `${emu.token}\n`,
     });
@@ -54,14 +55,14 @@ describe('token login', () => {
     );
     assert.match(readFileSync(configFile(env), 'utf8'), new RegExp(`default: "?${name.replace('.', '\\.')}"?\\n`));
 
-    const list = await cmdb(LIST, { env });
+    const list = await runInProcess(LIST, { env });
     expectCode(list, 0);
     assert.ok(Array.isArray(json(list)));
   });
 
   test('a refused token saves nothing: exit 4', async () => {
     const env = keychainlessUser();
-    const r = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+    const r = await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
       env,
       stdin: 'not-the-token',
     });
@@ -72,14 +73,14 @@ describe('token login', () => {
 
   test('one trailing newline of stdin is dropped, not two', async () => {
     expectCode(
-      await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+      await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
         env: keychainlessUser(),
         stdin: `${emu.token}\r\n`,
       }),
       0,
     );
     expectCode(
-      await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+      await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
         env: keychainlessUser(),
         stdin: `${emu.token}\n\n`,
       }),
@@ -100,20 +101,20 @@ describe('token login', () => {
       [['login', '--host', emu.url, '--token', emu.token], '', /unknown option '--token'/],
     ];
     for (const [args, stdin, message] of cases)
-      expectCode(await cmdb([...args, '--insecure-storage'], { env: keychainlessUser(), stdin }), 2, message);
+      expectCode(await runInProcess([...args, '--insecure-storage'], { env: keychainlessUser(), stdin }), 2, message);
     assert.equal(emu.requests.length, sent);
   });
 
   test('auth status: device, host, kind, where the secret is; exit 4 when the credential does not work', async () => {
     const env = keychainlessUser();
     expectCode(
-      await cmdb(['login', '--host', emu.url, '-d', 'tok', '--token-stdin', '--insecure-storage'], {
+      await runInProcess(['login', '--host', emu.url, '-d', 'tok', '--token-stdin', '--insecure-storage'], {
         env,
         stdin: emu.token,
       }),
       0,
     );
-    const ok = await cmdb(['auth', 'status', '-o', 'json'], { env });
+    const ok = await runInProcess(['auth', 'status', '-o', 'json'], { env });
     expectCode(ok, 0);
     assert.deepEqual(
       { ...json<Record<string, unknown>>(ok), secret: undefined },
@@ -131,7 +132,7 @@ describe('token login', () => {
     );
     assert.match(json<{ secret: string }>(ok).secret, /credentials\.yaml .*account 'tok'/);
 
-    const bad = await cmdb(['auth', 'status', '-o', 'json'], {
+    const bad = await runInProcess(['auth', 'status', '-o', 'json'], {
       env: keychainlessUser({ CMDB_HOST: emu.url, CMDB_TOKEN: 'wrong' }),
     });
     expectCode(bad, 4, /the credential does not work/);
@@ -145,13 +146,16 @@ describe('token login', () => {
     const env = keychainlessUser();
     for (const name of ['one', 'two'])
       expectCode(
-        await cmdb(['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '--vdom', 'dmz'], {
-          env,
-          stdin: emu.token,
-        }),
+        await runInProcess(
+          ['login', '--host', emu.url, '-d', name, '--token-stdin', '--insecure-storage', '--vdom', 'dmz'],
+          {
+            env,
+            stdin: emu.token,
+          },
+        ),
         0,
       );
-    const list = await cmdb(['device', 'list', '-o', 'json'], { env });
+    const list = await runInProcess(['device', 'list', '-o', 'json'], { env });
     expectCode(list, 0);
     assert.deepEqual(
       json<{ name: string; default: boolean; vdom: string }[]>(list).map((d) => [d.name, d.default, d.vdom]),
@@ -160,19 +164,19 @@ describe('token login', () => {
         ['two', false, 'dmz'],
       ],
     );
-    expectCode(await cmdb(['device', 'use', 'two'], { env }), 0);
-    assert.equal(json<{ name: string }>(await cmdb(['device', 'show', '-o', 'json'], { env })).name, 'two');
-    expectCode(await cmdb(['device', 'use', 'three'], { env }), 2, /no device named 'three'/);
-    const table = await cmdb(['device', 'list', '-o', 'table'], { env });
+    expectCode(await runInProcess(['device', 'use', 'two'], { env }), 0);
+    assert.equal(json<{ name: string }>(await runInProcess(['device', 'show', '-o', 'json'], { env })).name, 'two');
+    expectCode(await runInProcess(['device', 'use', 'three'], { env }), 2, /no device named 'three'/);
+    const table = await runInProcess(['device', 'list', '-o', 'table'], { env });
     assert.match(table.stdout, /^two +http\S+ +token +\*/m);
-    expectCode(await cmdb(['device', 'remove', 'two'], { env }), 0);
+    expectCode(await runInProcess(['device', 'remove', 'two'], { env }), 0);
     assert.deepEqual(
-      json<{ name: string }[]>(await cmdb(['device', 'list', '-o', 'json'], { env })).map((d) => d.name),
+      json<{ name: string }[]>(await runInProcess(['device', 'list', '-o', 'json'], { env })).map((d) => d.name),
       ['one'],
     );
     assert.ok(!readFileSync(join(env.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml'), 'utf8').includes('two'));
-    expectCode(await cmdb(LIST, { env }), 4, /no device to talk to/);
-    expectCode(await cmdb([...LIST, '-d', 'one'], { env }), 0);
+    expectCode(await runInProcess(LIST, { env }), 4, /no device to talk to/);
+    expectCode(await runInProcess([...LIST, '-d', 'one'], { env }), 0);
     assert.match(emu.requests.at(-1)!.query, /vdom=dmz/);
   });
 });
@@ -188,7 +192,7 @@ describe('session login', () => {
     const login = await sessionLogin(emu, env, ['-o', 'table']);
     expectCode(login, 0);
     assert.match(login.stdout, /Logged in to cmdb-emulator .* as admin/);
-    for (let i = 0; i < 2; i++) expectCode(await cmdb(LIST, { env }), 0);
+    for (let i = 0; i < 2; i++) expectCode(await runInProcess(LIST, { env }), 0);
     assert.equal(count(emu, '/logincheck') - before, 1);
     assert.match(emu.requests.at(-1)!.headers.cookie ?? '', /APSCOOKIE_\d+=/);
   });
@@ -198,17 +202,19 @@ describe('session login', () => {
     expectCode(await sessionLogin(emu, env), 0);
     emu.expireSessions();
     const before = count(emu, '/logincheck');
-    const list = await cmdb(LIST, { env });
+    const list = await runInProcess(LIST, { env });
     expectCode(list, 0);
     assert.ok(Array.isArray(json(list)));
-    expectCode(await cmdb(LIST, { env }), 0);
+    expectCode(await runInProcess(LIST, { env }), 0);
     assert.equal(count(emu, '/logincheck') - before, 1);
   });
 
   test('writes carry the CSRF token (the cookie value without its quotes)', async () => {
     const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env), 0);
-    const r = await cmdb(['create', TABLE, '--set', 'seq-num=901', '--set', 'ip=10.9.0.1', '-o', 'json'], { env });
+    const r = await runInProcess(['create', TABLE, '--set', 'seq-num=901', '--set', 'ip=10.9.0.1', '-o', 'json'], {
+      env,
+    });
     expectCode(r, 0);
     const write = emu.requests.at(-1)!;
     assert.equal(write.method, 'POST');
@@ -220,22 +226,22 @@ describe('session login', () => {
   test('logout posts /logout and deletes the session; --forget deletes the password too', async () => {
     const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env, ['-d', 'lab']), 0);
-    const logout = await cmdb(['logout', '-o', 'json'], { env });
+    const logout = await runInProcess(['logout', '-o', 'json'], { env });
     expectCode(logout, 0);
     assert.equal(json<{ sessionEnded: boolean }>(logout).sessionEnded, true);
     assert.equal(emu.requests.at(-1)!.path, '/logout');
     assert.match(emu.requests.at(-1)!.headers.cookie ?? '', /APSCOOKIE_/);
     const before = count(emu, '/logincheck');
-    expectCode(await cmdb(LIST, { env }), 0);
+    expectCode(await runInProcess(LIST, { env }), 0);
     assert.equal(count(emu, '/logincheck') - before, 1, 'without a session the next run logs in with the password');
-    expectCode(await cmdb(['logout', '--forget'], { env }), 0);
-    expectCode(await cmdb(LIST, { env }), 4, /no saved password for device 'lab'/);
+    expectCode(await runInProcess(['logout', '--forget'], { env }), 0);
+    expectCode(await runInProcess(LIST, { env }), 4, /no saved password for device 'lab'/);
   });
 
   test('CMDB_USERNAME/CMDB_PASSWORD without a profile: log in, work, log out; nothing saved', async () => {
     const env = keychainlessUser({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
     const before = emu.requests.length;
-    expectCode(await cmdb(LIST, { env }), 0);
+    expectCode(await runInProcess(LIST, { env }), 0);
     assert.deepEqual(
       emu.requests.slice(before).map((r) => r.path),
       ['/logincheck', `/api/v2/cmdb/${TABLE}`, '/logout'],
@@ -246,7 +252,7 @@ describe('session login', () => {
   test('auth status of a session profile', async () => {
     const env = keychainlessUser();
     expectCode(await sessionLogin(emu, env, ['-d', 'st']), 0);
-    const r = await cmdb(['auth', 'status', '-o', 'json'], { env });
+    const r = await runInProcess(['auth', 'status', '-o', 'json'], { env });
     expectCode(r, 0);
     assert.deepEqual(
       [json<{ auth: string }>(r).auth, json<{ username: string }>(r).username, json<{ works: boolean }>(r).works],
@@ -267,10 +273,13 @@ describe('login answers', () => {
   after(() => emu.close());
 
   const login = (username: string, password: string, args: string[] = [], env = keychainlessUser()) =>
-    cmdb(['login', '--host', emu.url, '--username', username, '--password-stdin', '--insecure-storage', ...args], {
-      env,
-      stdin: password,
-    });
+    runInProcess(
+      ['login', '--host', emu.url, '--username', username, '--password-stdin', '--insecure-storage', ...args],
+      {
+        env,
+        stdin: password,
+      },
+    );
 
   test('0: wrong credentials, exit 4, nothing saved', async () => {
     const env = keychainlessUser();
@@ -318,14 +327,14 @@ describe('login banner', () => {
     );
     assert.match(readFileSync(configFile(env), 'utf8'), /accept-disclaimer: true/);
     emu.expireSessions();
-    expectCode(await cmdb(LIST, { env }), 0);
+    expectCode(await runInProcess(LIST, { env }), 0);
     assert.equal(count(emu, '/logindisclaimer') - before, 2);
   });
 
   test('from the environment: only with CMDB_ACCEPT_DISCLAIMER=1', async () => {
     const env = keychainlessUser({ CMDB_HOST: emu.url, CMDB_USERNAME: emu.username, CMDB_PASSWORD: emu.password });
-    expectCode(await cmdb(LIST, { env }), 4, /login banner/);
-    expectCode(await cmdb(LIST, { env: { ...env, CMDB_ACCEPT_DISCLAIMER: '1' } }), 0);
+    expectCode(await runInProcess(LIST, { env }), 4, /login banner/);
+    expectCode(await runInProcess(LIST, { env: { ...env, CMDB_ACCEPT_DISCLAIMER: '1' } }), 0);
   });
 });
 

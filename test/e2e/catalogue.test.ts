@@ -1,11 +1,12 @@
-// Every table of SPEC.md with every operation the device documents for it, through the built CLI, against the
-// emulator over real HTTP; asserts stdout, exit code and the emulator's resulting state.
+// Every table of SPEC.md with every operation the device documents for it, through the program (in-process),
+// against the emulator over real HTTP; asserts stdout, exit code and the emulator's resulting state.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allTables, type TableDef } from '../../src/catalogue/index.js';
 import { withoutMeta } from '../../src/catalogue/validate.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { isolatedEnv, json } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { newKey, setArg, settableField } from '../helpers/samples.js';
 
 type Obj = Record<string, unknown>;
@@ -22,7 +23,7 @@ after(() => emu.close());
 const rows = (t: TableDef, vdom = 'root') => emu.objects(t.path, vdom) as Obj[];
 const single = (t: TableDef, vdom = 'root') => emu.objects(t.path, vdom) as Obj;
 const keysOf = (t: TableDef) => rows(t).map((o) => o[t.key!]);
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 
 function ok(r: { code: number | null; stderr: string; stdout: string }, what: string) {
   assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout}`);

@@ -1,10 +1,12 @@
-// The commands' options, output formats and errors through the built CLI against the emulator over HTTP.
+// The commands' options, output formats and errors through the program (in-process,
+// test/helpers/inprocess.ts) against the emulator over HTTP; a pipe closed early through the built CLI.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { isolatedEnv, json } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 type Obj = Record<string, unknown>;
@@ -14,8 +16,8 @@ let env: NodeJS.ProcessEnv;
 /** An emulator with no seed and 25 known bindings in dmz, for exact list assertions. */
 let plain: RunningEmulator;
 let plainEnv: NodeJS.ProcessEnv;
-const run = (...args: string[]) => cmdb(args, { env });
-const runPlain = (...args: string[]) => cmdb(args, { env: plainEnv });
+const run = (...args: string[]) => runInProcess(args, { env });
+const runPlain = (...args: string[]) => runInProcess(args, { env: plainEnv });
 const lastQuery = (device = plain) => new URLSearchParams(device.requests.at(-1)!.query);
 const BINDINGS = 'firewall.ipmacbinding/table';
 
@@ -415,7 +417,7 @@ describe('errors reach the user with the right exit code', () => {
   });
 
   test('401 with a wrong token: exit 4', async () => {
-    const r = await cmdb(['list', 'dlp/filepattern'], { env: { ...env, CMDB_TOKEN: 'wrong' } });
+    const r = await runInProcess(['list', 'dlp/filepattern'], { env: { ...env, CMDB_TOKEN: 'wrong' } });
     assert.equal(r.code, 4);
     assert.match(r.stderr, /not authenticated/);
     assert.ok(!r.stderr.includes('wrong'), 'the token was echoed');
@@ -424,12 +426,12 @@ describe('errors reach the user with the right exit code', () => {
   test('403 for a token without the access group: exit 5 naming the group', async () => {
     const limited = await startEmulator({ port: 0, tokens: [{ token: 'limited-token-1', groups: ['fwgrp'] }] });
     try {
-      const r = await cmdb(['get', 'log.disk/setting'], {
+      const r = await runInProcess(['get', 'log.disk/setting'], {
         env: { ...env, CMDB_HOST: limited.url, CMDB_TOKEN: 'limited-token-1' },
       });
       assert.equal(r.code, 5, r.stderr);
       assert.match(r.stderr, /loggrp/);
-      const vdom = await cmdb(['list', BINDINGS, '--vdom', 'nosuchvdom'], {
+      const vdom = await runInProcess(['list', BINDINGS, '--vdom', 'nosuchvdom'], {
         env: { ...env, CMDB_HOST: limited.url, CMDB_TOKEN: 'limited-token-1' },
       });
       assert.ok([5, 6].includes(vdom.code!), vdom.stderr);
@@ -441,7 +443,7 @@ describe('errors reach the user with the right exit code', () => {
   test('413 for a body over the device limit: exit 7', async () => {
     const small = await startEmulator({ port: 0, maxBodyBytes: 100 });
     try {
-      const r = await cmdb(
+      const r = await runInProcess(
         [
           'create',
           'router/access-list',
@@ -462,7 +464,7 @@ describe('errors reach the user with the right exit code', () => {
   });
 
   test('unreachable device: exit 3, no stack trace', async () => {
-    const r = await cmdb(['list', BINDINGS], { env: { ...env, CMDB_HOST: 'http://127.0.0.1:9' } });
+    const r = await runInProcess(['list', BINDINGS], { env: { ...env, CMDB_HOST: 'http://127.0.0.1:9' } });
     assert.equal(r.code, 3);
     assert.match(r.stderr, /refused/);
     assert.ok(!/\n\s+at /.test(r.stderr), 'stack trace printed');

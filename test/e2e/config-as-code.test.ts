@@ -1,4 +1,5 @@
-// export, diff and apply through the built CLI against the emulator, asserting on what the device received.
+// export, diff and apply through the program (in-process) against the emulator, asserting on what the device
+// received.
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -7,7 +8,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
 import { main } from '../../src/cli/main.js';
-import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { BIN, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { terminalIO } from '../helpers/tty.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -22,7 +24,7 @@ const BWL = 'emailfilter/bwl';
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
 let dir: string;
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 /** Requests the device received since `mark`. */
 const since = (mark: number): ReceivedRequest[] => emu.requests.slice(mark);
 const writes = (requests: ReceivedRequest[]) => requests.filter((r) => r.method !== 'GET');
@@ -106,7 +108,7 @@ describe('export', () => {
       seed: 'demo',
       tokens: [{ token: 'limitedtoken00000000000000000a', groups: ['fwgrp', 'loggrp'] }],
     });
-    const r = await cmdb(['export', DISK, BINDINGS, ACL, '--dir', join(dir, 'out')], {
+    const r = await runInProcess(['export', DISK, BINDINGS, ACL, '--dir', join(dir, 'out')], {
       env: isolatedEnv({ CMDB_HOST: limited.url, CMDB_TOKEN: 'limitedtoken00000000000000000a' }),
     });
     await limited.close();
@@ -412,10 +414,13 @@ describe('diff and apply', () => {
   test('diff --from DEVICE: another saved device is the desired configuration; nothing is written to either', async () => {
     const other = await startEmulator({ port: 0, seed: 'demo' });
     try {
-      const login = await cmdb(['login', '--host', other.url, '-d', 'other', '--token-stdin', '--insecure-storage'], {
-        env: { ...env, CMDB_HOST: '', CMDB_TOKEN: '' },
-        stdin: `${other.token}\n`,
-      });
+      const login = await runInProcess(
+        ['login', '--host', other.url, '-d', 'other', '--token-stdin', '--insecure-storage'],
+        {
+          env: { ...env, CMDB_HOST: '', CMDB_TOKEN: '' },
+          stdin: `${other.token}\n`,
+        },
+      );
       expectCode(login, 0);
       const res = await fetch(`${other.url}/api/v2/cmdb/${DISK}`, {
         method: 'PUT',

@@ -3,7 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
-import { cmdb, isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { expectCode } from '../helpers/expect.js';
 import { answers, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { terminalIO } from '../helpers/tty.js';
@@ -42,7 +43,7 @@ describe('control characters in device data', () => {
 
   test('json and ndjson escape them and keep the data exact', async () => {
     for (const format of ['json', 'ndjson']) {
-      const r = await cmdb(['list', TABLE, '-o', format], { env });
+      const r = await runInProcess(['list', TABLE, '-o', format], { env });
       expectCode(r, 0);
       assert.doesNotMatch(r.stdout, RAW_CONTROL, JSON.stringify(r.stdout));
       const first = format === 'json' ? JSON.parse(r.stdout)[0] : JSON.parse(r.stdout.split('\n')[0]);
@@ -51,20 +52,20 @@ describe('control characters in device data', () => {
   });
 
   test('yaml escapes them and keeps the data exact', async () => {
-    const r = await cmdb(['list', TABLE, '-o', 'yaml'], { env });
+    const r = await runInProcess(['list', TABLE, '-o', 'yaml'], { env });
     expectCode(r, 0);
     assert.doesNotMatch(r.stdout, RAW_CONTROL, JSON.stringify(r.stdout));
     assert.deepEqual(parseYaml(r.stdout), [NASTY]);
   });
 
   test('csv into a file keeps the data as the device sent it', async () => {
-    const r = await cmdb(['list', TABLE, '-o', 'csv'], { env });
+    const r = await runInProcess(['list', TABLE, '-o', 'csv'], { env });
     expectCode(r, 0);
     assert.ok(r.stdout.includes(NASTY.comment));
   });
 
   test('the --verbose dump of bodies shows them escaped', async () => {
-    const r = await cmdb(['list', TABLE, '-o', 'json', '--verbose'], { env });
+    const r = await runInProcess(['list', TABLE, '-o', 'json', '--verbose'], { env });
     expectCode(r, 0);
     assert.match(r.stderr, /ALERT/);
     assert.doesNotMatch(r.stderr, RAW_CONTROL, JSON.stringify(r.stderr));
@@ -85,7 +86,7 @@ describe('control characters in device errors', () => {
     });
     try {
       for (const format of [[], ['-o', 'json']]) {
-        const r = await cmdb(['list', TABLE, ...format], { env });
+        const r = await runInProcess(['list', TABLE, ...format], { env });
         // 6.4 answers a refused value (-651) with HTTP 500: the request was rejected (exit 7).
         expectCode(r, 7);
         assert.match(r.stderr, /bad/);

@@ -3,11 +3,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { isolatedEnv, json } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 const last = () => emu.requests.at(-1)!;
 
 before(async () => {

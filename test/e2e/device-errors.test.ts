@@ -1,10 +1,11 @@
 // Device answers the emulator does not give on its own (500s, HTML bodies, empty bodies), from a canned
-// HTTP server, through the built CLI: each maps to its exit code and never crashes the tool.
+// HTTP server, through the program (in-process): each maps to its exit code and never crashes the tool.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cmdb, isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 interface Canned {
   status: number;
@@ -77,7 +78,7 @@ const cases: [string, number, RegExp][] = [
 
 for (const [name, exit, message] of cases) {
   test(`${name} → exit ${exit}`, async () => {
-    const r = await cmdb(['get', 'router/access-list', name], { env });
+    const r = await runInProcess(['get', 'router/access-list', name], { env });
     assert.equal(r.code, exit, r.stderr);
     assert.match(r.stderr, message);
     assert.match(r.stderr, /hint: /);
@@ -87,7 +88,7 @@ for (const [name, exit, message] of cases) {
 }
 
 test('a VDOM the device answers 403 for: it does not exist or is not accessible, exit 5', async () => {
-  const r = await cmdb(['get', 'router/access-list', 'novdom', '--vdom', 'nosuch'], { env });
+  const r = await runInProcess(['get', 'router/access-list', 'novdom', '--vdom', 'nosuch'], { env });
   assert.equal(r.code, 5, r.stderr);
   assert.match(
     r.stderr,
@@ -97,7 +98,7 @@ test('a VDOM the device answers 403 for: it does not exist or is not accessible,
 });
 
 test('in machine-readable mode the error is one JSON line with status and code', async () => {
-  const r = await cmdb(['delete', 'router/access-list', 'inuse', '-o', 'json'], { env });
+  const r = await runInProcess(['delete', 'router/access-list', 'inuse', '-o', 'json'], { env });
   assert.equal(r.code, 7);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1);

@@ -1,12 +1,13 @@
 // Many devices in one run (CLI.md, "Many devices"): -d lists and patterns over saved profiles, each
-// device an emulator of its own, through the built CLI over HTTP.
+// device an emulator of its own, through the program (in-process) over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { terminalIO } from '../helpers/tty.js';
 import { main } from '../../src/cli/main.js';
 import { readdirSync } from 'node:fs';
@@ -90,7 +91,7 @@ const names = (rows: Obj[]) => rows.map((r) => r.name);
 
 describe('reads keyed by device in every format', () => {
   test('json: an object keyed by device, in the order of the selection', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', 'hq,branch-1', '-o', 'json'], { env: healthy });
+    const r = await runInProcess(['list', BINDINGS, '-d', 'hq,branch-1', '-o', 'json'], { env: healthy });
     ok(r);
     const out = json<Record<string, Obj[]>>(r);
     assert.deepEqual(Object.keys(out), ['hq', 'branch-1']);
@@ -99,22 +100,22 @@ describe('reads keyed by device in every format', () => {
   });
 
   test("a pattern, and '*' for every saved profile (file order)", async () => {
-    const pattern = await cmdb(['list', BINDINGS, '-d', 'branch-*', '-o', 'json'], { env: healthy });
+    const pattern = await runInProcess(['list', BINDINGS, '-d', 'branch-*', '-o', 'json'], { env: healthy });
     ok(pattern);
     assert.deepEqual(Object.keys(json<Obj>(pattern)), ['branch-1', 'branch-2']);
-    const all = await cmdb(['list', BINDINGS, '-o', 'json'], { env: { ...healthy, CMDB_DEVICE: '*' } });
+    const all = await runInProcess(['list', BINDINGS, '-o', 'json'], { env: { ...healthy, CMDB_DEVICE: '*' } });
     ok(all);
     const out = json<Record<string, Obj[]>>(all);
     assert.deepEqual(Object.keys(out), ['branch-1', 'branch-2', 'hq']);
     assert.deepEqual(names(out['branch-2']), ['branch-2-a', 'branch-2-b']);
     // Keyed even when a pattern matches one device: a script's shape does not depend on the count.
-    const one = await cmdb(['list', BINDINGS, '-d', 'h?', '-o', 'json'], { env: healthy });
+    const one = await runInProcess(['list', BINDINGS, '-d', 'h?', '-o', 'json'], { env: healthy });
     ok(one);
     assert.deepEqual(Object.keys(json<Obj>(one)), ['hq']);
   });
 
   test('yaml: the same mapping', async () => {
-    const r = await cmdb(['get', BINDINGS, '1', '-d', 'branch-*', '-o', 'yaml', '--fields', 'seq-num,name'], {
+    const r = await runInProcess(['get', BINDINGS, '1', '-d', 'branch-*', '-o', 'yaml', '--fields', 'seq-num,name'], {
       env: healthy,
     });
     ok(r);
@@ -123,7 +124,7 @@ describe('reads keyed by device in every format', () => {
   });
 
   test('ndjson: every line whole, device first', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson'], { env: healthy });
+    const r = await runInProcess(['list', BINDINGS, '-d', '*', '-o', 'ndjson'], { env: healthy });
     ok(r);
     const lines = r.stdout
       .trimEnd()
@@ -145,7 +146,7 @@ describe('reads keyed by device in every format', () => {
   });
 
   test('csv: one header, device first', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', 'branch-2,hq', '-o', 'csv', '--fields', 'seq-num,name'], {
+    const r = await runInProcess(['list', BINDINGS, '-d', 'branch-2,hq', '-o', 'csv', '--fields', 'seq-num,name'], {
       env: healthy,
     });
     ok(r);
@@ -153,7 +154,7 @@ describe('reads keyed by device in every format', () => {
   });
 
   test('table: one section per device', async () => {
-    const r = await cmdb(['get', BINDINGS, '1', '-d', 'branch-1,hq', '-o', 'table'], { env: healthy });
+    const r = await runInProcess(['get', BINDINGS, '1', '-d', 'branch-1,hq', '-o', 'table'], { env: healthy });
     ok(r);
     const sections = r.stdout.split(/^== device: (.+) ==\n/m);
     assert.equal(sections[0], '');
@@ -163,7 +164,7 @@ describe('reads keyed by device in every format', () => {
   });
 
   test('--verbose: each exchange line names its device', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', 'branch-1,hq', '-o', 'json', '-v'], { env: healthy });
+    const r = await runInProcess(['list', BINDINGS, '-d', 'branch-1,hq', '-o', 'json', '-v'], { env: healthy });
     ok(r);
     const exchanges = r.stderr.split('\n').filter((l) => /^\[[^\]]+\] [<>]/.test(l));
     assert.ok(
@@ -181,10 +182,10 @@ describe('reads keyed by device in every format', () => {
 
   test('list --all pages on each device: the same documents as one page, in every format', async () => {
     for (const format of ['json', 'yaml', 'csv', 'table', 'ndjson']) {
-      const paged = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--all', '--page-size', '1'], {
+      const paged = await runInProcess(['list', BINDINGS, '-d', '*', '-o', format, '--all', '--page-size', '1'], {
         env: healthy,
       });
-      const whole = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
+      const whole = await runInProcess(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
       ok(paged);
       if (format === 'ndjson') assert.deepEqual(paged.stdout.split('\n').sort(), whole.stdout.split('\n').sort());
       else assert.equal(paged.stdout, whole.stdout, format);
@@ -193,13 +194,13 @@ describe('reads keyed by device in every format', () => {
 
   test('--parallel 1 prints exactly what the default prints', async () => {
     for (const format of ['json', 'yaml', 'csv', 'table']) {
-      const one = await cmdb(['list', BINDINGS, '-d', '*', '-o', format, '--parallel', '1'], { env: healthy });
-      const many = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
+      const one = await runInProcess(['list', BINDINGS, '-d', '*', '-o', format, '--parallel', '1'], { env: healthy });
+      const many = await runInProcess(['list', BINDINGS, '-d', '*', '-o', format], { env: healthy });
       ok(one);
       assert.equal(one.stdout, many.stdout, format);
     }
-    const one = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson', '--parallel', '1'], { env: healthy });
-    const many = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'ndjson', '--parallel', '3'], { env: healthy });
+    const one = await runInProcess(['list', BINDINGS, '-d', '*', '-o', 'ndjson', '--parallel', '1'], { env: healthy });
+    const many = await runInProcess(['list', BINDINGS, '-d', '*', '-o', 'ndjson', '--parallel', '3'], { env: healthy });
     assert.deepEqual(one.stdout.split('\n').sort(), many.stdout.split('\n').sort());
   });
 });
@@ -207,7 +208,7 @@ describe('reads keyed by device in every format', () => {
 describe('writes on several devices', () => {
   test('create reaches each device; one result per device in json, csv and table', async () => {
     const before = NAMES.map((n) => emus[n].requests.length);
-    const r = await cmdb(
+    const r = await runInProcess(
       [
         'create',
         BINDINGS,
@@ -238,7 +239,7 @@ describe('writes on several devices', () => {
     assert.equal(emus.hq.requests.length, before[2], 'hq was not selected');
     assert.ok(!(emus.hq.objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 20));
 
-    const csv = await cmdb(
+    const csv = await runInProcess(
       [
         'create',
         BINDINGS,
@@ -260,7 +261,9 @@ describe('writes on several devices', () => {
       csv.stdout,
       /^device,status,mkey,revision,vdom\nbranch-1,success,21,\w+,root\nbranch-2,success,21,\w+,root\n$/,
     );
-    const table = await cmdb(['delete', BINDINGS, '20', '21', '-d', 'branch-*', '-o', 'table'], { env: healthy });
+    const table = await runInProcess(['delete', BINDINGS, '20', '21', '-d', 'branch-*', '-o', 'table'], {
+      env: healthy,
+    });
     ok(table);
     assert.match(table.stdout, /^== device: branch-1 ==\n(.*\n)*\n== device: branch-2 ==\n/);
     assert.equal((table.stdout.match(/deleted firewall.ipmacbinding\/table 2[01]/g) ?? []).length, 4, table.stdout);
@@ -291,7 +294,7 @@ describe('writes on several devices', () => {
         seq++;
         const body = { 'seq-num': seq, ip: `10.6.6.${seq}`, mac: `00:09:0f:00:06:${seq}` };
         const sent = Object.fromEntries(NAMES.map((n) => [n, emus[n].requests.length]));
-        const r = await cmdb(
+        const r = await runInProcess(
           [
             'create',
             BINDINGS,
@@ -336,14 +339,14 @@ describe('writes on several devices', () => {
             assert.ok(!has, `${what}: not created on ${name}`);
           }
         }
-        ok(await cmdb(['delete', BINDINGS, String(seq), '-d', selection], { env: healthy }));
+        ok(await runInProcess(['delete', BINDINGS, String(seq), '-d', selection], { env: healthy }));
       }
     }
   });
 
   test('a refused write on one device: the others still written, the exit its code', async () => {
     emus['branch-2'].populate(BINDINGS, 'root', [binding(30, 'taken')]);
-    const r = await cmdb(
+    const r = await runInProcess(
       [
         'create',
         BINDINGS,
@@ -366,14 +369,14 @@ describe('writes on several devices', () => {
     assert.equal(error.error.device, 'branch-2');
     assert.equal(Object.keys(error.error)[0], 'device');
     assert.equal(error.error.exit, 7);
-    await cmdb(['delete', BINDINGS, '30', '-d', 'branch-*'], { env: healthy });
+    await runInProcess(['delete', BINDINGS, '30', '-d', 'branch-*'], { env: healthy });
   });
 });
 
 describe('devices that fail do not stop the others', () => {
   test('unreachable and wrong credential among healthy ones: errors named, exit the most severe', async () => {
     for (const format of ['json', 'table']) {
-      const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', format], { env: mixed });
+      const r = await runInProcess(['list', BINDINGS, '-d', '*', '-o', format], { env: mixed });
       assert.equal(r.code, 3, `unreachable (3) outranks not authenticated (4)\n${r.stderr}`);
       if (format === 'json') {
         const errors = r.stderr
@@ -405,7 +408,7 @@ describe('devices that fail do not stop the others', () => {
         ['hq', emus.hq.url, emus.hq.token],
         ['pinned', tls.url, tls.token, `fingerprint: ${pin}`],
       ]);
-      const r = await cmdb(['list', BINDINGS, '-d', '*', '-o', 'json'], { env });
+      const r = await runInProcess(['list', BINDINGS, '-d', '*', '-o', 'json'], { env });
       assert.equal(r.code, 3, r.stderr);
       assert.deepEqual(Object.keys(json<Obj>(r)), ['hq']);
       const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: Obj };
@@ -428,7 +431,7 @@ describe('devices that fail do not stop the others', () => {
         ['hq', emus.hq.url, emus.hq.token],
         ['limited', limited.url, 'limitedaaaaaaaaaaaaaaaaaaaaaaa'],
       ]);
-      const r = await cmdb(['list', BINDINGS, '-d', 'hq,limited', '-o', 'table'], { env });
+      const r = await runInProcess(['list', BINDINGS, '-d', 'hq,limited', '-o', 'table'], { env });
       assert.equal(r.code, 5, r.stderr);
       assert.deepEqual(
         [...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]),
@@ -441,7 +444,7 @@ describe('devices that fail do not stop the others', () => {
   });
 
   test('JSON error lines carry the device; a device that failed is left out of stdout', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', 'hq,wrong-token', '-o', 'ndjson'], { env: mixed });
+    const r = await runInProcess(['list', BINDINGS, '-d', 'hq,wrong-token', '-o', 'ndjson'], { env: mixed });
     assert.equal(r.code, 4);
     const errors = r.stderr
       .trim()
@@ -464,7 +467,7 @@ describe('devices that fail do not stop the others', () => {
   });
 
   test('every device failing: nothing on stdout', async () => {
-    const r = await cmdb(['list', BINDINGS, '-d', 'down,wrong-token', '-o', 'json'], { env: mixed });
+    const r = await runInProcess(['list', BINDINGS, '-d', 'down,wrong-token', '-o', 'json'], { env: mixed });
     assert.equal(r.code, 3);
     assert.equal(r.stdout, '');
   });
@@ -473,7 +476,7 @@ describe('devices that fail do not stop the others', () => {
 describe('selection errors: nothing sent', () => {
   test('a pattern that matches nothing names the saved profiles', async () => {
     const sent = requestCount();
-    const r = await cmdb(['list', BINDINGS, '-d', 'branch-1,store-*', '-o', 'json'], { env: healthy });
+    const r = await runInProcess(['list', BINDINGS, '-d', 'branch-1,store-*', '-o', 'json'], { env: healthy });
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     const { error } = JSON.parse(r.stderr) as { error: Obj };
@@ -484,16 +487,16 @@ describe('selection errors: nothing sent', () => {
 
   test('an unknown name in a list, --host with several, a bad --parallel, login on several', async () => {
     const sent = requestCount();
-    const unknown = await cmdb(['list', BINDINGS, '-d', 'hq,nope'], { env: healthy });
+    const unknown = await runInProcess(['list', BINDINGS, '-d', 'hq,nope'], { env: healthy });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no device named 'nope'\n {2}hint: saved devices: branch-1, branch-2, hq/);
-    const host = await cmdb(['list', BINDINGS, '-d', '*', '--host', emus.hq.url], { env: healthy });
+    const host = await runInProcess(['list', BINDINGS, '-d', '*', '--host', emus.hq.url], { env: healthy });
     assert.equal(host.code, 2);
     assert.match(host.stderr, /names several devices, but --host/);
-    const parallel = await cmdb(['list', BINDINGS, '-d', '*', '--parallel', '0'], { env: healthy });
+    const parallel = await runInProcess(['list', BINDINGS, '-d', '*', '--parallel', '0'], { env: healthy });
     assert.equal(parallel.code, 2);
     assert.match(parallel.stderr, /invalid --parallel '0'/);
-    const login = await cmdb(['login', '-d', 'branch-*', '--host', emus.hq.url, '--token-stdin'], {
+    const login = await runInProcess(['login', '-d', 'branch-*', '--host', emus.hq.url, '--token-stdin'], {
       env: healthy,
       stdin: emus.hq.token,
     });
@@ -503,28 +506,30 @@ describe('selection errors: nothing sent', () => {
   });
 
   test('input errors are the same on every device: said once, without a device', async () => {
-    const r = await cmdb(['get', BINDINGS, 'not-a-number', '-d', '*'], { env: healthy });
+    const r = await runInProcess(['get', BINDINGS, 'not-a-number', '-d', '*'], { env: healthy });
     assert.equal(r.code, 2);
     assert.equal(r.stderr.match(/^cmdb: /gm)?.length, 1, r.stderr);
     assert.doesNotMatch(r.stderr, /branch-1:/);
   });
 
   test('commands that do not use a device ignore a list in CMDB_DEVICE', async () => {
-    const r = await cmdb(['tables', '--area', 'log', '-o', 'json'], { env: { ...healthy, CMDB_DEVICE: 'nothing-*' } });
+    const r = await runInProcess(['tables', '--area', 'log', '-o', 'json'], {
+      env: { ...healthy, CMDB_DEVICE: 'nothing-*' },
+    });
     ok(r);
   });
 });
 
 describe('device list and device set', () => {
   test('device list: every host whole, auth kind, the default marked', async () => {
-    const r = await cmdb(['device', 'list', '-o', 'table'], { env: mixed });
+    const r = await runInProcess(['device', 'list', '-o', 'table'], { env: mixed });
     ok(r);
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(lines[0].split(/ {2,}/).slice(0, 4), ['name', 'host', 'auth', 'default']);
     const hq = lines.find((l) => l.startsWith('hq '))!.split(/ {2,}/);
     assert.deepEqual(hq.slice(0, 4), ['hq', emus.hq.url, 'token', '*']);
     assert.equal(lines.filter((l) => / \*( |$)/.test(l)).length, 1);
-    const listed = json<Obj[]>(await cmdb(['device', 'list', '-o', 'json'], { env: mixed }));
+    const listed = json<Obj[]>(await runInProcess(['device', 'list', '-o', 'json'], { env: mixed }));
     assert.deepEqual(
       listed.map((d) => [d.name, d.default]),
       [
@@ -540,22 +545,22 @@ describe('device list and device set', () => {
   test('device set changes vdom, timeout, ca-file and prefix without a login; later runs use them', async () => {
     const env = profilesEnv([['solo', emus.hq.url, emus.hq.token]]);
     const sent = emus.hq.requests.length;
-    const set = await cmdb(['device', 'set', 'solo', 'vdom=dmz', 'timeout=7', '-o', 'json'], { env });
+    const set = await runInProcess(['device', 'set', 'solo', 'vdom=dmz', 'timeout=7', '-o', 'json'], { env });
     ok(set);
     assert.deepEqual([json<Obj>(set).vdom, json<Obj>(set).timeout], ['dmz', 7]);
     assert.equal(emus.hq.requests.length, sent, 'nothing is sent to the device');
-    const list = await cmdb(['list', BINDINGS, '-d', 'solo', '-o', 'json'], { env });
+    const list = await runInProcess(['list', BINDINGS, '-d', 'solo', '-o', 'json'], { env });
     ok(list);
     assert.equal(new URLSearchParams(emus.hq.requests.at(-1)!.query).get('vdom'), 'dmz');
     const ca = join(env.HOME!, 'ca.pem');
     writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
-    const table = await cmdb(
+    const table = await runInProcess(
       ['device', 'set', 'solo', 'vdom=', 'prefix=/api/v2/cmdb', `ca-file=${ca}`, '-o', 'table'],
       { env },
     );
     ok(table);
     assert.equal(table.stdout.trim(), `Device 'solo': vdom removed, prefix=/api/v2/cmdb, ca-file=${ca}`);
-    const shown = json<Obj>(await cmdb(['device', 'show', 'solo', '-o', 'json'], { env }));
+    const shown = json<Obj>(await runInProcess(['device', 'show', 'solo', '-o', 'json'], { env }));
     assert.deepEqual(
       [shown.vdom, shown.timeout, shown.prefix, shown['ca-file'], shown.host],
       [null, 7, '/api/v2/cmdb', ca, emus.hq.url],
@@ -574,7 +579,7 @@ describe('device list and device set', () => {
       [['solo', 'prefix=api'], /invalid prefix 'api'/],
       [['nope', 'vdom=root'], /no device named 'nope'/],
     ] as [string[], RegExp][]) {
-      const r = await cmdb(['device', 'set', ...args], { env });
+      const r = await runInProcess(['device', 'set', ...args], { env });
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, message);
     }
@@ -585,7 +590,7 @@ describe('device list and device set', () => {
 describe('configuration as code on several devices', () => {
   test('export --dir: one file per device, nothing on stdout', async () => {
     const dir = join(tempDir('cmdb-export-'), 'configs');
-    const r = await cmdb(['export', BINDINGS, '-d', '*', '--dir', dir], { env: healthy });
+    const r = await runInProcess(['export', BINDINGS, '-d', '*', '--dir', dir], { env: healthy });
     ok(r);
     assert.equal(r.stdout, '');
     assert.deepEqual(readdirSync(dir).sort(), ['branch-1.yaml', 'branch-2.yaml', 'hq.yaml']);
@@ -601,14 +606,14 @@ describe('configuration as code on several devices', () => {
         ),
       );
     }
-    const keyed = await cmdb(['export', BINDINGS, '-d', 'branch-*'], { env: healthy });
+    const keyed = await runInProcess(['export', BINDINGS, '-d', 'branch-*'], { env: healthy });
     ok(keyed);
     assert.match(keyed.stdout, /^branch-1:\n {2}vdoms:\n/, 'yaml, the export default, keyed by device');
   });
 
   test("diff --from a reference: each device's drift, the reference read once; exit 10", async () => {
     const gold = emus.hq.requests.length;
-    const r = await cmdb(['diff', '--from', 'hq', BINDINGS, '-d', 'branch-*', '-o', 'json'], { env: healthy });
+    const r = await runInProcess(['diff', '--from', 'hq', BINDINGS, '-d', 'branch-*', '-o', 'json'], { env: healthy });
     assert.equal(r.code, 10, r.stderr);
     const plans = json<Record<string, { create: Obj[]; update: { key: unknown; changes: Obj }[] }>>(r);
     assert.deepEqual(Object.keys(plans), ['branch-1', 'branch-2']);
@@ -632,7 +637,7 @@ describe('configuration as code on several devices', () => {
       `vdoms:\n  root:\n    ${BINDINGS}:\n      - seq-num: 40\n        ip: 10.4.4.40\n        mac: 00:09:0f:00:04:40\n        name: from-apply\n`,
     );
     const apply = async (...extra: string[]) => {
-      const r = await cmdb(['apply', '-f', file, '-d', 'branch-*', '-o', 'json', ...extra], { env: healthy });
+      const r = await runInProcess(['apply', '-f', file, '-d', 'branch-*', '-o', 'json', ...extra], { env: healthy });
       ok(r);
       const report = json<Record<string, { applied: Obj[]; failed: unknown }>>(r);
       assert.deepEqual(Object.keys(report), ['branch-1', 'branch-2']);
@@ -644,11 +649,11 @@ describe('configuration as code on several devices', () => {
         (emus[name].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40 && o.name === 'from-apply'),
         name,
       );
-    await cmdb(['delete', BINDINGS, '40', '-d', 'branch-1'], { env: healthy });
+    await runInProcess(['delete', BINDINGS, '40', '-d', 'branch-1'], { env: healthy });
     assert.deepEqual(await apply('--atomic'), [1, 0], 'only branch-1 was changed');
     assert.ok((emus['branch-1'].objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40));
     assert.deepEqual(await apply(), [0, 0]);
-    await cmdb(['delete', BINDINGS, '40', '-d', 'branch-*'], { env: healthy });
+    await runInProcess(['delete', BINDINGS, '40', '-d', 'branch-*'], { env: healthy });
     assert.ok(!(emus.hq.objects(BINDINGS) as Obj[]).some((o) => o['seq-num'] === 40));
   });
 
@@ -680,6 +685,6 @@ describe('configuration as code on several devices', () => {
     assert.deepEqual(Object.keys(JSON.parse(yes.out()) as Obj), ['branch-1', 'branch-2']);
     assert.match(yes.err(), /\r\x1b\[K\d\/2 devices/, 'a progress line on the terminal');
     assert.equal((yes.err().match(/\[y\/N\]/g) ?? []).length, 1, 'asked once');
-    await cmdb(['delete', BINDINGS, '50', '-d', 'branch-*'], { env: healthy });
+    await runInProcess(['delete', BINDINGS, '50', '-d', 'branch-*'], { env: healthy });
   });
 });

@@ -1,13 +1,15 @@
 // Every table the device has is first-class (CLI.md "Every table the device has"): a sample of every
 // area of the 6.4.14 catalogue, one table with a string key, one with an integer key and one singleton
-// per area where it has them, through the built CLI against the emulator over HTTP. Operations as the
+// per area where it has them, through the program (in-process, test/helpers/inprocess.ts) against the
+// emulator over HTTP. Operations as the
 // catalogue allows; bad values refused with exit 2 and nothing sent (the emulator's request log).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { allTables, areaOf, type FieldSchema, type TableDef } from '../../src/catalogue/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { newKey, sampleValue } from '../helpers/samples.js';
 
 type Obj = Record<string, unknown>;
@@ -27,7 +29,7 @@ after(async () => {
 const NOTICE = /sending it as a keyed table/;
 
 async function run(...args: string[]): Promise<Run> {
-  const r = await cmdb(args, { env, timeoutMs: 60_000 });
+  const r = await runInProcess(args, { env, timeoutMs: 60_000 });
   assert.doesNotMatch(r.stderr, NOTICE, `${args.join(' ')}: ${r.stderr}`);
   return r;
 }

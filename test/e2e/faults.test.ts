@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -61,7 +62,7 @@ function report(r: Run): Item[] {
 
 describe('a bulk create over a link that drops connections', () => {
   test('the report matches the device exactly, and re-running converges', async () => {
-    const first = await cmdb(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', '4'], {
+    const first = await runInProcess(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', '4'], {
       env,
       timeoutMs: 120_000,
     });
@@ -82,7 +83,10 @@ describe('a bulk create over a link that drops connections', () => {
 
     let last = first;
     for (let run = 0; run < 6 && last.code !== 0; run++) {
-      last = await cmdb(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', '4'], { env, timeoutMs: 120_000 });
+      last = await runInProcess(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', '4'], {
+        env,
+        timeoutMs: 120_000,
+      });
       const again = report(last);
       for (const item of again.filter((i) => i.status !== 'success'))
         assert.equal(item.outcome, 'unknown', JSON.stringify(item));
@@ -120,9 +124,9 @@ describe('re-running a bulk create straight against the device', () => {
     const dir = tempDir('cmdb-rerun-');
     const same = join(dir, 'same.json');
     writeFileSync(same, JSON.stringify(items));
-    const r1 = await cmdb(['create', TABLE, '-f', same, '-o', 'json'], { env: direct });
+    const r1 = await runInProcess(['create', TABLE, '-f', same, '-o', 'json'], { env: direct });
     assert.equal(r1.code, 0, r1.stderr);
-    const r2 = await cmdb(['create', TABLE, '-f', same, '-o', 'json'], { env: direct });
+    const r2 = await runInProcess(['create', TABLE, '-f', same, '-o', 'json'], { env: direct });
     assert.equal(r2.code, 0, r2.stderr);
     assert.deepEqual(
       (JSON.parse(r2.stdout) as Item[]).map((i) => [i.mkey, i.status, i.outcome]),
@@ -135,7 +139,7 @@ describe('re-running a bulk create straight against the device', () => {
     const changed = join(dir, 'changed.json');
     writeFileSync(changed, JSON.stringify([items[0], { ...items[1], ip: '10.7.0.99' }]));
     for (const format of ['json', 'ndjson', 'yaml', 'csv', 'table']) {
-      const r = await cmdb(['create', TABLE, '-f', changed, '-o', format], { env: direct });
+      const r = await runInProcess(['create', TABLE, '-f', changed, '-o', format], { env: direct });
       assert.equal(r.code, 7, r.stderr);
       assert.match(r.stdout + r.stderr, /unchanged/);
       if (format === 'table') assert.match(r.stderr, /firewall\.ipmacbinding\/table "2":? .*already exists/);

@@ -1,5 +1,6 @@
-// Fleet writes show before they ask, and interruptions say what was done (issue #22, items 2 and 3):
-// several emulators, each a saved device, through the built CLI (pipes, and a pseudo-terminal).
+// Fleet writes show before they ask, and interruptions say what was done (issue #22, items 2 and 3): several
+// emulators, each a saved device, through the program (in-process; a pseudo-terminal and Ctrl-C through the
+// built CLI).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -7,7 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { BIN, cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { BIN, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { cmdbOnTerminal } from '../helpers/pty.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 
@@ -30,7 +32,7 @@ const ok = (r: Run, code = 0) => assert.equal(r.code, code, `exit ${r.code}\nstd
 /** What each device's access lists say: `name=comments`. */
 const acls = (device: string) => (emus[device].objects(ACL, 'root') as Obj[]).map((o) => `${o.name}=${o.comments}`);
 const writes = () => Object.values(emus).reduce((n, e) => n + e.requests.filter((r) => r.method !== 'GET').length, 0);
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 
 const TOKEN = 'fleetplantoken0123456789abcdefg';
 
@@ -259,7 +261,7 @@ test('a device lost mid-stream: the same kind of line, the JSON closed, and no h
     choose: (head) => (/[?&]start=20\b/.test(head) ? 'before' : 'pass'),
   });
   try {
-    const r = await cmdb(['list', BINDINGS, '--all', '--page-size', '10'], {
+    const r = await runInProcess(['list', BINDINGS, '--all', '--page-size', '10'], {
       env: { ...isolatedEnv({ CMDB_HOST: proxy.url, CMDB_TOKEN: TOKEN }) },
     });
     assert.equal(r.code, 3, r.stderr);

@@ -9,7 +9,8 @@ import { createServer, request, type Server } from 'node:http';
 import { rmSync } from 'node:fs';
 import { allTables } from '../../src/catalogue/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 type Obj = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ function ok(r: Run, what: string): void {
   assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout.slice(0, 2000)}`);
 }
 
-const run = (e: NodeJS.ProcessEnv, ...args: string[]) => cmdb(args, { env: e, timeoutMs: 120_000 });
+const run = (e: NodeJS.ProcessEnv, ...args: string[]) => runInProcess(args, { env: e, timeoutMs: 120_000 });
 
 /** The keys of a keyed table in a YAML document of one VDOM, in the document's order. */
 function policyIds(yamlText: string, vdom: string): number[] {
@@ -117,7 +118,7 @@ describe('a full export restored onto a fresh device', () => {
       await run(target, 'update', 'log.disk/setting', '--set', 'status=disable', '--vdom', 'dmz'),
       'change a singleton',
     );
-    const restore = await cmdb(['apply', '-f', '-', '--prune', '--yes', '-o', 'json'], {
+    const restore = await runInProcess(['apply', '-f', '-', '--prune', '--yes', '-o', 'json'], {
       env: target,
       stdin: first.stdout,
       timeoutMs: 120_000,
@@ -132,7 +133,7 @@ describe('a full export restored onto a fresh device', () => {
     ok(second, 'export again');
     assert.ok(second.stdout === first.stdout, 'the second export is byte-identical to the first');
     assert.deepEqual(policyIds(second.stdout, 'root'), ids);
-    const again = await cmdb(['diff', '-f', '-', '--prune', '-o', 'json'], {
+    const again = await runInProcess(['diff', '-f', '-', '--prune', '-o', 'json'], {
       env: target,
       stdin: first.stdout,
       timeoutMs: 120_000,
@@ -145,7 +146,7 @@ describe('a full export restored onto a fresh device', () => {
     };
     const list = policies.vdoms.root['firewall/policy'];
     const reordered = [list.at(-1)!, ...list.slice(0, -1)];
-    const moved = await cmdb(['apply', '-f', '-', '--yes', '-o', 'json'], {
+    const moved = await runInProcess(['apply', '-f', '-', '--yes', '-o', 'json'], {
       env: target,
       stdin: JSON.stringify({ vdoms: { root: { 'firewall/policy': reordered } } }),
     });
@@ -234,7 +235,7 @@ describe('what a full export leaves out', () => {
     // A document naming them either way is the same table to diff.
     const doc = r.stdout;
     const specNames = doc.replace(/log\.fortianalyzer2\//g, 'log.vendoranalyzer2/');
-    const d = await cmdb(['diff', '-f', '-', '-o', 'json'], { env: e, stdin: specNames, timeoutMs: 120_000 });
+    const d = await runInProcess(['diff', '-f', '-', '-o', 'json'], { env: e, stdin: specNames, timeoutMs: 120_000 });
     assert.equal(d.code, 0, d.stdout + d.stderr);
   });
 

@@ -1,8 +1,9 @@
-// Whatever a device (or something in front of it) answers, the built CLI ends with the documented exit
+// Whatever a device (or something in front of it) answers, the program ends with the documented exit
 // code and a one-line message: never exit 0 with wrong data, never an internal error, never a hang.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { expectCode } from '../helpers/expect.js';
 import {
   answers,
@@ -24,7 +25,7 @@ before(async () => {
 after(() => server.close());
 
 function run(...args: string[]): Promise<Run> {
-  return cmdb(args, { env, timeoutMs: 20_000 });
+  return runInProcess(args, { env, timeoutMs: 20_000 });
 }
 
 /** The error is one `cmdb:` line, at most followed by its hint (or one JSON error line), and no stack trace. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -29,7 +30,7 @@ function lose(pattern: RegExp, when: 'before' | 'after'): void {
 }
 
 async function run(...args: string[]): Promise<Run> {
-  const r = await cmdb(args, { env, timeoutMs: 60_000 });
+  const r = await runInProcess(args, { env, timeoutMs: 60_000 });
   assert.equal(hits, 1, `the write was cut off: ${r.stderr}`);
   return r;
 }
@@ -37,7 +38,7 @@ async function run(...args: string[]): Promise<Run> {
 /** A run with nothing cut off. */
 function plain(...args: string[]): Promise<Run> {
   choose = () => 'pass';
-  return cmdb(args, { env, timeoutMs: 60_000 });
+  return runInProcess(args, { env, timeoutMs: 60_000 });
 }
 
 function names(vdom: string): string[] {

@@ -1,4 +1,4 @@
-// The messages a new user meets, through the built CLI against the emulator: each names the right
+// The messages a new user meets, through the program (in-process) against the emulator: each names the right
 // thing (the new key, the missing target, the VDOM, the file) and exits with the documented code.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
 import { keysHint } from '../../src/request/table.js';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 const ACL = 'router/access-list';
 const MODEMS = 'system.3g-modem/custom';
 
@@ -44,7 +45,7 @@ describe('keys: the message names the key that is in the way', () => {
   });
 
   test("a duplicate in a bulk create names each item's key", async () => {
-    const bulk = await cmdb(['create', ACL, '-f', '-'], {
+    const bulk = await runInProcess(['create', ACL, '-f', '-'], {
       env,
       stdin: '[{"name":"deny-all","comments":"x"},{"name":"10.0.0.0/8","comments":"y"}]',
     });
@@ -166,7 +167,7 @@ describe('files and empty results', () => {
   test('an empty list without a filter says the table is empty', async () => {
     const plain = await startEmulator({ port: 0, seed: 'empty' });
     try {
-      const r = await cmdb(['list', ACL, '-o', 'table'], {
+      const r = await runInProcess(['list', ACL, '-o', 'table'], {
         env: isolatedEnv({ CMDB_HOST: plain.url, CMDB_TOKEN: plain.token }),
       });
       assert.equal(r.code, 0, r.stderr);
@@ -252,10 +253,10 @@ describe('bulk output in the machine formats', () => {
 
 describe('colour', () => {
   test('FORCE_COLOR colours the error prefix red and the hint dim; --no-color wins', async () => {
-    const coloured = await cmdb(['get', ACL, 'nothere'], { env: { ...env, FORCE_COLOR: '1' } });
+    const coloured = await runInProcess(['get', ACL, 'nothere'], { env: { ...env, FORCE_COLOR: '1' } });
     assert.ok(coloured.stderr.startsWith('\u001b[31mcmdb:\u001b[39m '), JSON.stringify(coloured.stderr));
     assert.match(coloured.stderr, /\u001b\[2m {2}hint: /);
-    const plain = await cmdb(['get', ACL, 'nothere', '--no-color'], { env: { ...env, FORCE_COLOR: '1' } });
+    const plain = await runInProcess(['get', ACL, 'nothere', '--no-color'], { env: { ...env, FORCE_COLOR: '1' } });
     assert.equal(firstLine(plain), `cmdb: ${ACL} "nothere" not found`);
   });
 });
@@ -268,7 +269,7 @@ describe('TLS', () => {
   after(() => tls.close());
 
   test('the hint shows the fingerprint as CLI.md writes it, in a login line that can be pasted', async () => {
-    const r = await cmdb(['list', ACL], { env: isolatedEnv({ CMDB_HOST: tls.url, CMDB_TOKEN: tls.token }) });
+    const r = await runInProcess(['list', ACL], { env: isolatedEnv({ CMDB_HOST: tls.url, CMDB_TOKEN: tls.token }) });
     assert.equal(r.code, 3, r.stderr);
     assert.match(firstLine(r), /^cmdb: TLS verification failed for https:\/\/127\.0\.0\.1:\d+: /);
     const fingerprint = displayFingerprint(tls.fingerprint!);

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { isolatedEnv, json } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { main } from '../../src/cli/main.js';
 import { terminalIO } from '../helpers/tty.js';
 
@@ -16,7 +17,7 @@ let env: NodeJS.ProcessEnv;
 const firstLine = (text: string) => text.split('\n')[0];
 
 const loginToken = (name: string, extra: string[] = []) =>
-  cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', name, ...extra], {
+  runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', name, ...extra], {
     env,
     stdin: `${emu.token}\n`,
   });
@@ -46,32 +47,32 @@ test('device list marks the default with * and never cuts the host, however narr
 });
 
 test('device show prints the settings that apply where the profile sets none', async () => {
-  const table = await cmdb(['device', 'show', '-d', 'first', '-o', 'table'], { env });
+  const table = await runInProcess(['device', 'show', '-d', 'first', '-o', 'table'], { env });
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout, /^prefix\s+\/api\/v2\/cmdb \(default\)$/m);
   assert.match(table.stdout, /^timeout\s+30 \(default\)$/m);
   assert.match(table.stdout, /^vdom\s+\(the device's management VDOM\)$/m);
-  const object = json<Obj>(await cmdb(['device', 'show', '-d', 'first', '-o', 'json'], { env }));
+  const object = json<Obj>(await runInProcess(['device', 'show', '-d', 'first', '-o', 'json'], { env }));
   assert.equal(object.prefix, '/api/v2/cmdb');
   assert.equal(object.timeout, 30);
 });
 
 test('logout on a token profile says there was nothing to end; auth status after --forget says no secret is saved', async () => {
   assert.equal((await loginToken('tok')).code, 0);
-  const logout = await cmdb(['logout', '-d', 'tok', '-o', 'table'], { env });
+  const logout = await runInProcess(['logout', '-d', 'tok', '-o', 'table'], { env });
   assert.equal(logout.code, 0, logout.stderr);
   assert.equal(
     firstLine(logout.stdout),
     `Nothing to end for device 'tok' (${emu.url}): an API token has no session; the token stays saved ('cmdb logout --forget' deletes it)`,
   );
-  const forget = await cmdb(['logout', '-d', 'tok', '--forget', '-o', 'table'], { env });
+  const forget = await runInProcess(['logout', '-d', 'tok', '--forget', '-o', 'table'], { env });
   assert.equal(forget.code, 0, forget.stderr);
   assert.equal(
     firstLine(forget.stdout),
     `Device 'tok' (${emu.url}) uses an API token, which has no session to end; deleted the saved API token`,
   );
   const sent = emu.requests.length;
-  const status = await cmdb(['auth', 'status', '-d', 'tok', '-o', 'json'], { env });
+  const status = await runInProcess(['auth', 'status', '-d', 'tok', '-o', 'json'], { env });
   assert.equal(status.code, 4, status.stderr);
   const shown = json<Obj>(status);
   assert.equal(shown.works, false);
@@ -84,7 +85,7 @@ test('a login of another kind to a saved device is refused without a terminal, a
   const config = join(env.XDG_CONFIG_HOME!, 'cmdb', 'config.yaml');
   const before = readFileSync(config, 'utf8');
   const sent = emu.requests.length;
-  const r = await cmdb(
+  const r = await runInProcess(
     ['login', '-d', 'first', '--host', emu.url, '--username', emu.username, '--password-stdin', '--insecure-storage'],
     { env, stdin: `${emu.password}\n` },
   );
@@ -121,6 +122,6 @@ test('on a terminal the login asks, and replaces the profile only on yes', async
     [/Replace it\?/, 'y\r'],
   ]);
   assert.equal(await main(args, yes, env), 0, yes.err());
-  const shown = json<Obj>(await cmdb(['device', 'show', '-d', 'asked', '-o', 'json'], { env }));
+  const shown = json<Obj>(await runInProcess(['device', 'show', '-d', 'asked', '-o', 'json'], { env }));
   assert.equal(shown.auth, 'session');
 });

@@ -9,7 +9,8 @@ import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 // Named objects, a set to the device: a bulk run sends them --concurrency at a time (a table whose
@@ -214,7 +215,7 @@ function rateLimitedRight(writes: string): void {
 describe('429 on the requests of a bulk run: wait, send again, slow down', () => {
   test(`create -f with ${N} items at --concurrency ${PARALLEL}`, async () => {
     limiter.reset();
-    const r = await cmdb(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', String(PARALLEL)], {
+    const r = await runInProcess(['create', TABLE, '-f', file, '-o', 'json', '--concurrency', String(PARALLEL)], {
       env,
       timeoutMs: 120_000,
     });
@@ -226,7 +227,7 @@ describe('429 on the requests of a bulk run: wait, send again, slow down', () =>
   test(`delete of ${N} keys at --concurrency ${PARALLEL}`, async () => {
     assert.equal(onDevice().length, N);
     limiter.reset();
-    const r = await cmdb(
+    const r = await runInProcess(
       ['delete', TABLE, ...bindings.map((b) => b.name), '-o', 'json', '--concurrency', String(PARALLEL), '--yes'],
       { env, timeoutMs: 120_000 },
     );

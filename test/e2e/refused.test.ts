@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { expectCode } from '../helpers/expect.js';
 import { startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 
@@ -18,7 +19,7 @@ after(() => server.close());
 /** Exit 2, a `cmdb:` line and at most a hint, the device untouched, the password nowhere. */
 async function refused(args: string[], env: NodeJS.ProcessEnv, message: RegExp, stdin = ''): Promise<Run> {
   const sent = server.received.length;
-  const r = await cmdb(args, { env, stdin });
+  const r = await runInProcess(args, { env, stdin });
   expectCode(r, 2, message);
   const lines = r.stderr.trimEnd().split('\n');
   assert.ok(lines.length <= 2 && lines[0].startsWith('cmdb: '), r.stderr);
@@ -282,7 +283,7 @@ describe('a broken or hostile profile or credentials file: exit 2 naming the fil
     ] as const) {
       const sent = server.received.length;
       // Besides the warning that secrets are kept in a file.
-      expectCode(await cmdb(['list', TABLE], { env: withConfig(profile(), text) }), 2, message);
+      expectCode(await runInProcess(['list', TABLE], { env: withConfig(profile(), text) }), 2, message);
       assert.equal(server.received.length, sent, 'nothing was sent');
     }
   });
@@ -295,18 +296,18 @@ describe('plain HTTP', () => {
     // 192.0.2.1 is TEST-NET-1: never answers, so the run ends at the timeout, after the warning.
     const env = isolatedEnv({ CMDB_HOST: 'http://192.0.2.1', CMDB_TOKEN: 'tok' });
     for (let i = 0; i < 2; i++) {
-      const r = await cmdb(['list', TABLE, '--timeout', '1'], { env });
+      const r = await runInProcess(['list', TABLE, '--timeout', '1'], { env });
       expectCode(r, 3, WARNING);
     }
   });
 
   test('to this machine, or over HTTPS: no warning', async () => {
-    const r = await cmdb(['list', TABLE, '-o', 'json'], {
+    const r = await runInProcess(['list', TABLE, '-o', 'json'], {
       env: isolatedEnv({ CMDB_HOST: server.url, CMDB_TOKEN: 'tok' }),
     });
     expectCode(r, 0);
     assert.doesNotMatch(r.stderr, /plain HTTP/);
-    const tls = await cmdb(['list', TABLE, '--timeout', '1'], {
+    const tls = await runInProcess(['list', TABLE, '--timeout', '1'], {
       env: isolatedEnv({ CMDB_HOST: 'https://192.0.2.1', CMDB_TOKEN: 'tok' }),
     });
     expectCode(tls, 3);

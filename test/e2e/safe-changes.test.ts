@@ -1,11 +1,12 @@
-// Safe changes through the built CLI against the emulator: --dry-run shows the exact requests and
+// Safe changes through the program (in-process) against the emulator: --dry-run shows the exact requests and
 // sends no write; on a terminal, deletes, writes to several VDOMs and device remove ask first.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, json } from '../helpers/cli.js';
+import { isolatedEnv, json } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { cmdbOnTerminal } from '../helpers/pty.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -13,7 +14,7 @@ type Obj = Record<string, unknown>;
 
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 const BINDINGS = 'firewall.ipmacbinding/table';
 const ACL = 'router/access-list';
 
@@ -136,7 +137,7 @@ describe('confirmations on a terminal', () => {
     assert.equal(r.code, 0, r.stdout);
     assert.doesNotMatch(r.stdout, /\[y\/N\]/);
     assert.ok(!seqNums().includes(7));
-    const piped = await cmdb(['delete', BINDINGS, '8', '--vdom', 'root'], { env, stdin: 'n\n' });
+    const piped = await runInProcess(['delete', BINDINGS, '8', '--vdom', 'root'], { env, stdin: 'n\n' });
     assert.equal(piped.code, 0, piped.stderr);
     assert.doesNotMatch(piped.stderr, /\[y\/N\]/);
     assert.ok(!seqNums().includes(8));
@@ -175,7 +176,7 @@ describe('confirmations on a terminal', () => {
 
   test('device remove asks; no keeps the profile', async () => {
     const home = isolatedEnv();
-    const login = await cmdb(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', 'lab'], {
+    const login = await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage', '-d', 'lab'], {
       env: home,
       stdin: `${emu.token}\n`,
     });
@@ -186,10 +187,10 @@ describe('confirmations on a terminal', () => {
       no.stdout,
       /remove device 'lab' \(http:\/\/127\.0\.0\.1:\d+\) with its saved credential and session\? \[y\/N\]/,
     );
-    assert.equal((await cmdb(['device', 'list', '-o', 'json'], { env: home })).stdout.includes('lab'), true);
+    assert.equal((await runInProcess(['device', 'list', '-o', 'json'], { env: home })).stdout.includes('lab'), true);
     const yes = await cmdbOnTerminal(['device', 'remove', 'lab'], 'y\r', home);
     assert.equal(yes.code, 0, yes.stdout);
-    assert.equal((await cmdb(['device', 'list', '-o', 'json'], { env: home })).stdout.includes('lab'), false);
+    assert.equal((await runInProcess(['device', 'list', '-o', 'json'], { env: home })).stdout.includes('lab'), false);
   });
 });
 
@@ -244,7 +245,7 @@ describe('several devices', () => {
       ['fw1', emu],
       ['fw2', second],
     ] as const) {
-      const r = await cmdb(['login', '--host', device.url, '--token-stdin', '--insecure-storage', '-d', name], {
+      const r = await runInProcess(['login', '--host', device.url, '--token-stdin', '--insecure-storage', '-d', name], {
         env: fleet,
         stdin: `${device.token}\n`,
       });
@@ -257,9 +258,12 @@ describe('several devices', () => {
 
   test('--dry-run: the requests of each device, keyed by device; nothing sent', async () => {
     const since = [emu.requests.length, second.requests.length];
-    const r = await cmdb(['delete', ACL, 'deny-all', '-d', 'fw1,fw2', '--vdom', 'root', '--dry-run', '-o', 'json'], {
-      env: fleet,
-    });
+    const r = await runInProcess(
+      ['delete', ACL, 'deny-all', '-d', 'fw1,fw2', '--vdom', 'root', '--dry-run', '-o', 'json'],
+      {
+        env: fleet,
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     const request = { method: 'DELETE', path: `/api/v2/cmdb/${ACL}/deny-all`, query: 'vdom=root', body: null };
     assert.deepEqual(json(r), { fw1: [request], fw2: [request] });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { TlsVerificationError, type TlsProblem } from '../../src/api/errors.js';
 import { describeError } from '../../src/cli/hints.js';
-import { cmdb, isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { isolatedEnv, json, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { cmdbOnTerminal } from '../helpers/pty.js';
 
 const BINDINGS = 'firewall.ipmacbinding/table';
@@ -17,7 +18,7 @@ const ACL = 'router/access-list';
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
 let dir: string;
-const run = (...args: string[]) => cmdb(args, { env });
+const run = (...args: string[]) => runInProcess(args, { env });
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -95,7 +96,7 @@ describe('a file is reported in its own format, with its line', () => {
 });
 
 test('CMDB_OUTPUT=table with export names the variable, not -o table', async () => {
-  const r = await cmdb(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'table' } });
+  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'table' } });
   assert.equal(r.code, 2, r.stderr);
   assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=table does not fit a config document$/);
   assert.doesNotMatch(firstLine(r), /-o table/);
@@ -178,7 +179,7 @@ describe('TLS failures in words, and a pin hint with the flags typed', () => {
   test('a real self-signed certificate: in words, with the login line to pin it', async () => {
     const tls = await startEmulator({ port: 0, tls: true });
     try {
-      const r = await cmdb(['list', ACL], { env: { ...env, CMDB_HOST: tls.url } });
+      const r = await runInProcess(['list', ACL], { env: { ...env, CMDB_HOST: tls.url } });
       assert.equal(r.code, 3, r.stderr);
       assert.match(
         firstLine(r),
@@ -243,15 +244,15 @@ test('the plain-text-credential warning can be silenced per device once acknowle
       { mode: 0o600 },
     );
     writeFileSync(join(config, 'credentials.yaml'), `lab: ${emu.token}\nother: ${emu.token}\n`, { mode: 0o600 });
-    const warned = await cmdb(['get', 'log.disk/setting', '-o', 'json'], { env: home });
+    const warned = await runInProcess(['get', 'log.disk/setting', '-o', 'json'], { env: home });
     assert.equal(warned.code, 0, warned.stderr);
     assert.match(warned.stderr, /warning: secrets are kept in plain text .*plain-text-ok=true/);
-    const set = await cmdb(['device', 'set', 'lab', 'plain-text-ok=true'], { env: home });
+    const set = await runInProcess(['device', 'set', 'lab', 'plain-text-ok=true'], { env: home });
     assert.equal(set.code, 0, set.stderr);
-    const quiet = await cmdb(['get', 'log.disk/setting', '-o', 'json'], { env: home });
+    const quiet = await runInProcess(['get', 'log.disk/setting', '-o', 'json'], { env: home });
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(quiet.stderr, '');
-    const other = await cmdb(['get', 'log.disk/setting', '-o', 'json', '-d', 'other'], { env: home });
+    const other = await runInProcess(['get', 'log.disk/setting', '-o', 'json', '-d', 'other'], { env: home });
     assert.match(other.stderr, /warning: secrets are kept in plain text/);
   } finally {
     rmSync(home.HOME!, { recursive: true, force: true });

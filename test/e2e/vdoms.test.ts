@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse as parseYaml } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cmdb, isolatedEnv, type Run } from '../helpers/cli.js';
+import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 const TABLE = 'firewall.ipmacbinding/table';
 const ITEM = { 'seq-num': 5, ip: '10.0.0.5', mac: '00:09:0f:00:00:05' };
@@ -17,7 +18,7 @@ before(async () => {
 });
 after(() => emu.close());
 
-const run = (...args: string[]): Promise<Run> => cmdb(args, { env });
+const run = (...args: string[]): Promise<Run> => runInProcess(args, { env });
 /** The object exists in root only. */
 function onlyInRoot(): void {
   const present = (emu.objects(TABLE, 'root') as { 'seq-num': number }[]).some((o) => o['seq-num'] === 5);

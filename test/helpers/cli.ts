@@ -48,6 +48,10 @@ export function cmdb(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
     child.on('error', reject);
+    // A run that ends before reading its stdin closes the pipe: what it did not read is not an error.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
