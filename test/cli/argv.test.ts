@@ -8,12 +8,12 @@ import { describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { commandPath } from '../../src/argv.js';
 import { COMMANDS } from '../../src/commands/registry.js';
-import type { CommandDef } from '../../src/commands/spec.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { readLine } from '../../src/completion/engine.js';
 import { PROGRAM } from '../../src/completion/program.js';
 import { earlySettings, type GlobalOptions, resolveSettings } from '../../src/settings.js';
 import { captureIO } from '../helpers/io.js';
+import { base, words } from '../helpers/lines.js';
 
 interface Understood {
   command: string;
@@ -53,17 +53,6 @@ function tabReading(argv: string[]): Understood & { doubt?: string } {
     globals: r.globals,
     ...(r.doubt !== undefined ? { doubt: r.doubt } : {}),
   };
-}
-
-const words = (def: CommandDef) => [...(def.parent ? [def.parent] : []), def.spec.split(' ')[0]!];
-
-/** A command with every required argument. */
-function base(def: CommandDef): string[] {
-  const required = def.spec
-    .split(' ')
-    .slice(1)
-    .filter((w) => w.startsWith('<'));
-  return [...words(def), ...required.flatMap((w, i) => (w.includes('...') ? [`k${i}a`, `k${i}b`] : [`a${i}`]))];
 }
 
 /** Global options in the forms people type them, before and after the command. */

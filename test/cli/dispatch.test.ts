@@ -6,8 +6,9 @@ import { dispatch } from '../../src/cli/dispatch.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { GLOBAL_OPTIONS } from '../../src/settings.js';
 import { COMMANDS } from '../../src/commands/registry.js';
-import type { CommandDef, OptionSpec } from '../../src/commands/spec.js';
+import type { OptionSpec } from '../../src/commands/spec.js';
 import { captureIO } from '../helpers/io.js';
+import { base, words } from '../helpers/lines.js';
 
 interface Reading {
   command: string;
@@ -45,17 +46,6 @@ function registryReading(argv: string[]): Reading | null {
       globals: { ...d.globals, ...d.options },
     }
   );
-}
-
-const words = (def: CommandDef) => [...(def.parent ? [def.parent] : []), def.spec.split(' ')[0]!];
-
-/** The shortest line a command takes: every required argument. */
-function base(def: CommandDef): string[] {
-  const args = def.spec
-    .split(' ')
-    .slice(1)
-    .filter((w) => w.startsWith('<'));
-  return [...words(def), ...args.flatMap((w, i) => (w.includes('...') ? [`k${i}a`, `k${i}b`] : [`a${i}`]))];
 }
 
 /** Each way of giving an option: long, long=, short, twice; a value from its choices. */

@@ -1,0 +1,14 @@
+// Command lines made from the registry, for the tests that compare two readings of the same line.
+import type { CommandDef } from '../../src/commands/spec.js';
+
+/** A command's words: `['device', 'list']`, `['get']`. */
+export const words = (def: CommandDef): string[] => [...(def.parent ? [def.parent] : []), def.spec.split(' ')[0]!];
+
+/** The shortest line a command takes: its words and every required argument. */
+export function base(def: CommandDef): string[] {
+  const required = def.spec
+    .split(' ')
+    .slice(1)
+    .filter((w) => w.startsWith('<'));
+  return [...words(def), ...required.flatMap((w, i) => (w.includes('...') ? [`k${i}a`, `k${i}b`] : [`a${i}`]))];
+}
