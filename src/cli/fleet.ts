@@ -154,6 +154,9 @@ function deviceContext(
       },
       notice: (message) => own.notice(`${name}: ${message}`),
       error: (report: ErrorReport) => own.error({ ...report, device: name }),
+      // A bulk run's summary: as the run's own in the machine formats, else a notice naming the device.
+      summarize: (report) =>
+        settings.machineErrors ? own.summarize(report) : own.notice(`${name}: ${report.message}`),
     }),
   );
   const base = parent.prompt;

@@ -206,6 +206,15 @@ describe('reads keyed by device in every format', () => {
 });
 
 describe('writes on several devices', () => {
+  test('a bulk write whose items fail on several devices: each summary names its device', async () => {
+    // Keys no device has: every item fails, on each device.
+    const r = await runInProcess(['delete', BINDINGS, '9001', '9002', '-d', 'branch-*', '--yes', '-o', 'table'], {
+      env: healthy,
+    });
+    assert.notEqual(r.code, 0, r.stderr);
+    for (const name of ['branch-1', 'branch-2']) assert.match(r.stderr, new RegExp(`${name}: 2 of 2 failed`), r.stderr);
+  });
+
   test('create reaches each device; one result per device in json, csv and table', async () => {
     const before = NAMES.map((n) => emus[n].requests.length);
     const r = await runInProcess(
