@@ -16,7 +16,7 @@ import { sanitizeMultiline } from '../output/text.js';
 import { mostSevere } from '../severity.js';
 import { Context } from './context.js';
 import { describeError } from './hints.js';
-import { declined, type Prompt } from './prompt.js';
+import { declined, terminalPrompt, type Prompt } from './prompt.js';
 
 /** What the devices of one run share. */
 interface RunShared {
@@ -159,7 +159,8 @@ function deviceContext(
         settings.machineErrors ? own.summarize(report) : own.notice(`${name}: ${report.message}`),
     }),
   );
-  const base = parent.prompt;
+  // Questions on the device's streams (its stderr clears the run's progress line first).
+  const base = terminalPrompt(io, parent.env, settings, out);
   let confirmation: Promise<boolean> | undefined;
   const prompt: Prompt = {
     ...base,
