@@ -1,7 +1,7 @@
 // Build time only (scripts/catalogue.js): SPEC.md's 42 tables and the 6.4.14 device's 472 as one
 // catalogue, written as files a run reads one table at a time (README "The catalogue").
 import { specNameOf } from './names.js';
-import type { FieldSchema, KeyType, OperationCode, TableSummary } from './types.js';
+import type { FieldSchema, KeyType, OperationCode, TableScope, TableSummary } from './types.js';
 
 export interface SourceTable {
   path: string;
@@ -11,6 +11,7 @@ export interface SourceTable {
   singleton: boolean;
   deviceKey?: string | null;
   fields: Record<string, FieldSchema>;
+  scope?: TableScope;
 }
 
 /** A table as the catalogue files hold it: its summary and its fields. */
@@ -19,6 +20,41 @@ export interface CompiledTable extends TableSummary {
 }
 
 const ORDER: OperationCode[] = ['L', 'C', 'R', 'U', 'D', 'G', 'P'];
+
+/** The integrity facts only the device file carries (references, defaults, required marks, device types). */
+const DEVICE_ONLY = new Set(['references', 'default', 'required', 'deviceType']);
+
+/** A field set as SPEC.md's file states it: without the facts only the device file carries. */
+function specShape(fields: Record<string, FieldSchema>): unknown {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [
+      name,
+      Object.fromEntries(
+        Object.entries(field)
+          .filter(([k]) => !DEVICE_ONLY.has(k))
+          .map(([k, v]) => [k, k === 'items' ? specShape(v as Record<string, FieldSchema>) : v]),
+      ),
+    ]),
+  );
+}
+
+/** The catalogue's path of a device path: no leading slash, SPEC.md's name where SPEC.md renamed the table. */
+function catalogueName(devicePath: string): string {
+  const path = devicePath.replace(/^\//, '');
+  return specNameOf(path) ?? path;
+}
+
+/** Fields with their references under the catalogue's paths. */
+function withCataloguePaths(fields: Record<string, FieldSchema>): Record<string, FieldSchema> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => {
+      const out: FieldSchema = { ...field };
+      if (field.references) out.references = field.references.map((r) => ({ ...r, table: catalogueName(r.table) }));
+      if (field.items) out.items = withCataloguePaths(field.items);
+      return [name, out];
+    }),
+  );
+}
 
 /**
  * Merges the two sources: every device table, under SPEC.md's name where SPEC.md renamed it, with the
@@ -37,7 +73,7 @@ export function compileCatalogue(device: SourceTable[], spec: SourceTable[]): Co
       if ((s.deviceKey ?? null) !== key)
         throw new Error(`${path}: SPEC.md's key ${s.deviceKey} is not the device's ${key}`);
       if (s.singleton !== d.singleton) throw new Error(`${path}: SPEC.md and the device disagree on its kind`);
-      if (JSON.stringify(s.fields) !== JSON.stringify(d.fields))
+      if (JSON.stringify(specShape(s.fields)) !== JSON.stringify(specShape(d.fields)))
         throw new Error(`${path}: SPEC.md's fields are not the device's`);
     }
     const operations = ORDER.filter((op) => d.operations.includes(op) || s?.operations.includes(op));
@@ -50,7 +86,8 @@ export function compileCatalogue(device: SourceTable[], spec: SourceTable[]): Co
       keyType: d.key?.type ?? null,
       ...(s ? { spec: true, specOperations: s.operations } : {}),
       ...(path !== devicePath ? { deviceName: devicePath } : {}),
-      fields: d.fields,
+      ...(d.scope ? { scope: d.scope } : {}),
+      fields: withCataloguePaths(d.fields),
     };
   });
   if (specByPath.size) throw new Error(`SPEC.md tables the device does not have: ${[...specByPath.keys()].join(', ')}`);

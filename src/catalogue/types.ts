@@ -12,7 +12,24 @@ export interface FieldSchema {
   /** A multi-value option field: one string of space-separated values from `enum` (order not kept by the device). */
   multiple?: boolean;
   items?: Record<string, FieldSchema>;
+  /** The objects a value must name (catalogue paths without the leading slash; `field` may cross sub-tables). */
+  references?: FieldReference[];
+  /** What a new object gets (from device schemas). */
+  default?: string | number;
+  /** The device's schema marks it required, in many cases only where it applies: a hint, never a check. */
+  required?: boolean;
+  /** The device schema's own type (`option`, `string`, `ipv4-classnet`, ...): decides quoting in its syntax. */
+  deviceType?: string;
 }
+
+/** A table and field a reference must name: `{table: 'firewall/address', field: 'name'}`. */
+export interface FieldReference {
+  table: string;
+  field: string;
+}
+
+/** Where a table's objects live: per VDOM, once for the device, or both (PROTOCOL.md "References and integrity"). */
+export type TableScope = 'vdom' | 'global' | 'global-vdom' | 'both';
 
 /** What `cmdb tables` shows of a table, read without its fields. */
 export interface TableSummary {
@@ -30,6 +47,8 @@ export interface TableSummary {
   specOperations?: OperationCode[];
   /** The device's name of a table SPEC.md renamed (`vpn.ipsec/forticlient` for `vpn.ipsec/vendorclient`). */
   deviceName?: string;
+  /** Absent where no capture of the device tells it. */
+  scope?: TableScope;
 }
 
 export interface TableDef extends TableSummary {
