@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 const { completionScript } = await import('../dist/src/completion/scripts.js');
-const { SHELLS } = await import('../dist/src/completion/kinds.js');
+const { SHELLS } = await import('../dist/src/grammar/types.js');
 mkdirSync(new URL('../completions/', import.meta.url), { recursive: true });
 for (const shell of SHELLS)
   writeFileSync(new URL(`../completions/cmdb.${shell}`, import.meta.url), completionScript(shell));

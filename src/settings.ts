@@ -6,7 +6,7 @@
 import { isUsableToken } from './api/auth.js';
 import { AddressError, normalizeBaseUrl, prefixProblem } from './api/url.js';
 import { UsageError } from './errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './grammar/types.js';
 
 /** Global options after commander parsing. */
 export interface GlobalOptions {
@@ -34,7 +34,7 @@ export interface GlobalOption {
   flags: string;
   description: string;
   env?: string;
-  /** For Tab completion (src/commands/spec.ts ValueKind). */
+  /** For Tab completion (src/grammar/types.ts ValueKind). */
   kind?: 'none' | 'device' | 'vdom' | 'output' | 'file';
 }
 
@@ -449,7 +449,7 @@ export function timeoutOf(settings: Settings, profileSeconds?: number): number {
 }
 
 /**
- * From the global options as the command line reader understood them (src/argv.ts) and the
+ * From the global options as the command line reader understood them (src/grammar/argv.ts) and the
  * environment alone, before commander has read the line (for errors raised while parsing, and a line
  * commander refuses): whether errors are machine-readable, --verbose and --no-color. Never throws.
  */

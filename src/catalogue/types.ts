@@ -1,5 +1,7 @@
-/** Operation codes of SPEC.md: L list, C create, R read, U update, D delete, G get singleton, P put singleton. */
-export type OperationCode = 'L' | 'C' | 'R' | 'U' | 'D' | 'G' | 'P';
+import type { OperationCode } from '../grammar/types.js';
+
+// SPEC.md's operation codes are also the words a command accepts tables by (src/grammar).
+export type { OperationCode } from '../grammar/types.js';
 export type KeyType = 'string' | 'integer';
 
 export interface FieldSchema {

@@ -3,7 +3,7 @@
 // device layer, from plain values) and signal handling. Commands never write to streams, read the
 // environment or build URLs themselves; the device, request and plan code they call take plain values.
 import type { Dispatcher } from 'undici';
-import type { FormatRule } from '../commands/spec.js';
+import type { FormatRule } from '../grammar/types.js';
 import { Device, type DeviceDeps } from '../device/device.js';
 import { UsageError } from '../errors.js';
 import { defaultFormat, type IO } from '../output/index.js';

@@ -1,12 +1,12 @@
 // A command line read without building the commander program (~15 ms of every run: loading commander
-// and declaring every command and option): the one reader (src/argv.ts) against the grammar
+// and declaring every command and option): the one reader (src/grammar/argv.ts) against the grammar
 // generated from the registry. A line it has a doubt about (a bundle like `-vo`, `--`, an unknown
 // option or command, a value that looks like an option, a wrong number of arguments, a value outside
 // its choices, --help, --version) gives null and commander reads the line, with its own messages. A
 // test checks both readings agree on every command and option.
-import { readArgv, type Reading } from '../argv.js';
+import { readArgv, type Reading } from '../grammar/argv.js';
 import { COMMANDS } from '../commands/registry.js';
-import type { CommandDef } from '../commands/spec.js';
+import type { CommandDef } from '../commands/define.js';
 import { PROGRAM } from '../completion/program.js';
 
 export interface Dispatch {

@@ -4,7 +4,7 @@
 // does not stop the others. Loaded only when -d/CMDB_DEVICE names several devices.
 import type { DeviceProfile } from '../config/profiles.js';
 import type { Exchange } from '../api/client.js';
-import type { FormatRule } from '../commands/spec.js';
+import type { FormatRule } from '../grammar/types.js';
 import { prefetchSecretStores, type SharedStores } from '../device/credentials.js';
 import { Device, type DeviceDeps } from '../device/device.js';
 import { selectedProfiles } from '../device/select.js';

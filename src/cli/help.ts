@@ -1,7 +1,8 @@
 // Help and the man page, from data only: the command registry, the options table and the exit codes.
 // commander prints this text for `--help`; the build writes the man page from the same functions, so
 // the two never disagree, and a path that answers --help without commander can print it as well.
-import { COMMANDS, PARENTS, type CommandDef, type HelpGroup } from '../commands/registry.js';
+import { COMMANDS, PARENTS, type CommandDef } from '../commands/registry.js';
+import type { HelpGroup } from '../grammar/types.js';
 import { EXIT_CODES } from '../errors.js';
 import { SEVERITY } from '../severity.js';
 import { ENVIRONMENT, GLOBAL_OPTIONS } from '../settings.js';

@@ -11,7 +11,7 @@ import {
   type RequestSubject,
 } from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
-import { readArgv } from '../argv.js';
+import { readArgv } from '../grammar/argv.js';
 import { PROGRAM } from '../completion/program.js';
 import type { GlobalOptions } from '../settings.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';

@@ -1,12 +1,12 @@
 // Answers that need neither the registry nor commander, given before either is loaded (bin/cmdb.js):
 // `--version`, and `--help` of the program or of one command, as commander renders it, from the text
 // rendered at build time (scripts/render-help.js writes help.json beside this module, with the grammar
-// the line is read against: src/argv.ts, the one reader). Anything else, or a terminal whose
+// the line is read against: src/grammar/argv.ts, the one reader). Anything else, or a terminal whose
 // width would wrap the help otherwise, goes to main(). Files are named from
 // dist/src/cli/ as from the bundle in dist/src/bundle/ (scripts/bundle.js): the same depth.
 import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { type CommandModel, commandPath, readArgv } from '../argv.js';
+import { type CommandModel, commandPath, readArgv } from '../grammar/argv.js';
 import { writeStdout } from '../output/stdout.js';
 
 export interface RenderedHelp {

@@ -1,5 +1,5 @@
 import type { Context } from '../cli/context.js';
-import { SHELLS, type Shell } from '../completion/kinds.js';
+import { SHELLS, type Shell } from '../grammar/types.js';
 import { completionScript } from '../completion/scripts.js';
 import { UsageError } from '../errors.js';
 

@@ -1,9 +1,10 @@
 // Every command as data. The commander program (buildProgram in src/cli/main.ts), Tab completion's model
 // (src/completion/model.ts) and the help examples are generated from this list. It imports no
 // command: each entry's load() imports its module only when the command runs.
-import { defineCommand, type CommandDef, type OptionSpec } from './spec.js';
+import type { OptionSpec } from '../grammar/types.js';
+import { defineCommand, type CommandDef } from './define.js';
 
-export type { CommandDef, FormatRule, HelpGroup, OptionSpec, TableRule, ValueKind } from './spec.js';
+export type { CommandDef } from './define.js';
 
 /** Command groups: a name that only holds subcommands (`cmdb device list`). */
 export const PARENTS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import type { IO } from '../output/index.js';
 import { complete } from './engine.js';
 import { Printer } from '../output/printer.js';
 import { formatCompletion } from './format.js';
-import { SHELLS, type Shell } from './kinds.js';
+import { SHELLS, type Shell } from '../grammar/types.js';
 import { PROGRAM } from './program.js';
 import { deviceSources } from './sources.js';
 import { readRequest } from './words.js';

@@ -2,10 +2,9 @@ import { areaOf, describeOperations, type TableDef, type TableSummary } from '..
 import type { Catalogue } from '../catalogue/provider.js';
 import type { GlobalOptions } from '../settings.js';
 import { FILTER_TERM } from '../request/filter.js';
-import { OUTPUT_FORMATS } from '../output/types.js';
-import { SHELLS, type TableRule, type ValueKind } from './kinds.js';
+import { OUTPUT_FORMATS, SHELLS, type TableRule, type ValueKind } from '../grammar/types.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
-import { findOption, readArgv, type Reading } from '../argv.js';
+import { findOption, readArgv, type Reading } from '../grammar/argv.js';
 
 export interface Candidate {
   value: string;
@@ -38,7 +37,7 @@ const NONE: Completion = { candidates: [] };
 
 const leaf = (p: Parsed) => p.path[p.path.length - 1]!;
 
-/** What Tab understands of the finished words: the line read as a run reads it (src/argv.ts). */
+/** What Tab understands of the finished words: the line read as a run reads it (src/grammar/argv.ts). */
 export function readLine(program: CommandModel, words: readonly string[]): Reading {
   return readArgv(program, words);
 }

@@ -1,5 +1,5 @@
 import type { Candidate, Completion } from './engine.js';
-import type { Shell } from './kinds.js';
+import type { Shell } from '../grammar/types.js';
 import type { CurrentWord } from './words.js';
 
 /*

@@ -1,13 +1,13 @@
 // The grammar of the command line, generated from the registry and the global options: what Tab
-// completes, what the fast path and the quick paths read a line against (src/argv.ts); on Tab
+// completes, what the fast path and the quick paths read a line against (src/grammar/argv.ts); on Tab
 // and in the bundled program as data written at build time (src/completion/program.ts).
 import type { Argument, Command, Option } from 'commander';
 import { GLOBAL_OPTIONS } from '../settings.js';
-import type { ArgumentModel, CommandModel, OptionModel } from '../argv.js';
-import { COMMANDS, PARENTS, type CommandDef, type OptionSpec } from '../commands/registry.js';
-import type { ValueKind } from './kinds.js';
+import type { ArgumentModel, CommandModel, OptionModel } from '../grammar/argv.js';
+import { COMMANDS, PARENTS, type CommandDef } from '../commands/registry.js';
+import type { OptionSpec, ValueKind } from '../grammar/types.js';
 
-export type { ArgumentModel, CommandModel, OptionModel } from '../argv.js';
+export type { ArgumentModel, CommandModel, OptionModel } from '../grammar/argv.js';
 
 const HELP: OptionModel = {
   flags: ['-h', '--help'],

@@ -11,7 +11,7 @@ import { writeStdout } from '../output/stdout.js';
 import { cacheFile, deviceIdentity, readCache } from './cache.js';
 import { complete, type Sources } from './engine.js';
 import { formatCompletion } from './format.js';
-import { SHELLS, type Shell } from './kinds.js';
+import { SHELLS, type Shell } from '../grammar/types.js';
 import { PROGRAM } from './program.js';
 import { readRequest } from './words.js';
 

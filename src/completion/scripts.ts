@@ -1,4 +1,4 @@
-import type { Shell } from './kinds.js';
+import type { Shell } from '../grammar/types.js';
 
 // Each script hands the line to `cmdb __complete <shell>` and turns its answer (format.ts) into the
 // shell's candidates. They hold no knowledge of commands, tables or keys, so they never go stale:

@@ -1,4 +1,4 @@
-import type { Shell } from './kinds.js';
+import type { Shell } from '../grammar/types.js';
 
 /** The word under the cursor, as the shell's line editor sees it. */
 export interface CurrentWord {

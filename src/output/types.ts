@@ -2,19 +2,10 @@ import type { ErrorReport } from './messages.js';
 import type { PlanView } from './plan.js';
 import type { PlannedRequest } from './requests.js';
 
-export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
+import type { OutputFormat } from '../grammar/types.js';
 
-/**
- * Every output format, in the order help lists them (here, not in index.ts: the option parser and Tab import it without
- * the printer).
- */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze([
-  'table',
-  'json',
-  'yaml',
-  'ndjson',
-  'csv',
-] as const);
+// The words of -o are the command line's (src/grammar): the output layer gives each its formatter.
+export { OUTPUT_FORMATS, type OutputFormat } from '../grammar/types.js';
 
 /** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
 export type Row = Record<string, unknown>;

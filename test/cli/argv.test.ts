@@ -1,4 +1,4 @@
-// One grammar, one reader (src/argv.ts): the same command lines fed to a normal run's reading
+// One grammar, one reader (src/grammar/argv.ts): the same command lines fed to a normal run's reading
 // (commander, building the program from the registry) and to Tab's (the completion engine's reading
 // against the grammar generated from the same registry) give the same command, arguments, options and
 // global options; the early settings (errors raised before commander has read the line) agree with the
@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Command } from 'commander';
-import { commandPath } from '../../src/argv.js';
+import { commandPath } from '../../src/grammar/argv.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { readLine } from '../../src/completion/engine.js';

@@ -6,7 +6,7 @@ import { dispatch } from '../../src/cli/dispatch.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { GLOBAL_OPTIONS } from '../../src/settings.js';
 import { COMMANDS } from '../../src/commands/registry.js';
-import type { OptionSpec } from '../../src/commands/spec.js';
+import type { OptionSpec } from '../../src/grammar/types.js';
 import { captureIO } from '../helpers/io.js';
 import { base, words } from '../helpers/lines.js';
 

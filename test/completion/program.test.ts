@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
-import { SHELLS } from '../../src/completion/kinds.js';
+import { SHELLS } from '../../src/grammar/types.js';
 import { describeCommand, type CommandModel } from '../../src/completion/model.js';
 import { PROGRAM } from '../../src/completion/program.js';
 import { completionScript } from '../../src/completion/scripts.js';

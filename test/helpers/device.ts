@@ -3,7 +3,7 @@
 import { MockAgent } from 'undici';
 import { checkFormat, runContext, type Context, type GlobalOptions } from '../../src/cli/context.js';
 import { COMMANDS } from '../../src/commands/registry.js';
-import type { Run } from '../../src/commands/spec.js';
+import type { Run } from '../../src/commands/define.js';
 import { describeError } from '../../src/cli/hints.js';
 import { captureIO } from './io.js';
 import { tempDir } from './temp.js';

@@ -1,5 +1,5 @@
 // Command lines made from the registry, for the tests that compare two readings of the same line.
-import type { CommandDef } from '../../src/commands/spec.js';
+import type { CommandDef } from '../../src/commands/define.js';
 
 /** A command's words: `['device', 'list']`, `['get']`. */
 export const words = (def: CommandDef): string[] => [...(def.parent ? [def.parent] : []), def.spec.split(' ')[0]!];

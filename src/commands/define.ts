@@ -2,59 +2,8 @@
 // command's run(ctx, args, options) against what the registry declares: the arguments come from the
 // spec (`list <table>` → { table: string }), the options from their flags (`--page-size <n>` →
 // { pageSize?: string }, `--all` → { all?: boolean }, `--no-headers` → { headers?: boolean }).
-import type { OperationCode } from '../catalogue/index.js';
 import type { Context } from '../cli/context.js';
-import type { OutputFormat } from '../output/types.js';
-
-/** What a value is, and so where Tab completion finds its candidates. */
-export type ValueKind =
-  | 'none' // free text: nothing to offer
-  | 'file' // the shell's own file completion
-  | 'choices' // the choices the option declares
-  | 'output' // output formats
-  | 'group' // access groups of the catalogue
-  | 'area' // areas of the catalogue
-  | 'device' // saved device profiles
-  | 'vdom' // VDOM names, comma-separated
-  | 'shell' // bash, zsh, fish
-  | 'table' // table paths, filtered by what the command does to a table
-  | 'key' // keys of the table, read from the device
-  | 'keys' // several keys (each word of a variadic argument)
-  | 'field' // one field name of the table
-  | 'fields' // comma-separated field names of the table
-  | 'filter' // field<op>value, with enum values after the operator
-  | 'set' // field=value, with enum values after `=`
-  | 'apipath'; // a path under /api/v2/: cmdb/<table> and common monitor paths
-
-/** Which tables a command accepts: those listing one of these operations (SPEC.md codes). */
-export interface TableRule {
-  keyed: OperationCode[];
-  singleton: OperationCode[];
-}
-
-/** The output formats a command prints, when not every one: the others are a usage error before it runs. */
-export interface FormatRule {
-  /** What it prints, for the error: `a plan`. */
-  readonly what: string;
-  readonly formats: readonly OutputFormat[];
-  /** Its own format when the run names none (else the run's: table on a terminal, json elsewhere). */
-  readonly default?: OutputFormat;
-}
-
-/** Where a command shows in help. */
-export type HelpGroup = 'objects' | 'metadata' | 'configuration as code' | 'devices and login' | 'tools';
-
-export interface OptionSpec {
-  /** commander's flags: `-f, --file <path>`, `--all`, `--no-headers`. */
-  readonly flags: string;
-  readonly description: string;
-  /** What its value is, for Tab completion; 'none' for free text. Flags without a value need none. */
-  readonly kind?: ValueKind;
-  /** Given several times, it collects the values into a list. */
-  readonly repeatable?: boolean;
-  readonly choices?: readonly string[];
-  readonly default?: string;
-}
+import type { FormatRule, HelpGroup, OptionSpec, TableRule, ValueKind } from '../grammar/types.js';
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 type LongFlag<F extends string> = F extends `${string}--${infer Rest}`

@@ -1,0 +1,73 @@
+// The value types every layer shares about the command line: what a value is (and so where Tab finds
+// its candidates), which tables a command accepts, which output formats it prints, where it shows in
+// help, how an option is declared, and the words some values are chosen from (output formats, shells,
+// SPEC.md's operation codes). At the bottom of the floors: it imports nothing.
+
+/** Operation codes of SPEC.md: L list, C create, R read, U update, D delete, G get singleton, P put singleton. */
+export type OperationCode = 'L' | 'C' | 'R' | 'U' | 'D' | 'G' | 'P';
+
+export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
+
+/** Every output format, in the order help lists them. */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze([
+  'table',
+  'json',
+  'yaml',
+  'ndjson',
+  'csv',
+] as const);
+
+/** The shells Tab completion has a script for. */
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** What a value is, and so where Tab completion finds its candidates. */
+export type ValueKind =
+  | 'none' // free text: nothing to offer
+  | 'file' // the shell's own file completion
+  | 'choices' // the choices the option declares
+  | 'output' // output formats
+  | 'group' // access groups of the catalogue
+  | 'area' // areas of the catalogue
+  | 'device' // saved device profiles
+  | 'vdom' // VDOM names, comma-separated
+  | 'shell' // bash, zsh, fish
+  | 'table' // table paths, filtered by what the command does to a table
+  | 'key' // keys of the table, read from the device
+  | 'keys' // several keys (each word of a variadic argument)
+  | 'field' // one field name of the table
+  | 'fields' // comma-separated field names of the table
+  | 'filter' // field<op>value, with enum values after the operator
+  | 'set' // field=value, with enum values after `=`
+  | 'apipath'; // a path under /api/v2/: cmdb/<table> and common monitor paths
+
+/** Which tables a command accepts: those listing one of these operations (SPEC.md codes). */
+export interface TableRule {
+  keyed: OperationCode[];
+  singleton: OperationCode[];
+}
+
+/** The output formats a command prints, when not every one: the others are a usage error before it runs. */
+export interface FormatRule {
+  /** What it prints, for the error: `a plan`. */
+  readonly what: string;
+  readonly formats: readonly OutputFormat[];
+  /** Its own format when the run names none (else the run's: table on a terminal, json elsewhere). */
+  readonly default?: OutputFormat;
+}
+
+/** Where a command shows in help. */
+export type HelpGroup = 'objects' | 'metadata' | 'configuration as code' | 'devices and login' | 'tools';
+
+/** One option of a command, as the registry declares it. */
+export interface OptionSpec {
+  /** commander's flags: `-f, --file <path>`, `--all`, `--no-headers`. */
+  readonly flags: string;
+  readonly description: string;
+  /** What its value is, for Tab completion; 'none' for free text. Flags without a value need none. */
+  readonly kind?: ValueKind;
+  /** Given several times, it collects the values into a list. */
+  readonly repeatable?: boolean;
+  readonly choices?: readonly string[];
+  readonly default?: string;
+}
