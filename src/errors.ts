@@ -46,7 +46,7 @@ export const EXIT_CODES: readonly (readonly [number, string])[] = Object.entries
 
 /**
  * The CLI's own errors: every failure the CLI itself raises carries its exit code and hint. The api
- * layer's errors carry data instead, turned into words and exit codes by src/cli/hints.ts.
+ * layer's errors carry data instead, turned into words and exit codes by src/run/hints.ts.
  */
 export class CmdbError extends Error {
   readonly exitCode: number;

@@ -1,5 +1,5 @@
 // The library's errors: what went wrong, as data. They carry no advice and no exit code; the CLI turns
-// them into its messages, hints and exit codes in one place (src/cli/hints.ts).
+// them into its messages, hints and exit codes in one place (src/run/hints.ts).
 
 /** What the request was about: the table, the key, the VDOMs, the access group the table needs. */
 export interface RequestSubject {

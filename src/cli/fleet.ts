@@ -14,9 +14,9 @@ import { defaultFormat, type ErrorReport, type OutStream, type Row } from '../ou
 import { Printer } from '../output/printer.js';
 import { sanitizeMultiline } from '../output/text.js';
 import { mostSevere } from '../severity.js';
-import { Context } from './context.js';
-import { describeError } from './hints.js';
-import { declined, terminalPrompt, type Prompt } from './prompt.js';
+import { Context } from '../run/context.js';
+import { describeError } from '../run/hints.js';
+import { declined, terminalPrompt, type Prompt } from '../run/prompt.js';
 
 /** What the devices of one run share. */
 interface RunShared {

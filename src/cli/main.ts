@@ -10,9 +10,9 @@ import { readArgv } from '../grammar/argv.js';
 import { PROGRAM } from '../completion/program.js';
 import { dispatch } from './dispatch.js';
 import { version } from './quick.js';
-import { interruptTakenOver, runContext, type Context, type GlobalOptions, type IO } from './context.js';
+import { interruptTakenOver, runContext, type Context, type GlobalOptions, type IO } from '../run/context.js';
 import { helpFor } from './help.js';
-import { describeError, interruptedReport, partialWords } from './hints.js';
+import { describeError, interruptedReport, partialWords, type TypedLine } from '../run/hints.js';
 import { shellWord } from '../request/table.js';
 import { Printer, type PartialOutput } from '../output/printer.js';
 import { earlySettings, GLOBAL_OPTIONS, processEnv } from '../settings.js';
@@ -97,11 +97,11 @@ function plainPrinter(io: IO, env: NodeJS.ProcessEnv, noColor: boolean): Printer
 async function printError(
   out: Printer,
   early: ReturnType<typeof earlySettings>,
-  argv: string[],
+  typed: TypedLine,
   err: unknown,
   partial?: PartialOutput,
 ): Promise<number> {
-  const described = describeError(err, argv);
+  const described = describeError(err, typed);
   // A run cut midway (a device lost mid-stream) says what it had printed, as an interruption does.
   const report = partial?.cut ? { ...described, message: `${described.message}, ${partialWords(partial)}` } : described;
   if (!early.machineErrors) await out.prepareColor(false);
@@ -174,6 +174,9 @@ export async function main(
   // errors raised before commander has read the line know its -o, --verbose and --no-color.
   const reading = readArgv(PROGRAM, argv);
   const early = earlySettings(reading.globals as GlobalOptions, env);
+  // What a hint may repeat of the line: its words, and the device its -d and --host named.
+  const { device, host } = reading.globals as GlobalOptions;
+  const typed: TypedLine = { words: argv, device, host };
   const out = plainPrinter(io, env, early.noColor);
   /** The command under way may send a write (for what an interruption says). */
   let writing = false;
@@ -244,9 +247,9 @@ export async function main(
       if (err.code === 'commander.help') return EXIT.USAGE;
       const { message, hint } = commanderMessage(err, argv, program);
       const { UsageError } = await import('../errors.js');
-      return printError(out, early, argv, new UsageError(message, hint));
+      return printError(out, early, typed, new UsageError(message, hint));
     }
-    exitCode = await printError(out, early, argv, err, ctx?.out.endPartial());
+    exitCode = await printError(out, early, typed, err, ctx?.out.endPartial());
   } finally {
     process.off('SIGINT', onSigint);
     await ctx?.close();

@@ -1,7 +1,7 @@
 import type { ApiResult } from '../api/client.js';
 import { uncataloguedTable, type TableDef } from '../catalogue/index.js';
 import { withoutLookup } from '../catalogue/provider.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { UsageError } from '../errors.js';
 import type { FieldSchema } from '../catalogue/index.js';
 import type { Row } from '../output/index.js';

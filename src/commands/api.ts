@@ -1,6 +1,6 @@
 import type { CallResult, CmdbClient, Envelope, HttpMethod } from '../api/client.js';
 import { apiPath } from '../api/url.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { UsageError } from '../errors.js';
 import type { Answer, Row, Shaped } from '../output/index.js';
 import { readRawBody } from '../request/body.js';

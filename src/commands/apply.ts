@@ -1,4 +1,5 @@
-import { declined, describe, type Context } from '../cli/context.js';
+import { declined, type Context } from '../run/context.js';
+import { describeError } from '../run/hints.js';
 import { EXIT } from '../errors.js';
 import { applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
 import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
@@ -67,6 +68,6 @@ export async function run(
   }
   await printReport(ctx, planned.tables, report, skipped);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
-  if (report.failed) return describe(report.failed.error).exit;
+  if (report.failed) return describeError(report.failed.error).exit;
   return EXIT.OK;
 }

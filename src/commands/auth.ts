@@ -1,4 +1,5 @@
-import { describe, type Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
+import { describeError } from '../run/hints.js';
 import { environmentCredential } from '../settings.js';
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
 import { connection, newClient, tlsOptions } from '../device/connect.js';
@@ -74,7 +75,7 @@ export async function run(ctx: Context): Promise<number> {
     try {
       facts = deviceFacts(await device.client.monitor('system/status'));
     } catch (err) {
-      const shown = describe(err);
+      const shown = describeError(err);
       if (shown.exit !== EXIT.AUTH) throw err;
       problem = shown;
     } finally {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import type { CallResult, CmdbClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { fileProblem } from '../config/files.js';
 import { writePrivateFile } from '../files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { ApiError } from '../api/errors.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../api/errors.js';
 import { keepsOrder } from '../catalogue/index.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';

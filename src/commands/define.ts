@@ -2,7 +2,7 @@
 // command's run(ctx, args, options) against what the registry declares: the arguments come from the
 // spec (`list <table>` → { table: string }), the options from their flags (`--page-size <n>` →
 // { pageSize?: string }, `--all` → { all?: boolean }, `--no-headers` → { headers?: boolean }).
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import type { FormatRule, HelpGroup, OptionSpec, TableRule, ValueKind } from '../grammar/types.js';
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;

@@ -1,4 +1,4 @@
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';

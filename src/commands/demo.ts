@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { demoStateFile } from '../device/select.js';
 
 /** `cmdb demo reset`: forgets the --demo device's changes; the next --demo run starts from the demo data. */

@@ -1,5 +1,5 @@
 import { DEFAULT_PREFIX } from '../api/url.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { DEFAULT_TIMEOUT_SECONDS, parseVdoms } from '../settings.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

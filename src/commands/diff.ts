@@ -1,4 +1,4 @@
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { EXIT } from '../errors.js';
 import { computePlan, planIsEmpty } from '../plan/plan.js';
 import { printPlan, readCurrent, readDesiredFrom, type DesiredSource } from './common/desired.js';

@@ -1,6 +1,6 @@
 import type { FieldSchema, TableDef } from '../catalogue/index.js';
 import { isMetaField, withoutMeta } from '../catalogue/validate.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { checkBody } from '../request/body.js';
 import { parseYaml } from '../request/input.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writePrivateFile } from '../files.js';
 import { displayFingerprint } from '../api/fingerprint.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
 import type { DeviceRelease } from '../catalogue/device-schema.js';

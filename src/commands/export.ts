@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { writePrivateFile } from '../files.js';
 import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';

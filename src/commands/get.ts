@@ -1,6 +1,7 @@
 import type { ApiResult } from '../api/client.js';
 import { UsageError } from '../errors.js';
-import { describe, type Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
+import { describeError } from '../run/hints.js';
 import type { Row } from '../output/index.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
@@ -61,7 +62,7 @@ export async function run(
       for (const [vdom, object] of Object.entries(shaped.vdoms)) (vdoms[vdom] ??= []).push(object as Row);
     } else if (shaped.kind === 'object') rows.push(shaped.object);
   }
-  const refusals = outcomes.flatMap((o) => (o.result ? [] : [{ vdom: null, report: describe(o.error) }]));
+  const refusals = outcomes.flatMap((o) => (o.result ? [] : [{ vdom: null, report: describeError(o.error) }]));
   await ctx.out.print(
     {
       kind: 'read',

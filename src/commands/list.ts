@@ -1,7 +1,7 @@
 import type { ApiResult } from '../api/client.js';
 import type { QueryParams } from '../api/url.js';
 import { UsageError } from '../errors.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { ApiResult, Authenticator, TlsOptions } from '../api/client.js';
 import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/fingerprint.js';
 import type { SessionAuth } from '../api/session.js';
-import { describe, type Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
+import { describeError } from '../run/hints.js';
 import { parsePrefix, parseVdoms, timeoutOf } from '../settings.js';
 import { isUsableToken } from '../api/auth.js';
 import { releaseOf } from '../catalogue/device-schema.js';
@@ -146,7 +147,7 @@ async function check(
       const certificate = err instanceof TlsVerificationError ? err.certificate : null;
       if (!certificate || fingerprint || !ctx.prompt.interactive) throw err;
       ctx.out.warn(
-        `the certificate of ${target.host} does not verify: ${describe(err).message}\n` +
+        `the certificate of ${target.host} does not verify: ${describeError(err).message}\n` +
           `  SHA-256  ${displayFingerprint(certificate.fingerprint)}\n` +
           `  subject  ${certificate.subject}\n` +
           `  issuer   ${certificate.issuer}\n` +

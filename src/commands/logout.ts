@@ -1,4 +1,4 @@
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { credentialAccount } from '../config/secrets.js';
 import { endSession } from '../device/connect.js';
 import { secretStore } from '../device/credentials.js';

@@ -1,6 +1,6 @@
 import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { printWrite, request, requestWrite, type WriteOptions } from './common/request.js';
 

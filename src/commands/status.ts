@@ -1,5 +1,5 @@
 import type { CallResult } from '../api/client.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { areaOf, tableSummaries, type TableSummary } from '../catalogue/index.js';
 import { UsageError } from '../errors.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 
 export interface TablesOptions {

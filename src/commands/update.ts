@@ -1,6 +1,6 @@
 import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';

@@ -4,7 +4,7 @@ import { MockAgent } from 'undici';
 import { CmdbClient, type Exchange } from '../../src/api/client.js';
 import { TokenAuth } from '../../src/api/auth.js';
 import { ApiError, ConnectionError, RequestError } from '../../src/api/errors.js';
-import { describeError } from '../../src/cli/hints.js';
+import { describeError } from '../../src/run/hints.js';
 
 const BASE = 'https://fw.example';
 const json = { headers: { 'content-type': 'application/json' } };

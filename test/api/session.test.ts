@@ -10,7 +10,7 @@ import {
   type SessionState,
 } from '../../src/api/session.js';
 import { LoginError } from '../../src/api/errors.js';
-import { describeError } from '../../src/cli/hints.js';
+import { describeError } from '../../src/run/hints.js';
 import { EXIT } from '../../src/errors.js';
 
 const BASE = 'https://fw.example';

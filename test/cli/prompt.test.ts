@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ask, askOrFail, confirm } from '../../src/output/prompt.js';
 import { readStdin } from '../../src/request/input.js';
-import type { IO } from '../../src/cli/context.js';
+import type { IO } from '../../src/run/context.js';
 import { main } from '../../src/cli/main.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';

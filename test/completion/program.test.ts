@@ -8,7 +8,7 @@ import { buildProgram } from '../../src/cli/main.js';
 import { SHELLS } from '../../src/grammar/types.js';
 import { describeCommand, type CommandModel } from '../../src/completion/model.js';
 import { PROGRAM } from '../../src/completion/program.js';
-import { completionScript } from '../../src/completion/scripts.js';
+import { completionScript } from '../../src/commands/completion.js';
 import { ROOT, cmdb } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveTarget, settingsFor } from '../../src/device/select.js';
-import type { GlobalOptions } from '../../src/cli/context.js';
+import type { GlobalOptions } from '../../src/run/context.js';
 import { putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
 import { type AuthError, EXIT, type UsageError } from '../../src/errors.js';
 import { offlineContext } from '../helpers/io.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { TlsVerificationError, type TlsProblem } from '../../src/api/errors.js';
-import { describeError } from '../../src/cli/hints.js';
+import { describeError } from '../../src/run/hints.js';
 import { isolatedEnv, json, type Run } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { cmdbOnTerminal } from '../helpers/pty.js';
@@ -166,13 +166,13 @@ describe('TLS failures in words, and a pin hint with the flags typed', () => {
       '--fingerprint',
       'cd'.repeat(32),
     ];
-    const shown = describeError(changed, typed);
+    const shown = describeError(changed, { words: typed, device: 'lab', host: 'https://fw.example' });
     assert.match(shown.message, /does not match the pinned fingerprint: it changed/);
     assert.match(
       shown.hint ?? '',
       /'cmdb login --host https:\/\/fw\.example -d lab --username ops --fingerprint (AB:){31}AB'$/,
     );
-    const fromList = describeError(changed, ['list', ACL, '-d', 'lab']);
+    const fromList = describeError(changed, { words: ['list', ACL, '-d', 'lab'], device: 'lab' });
     assert.match(fromList.hint ?? '', /'cmdb login -d lab --token-stdin --fingerprint (AB:){31}AB'/);
   });
 

@@ -1,10 +1,10 @@
 // Commands run in-process against a device stand-in: a Context whose device is a CmdbClient on
 // undici's MockAgent. Every request the command sends is recorded; nothing leaves the process.
 import { MockAgent } from 'undici';
-import { checkFormat, runContext, type Context, type GlobalOptions } from '../../src/cli/context.js';
+import { checkFormat, runContext, type Context, type GlobalOptions } from '../../src/run/context.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import type { Run } from '../../src/commands/define.js';
-import { describeError } from '../../src/cli/hints.js';
+import { describeError } from '../../src/run/hints.js';
 import { captureIO } from './io.js';
 import { tempDir } from './temp.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { runContext, type Context, type GlobalOptions, type IO } from '../../src/cli/context.js';
+import { runContext, type Context, type GlobalOptions, type IO } from '../../src/run/context.js';
 import { tempDir } from './temp.js';
 
 export interface CapturedIO extends IO {

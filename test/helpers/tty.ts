@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { IO } from '../../src/cli/context.js';
+import type { IO } from '../../src/run/context.js';
 
 export interface TerminalIO extends IO {
   out(): string;

@@ -1,6 +1,7 @@
 import type { ApiRequest } from '../../api/client.js';
 import type { TableDef } from '../../catalogue/index.js';
-import { describe, type Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
+import { describeError } from '../../run/hints.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { applySteps, type ApplyReport } from '../../plan/apply.js';
 import type { Step } from '../../plan/plan.js';
@@ -52,6 +53,6 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   }
   await printReport(ctx, new Map([[table.path, table]]), report, []);
   if (report.interrupted) return interrupt.exitCode() ?? 130;
-  if (report.failed) return describe(report.failed.error).exit;
+  if (report.failed) return describeError(report.failed.error).exit;
   return EXIT.OK;
 }

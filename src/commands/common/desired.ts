@@ -1,4 +1,5 @@
-import { describe, type Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
+import { describeError } from '../../run/hints.js';
 import type { Device } from '../../device/device.js';
 import { namesOf, nearestNames, normalizeTablePath, type TableDef, type TableSummary } from '../../catalogue/index.js';
 import type { Catalogue } from '../../catalogue/provider.js';
@@ -7,7 +8,7 @@ import type { ApplyReport } from '../../plan/apply.js';
 import { UsageError } from '../../errors.js';
 import type { Planned } from '../../output/index.js';
 import { normalizeContent, readDocument, type DocumentTable } from '../../plan/document.js';
-import type { Shown } from '../../cli/hints.js';
+import type { Shown } from '../../run/hints.js';
 import { redactPlan, redactStep, type Comparison, type PlannedTables, type Step } from '../../plan/plan.js';
 import { readTableAnyName } from '../../plan/read.js';
 import { TableNames } from '../../device/table-names.js';
@@ -256,7 +257,7 @@ export async function readConfiguration(
       ? [
           {
             table: tables[i],
-            report: describe(r.reason),
+            report: describeError(r.reason),
             missing: r.reason instanceof ApiError && r.reason.notFound,
           },
         ]
@@ -319,7 +320,7 @@ export async function printReport(
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
   const failed = report.failed && {
     ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)),
-    error: describe(report.failed.error),
+    error: describeError(report.failed.error),
   };
   await ctx.out.print({
     kind: 'applied',

@@ -1,4 +1,4 @@
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import type { ApiResult } from '../../api/client.js';
 import type { Row } from '../../output/index.js';
 import { demoStateFile } from '../../device/select.js';

@@ -2,7 +2,7 @@ import type { QueryParams } from '../../api/url.js';
 import type { TableDef } from '../../catalogue/index.js';
 import { isEncrypted } from '../../catalogue/secrets.js';
 import { isMetaField } from '../../catalogue/validate.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import { CmdbError, EXIT } from '../../errors.js';
 import { request } from './request.js';
 

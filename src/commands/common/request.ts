@@ -2,7 +2,8 @@ import type { ApiRequest, ApiResult } from '../../api/client.js';
 import type { QueryParams } from '../../api/url.js';
 import type { TableDef } from '../../catalogue/index.js';
 import { redactSecrets } from '../../catalogue/secrets.js';
-import { describe, type Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
+import { describeError } from '../../run/hints.js';
 import { EXIT, UsageError, WriteOutcomeError } from '../../errors.js';
 import { mostSevere } from '../../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../../output/index.js';
@@ -104,8 +105,8 @@ export function shapeRead(result: ApiResult, single: boolean): ReadData {
  */
 function refusals(result: WriteAnswer): Refusal[] {
   return [
-    ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: describe(err) })),
-    ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: describe(l.error), outcome: l.error.outcome })),
+    ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: describeError(err) })),
+    ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: describeError(l.error), outcome: l.error.outcome })),
   ];
 }
 
@@ -211,7 +212,7 @@ export function bulkPrinter(
       // A dry run prints the requests it kept instead (cli/main.ts).
       if (ctx.settings.dryRun) return;
       for (const o of outcomes) {
-        const error = o.error === undefined ? undefined : describe(o.error);
+        const error = o.error === undefined ? undefined : describeError(o.error);
         if (error) exits.add(error.exit);
         const outcome = o.error instanceof WriteOutcomeError ? o.error.outcome : undefined;
         await (await out()).add({

@@ -11,13 +11,20 @@ import {
   type RequestSubject,
 } from '../api/errors.js';
 import { displayFingerprint } from '../api/fingerprint.js';
-import { readArgv } from '../grammar/argv.js';
-import { PROGRAM } from '../completion/program.js';
-import type { GlobalOptions } from '../settings.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
 import type { ErrorReport } from '../output/index.js';
 import type { PartialOutput } from '../output/printer.js';
+
+/**
+ * The command line as typed, for a hint that gives a command to run again: its words, and the device
+ * its -d and --host named (as typed, not from the environment).
+ */
+export interface TypedLine {
+  words: readonly string[];
+  device?: string;
+  host?: string;
+}
 
 /** The machine-readable view of any error (status and code null when the device was not reached). */
 export type Shown = Required<Omit<ErrorReport, 'device' | 'counts' | 'outcome'>> & Pick<ErrorReport, 'outcome'>;
@@ -225,15 +232,16 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
  * The login that pins `fingerprint`, in the words the user typed: their own `cmdb login ...` line
  * again with --fingerprint; after another command, a login naming the same device (-d or --host).
  */
-function pinCommand(typed: readonly string[] | undefined, where: string, fingerprint: string): string {
+function pinCommand(typed: TypedLine | undefined, where: string, fingerprint: string): string {
   const pin = `--fingerprint ${fingerprint}`;
-  if (typed?.includes('login')) {
-    const kept = typed.filter(
-      (word, i) => word !== '--fingerprint' && typed[i - 1] !== '--fingerprint' && !word.startsWith('--fingerprint='),
+  const words = typed?.words;
+  if (words?.includes('login')) {
+    const kept = words.filter(
+      (word, i) => word !== '--fingerprint' && words[i - 1] !== '--fingerprint' && !word.startsWith('--fingerprint='),
     );
     return `'cmdb ${[...kept.map(shellWord), pin].join(' ')}'`;
   }
-  const { device, host } = (typed ? readArgv(PROGRAM, typed).globals : {}) as GlobalOptions;
+  const { device, host } = typed ?? {};
   const naming =
     device !== undefined
       ? `-d ${shellWord(device)}${host !== undefined ? ` --host ${shellWord(host)}` : ''}`
@@ -263,7 +271,7 @@ function certificateProblem(err: TlsVerificationError): string {
   }
 }
 
-function connectionWords(err: ConnectionError, typed?: readonly string[]): { message: string; hint: string | null } {
+function connectionWords(err: ConnectionError, typed?: TypedLine): { message: string; hint: string | null } {
   const where = err.baseUrl;
   if (err instanceof TlsVerificationError) {
     const cert = err.certificate;
@@ -501,7 +509,7 @@ export function interruptedReport(partial: PartialOutput, writes: boolean): Show
  * What the user sees of any error: the message, the hint and the exit code; never throws. `typed`:
  * the command line, for hints that give a command to run again (the pin of a certificate).
  */
-export function describeError(err: unknown, typed?: readonly string[]): Shown {
+export function describeError(err: unknown, typed?: TypedLine): Shown {
   const none = { status: null, code: null, cliError: null };
   if (err instanceof ApiError) {
     return {

@@ -9,15 +9,12 @@ import { UsageError } from '../errors.js';
 import { defaultFormat, type IO } from '../output/index.js';
 import { Printer } from '../output/printer.js';
 import { resolveSettings, type GlobalOptions, type Settings } from '../settings.js';
-import { describeError } from './hints.js';
 import { terminalPrompt, type Prompt } from './prompt.js';
 
 export type { GlobalOptions } from '../settings.js';
 export type { IO, OutStream } from '../output/index.js';
 export type { Prompt } from './prompt.js';
 export { declined } from './prompt.js';
-/** What the user sees of an error: message, hint, exit code (the one map in hints.ts). */
-export { describeError as describe };
 
 /** Work that takes SIGINT over (interruptible()) is running: Ctrl-C is its to handle, not main()'s. */
 let takeovers = 0;
