@@ -8,7 +8,9 @@ import {
   type RequestSubject,
 } from './errors.js';
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
-import { connectionError, createAgent } from './network.js';
+import { connectionError, createAgent, type TlsOptions } from './network.js';
+
+export type { TlsOptions } from './network.js';
 import { defaultTransport, type Transport } from './undici.js';
 import {
   apiPath,
@@ -91,15 +93,6 @@ export interface Authenticator {
   headers(client: CmdbClient): Promise<Record<string, string>>;
   /** Called once on a 401: true when fresh credentials were obtained and the request may be retried once. */
   refresh?(client: CmdbClient): Promise<boolean>;
-}
-
-export interface TlsOptions {
-  /** PEM text of CA certificates to trust. */
-  ca?: string;
-  /** Do not verify the certificate at all (--insecure). */
-  insecure?: boolean;
-  /** Accept exactly the certificate with this SHA-256 fingerprint (hex, any case, colons optional). */
-  fingerprint?: string | null;
 }
 
 export interface ClientOptions {

@@ -8,7 +8,6 @@ import {
   type PeerCertificate,
   type TlsProblem,
 } from './errors.js';
-import type { TlsOptions } from './client.js';
 import { normalizeFingerprint } from './fingerprint.js';
 
 // Kept apart so that config code can use them without loading undici.
@@ -23,6 +22,16 @@ export class PinMismatchError extends Error {
   ) {
     super('certificate fingerprint mismatch');
   }
+}
+
+/** How a connection trusts the device: a CA bundle, no check at all, or one pinned certificate. */
+export interface TlsOptions {
+  /** PEM text of CA certificates to trust. */
+  ca?: string;
+  /** Do not verify the certificate at all (--insecure). */
+  insecure?: boolean;
+  /** Accept exactly the certificate with this SHA-256 fingerprint (hex, any case, colons optional). */
+  fingerprint?: string | null;
 }
 
 /**

@@ -1,5 +1,13 @@
 import type { ChalkInstance } from 'chalk';
-import type { OutputFormat, Terminal } from './types.js';
+import type { OutputFormat } from '../grammar/types.js';
+
+/** What is known of stdout: a terminal or not, its width, and whether it shows colour. */
+export interface Terminal {
+  isTTY: boolean;
+  /** Width to fit tables into; only honoured when isTTY (piped output is never cut). */
+  columns: number;
+  color: boolean;
+}
 
 /**
  * Whether to write ANSI colour. Precedence, first match wins:

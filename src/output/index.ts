@@ -1,7 +1,7 @@
 // The output layer: every byte cmdb writes for a person or a program is shaped here. Formatters
 // are loaded on first use (yaml and cli-table3 cost startup time a command that prints
 // nothing must not pay); this module imports nothing heavier than the colour helpers.
-import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, Shaped } from './types.js';
+import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, RowSink, Shaped } from './types.js';
 
 export type {
   Answer,
@@ -22,6 +22,7 @@ export type {
   Requests,
   Row,
   RowFormatter,
+  RowSink,
   Shaped,
   Started,
   Terminal,
@@ -60,19 +61,6 @@ export async function render(data: Shaped, opts: RenderOptions): Promise<string>
   const load = FORMATTERS[opts.format];
   if (!load) throw new TypeError(`unknown output format: ${String(opts.format)}`);
   return (await load())(data, opts);
-}
-
-export interface RowSink {
-  /** One page of rows: written at once when the format allows (ndjson, json, csv with --fields). */
-  write(rows: Row[]): Promise<void>;
-  /** Writes the rest (a table's or csv's kept rows, the closing of a json array). Further write() calls throw. */
-  end(): Promise<void>;
-  /**
-   * The run stops midway (interrupted, or a page failed): the text that closes what was begun so
-   * that it still parses (a json array's `]`; ndjson and csv lines are whole, table and yaml not
-   * begun); nothing is written after it.
-   */
-  abandon?(): string;
 }
 
 /**

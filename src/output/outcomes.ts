@@ -6,9 +6,19 @@ import { formatPlan, stepInWords } from './plan.js';
 import { formatRequestLines } from './requests.js';
 import { keyWord } from './text.js';
 import type { ErrorReport } from './messages.js';
-import type { RowSink } from './index.js';
-import type { PrintHooks, ShapeOptions } from './printer.js';
-import type { Applied, OutputFormat, Planned, PlanStep, Read, Row, WriteResult, Written } from './types.js';
+import type {
+  Applied,
+  OutputFormat,
+  Planned,
+  PlanStep,
+  PrintHooks,
+  Read,
+  Row,
+  RowSink,
+  ShapeOptions,
+  WriteResult,
+  Written,
+} from './types.js';
 
 /** What the printer knows of the run when it lowers an outcome. */
 export interface Run {

@@ -3,7 +3,7 @@
 // decides how it looks (format, --raw, terminal, colour).
 import { decideColor, loadPalette, terminalFor } from './color.js';
 import { formatError, formatNotice, formatWarning, type ErrorReport } from './messages.js';
-import { createRowSink, render, type RowSink } from './index.js';
+import { createRowSink, render } from './index.js';
 import { StatusLine } from './status.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
@@ -13,12 +13,15 @@ import type {
   OutputFormat,
   OutStream,
   Printable,
+  PrintHooks,
   Read,
-  RenderOptions,
   Row,
+  RowSink,
+  ShapeOptions,
   Shaped,
   Started,
   Terminal,
+  View,
 } from './types.js';
 
 /** What the printer needs to know of the run, asked when it prints (a bad -o fails only then). */
@@ -32,33 +35,6 @@ export interface PrintSettings {
   readonly noColor: boolean;
   /** Errors go out as one JSON line (json, yaml or ndjson asked for). */
   readonly machineErrors?: boolean;
-}
-
-export type View = Omit<RenderOptions, 'format' | 'terminal'> & {
-  /** A format of the command's own, when the run names none (the printer otherwise uses the run's). */
-  format?: OutputFormat;
-  /** The columns a table shows when --fields does not say (the other formats show every field). */
-  tableFields?: string[];
-};
-
-/** How a shape is shown: the view without the table's default columns (already applied). */
-export type ShapeOptions = Omit<View, 'tableFields'>;
-
-/**
- * Where print() sends what it lowered, and where messages go: this printer's own streams, or (one
- * device of a run on several, src/cli/fleet.ts) the device's share of the run's document, with its
- * messages naming the device.
- */
-export interface PrintHooks {
-  emit(data: Shaped, options: ShapeOptions): Promise<void>;
-  /** A sink for rows that arrive page by page. */
-  rows(options: ShapeOptions): Promise<RowSink>;
-  notice(message: string): void;
-  warn(message: string): void;
-  /** An error of one part of the run (a VDOM, a bulk item): the run goes on. */
-  error(report: ErrorReport): void;
-  /** A bulk run's summary. */
-  summarize(report: ErrorReport & { counts: { failed: number; total: number } }): void;
 }
 
 /** What a run had put on stdout when it stopped midway (Ctrl-C, a device lost mid-stream). */

@@ -1,3 +1,4 @@
+import type { Terminal } from './color.js';
 import type { ErrorReport } from './messages.js';
 import type { PlanView } from './plan.js';
 import type { PlannedRequest } from './requests.js';
@@ -6,6 +7,7 @@ import type { OutputFormat } from '../grammar/types.js';
 
 // The words of -o are the command line's (src/grammar): the output layer gives each its formatter.
 export { OUTPUT_FORMATS, type OutputFormat } from '../grammar/types.js';
+export type { Terminal } from './color.js';
 
 /** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
 export type Row = Record<string, unknown>;
@@ -193,13 +195,6 @@ export interface IO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 }
 
-export interface Terminal {
-  isTTY: boolean;
-  /** Width to fit tables into; only honoured when isTTY (piped output is never cut). */
-  columns: number;
-  color: boolean;
-}
-
 export interface RenderOptions {
   format: OutputFormat;
   terminal: Terminal;
@@ -233,4 +228,44 @@ export type Formatter = (data: Exclude<Shaped, { kind: 'raw' | 'text' }>, opts: 
 export interface RowFormatter {
   add(rows: readonly Row[]): string;
   end(): Iterable<string>;
+}
+
+export interface RowSink {
+  /** One page of rows: written at once when the format allows (ndjson, json, csv with --fields). */
+  write(rows: Row[]): Promise<void>;
+  /** Writes the rest (a table's or csv's kept rows, the closing of a json array). Further write() calls throw. */
+  end(): Promise<void>;
+  /**
+   * The run stops midway (interrupted, or a page failed): the text that closes what was begun so
+   * that it still parses (a json array's `]`; ndjson and csv lines are whole, table and yaml not
+   * begun); nothing is written after it.
+   */
+  abandon?(): string;
+}
+
+export type View = Omit<RenderOptions, 'format' | 'terminal'> & {
+  /** A format of the command's own, when the run names none (the printer otherwise uses the run's). */
+  format?: OutputFormat;
+  /** The columns a table shows when --fields does not say (the other formats show every field). */
+  tableFields?: string[];
+};
+
+/** How a shape is shown: the view without the table's default columns (already applied). */
+export type ShapeOptions = Omit<View, 'tableFields'>;
+
+/**
+ * Where print() sends what it lowered, and where messages go: this printer's own streams, or (one
+ * device of a run on several, src/cli/fleet.ts) the device's share of the run's document, with its
+ * messages naming the device.
+ */
+export interface PrintHooks {
+  emit(data: Shaped, options: ShapeOptions): Promise<void>;
+  /** A sink for rows that arrive page by page. */
+  rows(options: ShapeOptions): Promise<RowSink>;
+  notice(message: string): void;
+  warn(message: string): void;
+  /** An error of one part of the run (a VDOM, a bulk item): the run goes on. */
+  error(report: ErrorReport): void;
+  /** A bulk run's summary. */
+  summarize(report: ErrorReport & { counts: { failed: number; total: number } }): void;
 }
