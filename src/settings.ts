@@ -1,45 +1,62 @@
-// Every global option and CMDB_* variable, once: its flag, its variable, its default and its parser,
-// and the run's settings computed from them once (resolveSettings). Precedence everywhere: flag, then
-// environment, then the device profile (merged in src/device/), then the default. No other module
-// reads process.env or a CMDB_* variable (a test greps the compiled tree for it). Below config/ and
-// device/: it imports only the api library's address rules, the errors and the format names.
+// Every global option and CMDB_* variable as one record each (its flags, its variable, the profile
+// setting it gives way to, its parser, its default and its help), from which the rest is derived:
+// GlobalOptions (what commander hands over), Settings (the run's values, resolveSettings), the
+// grammar a line is read against (src/completion/model.ts), the help, the man page and the reference
+// (src/cli/help.ts). Precedence everywhere: flag, then environment, then the device profile (merged
+// once by the device layer: src/device/settings.ts), then the default. No other module reads
+// process.env or a CMDB_* variable (a test greps the compiled tree for it). Below config/ and device/:
+// it imports only the api library's address rules, the errors and the grammar's value types.
 import { isUsableToken } from './api/auth.js';
 import { AddressError, normalizeBaseUrl, prefixProblem } from './api/url.js';
 import { UsageError } from './errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './grammar/types.js';
+import { OUTPUT_FORMATS, type OptionsOf, type OutputFormat, type ValueKind } from './grammar/types.js';
 
-/** Global options after commander parsing. */
-export interface GlobalOptions {
-  device?: string;
+/** What a device profile gives the options that give way to it (src/config/profiles.ts DeviceProfile). */
+export interface ProfileValues {
   host?: string;
   vdom?: string;
-  output?: string;
-  raw?: boolean;
+  /** Seconds. */
+  timeout?: number;
   caFile?: string;
-  insecure?: boolean;
-  timeout?: string;
-  verbose?: boolean;
-  color?: boolean;
-  demo?: boolean;
-  force?: boolean;
-  parallel?: string;
-  /** The write commands' --dry-run and --yes: the Context records writes instead of sending them, or asks nothing. */
-  dryRun?: boolean;
-  yes?: boolean;
+  prefix?: string;
 }
 
-/** One global option: commander's flags and help, the variable that stands in for the flag, what its value is. */
-export interface GlobalOption {
-  name: keyof GlobalOptions;
-  flags: string;
-  description: string;
-  env?: string;
-  /** For Tab completion (src/grammar/types.ts ValueKind). */
-  kind?: 'none' | 'device' | 'vdom' | 'output' | 'file';
+/**
+ * One global option or CMDB_* variable. A record with `flags` is a global option (commander, Tab and
+ * help show it); one without is a variable only (secrets never have a flag: flags leak into shell
+ * history and `ps`).
+ */
+export interface OptionRecord {
+  /** Its key in GlobalOptions as commander names it (`--ca-file` → caFile, `--no-color` → color). */
+  readonly name: string;
+  /** Its key in Settings, when not `name` (`--timeout` → timeoutMs). */
+  readonly setting?: string;
+  /** commander's flags: `-o, --output <format>`; a flag without a value is on or off. */
+  readonly flags?: string;
+  /** The variable that stands in for the flag (`1`, `true`... for a flag without a value). */
+  readonly env?: string;
+  /** Its help: the flag's line in --help, or the variable's in the environment section. */
+  readonly description: string;
+  /** What its value is, for Tab completion. */
+  readonly kind?: ValueKind;
+  /** Its value from its text (the flag's, else the variable's); a usage error names `where` it came from. */
+  readonly parse?: (text: string, where: string) => unknown;
+  /** Its value when neither the flag nor the variable (nor the profile) gives one. */
+  readonly default?: unknown;
+  /** Its value from the device profile, which comes after the flag and the variable (the device layer merges it). */
+  readonly fromProfile?: (profile: ProfileValues) => unknown;
 }
 
-/** The global options in the order `--help` shows them. */
-export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
+/** The per-request timeout when no flag, variable or profile gives one. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** A global option: a record with flags. */
+export type GlobalOption = OptionRecord & { readonly flags: string };
+/** A variable without a flag. */
+export type VariableOption = OptionRecord & { readonly env: string; readonly flags?: undefined };
+
+/** The global options in the order `--help` shows them (as written: the types below are derived from it). */
+const GLOBAL_OPTION_RECORDS = [
   {
     name: 'device',
     flags: '-d, --device <list>',
@@ -52,6 +69,8 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: '--parallel <n>',
     kind: 'none',
     description: 'devices worked on at once when -d names several (default 10)',
+    parse: (text: string) => parseParallel(text),
+    default: 10,
   },
   {
     name: 'host',
@@ -59,20 +78,28 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     env: 'CMDB_HOST',
     kind: 'none',
     description: 'device address, https://fw.example:8443 (env CMDB_HOST)',
+    parse: (text: string, where: string) => parseHost(text, where),
+    fromProfile: (profile: ProfileValues) => profile.host,
   },
   {
     name: 'vdom',
+    setting: 'vdoms',
     flags: '--vdom <list>',
     env: 'CMDB_VDOM',
     kind: 'vdom',
     description: "VDOM: root, a,b or '*' (env CMDB_VDOM)",
+    parse: (text: string): readonly string[] => Object.freeze(parseVdoms(text)),
+    fromProfile: (profile: ProfileValues) =>
+      profile.vdom === undefined ? undefined : Object.freeze(parseVdoms(profile.vdom)),
   },
   {
     name: 'output',
+    setting: 'format',
     flags: '-o, --output <format>',
     env: 'CMDB_OUTPUT',
     kind: 'output',
     description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)',
+    parse: (text: string) => parseFormat(text),
   },
   { name: 'raw', flags: '--raw', description: "print the device's JSON response untouched" },
   {
@@ -81,6 +108,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     env: 'CMDB_CA_FILE',
     kind: 'file',
     description: 'trust this CA bundle for TLS (env CMDB_CA_FILE)',
+    fromProfile: (profile: ProfileValues) => profile.caFile,
   },
   {
     name: 'insecure',
@@ -90,10 +118,14 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   },
   {
     name: 'timeout',
+    setting: 'timeoutMs',
     flags: '--timeout <seconds>',
     env: 'CMDB_TIMEOUT',
     kind: 'none',
     description: 'per-request timeout, default 30 (env CMDB_TIMEOUT)',
+    parse: (text: string) => parseTimeout(text),
+    fromProfile: (profile: ProfileValues) => (profile.timeout === undefined ? undefined : profile.timeout * 1000),
+    default: DEFAULT_TIMEOUT_SECONDS * 1000,
   },
   {
     name: 'verbose',
@@ -102,7 +134,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     description: 'print each HTTP exchange on stderr, secrets redacted (env CMDB_DEBUG=1)',
   },
   // NO_COLOR (and FORCE_COLOR) are read by the output layer's colour decision, with the rest of the terminal.
-  { name: 'color', flags: '--no-color', description: 'no ANSI colour (env NO_COLOR)' },
+  { name: 'color', setting: 'noColor', flags: '--no-color', description: 'no ANSI colour (env NO_COLOR)' },
   {
     name: 'demo',
     flags: '--demo',
@@ -110,19 +142,85 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     description: 'run against the built-in emulated device (env CMDB_DEMO=1)',
   },
   { name: 'force', flags: '--force', description: 'send an operation the catalogue does not list for the table' },
-];
+] as const satisfies readonly GlobalOption[];
 
-/** The variables that have no flag (secrets never do: flags leak into shell history and `ps`). */
-export const VARIABLES = {
-  token: 'CMDB_TOKEN',
-  username: 'CMDB_USERNAME',
-  password: 'CMDB_PASSWORD',
-  acceptDisclaimer: 'CMDB_ACCEPT_DISCLAIMER',
-  apiPrefix: 'CMDB_API_PREFIX',
-  configDir: 'CMDB_CONFIG_DIR',
-  keychainTimeout: 'CMDB_KEYCHAIN_TIMEOUT',
-  completionTimeout: 'CMDB_COMPLETION_TIMEOUT',
-  lockTimeout: 'CMDB_LOCK_TIMEOUT',
+export const GLOBAL_OPTIONS: readonly GlobalOption[] = GLOBAL_OPTION_RECORDS;
+
+/** How long a keychain call may take before it counts as unreachable: a hung D-Bus must not hang the tool. */
+export const KEYCHAIN_TIMEOUT_MS = 3000;
+
+/** Seconds from a variable, or undefined when it is unset or not a positive number. */
+function seconds(text: string): number | undefined {
+  const value = Number(text);
+  return Number.isFinite(value) && value > 0 ? Math.round(value * 1000) : undefined;
+}
+
+/** The CMDB_* variables that have no flag, in the order help lists them after the options' own. */
+const VARIABLE_RECORDS = [
+  {
+    name: 'token',
+    env: 'CMDB_TOKEN',
+    description:
+      'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, ' +
+      'the usual way for CI',
+  },
+  {
+    name: 'username',
+    env: 'CMDB_USERNAME',
+    description:
+      'administrator for a session login without a saved profile: log in, do the work, log out (with CMDB_PASSWORD)',
+  },
+  { name: 'password', env: 'CMDB_PASSWORD', description: 'the password for CMDB_USERNAME' },
+  {
+    name: 'acceptDisclaimer',
+    env: 'CMDB_ACCEPT_DISCLAIMER',
+    description: "1: accept the device's login banner for a CMDB_USERNAME login",
+    parse: (text: string) => truthy(text),
+    default: false,
+  },
+  {
+    name: 'apiPrefix',
+    env: 'CMDB_API_PREFIX',
+    description: 'API prefix of the device (default /api/v2/cmdb)',
+    // Checked when it is used (parsePrefix): a run that talks to no device does not fail on it.
+    fromProfile: (profile: ProfileValues) => profile.prefix,
+  },
+  {
+    name: 'configDir',
+    env: 'CMDB_CONFIG_DIR',
+    description: 'where device profiles live (default $XDG_CONFIG_HOME/cmdb, ~/.config/cmdb)',
+  },
+  {
+    name: 'keychainTimeout',
+    setting: 'keychainTimeoutMs',
+    env: 'CMDB_KEYCHAIN_TIMEOUT',
+    description: 'seconds a keychain call may take before it counts as unreachable (default 3)',
+    parse: (text: string) => seconds(text) ?? KEYCHAIN_TIMEOUT_MS,
+    default: KEYCHAIN_TIMEOUT_MS,
+  },
+  {
+    name: 'completionTimeout',
+    env: 'CMDB_COMPLETION_TIMEOUT',
+    description: "seconds Tab completion waits for the device's keys (default 1.5)",
+    parse: (text: string) => text,
+    default: '1.5',
+  },
+  {
+    name: 'lockTimeout',
+    setting: 'lockTimeoutMs',
+    env: 'CMDB_LOCK_TIMEOUT',
+    description:
+      'seconds to wait for another cmdb process holding a shared file or a device login (default 60; ' +
+      'a login: 3 timeouts + 15); then exit 8',
+    // Unset or not a positive number: each lock's own wait.
+    parse: (text: string) => seconds(text),
+  },
+] as const satisfies readonly VariableOption[];
+
+export const VARIABLE_OPTIONS: readonly VariableOption[] = VARIABLE_RECORDS;
+
+/** The variables besides the CMDB_* ones: where files go, and the editor. */
+const OTHER_VARIABLES = {
   xdgConfig: 'XDG_CONFIG_HOME',
   xdgState: 'XDG_STATE_HOME',
   xdgCache: 'XDG_CACHE_HOME',
@@ -131,40 +229,94 @@ export const VARIABLES = {
   editor: 'EDITOR',
 } as const;
 
+/** Every variable without a flag by its name here: the CMDB_* ones of VARIABLE_OPTIONS and the others. */
+export const VARIABLES = {
+  ...(Object.fromEntries(VARIABLE_OPTIONS.map((o) => [o.name, o.env])) as {
+    [O in (typeof VARIABLE_RECORDS)[number] as O['name']]: O['env'];
+  }),
+  ...OTHER_VARIABLES,
+};
+
 export type Variable = keyof typeof VARIABLES;
 
-type CmdbVariable = { [K in Variable]: (typeof VARIABLES)[K] extends `CMDB_${string}` ? K : never }[Variable];
+/** The global options as commander hands them over (--dry-run and --yes are the write commands' own). */
+export type GlobalOptions = OptionsOf<typeof GLOBAL_OPTION_RECORDS>;
 
-/** What each CMDB_* variable without a flag does, for help and the man page (a new one must say). */
-const VARIABLE_HELP: Record<CmdbVariable, string> = {
-  token:
-    'API token; never a flag (flags leak into shell history and ps). With CMDB_HOST: no login, no profile, ' +
-    'the usual way for CI',
-  username:
-    'administrator for a session login without a saved profile: log in, do the work, log out (with CMDB_PASSWORD)',
-  password: 'the password for CMDB_USERNAME',
-  acceptDisclaimer: "1: accept the device's login banner for a CMDB_USERNAME login",
-  apiPrefix: 'API prefix of the device (default /api/v2/cmdb)',
-  configDir: 'where device profiles live (default $XDG_CONFIG_HOME/cmdb, ~/.config/cmdb)',
-  keychainTimeout: 'seconds a keychain call may take before it counts as unreachable (default 3)',
-  completionTimeout: "seconds Tab completion waits for the device's keys (default 1.5)",
-  lockTimeout:
-    'seconds to wait for another cmdb process holding a shared file or a device login (default 60; ' +
-    'a login: 3 timeouts + 15); then exit 8',
+type SettingName<O> = O extends { readonly setting: infer S extends string }
+  ? S
+  : O extends { readonly name: infer N extends string }
+    ? N
+    : never;
+/** A flag without a value is on or off; any other option's value is its parser's, else its text. */
+type SettingValue<O> = O extends { readonly flags: string }
+  ? O['flags'] extends `${string}<${string}>${string}`
+    ? ParsedValue<O>
+    : boolean
+  : ParsedValue<O>;
+type ParsedValue<O> =
+  | (O extends { readonly parse: (text: string, where: string) => infer T } ? T : string)
+  | (O extends { readonly default: unknown }
+      ? O extends { readonly fromProfile: unknown }
+        ? undefined
+        : never
+      : undefined);
+
+/** The values of some option records, each under its setting's name (undefined: given by none). */
+export type SettingsOf<T extends readonly OptionRecord[]> = {
+  readonly [O in T[number] as SettingName<O>]: SettingValue<O>;
+};
+
+/** The credential the environment gives: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
+export type EnvironmentCredential =
+  | { kind: 'token'; token: string }
+  | { kind: 'session'; username: string; password: string | undefined };
+
+/**
+ * The settings of one run, computed once from the global options' flags and their variables (flag,
+ * else variable; set-but-empty is unset) and frozen: one value per record (SettingsOf), and what is
+ * derived from them. A value the device profile may give (VDOM, timeout, CA file, API prefix, host)
+ * is undefined here when neither the flag nor the variable gives it: the device layer merges the
+ * profile's, then the default (src/device/settings.ts).
+ */
+export type Settings = Omit<
+  SettingsOf<typeof GLOBAL_OPTION_RECORDS> & SettingsOf<typeof VARIABLE_RECORDS>,
+  'token' | 'username' | 'password' | 'configDir'
+> & {
+  /** The flags as given, without their variables (login saves the flags it was given, and only those). */
+  readonly flags: Readonly<GlobalOptions>;
+  /** --vdom / CMDB_VDOM as given (for caches keyed by it). */
+  readonly vdomText: string | undefined;
+  /** How the format was asked for, in the user's words: `-o json` or `CMDB_OUTPUT=json`. */
+  readonly formatAsked: string | undefined;
+  /** Errors go out as one JSON line: json, yaml or ndjson asked for (CLI.md). */
+  readonly machineErrors: boolean;
+  /** CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD, unchecked (see environmentCredential()). */
+  readonly credential: EnvironmentCredential | null;
 };
 
 /** Every CMDB_* variable (and the colour ones), for help and the man page: the options' first, then the rest. */
-export const ENVIRONMENT: readonly { name: string; description: string }[] = [
-  ...GLOBAL_OPTIONS.filter((o) => o.env).map((o) => ({
-    name: `${o.env}${o.env === 'CMDB_INSECURE' || o.env === 'CMDB_DEBUG' || o.env === 'CMDB_DEMO' ? '=1' : ''}`,
-    description: `as ${o.flags.split(', ').pop()!.split(' ')[0]}: ${o.description.replace(/ \(env [^)]*\)$/, '')}`,
-  })),
-  ...(Object.keys(VARIABLE_HELP) as CmdbVariable[]).map((key) => ({
-    name: VARIABLES[key],
-    description: VARIABLE_HELP[key],
-  })),
-  { name: 'NO_COLOR', description: 'no colour (as --no-color); FORCE_COLOR forces it on, even into a pipe' },
-];
+export function environmentHelp(
+  options: readonly GlobalOption[] = GLOBAL_OPTIONS,
+  variables: readonly VariableOption[] = VARIABLE_OPTIONS,
+): { name: string; description: string }[] {
+  return [
+    ...options
+      .filter((o) => o.env)
+      .map((o) => ({
+        name: `${o.env}${takesValue(o) ? '' : '=1'}`,
+        description: `as ${o.flags.split(', ').pop()!.split(' ')[0]}: ${o.description.replace(/ \(env [^)]*\)$/, '')}`,
+      })),
+    ...variables.map((o) => ({ name: o.env, description: o.description })),
+    { name: 'NO_COLOR', description: 'no colour (as --no-color); FORCE_COLOR forces it on, even into a pipe' },
+  ];
+}
+
+export const ENVIRONMENT: readonly { name: string; description: string }[] = environmentHelp();
+
+/** Whether an option takes a value (`--timeout <seconds>`), or is on or off (`--insecure`); a variable takes one. */
+function takesValue(o: OptionRecord): boolean {
+  return o.flags === undefined || /[<[]/.test(o.flags);
+}
 
 /** The process environment: the one place the CLI takes it from (tests pass their own). */
 export function processEnv(): NodeJS.ProcessEnv {
@@ -177,7 +329,7 @@ export function processEnv(): NodeJS.ProcessEnv {
  */
 export function otherDeviceEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const name of ['device', 'host', 'demo'] as const) delete out[GLOBAL_OPTIONS.find((o) => o.name === name)!.env!];
+  for (const name of ['device', 'host', 'demo']) delete out[GLOBAL_OPTIONS.find((o) => o.name === name)!.env!];
   for (const name of ['token', 'username', 'password', 'apiPrefix'] as const) delete out[VARIABLES[name]];
   return out;
 }
@@ -289,61 +441,6 @@ export function parsePrefix(prefix: string, what: string): string {
   throw new UsageError(`invalid API prefix ${shown} (${what})`, 'give a path such as /api/v2/cmdb');
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-const DEFAULT_PARALLEL = 10;
-
-/** The credential the environment gives: CMDB_TOKEN wins over CMDB_USERNAME/CMDB_PASSWORD. */
-export type EnvironmentCredential =
-  | { kind: 'token'; token: string }
-  | { kind: 'session'; username: string; password: string | undefined };
-
-/**
- * The settings of one run, computed once from the global options' flags and their variables (flag,
- * else variable; set-but-empty is unset) and frozen. A value that is not the device profile's to give
- * is final here; the profile's (VDOM, timeout, CA file, API prefix) is merged by the device layer.
- */
-export interface Settings {
-  /** The flags as given, without their variables (login saves the flags it was given, and only those). */
-  readonly flags: Readonly<GlobalOptions>;
-  /** -d / CMDB_DEVICE: a profile name, a list or patterns. */
-  readonly device: string | undefined;
-  /** --host / CMDB_HOST normalised (`fw` and `fw:8443` mean https://). */
-  readonly host: string | undefined;
-  /** --vdom / CMDB_VDOM parsed; undefined: the profile's, else the device's management VDOM. */
-  readonly vdoms: readonly string[] | undefined;
-  /** --vdom / CMDB_VDOM as given (for caches keyed by it). */
-  readonly vdomText: string | undefined;
-  /** -o / CMDB_OUTPUT, checked; undefined when neither names one. */
-  readonly format: OutputFormat | undefined;
-  /** How the format was asked for, in the user's words: `-o json` or `CMDB_OUTPUT=json`. */
-  readonly formatAsked: string | undefined;
-  /** Errors go out as one JSON line: json, yaml or ndjson asked for (CLI.md). */
-  readonly machineErrors: boolean;
-  readonly raw: boolean;
-  /** --no-color (NO_COLOR and FORCE_COLOR are weighed by the output layer). */
-  readonly noColor: boolean;
-  readonly verbose: boolean;
-  readonly insecure: boolean;
-  readonly demo: boolean;
-  readonly force: boolean;
-  /** A write command's --dry-run: writes are shown, not sent. */
-  readonly dryRun: boolean;
-  /** A write command's --yes: no question before a change. */
-  readonly yes: boolean;
-  /** --parallel: how many devices are worked on at once. */
-  readonly parallel: number;
-  /** --ca-file / CMDB_CA_FILE; undefined: the profile's. */
-  readonly caFile: string | undefined;
-  /** --timeout / CMDB_TIMEOUT in milliseconds; undefined: the profile's, else 30 s. */
-  readonly timeoutMs: number | undefined;
-  /** CMDB_API_PREFIX as given (the device layer checks it when it is used); undefined: the profile's. */
-  readonly apiPrefix: string | undefined;
-  /** CMDB_TOKEN, or CMDB_USERNAME and CMDB_PASSWORD, unchecked (see environmentCredential()). */
-  readonly credential: EnvironmentCredential | null;
-  /** CMDB_ACCEPT_DISCLAIMER=1. */
-  readonly acceptDisclaimer: boolean;
-}
-
 /** The one rule: errors go out as one JSON line when the output is for a program (json, yaml, ndjson; CLI.md). */
 export function machineReadable(format: string | undefined): boolean {
   return format === 'json' || format === 'yaml' || format === 'ndjson';
@@ -355,9 +452,8 @@ function outputText(flags: GlobalOptions, env: NodeJS.ProcessEnv): { value?: str
   return { value: env.CMDB_OUTPUT || undefined, flag: false };
 }
 
-/** --parallel: a whole number of devices from 1 to 1000 (default 10). */
-function parseParallel(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PARALLEL;
+/** --parallel: a whole number of devices from 1 to 1000. */
+function parseParallel(raw: string): number {
   const n = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 1000) {
     throw new UsageError(
@@ -368,61 +464,74 @@ function parseParallel(raw: string | undefined): number {
   return n;
 }
 
+/** Where an option's text came from, as a message names it: its long flag, else its variable. */
+const longFlag = (o: OptionRecord) => o.flags!.split(/[ ,]+/).find((w) => w.startsWith('--'))!;
+
+/**
+ * One record's value from the flags and the environment: a flag without a value is on when given
+ * (`--no-x`: when given as false) or when its variable is set to anything but 0 or false; any other
+ * takes the flag's text, else the variable's (set-but-empty is unset), through its parser; else its
+ * default, unless the device profile comes before it (then undefined: the device layer merges it).
+ */
+function settingOf(o: OptionRecord, flags: Record<string, unknown>, env: NodeJS.ProcessEnv): unknown {
+  const flag = flags[o.name];
+  if (!takesValue(o)) return (o.flags!.includes('--no-') ? flag === false : !!flag) || truthy(o.env && env[o.env]);
+  const text = textOf(o, flags, env);
+  if (text !== undefined) return o.parse ? o.parse(text, flag !== undefined ? longFlag(o) : o.env!) : text;
+  return o.fromProfile ? undefined : o.default;
+}
+
+/** An option's text: the flag's, else its variable's (set-but-empty is unset). */
+function textOf(o: OptionRecord, flags: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+  const flag = flags[o.name];
+  return flag !== undefined ? String(flag) : (o.env && env[o.env]) || undefined;
+}
+
 /**
  * The run's settings from its global options and the environment, checked up front (a usage error
- * names the first bad one: format, timeout, parallel, host, VDOM), so nothing is sent after a bad one.
+ * names the first bad one: the format first, so that the error itself is in the form asked for, then
+ * in the order help lists them), so nothing is sent after a bad one. `options`: the records (all of
+ * them but in tests).
  */
-export function resolveSettings(flags: GlobalOptions, env: NodeJS.ProcessEnv): Settings {
-  const text = (name: 'device' | 'host' | 'vdom' | 'caFile' | 'timeout'): string | undefined => {
-    const flag = flags[name];
-    if (flag !== undefined) return flag;
-    const option = GLOBAL_OPTIONS.find((o) => o.name === name)!;
-    return option.env ? env[option.env] || undefined : undefined;
-  };
-  const on = (name: 'insecure' | 'verbose' | 'demo'): boolean =>
-    !!flags[name] || truthy(env[GLOBAL_OPTIONS.find((o) => o.name === name)!.env!]);
+export function resolveSettings(
+  flags: GlobalOptions,
+  env: NodeJS.ProcessEnv,
+  options: readonly GlobalOption[] = GLOBAL_OPTIONS,
+  variables: readonly VariableOption[] = VARIABLE_OPTIONS,
+): Settings {
+  const given = flags as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  const records = [...options, ...variables];
+  for (const o of [...records.filter((o) => o.name === 'output'), ...records.filter((o) => o.name !== 'output')])
+    values[o.setting ?? o.name] = settingOf(o, given, env);
   const output = outputText(flags, env);
-  const format = output.value === undefined ? undefined : parseFormat(output.value);
-  const timeout = text('timeout');
-  const timeoutMs = timeout === undefined ? undefined : parseTimeout(timeout);
-  const parallel = parseParallel(flags.parallel);
-  const hostText = text('host');
-  const host =
-    hostText === undefined ? undefined : parseHost(hostText, flags.host !== undefined ? '--host' : 'CMDB_HOST');
-  const vdomText = text('vdom');
-  const vdoms = vdomText === undefined ? undefined : Object.freeze(parseVdoms(vdomText));
   const token = variable(env, 'token');
   const username = variable(env, 'username');
+  const { token: _t, username: _u, password: _p, configDir: _c, ...settings } = values;
   return Object.freeze({
+    ...settings,
     flags: Object.freeze({ ...flags }),
-    device: text('device'),
-    host,
-    vdoms,
-    vdomText,
-    format,
+    vdomText: textOf(options.find((o) => o.name === 'vdom')!, given, env),
     formatAsked:
       output.value === undefined ? undefined : output.flag ? `-o ${output.value}` : `CMDB_OUTPUT=${output.value}`,
-    machineErrors: machineReadable(format),
-    raw: !!flags.raw,
-    noColor: flags.color === false,
-    verbose: on('verbose'),
-    insecure: on('insecure'),
-    demo: on('demo'),
-    force: !!flags.force,
-    dryRun: !!flags.dryRun,
-    yes: !!flags.yes,
-    parallel,
-    caFile: text('caFile'),
-    timeoutMs,
-    apiPrefix: variable(env, 'apiPrefix'),
+    machineErrors: machineReadable(values.format as string | undefined),
     credential: token
       ? { kind: 'token', token }
       : username
         ? { kind: 'session', username, password: env[VARIABLES.password] }
         : null,
-    acceptDisclaimer: truthy(env[VARIABLES.acceptDisclaimer]),
-  } satisfies Settings);
+  }) as Settings;
 }
+
+/** One variable's setting through its record (parser, default), alone: what Tab needs before a line's settings. */
+export function variableSetting<N extends keyof VariableSettings>(
+  env: NodeJS.ProcessEnv,
+  name: N,
+): VariableSettings[N] {
+  return settingOf(VARIABLE_OPTIONS.find((o) => (o.setting ?? o.name) === name)!, {}, env) as VariableSettings[N];
+}
+
+type VariableSettings = SettingsOf<typeof VARIABLE_RECORDS>;
 
 /** The environment's credential, checked: a token that no device could have issued is a usage error. */
 export function environmentCredential(settings: Settings): EnvironmentCredential | null {
@@ -436,18 +545,6 @@ export function environmentCredential(settings: Settings): EnvironmentCredential
   return credential;
 }
 
-/** CMDB_API_PREFIX checked, else the profile's (login's --prefix is a flag of its own, given as `flag`). */
-export function apiPrefixOf(settings: Settings, profilePrefix?: string, flag?: string): string | undefined {
-  if (flag !== undefined) return parsePrefix(flag, '--prefix');
-  if (settings.apiPrefix !== undefined) return parsePrefix(settings.apiPrefix, VARIABLES.apiPrefix);
-  return profilePrefix;
-}
-
-/** Per-request timeout in milliseconds: flag, CMDB_TIMEOUT, the profile's, then 30 s. */
-export function timeoutOf(settings: Settings, profileSeconds?: number): number {
-  return settings.timeoutMs ?? (profileSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
-}
-
 /**
  * From the global options as the command line reader understood them (src/grammar/argv.ts) and the
  * environment alone, before commander has read the line (for errors raised while parsing, and a line
@@ -459,27 +556,7 @@ export function earlySettings(
 ): { machineErrors: boolean; verbose: boolean; noColor: boolean } {
   return {
     machineErrors: machineReadable(outputText(flags, env).value),
-    verbose: !!flags.verbose || truthy(env[GLOBAL_OPTIONS.find((o) => o.name === 'verbose')!.env!]),
+    verbose: settingOf(GLOBAL_OPTIONS.find((o) => o.name === 'verbose')!, flags, env) as boolean,
     noColor: flags.color === false,
   };
-}
-
-/** CMDB_KEYCHAIN_TIMEOUT (seconds), default 3: a hung D-Bus must not hang the tool. */
-export function keychainTimeoutMs(env: NodeJS.ProcessEnv): number {
-  const seconds = Number(env[VARIABLES.keychainTimeout]);
-  return Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : 3) * 1000);
-}
-
-/**
- * CMDB_LOCK_TIMEOUT (seconds): how long to wait for another cmdb process holding a lock (config.yaml,
- * credentials.yaml, a device's login); undefined when unset or not a positive number (each lock's default).
- */
-export function lockTimeoutMs(env: NodeJS.ProcessEnv): number | undefined {
-  const seconds = Number(variable(env, 'lockTimeout'));
-  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
-}
-
-/** CMDB_COMPLETION_TIMEOUT (seconds), default 1.5: a slow device means no keys, not a frozen shell. */
-export function completionTimeout(env: NodeJS.ProcessEnv): string {
-  return variable(env, 'completionTimeout') ?? '1.5';
 }

@@ -5,8 +5,9 @@
 import type { DeviceProfile } from '../config/profiles.js';
 import type { Exchange } from '../api/client.js';
 import type { FormatRule } from '../grammar/types.js';
-import { prefetchSecretStores, type SharedStores } from '../device/credentials.js';
-import { Device, type DeviceDeps } from '../device/device.js';
+import { prefetchSecretStores } from '../device/credentials.js';
+import { Device } from '../device/device.js';
+import type { DeviceDeps, SharedStores } from '../device/setup.js';
 import { selectedProfiles } from '../device/select.js';
 import { UsageError, EXIT } from '../errors.js';
 import { FleetOutput, Progress, type DeviceSink, type PrintOptions } from '../output/fleet.js';
@@ -160,7 +161,7 @@ function deviceContext(
     }),
   );
   // Questions on the device's streams (its stderr clears the run's progress line first).
-  const base = terminalPrompt(io, parent.env, settings, out);
+  const base = terminalPrompt(io, parent.env, out);
   let confirmation: Promise<boolean> | undefined;
   const prompt: Prompt = {
     ...base,
@@ -176,7 +177,7 @@ function deviceContext(
     },
     // Once per device however many writes follow, as on one device.
     confirmChange: async (question, details = []) => {
-      if (settings.yes || settings.dryRun || !base.interactive) return;
+      if (!base.interactive) return;
       confirmation ??= (async () => {
         for (const line of details) out.status(`  ${sanitizeMultiline(line)}\n`);
         return prompt.confirm(question);
@@ -187,7 +188,7 @@ function deviceContext(
     // given up meanwhile.
     approvedPlan: async (changes, question) => {
       const gate = run.gate;
-      if (settings.yes || settings.dryRun || !base.interactive) return true;
+      if (!base.interactive) return true;
       if (!gate) return (confirmation ??= prompt.confirm(question));
       run.slots.release();
       try {

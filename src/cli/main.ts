@@ -189,14 +189,7 @@ export async function main(
     // One device: its keychain read starts now, while the command loads.
     if (def.devices && !several) readKeychainEarly(made.settings, env, () => made.device().profile);
     await made.out.prepareColor();
-    const action = async (c: Context) => {
-      const code = await ((await def.load()) as Run<object, object>)(c, args, options);
-      // A dry run prints the writes it kept once the command is done (per device with several),
-      // unless the command printed them in its own shape (apply, with its plan).
-      const planned = c.settings.dryRun ? c.device().untakenPlanned() : undefined;
-      if (planned) await c.out.print({ kind: 'requests', requests: planned });
-      return code;
-    };
+    const action = async (c: Context) => ((await def.load()) as Run<object, object>)(c, args, options);
     if (several) {
       const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
       const opts = options as { dryRun?: boolean; yes?: boolean };
@@ -225,9 +218,9 @@ export async function main(
   process.on('SIGINT', onSigint);
   try {
     const work = (async () => {
-      if (direct) await run(direct.def, direct.args, direct.options, { ...direct.globals, ...direct.options });
+      if (direct) await run(direct.def, direct.args, direct.options, direct.globals);
       else {
-        program = buildProgram(io, (def, args, options, cmd) => run(def, args, options, cmd.optsWithGlobals()));
+        program = buildProgram(io, (def, args, options) => run(def, args, options, program!.opts()));
         await program.parseAsync(argv, { from: 'user' });
       }
     })();

@@ -22,6 +22,8 @@ export async function run(
   { tables: tableInputs = [] }: { tables?: string[] },
   opts: ApplyOptions,
 ): Promise<number> {
+  // A dry run: the device keeps the writes instead of sending them, to print them with the plan.
+  const recorded = opts.dryRun ? await ctx.device().recordWrites() : undefined;
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
   const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
   const client = await ctx.device().client();
@@ -33,10 +35,9 @@ export async function run(
     );
   const steps = planned.steps.filter(allowed);
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
-  if (ctx.settings.dryRun) {
-    // The client keeps the writes instead of sending them (the dry run of every write command).
+  if (recorded) {
     await applySteps(client, steps, requests, { atomic: false });
-    await printPlan(ctx, planned, { requests: ctx.device().takePlanned() });
+    await printPlan(ctx, planned, { requests: [...recorded] });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
   await printPlan(ctx, planned, { preview: true });
@@ -47,6 +48,7 @@ export async function run(
   // Declined: exit 2, as every question (CLI.md).
   if (
     steps.length &&
+    !opts.yes &&
     !(await ctx.prompt.approvedPlan(
       steps.length,
       `apply ${steps.length} change${steps.length === 1 ? '' : 's'}` +

@@ -1,13 +1,21 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../run/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
+import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(
   ctx: Context,
+  args: { table: string; key: string; newKey: string },
+  opts: WriteOptions,
+): Promise<number> {
+  return runWrites(ctx, opts, () => clone(ctx, args, opts));
+}
+
+async function clone(
+  ctx: Context,
   { table: tableInput, key, newKey }: { table: string; key: string; newKey: string },
-  _opts: WriteOptions,
+  opts: WriteOptions,
 ): Promise<number> {
   const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   requireKeyed(table, 'clone');
@@ -16,6 +24,7 @@ export async function run(
   const nkey = parseMkey(table, newKey, 'new key');
   const result = await requestWrite(
     ctx,
+    opts,
     table,
     {
       method: 'POST',
@@ -28,5 +37,5 @@ export async function run(
     // The device names the object in the path (the original); what already exists is the new key.
     throw err instanceof ApiError && err.duplicate ? err.about({ mkey: nkey }) : err;
   });
-  return printWrite(ctx, result, `cloned ${key} to`, table, nkey);
+  return printWrite(ctx, opts, result, `cloned ${key} to`, table, nkey);
 }

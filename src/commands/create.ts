@@ -9,6 +9,7 @@ import {
   confirmSeveralVdoms,
   printWrite,
   requestWrite,
+  runWrites,
   steadyHeap,
   type WriteOptions,
 } from './common/request.js';
@@ -20,7 +21,11 @@ export interface CreateOptions extends BodyOptions, WriteOptions {
 }
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
-export async function run(
+export async function run(ctx: Context, args: { table: string; body?: string }, opts: CreateOptions): Promise<number> {
+  return runWrites(ctx, opts, () => create(ctx, args, opts));
+}
+
+async function create(
   ctx: Context,
   { table: tableInput, body: inlineBody }: { table: string; body?: string },
   opts: CreateOptions,
@@ -56,6 +61,7 @@ export async function run(
     for await (const body of bodies) all.push(body);
     return (await import('./common/atomic.js')).runAtomically(
       ctx,
+      opts,
       table,
       all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })),
     );
@@ -65,7 +71,13 @@ export async function run(
   const named = (body: Record<string, unknown>) => (err: ApiError) =>
     err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;
   const create = (body: Record<string, unknown>, eachVdom = false) =>
-    requestWrite(ctx, table, { method: 'POST', query, body, eachVdom }, expectFields(table, keyOf(body), body)).then(
+    requestWrite(
+      ctx,
+      opts,
+      table,
+      { method: 'POST', query, body, eachVdom },
+      expectFields(table, keyOf(body), body),
+    ).then(
       (result) => (result.failed ? { ...result, failed: result.failed.map(named(body)) } : result),
       (err: unknown) => {
         throw err instanceof ApiError ? named(body)(err) : err;
@@ -73,12 +85,12 @@ export async function run(
     );
   if (!many && Array.isArray(bodies)) {
     const result = await create(bodies[0], true);
-    return printWrite(ctx, result, 'created', table, keyOf(bodies[0]));
+    return printWrite(ctx, opts, result, 'created', table, keyOf(bodies[0]));
   }
   // Asked before the first item, so that a no is one answer, not an error per item.
-  await confirmSeveralVdoms(ctx, `create objects in ${table.path}`, query);
+  await confirmSeveralVdoms(ctx, opts, `create objects in ${table.path}`, query);
   await steadyHeap();
-  const printer = bulkPrinter(ctx, table, 'created');
+  const printer = bulkPrinter(ctx, opts, table, 'created');
   // Several VDOMs: one result per item and VDOM.
   const several = severalVdoms(query);
   await forEachConcurrent(

@@ -1,30 +1,10 @@
 // The shape of a command as data (registry.ts), and the types that make the compiler check a
 // command's run(ctx, args, options) against what the registry declares: the arguments come from the
-// spec (`list <table>` → { table: string }), the options from their flags (`--page-size <n>` →
-// { pageSize?: string }, `--all` → { all?: boolean }, `--no-headers` → { headers?: boolean }).
+// spec (`list <table>` → { table: string }), the options from their flags (OptionsOf, src/grammar/types.ts).
 import type { Context } from '../run/context.js';
-import type { FormatRule, HelpGroup, OptionSpec, TableRule, ValueKind } from '../grammar/types.js';
+import type { FormatRule, HelpGroup, OptionSpec, OptionsOf, TableRule, ValueKind } from '../grammar/types.js';
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type LongFlag<F extends string> = F extends `${string}--${infer Rest}`
-  ? Rest extends `${infer Name} ${string}`
-    ? Name
-    : Rest
-  : never;
-type OptionKey<F extends string> = LongFlag<F> extends `no-${infer N}` ? Camel<N> : Camel<LongFlag<F>>;
-type OptionValue<O extends OptionSpec> = O['flags'] extends `${string}<${string}>${string}`
-  ? O['repeatable'] extends true
-    ? string[]
-    : O['choices'] extends readonly (infer C)[]
-      ? C
-      : string
-  : boolean;
-
-/** The options object commander hands a command, as its flags declare it. */
-export type OptionsOf<T extends readonly OptionSpec[]> = [T[number]] extends [never]
-  ? // biome-ignore lint/complexity/noBannedTypes: a command without options is handed an empty object
-    {}
-  : { [O in T[number] as OptionKey<O['flags']>]?: OptionValue<O> };
 
 type ArgumentOf<W extends string> = W extends `<${infer N}...>`
   ? { [K in Camel<N>]: string[] }

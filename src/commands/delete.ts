@@ -2,11 +2,19 @@ import type { Context } from '../run/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, printWrite, requestWrite, type WriteOptions } from './common/request.js';
+import { bulkPrinter, confirmWrite, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
 import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
 export async function run(
+  ctx: Context,
+  args: { table: string; keys?: string[] },
+  opts: { concurrency?: string; atomic?: boolean } & WriteOptions,
+): Promise<number> {
+  return runWrites(ctx, opts, () => remove(ctx, args, opts));
+}
+
+async function remove(
   ctx: Context,
   { table: tableInput, keys = [] }: { table: string; keys?: string[] },
   opts: { concurrency?: string; atomic?: boolean } & WriteOptions,
@@ -23,26 +31,30 @@ export async function run(
   const mkeys = keys.map((k) => parseMkey(table, k));
   const query = vdomQuery(ctx.device().vdoms);
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
-  await ctx.prompt.confirmChange(
+  await confirmWrite(
+    ctx,
+    opts,
     `delete ${mkeys.length === 1 ? `${table.path} ${mkeys[0]}` : `${mkeys.length} objects of ${table.path}`}${where}?`,
     mkeys.length > 1 ? [mkeys.join(', ')] : [],
   );
   if (opts.atomic)
     return (await import('./common/atomic.js')).runAtomically(
       ctx,
+      opts,
       table,
       mkeys.map((key) => ({ action: 'delete', key })),
     );
   if (mkeys.length === 1) {
     const result = await requestWrite(
       ctx,
+      opts,
       table,
       { method: 'DELETE', mkey: mkeys[0], query, eachVdom: true },
       { mkey: mkeys[0], gone: true },
     );
-    return printWrite(ctx, result, 'deleted', table, mkeys[0]);
+    return printWrite(ctx, opts, result, 'deleted', table, mkeys[0]);
   }
-  const printer = bulkPrinter(ctx, table, 'deleted');
+  const printer = bulkPrinter(ctx, opts, table, 'deleted');
   // Several VDOMs: one result per key and VDOM.
   const several = severalVdoms(query);
   await forEachConcurrent(
@@ -51,7 +63,8 @@ export async function run(
     (mkey) =>
       bulkItem(
         mkey,
-        () => requestWrite(ctx, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }),
+        () =>
+          requestWrite(ctx, opts, table, { method: 'DELETE', mkey, query, eachVdom: several }, { mkey, gone: true }),
         several,
       ),
     (o) => printer.add(o),

@@ -102,7 +102,7 @@ export async function show(ctx: Context, { name = ctx.settings.device }: { name?
 /** `cmdb device use <name>`. */
 export async function use(ctx: Context, { name }: { name: string }): Promise<number> {
   if (ctx.settings.demo) throw notForDemo('device use', 'it is built in, not a saved device');
-  await updateProfiles(ctx.env, (set) => {
+  await updateProfiles(ctx.env, ctx.settings.lockTimeoutMs, (set) => {
     getProfile(set, name);
     return { ...set, defaultName: name };
   });
@@ -111,11 +111,12 @@ export async function use(ctx: Context, { name }: { name: string }): Promise<num
 }
 
 /** Deletes a profile with its secrets; a saved session is ended on the device first, where it can be. */
-export async function remove(ctx: Context, { name }: { name: string }, _opts: { yes?: boolean }): Promise<number> {
+export async function remove(ctx: Context, { name }: { name: string }, opts: { yes?: boolean }): Promise<number> {
   if (ctx.settings.demo) throw notForDemo('device remove', 'it is built in, not a saved device');
   const set = readProfiles(ctx.env);
   const profile = getProfile(set, name);
-  await ctx.prompt.confirmChange(`remove device '${name}' (${profile.host}) with its saved credential and session?`);
+  if (!opts.yes)
+    await ctx.prompt.confirmChange(`remove device '${name}' (${profile.host}) with its saved credential and session?`);
   try {
     const store = await secretStore(ctx.device(), profile.secrets);
     if (profile.auth === 'session') await endSession(ctx.device(), profile, store);
@@ -127,7 +128,7 @@ export async function remove(ctx: Context, { name }: { name: string }, _opts: { 
     );
   }
   let wasDefault = false;
-  const after = await updateProfiles(ctx.env, (current) => {
+  const after = await updateProfiles(ctx.env, ctx.settings.lockTimeoutMs, (current) => {
     wasDefault = current.defaultName === name;
     return dropProfile(current, name);
   });
@@ -168,7 +169,7 @@ function parseSettings(words: string[]): [Settable, string][] {
 export async function set(ctx: Context, { name, settings }: { name: string; settings: string[] }): Promise<number> {
   const changes = parseSettings(settings);
   let changed: DeviceProfile | undefined;
-  const after = await updateProfiles(ctx.env, (current) => {
+  const after = await updateProfiles(ctx.env, ctx.settings.lockTimeoutMs, (current) => {
     changed = changes.reduce((profile, [key, value]) => withSetting(profile, key, value), getProfile(current, name));
     return putProfile(current, changed);
   });

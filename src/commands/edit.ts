@@ -6,7 +6,7 @@ import { checkBody } from '../request/body.js';
 import { parseYaml } from '../request/input.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './common/readback.js';
-import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
+import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 type Obj = Record<string, unknown>;
@@ -57,10 +57,14 @@ function changedFields(original: Obj, edited: Obj): Obj {
  * on top; an empty file aborts; an object that changed on the device meanwhile is not overwritten
  * (exit 7) unless --force.
  */
-export async function run(
+export async function run(ctx: Context, args: { table: string; key?: string }, opts: WriteOptions): Promise<number> {
+  return runWrites(ctx, opts, () => edit(ctx, args, opts));
+}
+
+async function edit(
   ctx: Context,
   { table: tableInput, key }: { table: string; key?: string },
-  _opts: WriteOptions,
+  opts: WriteOptions,
 ): Promise<number> {
   const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   if (table.singleton) {
@@ -113,9 +117,10 @@ export async function run(
   await requireUnchanged(ctx, table, mkey, query, read, ctx.settings.force, '--force sends your changes anyway');
   const result = await requestWrite(
     ctx,
+    opts,
     table,
     { method: 'PUT', mkey, query, body: changes! },
     expectFields(table, mkey, changes!),
   );
-  return printWrite(ctx, result, 'updated', table, mkey);
+  return printWrite(ctx, opts, result, 'updated', table, mkey);
 }

@@ -4,7 +4,7 @@ import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/
 import type { SessionAuth } from '../api/session.js';
 import type { Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
-import { parsePrefix, parseVdoms, timeoutOf } from '../settings.js';
+import { parsePrefix, parseVdoms } from '../settings.js';
 import { isUsableToken } from '../api/auth.js';
 import { releaseOf } from '../catalogue/device-schema.js';
 import {
@@ -20,7 +20,8 @@ import {
 import { credentialAccount, type SecretStore } from '../config/secrets.js';
 import { endSession, newClient, tlsOptions } from '../device/connect.js';
 import { forgetSecrets, saveSession, secretStore, sessionAuth, tokenAuth } from '../device/credentials.js';
-import { settingsFor } from '../device/select.js';
+import { endpointOf } from '../device/select.js';
+import { mergeSettings } from '../device/settings.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../request/input.js';
 import { deviceFacts, describeDevice, notForDemo, printOutcome } from './common/facts.js';
@@ -223,13 +224,13 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
   if (existing && existing.name === name && existing.auth !== credential.kind)
     await confirmReplace(ctx, existing, credential);
   const store = await openStore(ctx, opts, name);
-  const target = settingsFor(
+  // The settings of the profile about to be saved: the flags, the environment, then what the old profile kept.
+  const merged = mergeSettings(
     ctx.settings,
-    null,
-    host,
-    { prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined },
+    { host, prefix: existing?.prefix, timeout: existing?.timeout, caFile: sameDevice ? existing?.caFile : undefined },
     opts.prefix,
   );
+  const target = endpointOf(merged, host);
   const tls = await tlsOptions(ctx.device(), { host, caFile: target.caFile, fingerprint: pinned });
   const banner = { accepted: false };
   const auth = await authenticator(ctx, opts, credential, banner);
@@ -254,18 +255,14 @@ export async function run(ctx: Context, _args: object, opts: LoginOptions): Prom
     caFile,
     fingerprint: checked.fingerprint ? displayFingerprint(checked.fingerprint) : undefined,
     timeout:
-      ctx.settings.flags.timeout !== undefined
-        ? timeoutOf(ctx.settings) / 1000
-        : sameDevice
-          ? existing?.timeout
-          : undefined,
+      ctx.settings.flags.timeout !== undefined ? merged.timeoutMs / 1000 : sameDevice ? existing?.timeout : undefined,
     secrets: store.kind,
     acceptDisclaimer: banner.accepted || (sameDevice && existing?.acceptDisclaimer) || undefined,
     // Which catalogue the device's commands use (README "Every release"): learned from the status answer.
     ...releaseOf(checked.status.body),
   };
   // Read again under the lock: other logins may have saved their profiles since this one started.
-  const saved = await updateProfiles(ctx.env, (current) => putProfile(current, profile));
+  const saved = await updateProfiles(ctx.env, ctx.settings.lockTimeoutMs, (current) => putProfile(current, profile));
 
   const facts = deviceFacts(checked.status);
   const isDefault = saved.defaultName === name;

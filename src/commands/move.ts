@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, request, requestWrite, type WriteOptions } from './common/request.js';
+import { printWrite, request, requestWrite, runWrites, type WriteOptions } from './common/request.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
@@ -15,7 +15,11 @@ export interface MoveOptions extends WriteOptions {
  * `cmdb move <table> <key> --before <k> | --after <k> | --top | --bottom`: E4 with action=move.
  * --top and --bottom read the table's keys first and move in front of the first or behind the last.
  */
-export async function run(
+export async function run(ctx: Context, args: { table: string; key: string }, opts: MoveOptions): Promise<number> {
+  return runWrites(ctx, opts, () => move(ctx, args, opts));
+}
+
+async function move(
   ctx: Context,
   { table: tableInput, key }: { table: string; key: string },
   opts: MoveOptions,
@@ -60,6 +64,7 @@ export async function run(
   }
   const result = await requestWrite(
     ctx,
+    opts,
     table,
     { method: 'PUT', mkey, eachVdom: true, query: { ...query, action: 'move', [where]: String(other) } },
     { mkey, moved: where, other },
@@ -80,5 +85,5 @@ export async function run(
       { cause: err },
     );
   });
-  return printWrite(ctx, result, `moved ${where} ${other}:`, table, mkey);
+  return printWrite(ctx, opts, result, `moved ${where} ${other}:`, table, mkey);
 }

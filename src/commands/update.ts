@@ -5,7 +5,7 @@ import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../requ
 import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
 import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './common/readback.js';
-import { printWrite, requestWrite, type WriteOptions } from './common/request.js';
+import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 /**
@@ -13,6 +13,14 @@ import { expectFields } from '../outcome/index.js';
  * `--set 'f+=a,b'` / `--set 'f-=a'` read the object first and send the whole new list.
  */
 export async function run(
+  ctx: Context,
+  args: { table: string; args: string[] },
+  opts: BodyOptions & WriteOptions,
+): Promise<number> {
+  return runWrites(ctx, opts, () => update(ctx, args, opts));
+}
+
+async function update(
   ctx: Context,
   { table: tableInput, args }: { table: string; args: string[] },
   opts: BodyOptions & WriteOptions,
@@ -45,6 +53,7 @@ export async function run(
     const newKey = table.key && mkey !== undefined && body && table.key in body ? body[table.key] : undefined;
     const result = await requestWrite(
       ctx,
+      opts,
       table,
       { method: 'PUT', mkey, query, body, eachVdom: true },
       expectFields(table, mkey, body),
@@ -59,7 +68,7 @@ export async function run(
         { cause: err },
       );
     });
-    return printWrite(ctx, result, 'updated', table, mkey);
+    return printWrite(ctx, opts, result, 'updated', table, mkey);
   }
   if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*'))) {
     throw new UsageError("--set 'field+=...' and 'field-=...' work in one VDOM at a time", 'give one VDOM with --vdom');
@@ -81,6 +90,12 @@ export async function run(
   }
   checkBody(table, body);
   await requireUnchanged(ctx, table, mkey, query, read, false);
-  const result = await requestWrite(ctx, table, { method: 'PUT', mkey, query, body }, expectFields(table, mkey, body));
-  return printWrite(ctx, result, 'updated', table, mkey);
+  const result = await requestWrite(
+    ctx,
+    opts,
+    table,
+    { method: 'PUT', mkey, query, body },
+    expectFields(table, mkey, body),
+  );
+  return printWrite(ctx, opts, result, 'updated', table, mkey);
 }

@@ -5,7 +5,7 @@
 // (complete.ts), which answers the same request as if this had not run: nothing is written before.
 import { existsSync } from 'node:fs';
 import { SHIPPED_CATALOGUE, usesShipped } from '../catalogue/provider.js';
-import { completionTimeout, processEnv, resolveSettings } from '../settings.js';
+import { processEnv, resolveSettings } from '../settings.js';
 import { schemaCacheDir } from '../config/paths.js';
 import { writeStdout } from '../output/stdout.js';
 import { cacheFile, deviceIdentity, readCache } from './cache.js';
@@ -29,7 +29,6 @@ const cachedOnly = (env: NodeJS.ProcessEnv): Sources => ({
   },
   // As sources.ts's deviceKeys() reads the cache, from the same settings.
   keys: async (table, line) => {
-    completionTimeout(env);
     const settings = resolveSettings({ ...line }, env);
     const vdom = settings.vdomText ?? '';
     const device = deviceIdentity(settings, env);

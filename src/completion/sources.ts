@@ -1,7 +1,7 @@
 import type { TableDef } from '../catalogue/index.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Device } from '../device/device.js';
-import { completionTimeout, resolveSettings } from '../settings.js';
+import { resolveSettings, variableSetting } from '../settings.js';
 import { writePrivateFile } from '../files.js';
 import { readProfiles } from '../config/profiles.js';
 import { cacheFile, deviceIdentity, readCache, type CacheEntry } from './cache.js';
@@ -14,7 +14,7 @@ import type { LineOptions, Sources } from './engine.js';
  */
 function lineDevice(env: NodeJS.ProcessEnv, line: LineOptions): Device {
   return new Device({
-    settings: resolveSettings({ ...line, timeout: completionTimeout(env), verbose: false }, env),
+    settings: resolveSettings({ ...line, timeout: variableSetting(env, 'completionTimeout'), verbose: false }, env),
     env,
     warn: () => undefined,
     exchange: () => undefined,

@@ -1,6 +1,5 @@
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
-import { lockTimeoutMs } from '../settings.js';
 import { UsageError } from '../errors.js';
 import { writePrivateFile } from '../files.js';
 import { fileError, readYamlTree, yaml } from './files.js';
@@ -272,8 +271,13 @@ export function writeProfiles(set: ProfileSet): void {
 /**
  * Reads config.yaml, changes it and writes it back while holding its lock, so that cmdb processes
  * running at once (xargs -P, cron, CI) never lose each other's changes. Returns the set written.
+ * `waitMs`: how long to wait for another process holding the lock (CMDB_LOCK_TIMEOUT; default the lock's).
  */
-export function updateProfiles(env: NodeJS.ProcessEnv, change: (set: ProfileSet) => ProfileSet): Promise<ProfileSet> {
+export function updateProfiles(
+  env: NodeJS.ProcessEnv,
+  waitMs: number | undefined,
+  change: (set: ProfileSet) => ProfileSet,
+): Promise<ProfileSet> {
   return withLock(
     lockFileFor(profilesPath(env)),
     () => {
@@ -281,7 +285,7 @@ export function updateProfiles(env: NodeJS.ProcessEnv, change: (set: ProfileSet)
       writeProfiles(changed);
       return changed;
     },
-    { waitMs: lockTimeoutMs(env) },
+    { waitMs },
   );
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keychainTimeoutMs, lockTimeoutMs } from '../settings.js';
+import { KEYCHAIN_TIMEOUT_MS } from '../settings.js';
 import { AuthError } from '../errors.js';
 import { writePrivateFile } from '../files.js';
 import { fileError, readYamlFile, yaml } from './files.js';
@@ -10,7 +10,6 @@ import { KEYCHAIN_SERVICE, lookupArgs, nativeTool, runChild, TIMED_OUT, type Too
 import { configDir } from './paths.js';
 import type { SecretsKind } from './profiles.js';
 
-export { keychainTimeoutMs };
 export { credentialAccount, KEYCHAIN_SERVICE, sessionAccount } from './lookup.js';
 
 /**
@@ -134,7 +133,7 @@ export class KeychainStore implements SecretStore {
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
-    private readonly timeoutMs = keychainTimeoutMs(env),
+    private readonly timeoutMs = KEYCHAIN_TIMEOUT_MS,
   ) {
     this.location = `${keychainName(process.platform)} (service '${KEYCHAIN_SERVICE}')`;
   }
@@ -336,13 +335,18 @@ export function readNow(store: SecretStore, account: string): Promise<string | n
   return store instanceof PrefetchedStore ? store.inner.get(account) : store.get(account);
 }
 
+/**
+ * The store of a kind. `waits`: how long a keychain call may take (CMDB_KEYCHAIN_TIMEOUT), and how long
+ * to wait for another process holding credentials.yaml (CMDB_LOCK_TIMEOUT; default the lock's).
+ */
 export function openSecretStore(
   kind: SecretsKind,
   env: NodeJS.ProcessEnv,
+  waits: { keychainMs: number; lockMs: number | undefined },
   warn: (message: string) => void,
   acknowledged?: (account: string) => boolean,
 ): SecretStore {
   return kind === 'file'
-    ? new FileSecretStore(credentialsPath(env), warn, lockTimeoutMs(env), acknowledged)
-    : new KeychainStore(env);
+    ? new FileSecretStore(credentialsPath(env), warn, waits.lockMs, acknowledged)
+    : new KeychainStore(env, waits.keychainMs);
 }

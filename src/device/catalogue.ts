@@ -17,7 +17,7 @@ import type { TableDef } from '../catalogue/index.js';
 import { DeviceCatalogue, entryOf, SHIPPED_CATALOGUE, usesShipped, type Catalogue } from '../catalogue/provider.js';
 import { updateProfiles, type DeviceProfile } from '../config/profiles.js';
 import { readHostRelease, readSchemaCache, writeHostRelease, writeSchemaCache } from '../config/schema-cache.js';
-import type { Device } from './device.js';
+import type { DeviceSetup } from './setup.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -37,7 +37,7 @@ function profileRelease(profile: DeviceProfile): DeviceRelease | undefined {
 /**
  * The release of the run's device as known before any request: its profile's, else the one last seen at its address.
  */
-export function knownRelease(dev: Device): DeviceRelease | undefined {
+export function knownRelease(dev: DeviceSetup): DeviceRelease | undefined {
   if (dev.demo) return undefined;
   const profile = dev.profile;
   if (profile) return profileRelease(profile);
@@ -46,7 +46,7 @@ export function knownRelease(dev: Device): DeviceRelease | undefined {
 }
 
 /** One table's schema from the device (`GET <table>?action=schema`); undefined when the device has none to give. */
-async function readTableSchema(dev: Device, tablePath: string): Promise<DeviceTableSchema | undefined> {
+async function readTableSchema(dev: DeviceSetup, tablePath: string): Promise<DeviceTableSchema | undefined> {
   try {
     const result = await (await dev.client()).request({ method: 'GET', tablePath, query: { action: 'schema' } });
     const schema = result.envelopes[0]?.results;
@@ -59,7 +59,7 @@ async function readTableSchema(dev: Device, tablePath: string): Promise<DeviceTa
 }
 
 /** The shipped catalogue, with a table it lacks looked up in the device's schema (the release is not known yet). */
-function assumedShipped(dev: Device): Catalogue {
+function assumedShipped(dev: DeviceSetup): Catalogue {
   return {
     ...SHIPPED_CATALOGUE,
     lookup: async (path) => {
@@ -70,7 +70,7 @@ function assumedShipped(dev: Device): Catalogue {
 }
 
 /** Tables read one at a time (the tree was refused): each added to the catalogue and to its cache. */
-function lookingUp(dev: Device, catalogue: DeviceCatalogue): DeviceCatalogue {
+function lookingUp(dev: DeviceSetup, catalogue: DeviceCatalogue): DeviceCatalogue {
   catalogue.lookup = async (path): Promise<TableDef | undefined> => {
     const schema = await readTableSchema(dev, path);
     if (!schema) return undefined;
@@ -85,7 +85,7 @@ function lookingUp(dev: Device, catalogue: DeviceCatalogue): DeviceCatalogue {
  * The whole tree from the device (`GET <prefix>?action=schema`), written to the cache of the release
  * its answer reports; a device that refuses it (403, or a release without it) is read a table at a time.
  */
-async function readDeviceSchema(dev: Device, assumed: DeviceRelease): Promise<Catalogue> {
+async function readDeviceSchema(dev: DeviceSetup, assumed: DeviceRelease): Promise<Catalogue> {
   const client = await dev.client();
   try {
     const result = await client.request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
@@ -102,7 +102,7 @@ async function readDeviceSchema(dev: Device, assumed: DeviceRelease): Promise<Ca
 }
 
 /** The catalogue of a whole-tree answer, written to its release's cache; a 6.4.14 device's is the shipped one. */
-function treeCatalogue(dev: Device, device: DeviceRelease, answer: unknown): Catalogue {
+function treeCatalogue(dev: DeviceSetup, device: DeviceRelease, answer: unknown): Catalogue {
   if (usesShipped(device) && device.version) return SHIPPED_CATALOGUE;
   const entries = treeEntries(answer);
   writeSchemaCache(dev.env, device, true, entries);
@@ -113,14 +113,14 @@ function treeCatalogue(dev: Device, device: DeviceRelease, answer: unknown): Cat
  * `cmdb schema --all`: the whole tree as the device answers it (for --raw), which also rewrites the
  * cache of a device of another release.
  */
-export async function readSchemaTree(dev: Device): Promise<ApiResult> {
+export async function readSchemaTree(dev: DeviceSetup): Promise<ApiResult> {
   const result = await (await dev.client()).request({ method: 'GET', tablePath: '', query: { action: 'schema' } });
   if (isTreeAnswer(result.body)) treeCatalogue(dev, { ...knownRelease(dev), ...releaseOf(result.body) }, result.body);
   return result;
 }
 
 /** `cmdb schema <table> --refresh`: one table's schema answer put in the cache of a device of another release. */
-export function refreshTableSchema(dev: Device, tablePath: string, result: ApiResult): void {
+export function refreshTableSchema(dev: DeviceSetup, tablePath: string, result: ApiResult): void {
   const device = { ...knownRelease(dev), ...releaseOf(result.body) };
   const schema = result.envelopes[0]?.results;
   if ((usesShipped(device) && device.version) || !isObject(schema)) return;
@@ -131,7 +131,7 @@ export function refreshTableSchema(dev: Device, tablePath: string, result: ApiRe
 }
 
 /** The catalogue of a device of another release: its cached schema, else read from it now. */
-async function deviceSchema(dev: Device, release: DeviceRelease, refresh: boolean): Promise<Catalogue> {
+async function deviceSchema(dev: DeviceSetup, release: DeviceRelease, refresh: boolean): Promise<Catalogue> {
   const cached = refresh ? undefined : readSchemaCache(dev.env, release);
   if (cached) {
     const catalogue = new DeviceCatalogue(cached.device, cached.tables);
@@ -144,7 +144,7 @@ async function deviceSchema(dev: Device, release: DeviceRelease, refresh: boolea
  * The catalogue of the run's device, as a plain value for the command. `refresh` reads a device of
  * another release's schema again (and rewrites its cache).
  */
-export async function catalogueFor(dev: Device, options: { refresh?: boolean } = {}): Promise<Catalogue> {
+export async function catalogueFor(dev: DeviceSetup, options: { refresh?: boolean } = {}): Promise<Catalogue> {
   if (dev.demo) return SHIPPED_CATALOGUE;
   const release = knownRelease(dev);
   if (usesShipped(release)) {
@@ -159,7 +159,7 @@ export async function catalogueFor(dev: Device, options: { refresh?: boolean } =
  * one for a 6.4.14 device (or one whose release is not known yet), else the device's cached schema;
  * undefined when none is cached.
  */
-export function cachedCatalogue(dev: Device): Catalogue | undefined {
+export function cachedCatalogue(dev: DeviceSetup): Catalogue | undefined {
   const release = knownRelease(dev);
   if (usesShipped(release)) return SHIPPED_CATALOGUE;
   const cached = readSchemaCache(dev.env, release!);
@@ -180,14 +180,14 @@ function sameCatalogue(known: DeviceRelease | undefined, seen: DeviceRelease): b
  * for another catalogue than the one known (a device upgraded, another device at the same address, a
  * first run). In the profile, else by address in the cache folder. Never fails the run.
  */
-export async function rememberRelease(dev: Device, seen: DeviceRelease): Promise<void> {
+export async function rememberRelease(dev: DeviceSetup, seen: DeviceRelease): Promise<void> {
   try {
     if (dev.demo) return;
     const profile = dev.profile;
     const release = { version: seen.version, build: seen.build, serial: seen.serial };
     if (profile) {
       if (sameCatalogue(profileRelease(profile), release)) return;
-      await updateProfiles(dev.env, (set) => ({
+      await updateProfiles(dev.env, dev.settings.lockTimeoutMs, (set) => ({
         ...set,
         devices: set.devices.map((d) => (d.name === profile.name ? { ...d, ...release } : d)),
       }));

@@ -6,21 +6,16 @@ import type { DeviceProfile } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
 import { UsageError } from '../errors.js';
 import { authenticate, type Auth } from './credentials.js';
-import type { Device } from './device.js';
-import { demoStateFile, resolveTarget, settingsFor } from './select.js';
-
-/** A connected device: its client, and how to let go of it (end an ephemeral session, then close). */
-export interface Connection {
-  client: CmdbClient;
-  close: () => Promise<void>;
-}
+import { demoStateFile, endpointOf, resolveTarget } from './select.js';
+import { mergeSettings } from './settings.js';
+import type { Connection, DeviceSetup } from './setup.js';
 
 /**
  * TLS settings of a connection: the CA file's text, the pin; --insecure, and plain HTTP to another
  * machine, warn every time they are used.
  */
 export async function tlsOptions(
-  device: Device,
+  device: DeviceSetup,
   settings: { host: string; caFile?: string; fingerprint?: string },
 ): Promise<TlsOptions> {
   warnPlainHttp(device, settings.host);
@@ -45,7 +40,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** A credential sent over plain HTTP to another machine can be read on the way: said on every run, as --insecure is. */
-function warnPlainHttp(device: Device, host: string): void {
+function warnPlainHttp(device: DeviceSetup, host: string): void {
   const url = new URL(host);
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     device.warn(
@@ -83,7 +78,7 @@ async function loadHttpStack(): Promise<Transport> {
 
 /** Every client the CLI makes (commands, login, completion, --demo) is made here. */
 export async function newClient(
-  device: Device,
+  device: DeviceSetup,
   target: { host: string; prefix?: string; timeoutMs: number },
   tls: TlsOptions,
   auth: Authenticator,
@@ -114,7 +109,7 @@ export function connection(client: CmdbClient, end: Auth['end']): Connection {
   };
 }
 
-async function connectDemo(device: Device): Promise<Connection> {
+async function connectDemo(device: DeviceSetup): Promise<Connection> {
   const [{ startEmulator }, { tokenAuth }] = await Promise.all([
     import('../emulator/index.js'),
     import('./credentials.js'),
@@ -134,7 +129,7 @@ async function connectDemo(device: Device): Promise<Connection> {
   });
   const client = await newClient(
     device,
-    { host: emulator.url, timeoutMs: device.timeoutMs },
+    { host: emulator.url, timeoutMs: device.merged.timeoutMs },
     {},
     await tokenAuth(emulator.token),
   );
@@ -152,7 +147,7 @@ async function connectDemo(device: Device): Promise<Connection> {
  * --host/CMDB_HOST or the profile (-d/CMDB_DEVICE, or the default), with the credential from
  * CMDB_TOKEN, CMDB_USERNAME/CMDB_PASSWORD, or the profile's store.
  */
-export async function connect(device: Device): Promise<Connection> {
+export async function connect(device: DeviceSetup): Promise<Connection> {
   if (device.demo) return connectDemo(device);
   const target = resolveTarget(device);
   const tls = await tlsOptions(device, target);
@@ -178,7 +173,7 @@ export async function connect(device: Device): Promise<Connection> {
  * Ends a profile's saved session on the device (`POST /logout`) and deletes it from the store. The
  * saved session goes even when the device cannot be reached: it is of no use to anyone but the device.
  */
-export async function endSession(device: Device, profile: DeviceProfile, store: SecretStore): Promise<boolean> {
+export async function endSession(device: DeviceSetup, profile: DeviceProfile, store: SecretStore): Promise<boolean> {
   const [{ parseSession }, { sessionAuth }, { sessionAccount }] = await Promise.all([
     import('../api/session.js'),
     import('./credentials.js'),
@@ -187,7 +182,7 @@ export async function endSession(device: Device, profile: DeviceProfile, store: 
   const saved = parseSession(await store.get(sessionAccount(profile.name)));
   let ended = false;
   if (saved) {
-    const target = settingsFor(device.settings, profile, profile.host);
+    const target = endpointOf(mergeSettings(device.settings, profile), profile.host);
     const session = await sessionAuth(device, {
       username: profile.username ?? '',
       password: async () => null,

@@ -1,11 +1,14 @@
+// A device's credential: an API token or a session login from the environment, else the saved
+// profile's from its secret store (the keychain, or credentials.yaml), with its saved session kept,
+// replaced and ended; and the secret stores the devices of one run share.
 import type { Authenticator, CmdbClient } from '../api/client.js';
 import type { SessionAuth, SessionOptions, SessionState } from '../api/session.js';
-import { environmentCredential, lockTimeoutMs, timeoutOf } from '../settings.js';
+import { environmentCredential } from '../settings.js';
 import type { DeviceProfile, SecretsKind } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
 import { AuthError } from '../errors.js';
-import type { Device } from './device.js';
 import type { Target } from './select.js';
+import type { DeviceSetup, SharedStores } from './setup.js';
 
 /** A credential ready to use, and what to do when the work is done. */
 export interface Auth {
@@ -16,11 +19,8 @@ export interface Auth {
   end?: (client: CmdbClient) => Promise<unknown>;
 }
 
-/** The secret stores several devices of one run share (see prefetchSecretStores). */
-export type SharedStores = Partial<Record<SecretsKind, SecretStore>>;
-
 /** The secret store a profile's secrets live in; the file store warns on stderr the first time it is read. */
-export async function secretStore(device: Device, kind: SecretsKind): Promise<SecretStore> {
+export async function secretStore(device: DeviceSetup, kind: SecretsKind): Promise<SecretStore> {
   const shared = device.deps.stores?.[kind];
   if (shared) return shared;
   const [{ openSecretStore, credentialAccount, sessionAccount }, { readProfiles }] = await Promise.all([
@@ -32,17 +32,18 @@ export async function secretStore(device: Device, kind: SecretsKind): Promise<Se
     readProfiles(device.env).devices.some(
       (p) => p.plainTextOk && (account === credentialAccount(p.name) || account === sessionAccount(p.name)),
     );
-  return openSecretStore(kind, device.env, (message) => device.warn(message), acknowledged);
+  const waits = { keychainMs: device.settings.keychainTimeoutMs, lockMs: device.settings.lockTimeoutMs };
+  return openSecretStore(kind, device.env, waits, (message) => device.warn(message), acknowledged);
 }
 
 /** The second factor: asked on a terminal, otherwise none (the login then fails naming --token-code). */
-export function tokenCodePrompt(device: Device): () => Promise<string | null> {
+export function tokenCodePrompt(device: DeviceSetup): () => Promise<string | null> {
   return async () => (await device.ask('Second-factor code: '))?.trim() ?? null;
 }
 
 /** Keeps a new session for the next run; failing to is not fatal (the next run logs in again). */
 export async function saveSession(
-  device: Device,
+  device: DeviceSetup,
   store: SecretStore,
   name: string,
   state: SessionState | null,
@@ -66,7 +67,7 @@ export async function saveSession(
  * the keychain in one helper process, and the file store is opened once; the devices share them. A
  * batch that fails leaves each device to read its own (and report its own error).
  */
-export async function prefetchSecretStores(device: Device, profiles: DeviceProfile[]): Promise<SharedStores> {
+export async function prefetchSecretStores(device: DeviceSetup, profiles: DeviceProfile[]): Promise<SharedStores> {
   if (environmentCredential(device.settings)) return {};
   const { credentialAccount, sessionAccount, KeychainStore, PrefetchedStore } = await import('../config/secrets.js');
   const stores: SharedStores = {};
@@ -89,7 +90,7 @@ export async function prefetchSecretStores(device: Device, profiles: DeviceProfi
  * (where it still lives): sessions are scarce, and a replaced one must not linger until it expires.
  */
 async function replaceSession(
-  device: Device,
+  device: DeviceSetup,
   store: SecretStore,
   name: string,
   fresh: SessionState,
@@ -114,7 +115,7 @@ export async function tokenAuth(token: string): Promise<Authenticator> {
 
 /** A session login; `acceptDisclaimer` says whether the device's login banner may be accepted. */
 export async function sessionAuth(
-  device: Device,
+  device: DeviceSetup,
   options: {
     username: string;
     password: () => Promise<string | null>;
@@ -132,7 +133,7 @@ export async function sessionAuth(
 }
 
 /** A profile's credential from its store; a session profile reuses the saved session and saves new ones. */
-async function profileAuth(device: Device, profile: DeviceProfile): Promise<Auth> {
+async function profileAuth(device: DeviceSetup, profile: DeviceProfile): Promise<Auth> {
   const [{ credentialAccount, sessionAccount }, store] = await Promise.all([
     import('../config/secrets.js'),
     secretStore(device, profile.secrets),
@@ -155,14 +156,14 @@ async function profileAuth(device: Device, profile: DeviceProfile): Promise<Auth
   ]);
   const state = parseSession(saved);
   // A login takes as long as a few requests; a holder older than that has hung or died.
-  const patience = 3 * timeoutOf(device.settings, profile.timeout) + 10_000;
+  const patience = 3 * device.merged.timeoutMs + 10_000;
   const session = await sessionAuth(device, {
     username: profile.username!,
     state,
     exclusive: (work) =>
       withLock(sessionLockFile(device.env, name), work, {
         staleMs: patience,
-        waitMs: lockTimeoutMs(device.env) ?? patience + 5_000,
+        waitMs: device.settings.lockTimeoutMs ?? patience + 5_000,
       }),
     saved: async () => parseSession(await readNow(store, sessionAccount(name))),
     password: async () => {
@@ -184,7 +185,7 @@ async function profileAuth(device: Device, profile: DeviceProfile): Promise<Auth
  * The credential of a target: CMDB_TOKEN; CMDB_USERNAME/CMDB_PASSWORD (log in, do the work, log out;
  * a banner only with CMDB_ACCEPT_DISCLAIMER=1); else the profile's store.
  */
-export async function authenticate(device: Device, target: Target): Promise<Auth> {
+export async function authenticate(device: DeviceSetup, target: Target): Promise<Auth> {
   const fromEnv = environmentCredential(device.settings);
   if (target.credential === 'CMDB_TOKEN' && fromEnv?.kind === 'token') return { auth: await tokenAuth(fromEnv.token) };
   if (target.credential === 'CMDB_USERNAME' && fromEnv?.kind === 'session') {
@@ -200,7 +201,7 @@ export async function authenticate(device: Device, target: Target): Promise<Auth
 
 /** Deletes a profile's credential and session from its store; a failure is a warning (the profile goes anyway). */
 export async function forgetSecrets(
-  device: Device,
+  device: DeviceSetup,
   profile: DeviceProfile,
   which: { credential: boolean; session: boolean },
 ): Promise<void> {

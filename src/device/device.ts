@@ -1,49 +1,27 @@
-// The device of a run, as the rest of the program sees it: which saved profile (selected once), the
-// settings the profile takes part in merged once (VDOMs, timeout, CA file, prefix: flag, environment,
-// profile, default), and a client and catalogue made on first use. Made from plain values: the run's
-// settings and environment, and a few callbacks to the printer and the terminal. The CLI's Context hands
-// one to a command (ctx.device()); Tab completion makes its own.
-import type { Dispatcher } from 'undici';
-import type { ApiRequest, CmdbClient, DescribedRequest, Exchange } from '../api/client.js';
+// The device of a run, as the rest of the program sees it: which saved profile (selected once), its
+// settings merged with the profile's once (src/device/settings.ts), and a client and catalogue made
+// on first use. Made from plain values: the run's settings and environment, and a few callbacks to the
+// printer and the terminal. The run's Context hands one to a command (ctx.device()); Tab completion
+// makes its own.
+import type { ApiRequest, CmdbClient, DescribedRequest } from '../api/client.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import type { DeviceProfile } from '../config/profiles.js';
+import { readProfiles, type DeviceProfile } from '../config/profiles.js';
 import type { PlannedRequest } from '../output/requests.js';
-import { readProfiles } from '../config/profiles.js';
-import { otherDeviceEnv, parseVdoms, timeoutOf, type Settings } from '../settings.js';
+import { otherDeviceEnv, type Settings } from '../settings.js';
 import { profileFor } from './select.js';
-import type { SharedStores } from './credentials.js';
-import type { Connection } from './connect.js';
+import { mergeSettings, type DeviceSettings } from './settings.js';
+import type { DeviceDeps, DeviceSetup } from './setup.js';
 
-/** What a device needs from the run around it: plain values, and where its messages and questions go. */
-export interface DeviceDeps {
-  settings: Settings;
-  env: NodeJS.ProcessEnv;
-  /** A warning for the user (--insecure, plain HTTP, plain-text secrets). */
-  warn(message: string): void;
-  /** --verbose: one HTTP exchange, its secrets already redacted. */
-  exchange(ex: Exchange): void;
-  /** Asks a person one line on the terminal; null when there is no terminal to ask on. */
-  ask(question: string): Promise<string | null>;
-  /** The transport every client of this device uses (a mock in tests); undici's own by default. */
-  dispatcher?: Dispatcher;
-  /** The profile, when the run fixed it (one device of several); else selected from the settings. */
-  profile?: DeviceProfile | null;
-  /** The secret stores the devices of one run share (read in one keychain call). */
-  stores?: SharedStores;
-  /** How a device reaches its device: the device layer's connect(), or a stand-in in tests. */
-  connect?: (device: Device) => Promise<Connection>;
-}
-
-export class Device {
+export class Device implements DeviceSetup {
   readonly settings: Settings;
   readonly env: NodeJS.ProcessEnv;
   private selected: { profile: DeviceProfile | null } | undefined;
+  private mergedSettings: DeviceSettings | undefined;
   private clientPromise: Promise<CmdbClient> | undefined;
   private cataloguePromise: Promise<Catalogue> | undefined;
   private readonly cleanups: (() => Promise<void>)[] = [];
-  /** --dry-run: the writes the command would have sent, in order. */
-  private readonly planned: PlannedRequest[] = [];
-  private plannedTaken = false;
+  /** --dry-run, once the command asked for it: the writes it would have sent, in order. */
+  private recorded: PlannedRequest[] | undefined;
 
   constructor(readonly deps: DeviceDeps) {
     this.settings = deps.settings;
@@ -67,19 +45,21 @@ export class Device {
     return this.selected.profile;
   }
 
+  /** This device's settings: flag, environment, its profile's (none with --demo), default; merged once. */
+  get merged(): DeviceSettings {
+    this.mergedSettings ??= mergeSettings(this.settings, this.demo ? null : this.profile);
+    return this.mergedSettings;
+  }
+
   /** VDOMs from --vdom, CMDB_VDOM or the profile; undefined means the device's management VDOM. */
   get vdoms(): string[] | undefined {
-    if (this.settings.vdoms) return [...this.settings.vdoms];
-    const vdom = this.demo ? undefined : this.profile?.vdom;
-    return vdom === undefined ? undefined : parseVdoms(vdom);
+    const vdoms = this.settings.vdoms ?? this.merged.vdoms;
+    return vdoms === undefined ? undefined : [...vdoms];
   }
 
   /** Per-request timeout in milliseconds: flag, CMDB_TIMEOUT, the profile's, then 30 s. */
   get timeoutMs(): number {
-    return timeoutOf(
-      this.settings,
-      this.settings.timeoutMs === undefined && !this.demo ? this.profile?.timeout : undefined,
-    );
+    return this.merged.timeoutMs;
   }
 
   warn(message: string): void {
@@ -95,7 +75,7 @@ export class Device {
       const connect = this.deps.connect ?? (await import('./connect.js')).connect;
       const { client, close } = await connect(this);
       this.cleanups.push(close);
-      if (this.settings.dryRun) client.recordWrites(await this.planRecorder());
+      if (this.recorded) client.recordWrites(await this.recorder(this.recorded));
       return client;
     })();
     return this.clientPromise;
@@ -124,8 +104,22 @@ export class Device {
     });
   }
 
-  /** Keeps each write of a dry run as it would be sent, its table's secrets hidden. */
-  private async planRecorder(): Promise<(req: ApiRequest, described: DescribedRequest) => void> {
+  /**
+   * A dry run (--dry-run), asked for by the command: from now on this device's writes are kept instead
+   * of sent (reads still go), each as it would go on the wire with its table's secrets hidden. Returns
+   * the list they are kept in, for the command to print.
+   */
+  async recordWrites(): Promise<PlannedRequest[]> {
+    if (!this.recorded) {
+      this.recorded = [];
+      // A client made already keeps them from now on; one made later, from its start (client()).
+      if (this.clientPromise) (await this.clientPromise).recordWrites(await this.recorder(this.recorded));
+    }
+    return this.recorded;
+  }
+
+  /** Keeps each write in `into`, its table's secrets hidden. */
+  private async recorder(into: PlannedRequest[]): Promise<(req: ApiRequest, described: DescribedRequest) => void> {
     const { findTable } = await import('../catalogue/index.js');
     const { redactSecrets } = await import('../catalogue/secrets.js');
     return (req, described) => {
@@ -134,19 +128,8 @@ export class Device {
         body && typeof body === 'object' && !Array.isArray(body)
           ? redactSecrets(findTable(req.tablePath)?.fields, body as Record<string, unknown>)
           : body;
-      this.planned.push({ ...described, body: hidden });
+      into.push({ ...described, body: hidden });
     };
-  }
-
-  /** The writes a dry run kept, for a command that prints them in its own shape (apply: with its plan). */
-  takePlanned(): PlannedRequest[] {
-    this.plannedTaken = true;
-    return [...this.planned];
-  }
-
-  /** The writes a dry run kept and nobody printed yet (undefined once a command took them). */
-  untakenPlanned(): PlannedRequest[] | undefined {
-    return this.plannedTaken ? undefined : [...this.planned];
   }
 
   async close(): Promise<void> {

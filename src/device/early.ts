@@ -2,7 +2,7 @@
 // tool's child (config/lookup.ts, ~15-40 ms) then runs while the rest of the program and the HTTP stack
 // load, and the read the device layer makes later takes it over. Tab (completion/quick.ts) starts it on a
 // key cache miss, before the program is loaded; main() once the command line is read.
-import { keychainTimeoutMs, type Settings } from '../settings.js';
+import type { Settings } from '../settings.js';
 import { credentialAccount, sessionAccount, startEarlyLookup } from '../config/lookup.js';
 import { readProfiles, type DeviceProfile } from '../config/profiles.js';
 import { profileFor } from './select.js';
@@ -42,7 +42,7 @@ export function readKeychainEarly(
     startEarlyLookup(
       profile.auth === 'token' ? credentialAccount(profile.name) : sessionAccount(profile.name),
       env,
-      keychainTimeoutMs(env),
+      settings.keychainTimeoutMs,
     );
   } catch {
     // reported by the run

@@ -1,17 +1,20 @@
+// Which device a run talks to: the saved profile -d names (or the one saved for --host, or the
+// default), several when -d names a list or patterns, where its connection goes, and where its
+// credential comes from.
 import { join } from 'node:path';
 import { normalizeBaseUrl } from '../api/url.js';
 import { stateDir } from '../config/paths.js';
 import { defaultProfile, getProfile, readProfiles, type DeviceProfile, type ProfileSet } from '../config/profiles.js';
 import { AuthError, UsageError } from '../errors.js';
-import { apiPrefixOf, environmentCredential, timeoutOf, type Settings } from '../settings.js';
-import type { Device } from './device.js';
+import { environmentCredential, type Settings } from '../settings.js';
+import type { DeviceSettings } from './settings.js';
+import type { DeviceSetup } from './setup.js';
 
 /** Where the credential of this run comes from: the environment wins over the profile. */
 export type CredentialSource = 'CMDB_TOKEN' | 'CMDB_USERNAME' | 'profile';
 
-/** A device's connection settings: flag, then environment, then profile, then default. No secret here. */
-export interface DeviceSettings {
-  profile: DeviceProfile | null;
+/** Where a connection goes and how, from a device's merged settings. No secret here. */
+export interface Endpoint {
   host: string;
   prefix: string | undefined;
   caFile: string | undefined;
@@ -19,9 +22,21 @@ export interface DeviceSettings {
   timeoutMs: number;
 }
 
-/** Which device, with which settings, and where its credential comes from. */
-export interface Target extends DeviceSettings {
+/** Which device, where its connection goes, and where its credential comes from. */
+export interface Target extends Endpoint {
+  profile: DeviceProfile | null;
   credential: CredentialSource;
+}
+
+/** The endpoint at `host` with a device's merged settings (flag, environment, profile, default). */
+export function endpointOf(settings: DeviceSettings, host: string): Endpoint {
+  return {
+    host,
+    prefix: settings.apiPrefix,
+    caFile: settings.caFile,
+    fingerprint: settings.fingerprint,
+    timeoutMs: settings.timeoutMs,
+  };
 }
 
 /** The --demo device's state file; deleting it resets the demo. */
@@ -55,7 +70,7 @@ export function profileFor(set: ProfileSet, name: string | undefined, host: stri
 }
 
 /** The saved device profile, or a usage error when there is none to act on. */
-export function requireProfile(device: Device, command: string): DeviceProfile {
+export function requireProfile(device: Pick<DeviceSetup, 'profile'>, command: string): DeviceProfile {
   const profile = device.profile;
   if (!profile)
     throw new UsageError(
@@ -65,29 +80,8 @@ export function requireProfile(device: Device, command: string): DeviceProfile {
   return profile;
 }
 
-/** The settings a profile's fields take part in; login passes the profile it is about to save. */
-type ProfileSettings = Pick<DeviceProfile, 'prefix' | 'caFile' | 'fingerprint' | 'timeout'>;
-
-/** A device's connection settings, with the one precedence: flag, then environment, then profile, then default. */
-export function settingsFor(
-  settings: Settings,
-  profile: DeviceProfile | null,
-  host: string,
-  saved: Partial<ProfileSettings> | null = profile,
-  prefixFlag?: string,
-): DeviceSettings {
-  return {
-    profile,
-    host,
-    prefix: apiPrefixOf(settings, saved?.prefix, prefixFlag),
-    caFile: settings.caFile ?? saved?.caFile,
-    fingerprint: saved?.fingerprint,
-    timeoutMs: timeoutOf(settings, saved?.timeout),
-  };
-}
-
 /** The device this run talks to, with its credential's source; exit 4 when there is none. */
-export function resolveTarget(device: Device): Target {
+export function resolveTarget(device: DeviceSetup): Target {
   const profile = device.profile;
   const host = device.settings.host ?? profile?.host;
   if (!host) {
@@ -118,7 +112,7 @@ export function resolveTarget(device: Device): Target {
       'set both for a session login from the environment, or unset CMDB_USERNAME',
     );
   }
-  return { ...settingsFor(device.settings, profile, host), credential };
+  return { ...endpointOf(device.merged, host), profile, credential };
 }
 
 const GLOB = /[*?[]/;

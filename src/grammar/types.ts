@@ -71,3 +71,30 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   readonly default?: string;
 }
+
+/** What the options object is typed from: an option's flags, and whether it is repeatable or has choices. */
+type Flagged = Pick<OptionSpec, 'flags' | 'repeatable' | 'choices'>;
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type LongFlag<F extends string> = F extends `${string}--${infer Rest}`
+  ? Rest extends `${infer Name} ${string}`
+    ? Name
+    : Rest
+  : never;
+type OptionKey<F extends string> = LongFlag<F> extends `no-${infer N}` ? Camel<N> : Camel<LongFlag<F>>;
+type OptionValue<O extends Flagged> = O['flags'] extends `${string}<${string}>${string}`
+  ? O['repeatable'] extends true
+    ? string[]
+    : O['choices'] extends readonly (infer C)[]
+      ? C
+      : string
+  : boolean;
+
+/**
+ * The options object commander hands over, as the flags declare it: `--page-size <n>` → { pageSize?:
+ * string }, `--all` → { all?: boolean }, `--no-headers` → { headers?: boolean }, repeatable → string[].
+ */
+export type OptionsOf<T extends readonly Flagged[]> = [T[number]] extends [never]
+  ? // biome-ignore lint/complexity/noBannedTypes: a command without options is handed an empty object
+    {}
+  : { [O in T[number] as OptionKey<O['flags']>]?: OptionValue<O> };

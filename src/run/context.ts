@@ -4,7 +4,8 @@
 // environment or build URLs themselves; the device, request and plan code they call take plain values.
 import type { Dispatcher } from 'undici';
 import type { FormatRule } from '../grammar/types.js';
-import { Device, type DeviceDeps } from '../device/device.js';
+import { Device } from '../device/device.js';
+import type { DeviceDeps } from '../device/setup.js';
 import { UsageError } from '../errors.js';
 import { defaultFormat, type IO } from '../output/index.js';
 import { Printer } from '../output/printer.js';
@@ -158,7 +159,7 @@ export function runContext(io: IO, env: NodeJS.ProcessEnv, options: GlobalOption
   const settings = resolveSettings(options, env);
   checkFormat(settings, run.formats, !!io.stdout.isTTY);
   const out = runPrinter(io, env, settings, run.formats);
-  const prompt = terminalPrompt(io, env, settings, out);
+  const prompt = terminalPrompt(io, env, out);
   return new Context({
     io,
     env,

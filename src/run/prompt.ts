@@ -5,7 +5,7 @@ import { CmdbError, EXIT } from '../errors.js';
 import type { IO } from '../output/index.js';
 import type { Printer } from '../output/printer.js';
 import { sanitizeMultiline } from '../output/text.js';
-import { variable, type Settings } from '../settings.js';
+import { variable } from '../settings.js';
 
 export interface Prompt {
   /** Whether a person can answer: stdin is a terminal. */
@@ -19,7 +19,8 @@ export interface Prompt {
   /**
    * Before a change a person should look at twice (a delete, a write to several VDOMs or devices):
    * on a terminal, shows what will happen and asks [y/N], once per run however many writes follow.
-   * --yes, --dry-run or no terminal: goes ahead without asking. Declined: exit 2, nothing sent.
+   * No terminal: goes ahead without asking (a command with --yes or --dry-run does not ask). Declined:
+   * exit 2, nothing sent.
    */
   confirmChange(question: string, details?: string[]): Promise<void>;
   /**
@@ -37,7 +38,7 @@ export function declined(): CmdbError {
 }
 
 /** The prompt of a run on the process's terminal. */
-export function terminalPrompt(io: IO, env: NodeJS.ProcessEnv, settings: Settings, out: Printer): Prompt {
+export function terminalPrompt(io: IO, env: NodeJS.ProcessEnv, out: Printer): Prompt {
   let confirmation: Promise<boolean> | undefined;
   const prompts = () => import('../output/prompt.js');
   const prompt: Prompt = {
@@ -57,7 +58,7 @@ export function terminalPrompt(io: IO, env: NodeJS.ProcessEnv, settings: Setting
       return (await prompts()).askOrFail(io, question, flag, options);
     },
     async confirmChange(question, details = []) {
-      if (settings.yes || settings.dryRun || !prompt.interactive) return;
+      if (!prompt.interactive) return;
       confirmation ??= (async () => {
         for (const line of details) out.status(`  ${sanitizeMultiline(line)}\n`);
         return prompt.confirm(question);
@@ -65,7 +66,7 @@ export function terminalPrompt(io: IO, env: NodeJS.ProcessEnv, settings: Setting
       if (!(await confirmation)) throw declined();
     },
     async approvedPlan(_changes, question) {
-      if (settings.yes || settings.dryRun || !prompt.interactive) return true;
+      if (!prompt.interactive) return true;
       confirmation ??= prompt.confirm(question);
       return confirmation;
     },

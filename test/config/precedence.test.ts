@@ -1,7 +1,8 @@
 // Which device and settings a run uses: flag, then environment, then profile, then default.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveTarget, settingsFor } from '../../src/device/select.js';
+import { endpointOf, resolveTarget } from '../../src/device/select.js';
+import { mergeSettings } from '../../src/device/settings.js';
 import type { GlobalOptions } from '../../src/run/context.js';
 import { putProfile, readProfiles, writeProfiles, type DeviceProfile } from '../../src/config/profiles.js';
 import { type AuthError, EXIT, type UsageError } from '../../src/errors.js';
@@ -150,20 +151,17 @@ test('nothing configured at all: exit 4 with the ways to log in', () => {
 
 test('one precedence for every command, login included: the variables beat the profile, a flag beats both', () => {
   const env = { ...configured(), CMDB_CA_FILE: '/env/ca.pem', CMDB_API_PREFIX: '/env/api/v2/cmdb', CMDB_TIMEOUT: '7' };
-  const fromEnv = settingsFor(ctx({}, env).settings, null, main.host, main);
+  const fromEnv = endpointOf(mergeSettings(ctx({}, env).settings, main), main.host);
   assert.deepEqual([fromEnv.caFile, fromEnv.prefix, fromEnv.timeoutMs], ['/env/ca.pem', '/env/api/v2/cmdb', 7000]);
-  const fromFlags = settingsFor(
-    ctx({ caFile: '/flag/ca.pem', timeout: '3' }, env).settings,
-    null,
+  const fromFlags = endpointOf(
+    mergeSettings(ctx({ caFile: '/flag/ca.pem', timeout: '3' }, env).settings, main, '/flag/api/v2/cmdb'),
     main.host,
-    main,
-    '/flag/api/v2/cmdb',
   );
   assert.deepEqual(
     [fromFlags.caFile, fromFlags.prefix, fromFlags.timeoutMs],
     ['/flag/ca.pem', '/flag/api/v2/cmdb', 3000],
   );
-  const fromProfile = settingsFor(ctx({}, configured()).settings, null, main.host, main);
+  const fromProfile = endpointOf(mergeSettings(ctx({}, configured()).settings, main), main.host);
   assert.deepEqual([fromProfile.caFile, fromProfile.prefix, fromProfile.timeoutMs], [main.caFile, main.prefix, 12_000]);
 });
 

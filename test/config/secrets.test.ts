@@ -9,10 +9,10 @@ import {
   FileSecretStore,
   KeychainError,
   KeychainStore,
-  keychainTimeoutMs,
   sessionAccount,
 } from '../../src/config/secrets.js';
 import { EXIT, type UsageError } from '../../src/errors.js';
+import { resolveSettings } from '../../src/settings.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** HOME of the keychain runs: what they write there (a cache) goes with it. */
@@ -68,6 +68,7 @@ test('a broken credentials.yaml names the line, never the secret', async () => {
 });
 
 test('keychain timeout: CMDB_KEYCHAIN_TIMEOUT seconds, default 3', () => {
+  const keychainTimeoutMs = (env: NodeJS.ProcessEnv) => resolveSettings({}, env).keychainTimeoutMs;
   assert.equal(keychainTimeoutMs({}), 3000);
   assert.equal(keychainTimeoutMs({ CMDB_KEYCHAIN_TIMEOUT: '0.5' }), 500);
   assert.equal(keychainTimeoutMs({ CMDB_KEYCHAIN_TIMEOUT: 'never' }), 3000);

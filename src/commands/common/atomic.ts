@@ -6,6 +6,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { applySteps, type ApplyReport } from '../../plan/apply.js';
 import type { Step } from '../../plan/plan.js';
 import { printReport } from './desired.js';
+import type { WriteOptions } from './request.js';
 
 /** One write of a bulk command run with --atomic. */
 export type BulkWrite =
@@ -16,7 +17,12 @@ export type BulkWrite =
  * `--atomic` on `create -f` and `delete` of several keys: every write in one device transaction,
  * committed only when all succeeded; any failure, Ctrl-C or SIGTERM aborts it and nothing changes.
  */
-export async function runAtomically(ctx: Context, table: TableDef, writes: BulkWrite[]): Promise<number> {
+export async function runAtomically(
+  ctx: Context,
+  opts: WriteOptions,
+  table: TableDef,
+  writes: BulkWrite[],
+): Promise<number> {
   const vdoms = ctx.device().vdoms;
   if (vdoms && (vdoms.length > 1 || vdoms[0] === '*')) {
     throw new UsageError(
@@ -36,7 +42,7 @@ export async function runAtomically(ctx: Context, table: TableDef, writes: BulkW
   );
   const client = await ctx.device().client();
   // A dry run shows the writes (the client keeps them); there is no transaction to open.
-  if (ctx.settings.dryRun) {
+  if (opts.dryRun) {
     await applySteps(client, steps, requests, { atomic: false });
     return EXIT.OK;
   }

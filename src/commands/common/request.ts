@@ -10,10 +10,35 @@ import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../.
 import { writeResult, type BulkOutcome } from '../../request/bulk.js';
 import { settleWrite, type Expectation, type WriteAnswer } from '../../outcome/index.js';
 
-/** The options every write command takes; the Context acts on them (records writes, or asks nothing). */
+/** The options every write command takes: --dry-run (its writes recorded, not sent) and --yes (nothing asked). */
 export interface WriteOptions {
   dryRun?: boolean;
   yes?: boolean;
+}
+
+/**
+ * Runs a write command's work. With --dry-run the device keeps its writes instead of sending them (reads
+ * still go), and they are printed, in order, once the work is done, in place of what the writes did.
+ */
+export async function runWrites(ctx: Context, opts: WriteOptions, work: () => Promise<number>): Promise<number> {
+  if (!opts.dryRun) return work();
+  const recorded = await ctx.device().recordWrites();
+  const code = await work();
+  await ctx.out.print({ kind: 'requests', requests: [...recorded] });
+  return code;
+}
+
+/**
+ * Before a change a person should look at twice: the one question on a terminal, unless --yes or
+ * --dry-run (nothing is sent) says not to ask.
+ */
+export async function confirmWrite(
+  ctx: Context,
+  opts: WriteOptions,
+  question: string,
+  details: string[] = [],
+): Promise<void> {
+  if (!opts.yes && !opts.dryRun) await ctx.prompt.confirmChange(question, details);
 }
 
 /** `delete firewall.ipmacbinding/table 3`, `move ... 3 (before 2)`: a write in words, for its question. */
@@ -25,32 +50,27 @@ function writeInWords(table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'grou
 /** On a terminal, a write to several VDOMs (`--vdom a,b`, `*`) is confirmed first, once per run. */
 export async function confirmSeveralVdoms(
   ctx: Context,
+  opts: WriteOptions,
   what: string,
   query: QueryParams | undefined,
   details: string[] = [],
 ): Promise<void> {
   const vdoms = query?.vdom;
   if (vdoms && (vdoms.length > 1 || vdoms.includes('*')))
-    await ctx.prompt.confirmChange(
+    await confirmWrite(
+      ctx,
+      opts,
       `${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`,
       details,
     );
 }
 
-/**
- * Sends one request, with the table's access group for the 403 hint. A write to several VDOMs is
- * confirmed first on a terminal (once per run).
- */
+/** Reads with one request, with the table's access group for the 403 hint. */
 export async function request(
   ctx: Context,
   table: TableDef,
-  req: Omit<ApiRequest, 'tablePath' | 'group'>,
+  req: Omit<ApiRequest, 'tablePath' | 'group' | 'method'> & { method: 'GET' },
 ): Promise<ApiResult> {
-  if (req.method !== 'GET') {
-    const body =
-      req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
-    await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
-  }
   const client = await ctx.device().client();
   return client.request({ ...req, tablePath: table.path, group: table.group });
 }
@@ -61,13 +81,14 @@ export async function request(
  */
 export async function requestWrite(
   ctx: Context,
+  opts: WriteOptions,
   table: TableDef,
   req: Omit<ApiRequest, 'tablePath' | 'group'>,
   expected: Expectation | null,
 ): Promise<WriteAnswer> {
   const body =
     req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
-  await confirmSeveralVdoms(ctx, writeInWords(table, req), req.query, body);
+  await confirmSeveralVdoms(ctx, opts, writeInWords(table, req), req.query, body);
   return settleWrite(await ctx.device().client(), table, req, expected);
 }
 
@@ -116,13 +137,14 @@ function refusals(result: WriteAnswer): Refusal[] {
  */
 export async function printWrite(
   ctx: Context,
+  opts: WriteOptions,
   result: WriteAnswer,
   verb: string,
   table: TableDef,
   mkey?: string | number,
 ): Promise<number> {
-  // A dry run prints the requests it kept instead (cli/main.ts).
-  if (ctx.settings.dryRun) return 0;
+  // A dry run prints the requests it kept instead (runWrites).
+  if (opts.dryRun) return 0;
   const refused = refusals(result);
   const results = result.envelopes.map((e) => writeResult(e, mkey));
   await ctx.out.print({
@@ -200,6 +222,7 @@ export async function printRead(
  */
 export function bulkPrinter(
   ctx: Context,
+  opts: WriteOptions,
   table: TableDef,
   verb: string,
 ): { add(outcomes: BulkOutcome[]): Promise<void>; end(): Promise<number> } {
@@ -209,8 +232,8 @@ export function bulkPrinter(
   return {
     /** An item's outcome, or one per VDOM when the run writes to several. */
     async add(outcomes) {
-      // A dry run prints the requests it kept instead (cli/main.ts).
-      if (ctx.settings.dryRun) return;
+      // A dry run prints the requests it kept instead (runWrites).
+      if (opts.dryRun) return;
       for (const o of outcomes) {
         const error = o.error === undefined ? undefined : describeError(o.error);
         if (error) exits.add(error.exit);
@@ -225,7 +248,7 @@ export function bulkPrinter(
       }
     },
     async end() {
-      if (ctx.settings.dryRun) return EXIT.OK;
+      if (opts.dryRun) return EXIT.OK;
       const exit = mostSevere(exits);
       await (await out()).end(exit);
       return exit;
