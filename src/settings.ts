@@ -311,8 +311,6 @@ export function environmentHelp(
   ];
 }
 
-export const ENVIRONMENT: readonly { name: string; description: string }[] = environmentHelp();
-
 /** Whether an option takes a value (`--timeout <seconds>`), or is on or off (`--insecure`); a variable takes one. */
 function takesValue(o: OptionRecord): boolean {
   return o.flags === undefined || /[<[]/.test(o.flags);

@@ -5,7 +5,7 @@ import { COMMANDS, PARENTS, type CommandDef } from '../commands/registry.js';
 import type { HelpGroup } from '../grammar/types.js';
 import { EXIT_CODES } from '../errors.js';
 import { SEVERITY } from '../severity.js';
-import { ENVIRONMENT, GLOBAL_OPTIONS } from '../settings.js';
+import { environmentHelp, GLOBAL_OPTIONS, type GlobalOption } from '../settings.js';
 
 const SUMMARY =
   'Administer the configuration database (CMDB) of a network security device (release 6.4.14) through its REST API.';
@@ -88,7 +88,8 @@ function section(title: string, lines: string[]): string {
 }
 
 /** `cmdb --help`: the commands by group, global options once, examples, environment, exit codes. */
-export function mainHelp(): string {
+/** `cmdb --help`. `options`: the global options' records (all of them but in tests). */
+export function mainHelp(options: readonly GlobalOption[] = GLOBAL_OPTIONS): string {
   const parts = [
     `Usage: cmdb [global options] <command> [arguments] [options]\n\n${wrapWords(SUMMARY, WIDTH).join('\n')}\n`,
   ];
@@ -110,7 +111,7 @@ export function mainHelp(): string {
   parts.push(
     section(
       'Global options (before or after the command; a flag wins over its variable)',
-      columns([...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description])),
+      columns([...options, VERSION_OPTION, HELP_OPTION].map((o) => [o.flags, o.description])),
     ),
   );
   parts.push(
@@ -119,7 +120,7 @@ export function mainHelp(): string {
       EXAMPLES.map((e) => `  ${e}`),
     ),
   );
-  parts.push(section('Environment', columns(ENVIRONMENT.map((v) => [v.name, v.description]))));
+  parts.push(section('Environment', columns(environmentHelp(options).map((v) => [v.name, v.description]))));
   parts.push(section('Exit codes', columns(EXIT_CODES.map(([code, meaning]) => [String(code), meaning]))));
   parts.push(
     section(
@@ -183,7 +184,7 @@ function roff(text: string): string {
 }
 
 /** `cmdb.1`: the same sections as `cmdb --help`, with every command's options and examples. */
-export function manPage(version: string): string {
+export function manPage(version: string, options: readonly GlobalOption[] = GLOBAL_OPTIONS): string {
   const out: string[] = [
     `.TH CMDB 1 "" "cmdb ${roff(version)}" "User Commands"`,
     '.SH NAME',
@@ -218,12 +219,12 @@ export function manPage(version: string): string {
     'Global options may stand before or after the command. Precedence: flag, then environment variable, then ' +
       'the device profile, then the default.',
   );
-  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION])
+  for (const o of [...options, VERSION_OPTION, HELP_OPTION])
     out.push('.TP', `.B ${roff(o.flags)}`, roff(o.description));
   out.push('.SH EXAMPLES', '.nf');
   for (const e of EXAMPLES) out.push(roff(e));
   out.push('.fi', '.SH ENVIRONMENT');
-  for (const v of ENVIRONMENT) out.push('.TP', `.B ${roff(v.name)}`, roff(v.description));
+  for (const v of environmentHelp(options)) out.push('.TP', `.B ${roff(v.name)}`, roff(v.description));
   out.push('.SH EXIT STATUS');
   for (const [code, meaning] of EXIT_CODES) out.push('.TP', `.B ${code}`, roff(meaning));
   out.push(
@@ -268,7 +269,7 @@ export function anchorOf(heading: string): string {
  * options, the environment and the exit codes, from the same data as `--help` and the man page.
  * `npm run build` writes it (scripts/man.js); a test fails when the checked-in copy differs.
  */
-export function referencePage(): string {
+export function referencePage(options: readonly GlobalOption[] = GLOBAL_OPTIONS): string {
   const out: string[] = [
     '# Command reference',
     '',
@@ -325,7 +326,7 @@ export function referencePage(): string {
     '| option | variable | meaning |',
     '|---|---|---|',
   );
-  for (const o of [...GLOBAL_OPTIONS, VERSION_OPTION, HELP_OPTION])
+  for (const o of [...options, VERSION_OPTION, HELP_OPTION])
     out.push(`| ${code(o.flags)} | ${'env' in o && o.env ? code(String(o.env)) : ''} | ${md(o.description)} |`);
   out.push(
     '',
@@ -340,7 +341,7 @@ export function referencePage(): string {
     '| variable | meaning |',
     '|---|---|',
   );
-  for (const v of ENVIRONMENT) out.push(`| ${code(v.name)} | ${md(v.description)} |`);
+  for (const v of environmentHelp(options)) out.push(`| ${code(v.name)} | ${md(v.description)} |`);
   out.push(
     '',
     '## Exit codes',

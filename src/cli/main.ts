@@ -15,7 +15,7 @@ import { helpFor } from './help.js';
 import { describeError, interruptedReport, partialWords, type TypedLine } from '../run/hints.js';
 import { shellWord } from '../request/table.js';
 import { Printer, type PartialOutput } from '../output/printer.js';
-import { earlySettings, GLOBAL_OPTIONS, processEnv } from '../settings.js';
+import { earlySettings, GLOBAL_OPTIONS, processEnv, type GlobalOption } from '../settings.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -40,8 +40,11 @@ function commandPath(cmd: Command): string[] {
   return path;
 }
 
-/** Builds the commander program from the registry; each command's module is imported only when it runs. */
-export function buildProgram(io: IO, run: Invoke): Command {
+/**
+ * Builds the commander program from the registry and the global options' records (all of them but in
+ * tests); each command's module is imported only when it runs.
+ */
+export function buildProgram(io: IO, run: Invoke, options: readonly GlobalOption[] = GLOBAL_OPTIONS): Command {
   const { Command, Option } = commander();
   const out = plainPrinter(io, {}, false);
   const program = new Command('cmdb')
@@ -50,7 +53,7 @@ export function buildProgram(io: IO, run: Invoke): Command {
         'through its REST API.',
     )
     .version(version(), '-V, --version', 'print the version');
-  for (const o of GLOBAL_OPTIONS) program.addOption(new Option(o.flags, o.description));
+  for (const o of options) program.addOption(new Option(o.flags, o.description));
   program
     .showSuggestionAfterError(true)
     // The help text comes from the registry (src/cli/help.ts), the same source as the man page.

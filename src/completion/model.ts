@@ -2,7 +2,7 @@
 // completes, what the fast path and the quick paths read a line against (src/grammar/argv.ts); on Tab
 // and in the bundled program as data written at build time (src/completion/program.ts).
 import type { Argument, Command, Option } from 'commander';
-import { GLOBAL_OPTIONS } from '../settings.js';
+import { GLOBAL_OPTIONS, type GlobalOption } from '../settings.js';
 import type { ArgumentModel, CommandModel, OptionModel } from '../grammar/argv.js';
 import { COMMANDS, PARENTS, type CommandDef } from '../commands/registry.js';
 import type { OptionSpec, ValueKind } from '../grammar/types.js';
@@ -76,8 +76,11 @@ function commandModel(def: CommandDef): CommandModel {
   return model;
 }
 
-/** The program as Tab completion sees it, generated from the registry and the options table (no commander). */
-export function completionModel(): CommandModel {
+/**
+ * The program as Tab completion sees it, generated from the registry and the global options' records
+ * (all of them but in tests), without commander.
+ */
+export function completionModel(options: readonly GlobalOption[] = GLOBAL_OPTIONS): CommandModel {
   const program: CommandModel = {
     name: 'cmdb',
     aliases: [],
@@ -87,7 +90,7 @@ export function completionModel(): CommandModel {
     args: [],
     options: [
       optionModel('-V, --version', 'print the version'),
-      ...GLOBAL_OPTIONS.map((o) => optionModel(o.flags, o.description, o.kind)),
+      ...options.map((o) => optionModel(o.flags, o.description, o.kind)),
       HELP,
     ],
     commands: [],
