@@ -1,10 +1,14 @@
+// `cmdb apply`: the plan of `diff`, then the writes that make the device match. The work is the plan
+// library's (src/plan: read the device, plan, apply, the report); this command chooses the source,
+// asks the one question and hands the printer the plan and the report.
+import { EXIT } from '../errors.js';
+import { appliedReport, applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
+import { readCurrent } from '../plan/read.js';
+import { computePlan, planIsEmpty, redactPlan, requestOf, stepAllowed, type Step } from '../plan/plan.js';
+import { stepInWords } from '../output/index.js';
 import { declined, type Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
-import { EXIT } from '../errors.js';
-import { applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
-import { computePlan, planIsEmpty, requestOf, stepAllowed, type Step } from '../plan/plan.js';
-import { stepInWords } from '../output/index.js';
-import { printPlan, printReport, readCurrent, readDesiredFrom, type DesiredSource } from './common/desired.js';
+import { readDesiredFrom, type DesiredSource } from './common/desired.js';
 
 export interface ApplyOptions extends DesiredSource {
   prune?: boolean;
@@ -22,11 +26,14 @@ export async function run(
   { tables: tableInputs = [] }: { tables?: string[] },
   opts: ApplyOptions,
 ): Promise<number> {
+  const device = ctx.device();
   // A dry run: the device keeps the writes instead of sending them, to print them with the plan.
-  const recorded = opts.dryRun ? await ctx.device().recordWrites() : undefined;
+  const recorded = opts.dryRun ? await device.recordWrites() : undefined;
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
-  const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
-  const client = await ctx.device().client();
+  const current = await readCurrent(device, desired);
+  if (current.failures.length) throw current.failures[0].error;
+  const planned = computePlan(current.comparisons, { prune: !!opts.prune });
+  const client = await device.client();
   const allowed = (s: Step) => ctx.settings.force || stepAllowed(s, planned.tables.get(s.table)!);
   const skipped = planned.steps.filter((s) => !allowed(s));
   for (const step of skipped)
@@ -37,12 +44,12 @@ export async function run(
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (recorded) {
     await applySteps(client, steps, requests, { atomic: false });
-    await printPlan(ctx, planned, { requests: [...recorded] });
+    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), requests: [...recorded] });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
-  await printPlan(ctx, planned, { preview: true });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), preview: true });
   if (planIsEmpty(planned.plan)) {
-    await printReport(ctx, planned.tables, emptyReport(), [], true);
+    await ctx.out.print(appliedReport(emptyReport(), planned.tables, { nothingToDo: true, describe: describeError }));
     return EXIT.OK;
   }
   // Declined: exit 2, as every question (CLI.md).
@@ -68,7 +75,7 @@ export async function run(
   } finally {
     interrupt.release();
   }
-  await printReport(ctx, planned.tables, report, skipped);
+  await ctx.out.print(appliedReport(report, planned.tables, { skipped, describe: describeError }));
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return describeError(report.failed.error).exit;
   return EXIT.OK;

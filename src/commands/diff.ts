@@ -1,7 +1,9 @@
-import type { Context } from '../run/context.js';
+// `cmdb diff`: what apply would do, from reads only.
 import { EXIT } from '../errors.js';
-import { computePlan, planIsEmpty } from '../plan/plan.js';
-import { printPlan, readCurrent, readDesiredFrom, type DesiredSource } from './common/desired.js';
+import { computePlan, planIsEmpty, redactPlan } from '../plan/plan.js';
+import { readCurrent } from '../plan/read.js';
+import type { Context } from '../run/context.js';
+import { readDesiredFrom, type DesiredSource } from './common/desired.js';
 
 export interface DiffOptions extends DesiredSource {
   prune?: boolean;
@@ -17,7 +19,9 @@ export async function run(
   opts: DiffOptions,
 ): Promise<number> {
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
-  const planned = computePlan(await readCurrent(ctx, desired), { prune: !!opts.prune });
-  await printPlan(ctx, planned);
+  const current = await readCurrent(ctx.device(), desired);
+  if (current.failures.length) throw current.failures[0].error;
+  const planned = computePlan(current.comparisons, { prune: !!opts.prune });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned) });
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
 }

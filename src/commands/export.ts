@@ -4,8 +4,10 @@ import { writePrivateFile } from '../files.js';
 import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
 import { buildDocument } from '../plan/document.js';
+import { READ_CONCURRENCY, readConfiguration, type ReadFailure } from '../plan/read.js';
+import { chosenTables } from '../plan/tables.js';
 import { parseConcurrency } from '../request/bulk.js';
-import { chosenTables, readConfiguration, READ_CONCURRENCY, type ReadFailure } from './common/desired.js';
+import { describeError } from '../run/hints.js';
 import { deviceFileName } from './common/request.js';
 
 export interface ExportOptions {
@@ -21,7 +23,8 @@ export interface ExportOptions {
  * failure of tables named on the line) a line each. Returns the exit codes that count: all but those
  * of the tables a full export finds missing.
  */
-function reportFailures(ctx: Context, failures: ReadFailure[], full: boolean): number[] {
+function reportFailures(ctx: Context, read: ReadFailure[], full: boolean): number[] {
+  const failures = read.map((f) => ({ ...f, report: describeError(f.error) }));
   const refused = full ? failures.filter((f) => f.report.exit === EXIT.FORBIDDEN) : [];
   const missing = full ? failures.filter((f) => f.missing) : [];
   const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
@@ -55,7 +58,11 @@ export async function run(
 ): Promise<number> {
   const vdoms = ctx.device().vdoms;
   const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
-  const chosen = await chosenTables(ctx, await ctx.device().catalogue(), tableInputs, { spec: opts.spec });
+  const chosen = await chosenTables(await ctx.device().catalogue(), tableInputs, {
+    spec: opts.spec,
+    force: ctx.settings.force,
+    say: ctx.out,
+  });
   const progress = ctx.out.progress('tables', chosen.length);
   let done = 0;
   const { tables, failures } = await readConfiguration(ctx.device(), chosen, vdoms, {
@@ -63,6 +70,8 @@ export async function run(
     concurrency,
     onRead: () => progress.update(++done),
   }).finally(() => progress.done());
+  // When no table can be read, that is the error; otherwise the document holds the others.
+  if (failures.length && failures.length === chosen.length) throw failures[0].error;
   const exits = reportFailures(ctx, failures, tableInputs.length === 0);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
   if (opts.dir !== undefined) {

@@ -12,7 +12,7 @@ import type { QueryParams } from '../api/url.js';
 import type { TableDef } from '../catalogue/index.js';
 import { isMetaField } from '../catalogue/validate.js';
 import { WriteOutcomeError } from '../errors.js';
-import { changedFields } from '../plan/compare.js';
+import { changedFields } from '../objects/compare.js';
 import { shellWord, vdomFlag } from '../request/shell.js';
 
 type Obj = Record<string, unknown>;

@@ -12,7 +12,8 @@ import {
   type JudgeOptions,
   type Outcome,
 } from '../outcome/index.js';
-import type { Step } from './plan.js';
+import type { Applied, ErrorReport } from '../output/index.js';
+import { redactStep, type Step } from './plan.js';
 
 /**
  * A write that failed, and why; `action: 'transaction'` when starting or committing a VDOM's
@@ -308,4 +309,30 @@ export function applySteps(
   return options.atomic
     ? applyAtomically(client, steps, requests, options)
     : applyInOrder(client, steps, requests, options);
+}
+
+/**
+ * What an apply did, as it is printed: its steps with secrets hidden, the failure in the user's words
+ * (`describe`, the run's one map from an error to them), the steps it skipped among those not applied.
+ */
+export function appliedReport(
+  report: ApplyReport,
+  tables: Map<string, TableDef>,
+  options: { skipped?: Step[]; nothingToDo?: boolean; describe: (error: unknown) => ErrorReport },
+): Applied {
+  const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
+  const failed = report.failed && {
+    ...(report.failed.table === null ? report.failed : redactStep(report.failed, tables)),
+    error: options.describe(report.failed.error),
+  };
+  return {
+    kind: 'applied',
+    applied: shown(report.applied),
+    failed,
+    notApplied: shown([...report.not_applied, ...(options.skipped ?? [])]),
+    unknown: shown(report.unknown),
+    aborted: report.aborted,
+    interrupted: report.interrupted,
+    nothingToDo: !!options.nothingToDo,
+  };
 }

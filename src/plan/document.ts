@@ -1,16 +1,17 @@
+// A config document (CLI.md "Configuration as code"): VDOMs, then table paths, then each table's
+// content; read and checked whole before anything is read or sent, and written in a stable order.
 import {
   devicePicksKey,
-  entryKeyOf,
   findTable,
   isWellFormedTablePath,
+  nearestNames,
   normalizeTablePath,
-  type FieldSchema,
   type TableDef,
 } from '../catalogue/index.js';
-import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
+import { validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
+import { isObject, keyId, normalizeObject, type Obj } from '../objects/normalize.js';
 
-export type Obj = Record<string, unknown>;
 /** A keyed table's objects (in the device's order) or a singleton's one object. */
 export type TableContent = Obj[] | Obj;
 
@@ -26,50 +27,10 @@ export interface DocumentTable {
   content: TableContent;
 }
 
-export function isObject(value: unknown): value is Obj {
-  return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Field names in a stable order: the key, then the catalogue's order, then any others by name. */
-function orderedNames(fields: Record<string, FieldSchema>, key: string | null | undefined, object: Obj): string[] {
-  const present = Object.keys(object).filter((name) => !isMetaField(name));
-  const known = Object.keys(fields).filter((name) => name !== key && name in object);
-  const others = present.filter((name) => name !== key && !(name in fields)).sort();
-  return [...(key && key in object ? [key] : []), ...known, ...others];
-}
-
-/**
- * An object as a document holds it: `q_*` fields dropped (also in list entries) and fields in a
- * stable order, so that the same configuration always gives the same text.
- */
-export function normalizeObject(fields: Record<string, FieldSchema>, key: string | null | undefined, object: Obj): Obj {
-  const out: Obj = {};
-  for (const name of orderedNames(fields, key, object)) {
-    const value = object[name];
-    const schema = fields[name];
-    if (schema?.items && Array.isArray(value))
-      out[name] = value.map((entry) =>
-        isObject(entry) ? normalizeObject(schema.items!, entryKeyOf(schema.items!), entry) : entry,
-      );
-    else out[name] = asFieldType(schema, value);
-  }
-  return out;
-}
-
 export function normalizeContent(table: TableDef, content: TableContent): TableContent {
   return Array.isArray(content)
     ? content.map((object) => normalizeObject(table.fields, table.key, object))
     : normalizeObject(table.fields, table.key, content);
-}
-
-/** The key of a keyed table's object, as written in it. */
-export function keyOf(table: TableDef, object: Obj): string | number {
-  return object[table.key!] as string | number;
-}
-
-/** Keys compare by value: `7` and `"7"` are the same object. */
-export function keyId(key: unknown): string {
-  return String(key);
 }
 
 function where(vdom: string, tablePath: string, index?: number): string {
@@ -153,6 +114,44 @@ export function readDocument(value: unknown, source: string, find: FindTable = f
     }
   }
   return tables;
+}
+
+/**
+ * The tables of a document (read from `source`) that the line names, either name of a renamed table
+ * standing for it, and in the VDOMs of an explicit --vdom (`*`: all). A table named that the document
+ * does not hold is a usage error: a typo or the wrong file, and comparing nothing would pass.
+ */
+export function narrowDocument(
+  tables: DocumentTable[],
+  source: string,
+  inputs: string[],
+  find: FindTable,
+  vdoms: string[] | undefined,
+): DocumentTable[] {
+  let narrowed = tables;
+  if (inputs.length) {
+    const canonical = (table: TableDef) => table.aliasOf ?? table.path;
+    const held = [...new Set(tables.map((t) => canonical(t.table)))];
+    const wanted = new Map<string, string>();
+    for (const input of inputs) {
+      const path = normalizeTablePath(input);
+      const table = find(path);
+      wanted.set(table ? canonical(table) : path, path);
+    }
+    for (const [path, name] of wanted) {
+      if (held.includes(path)) continue;
+      const near = nearestNames(name, held, 3);
+      throw new UsageError(
+        `${name} is not in ${source}`,
+        near.length
+          ? `did you mean ${near.join(' or ')}?`
+          : `${source} holds ${held.length ? held.join(', ') : 'no table'}`,
+      );
+    }
+    narrowed = narrowed.filter((t) => wanted.has(canonical(t.table)));
+  }
+  if (vdoms && !vdoms.includes('*')) narrowed = narrowed.filter((t) => vdoms.includes(t.vdom));
+  return narrowed;
 }
 
 /** The document of some tables, in the order given. */

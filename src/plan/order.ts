@@ -1,4 +1,4 @@
-import { keyId } from './document.js';
+import { keyId } from '../objects/normalize.js';
 
 type Key = string | number;
 

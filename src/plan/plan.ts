@@ -1,8 +1,9 @@
 import { devicePicksKey, keepsOrder, type TableDef } from '../catalogue/index.js';
 import type { ApiRequest } from '../api/client.js';
 import { redactSecrets } from '../catalogue/secrets.js';
-import { changedFields, type FieldChange } from './compare.js';
-import { isObject, keyId, keyOf, type DocumentTable, type Obj, type TableContent } from './document.js';
+import { changedFields, type FieldChange } from '../objects/compare.js';
+import { isObject, keyId, keyOf, type Obj } from '../objects/normalize.js';
+import type { DocumentTable, TableContent } from './document.js';
 import { orderMoves, type OrderMove } from './order.js';
 
 /** Where a change happens: `key` null for a singleton. */

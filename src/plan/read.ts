@@ -1,7 +1,19 @@
+// Reading a device's configuration: whole tables (a keyed table's objects, a singleton's object) in
+// some VDOMs, each under the name the device answers to (SPEC.md's or the device's, CLI.md "Names"),
+// several at once; what a document's tables hold on the device now. Takes a Device and returns what it
+// read and what it could not, as values: the caller says what a failure means.
 import { namesOf, type TableDef } from '../catalogue/index.js';
 import type { CmdbClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { isObject, type Obj, type TableContent } from './document.js';
+import type { Device } from '../device/device.js';
+import { TableNames } from '../device/table-names.js';
+import { isObject, type Obj } from '../objects/normalize.js';
+import { settleConcurrent } from '../request/bulk.js';
+import { normalizeContent, type DocumentTable, type TableContent } from './document.js';
+import type { Comparison } from './plan.js';
+
+/** Tables read at once over the device's one connection pool. */
+export const READ_CONCURRENCY = 8;
 
 /** One VDOM's content of a table, as read from the device. */
 export interface TableRead {
@@ -71,4 +83,98 @@ export async function readTableAnyName(
       if (i === names.length - 1 || !(error instanceof ApiError) || !error.notFound) throw error;
     }
   }
+}
+
+/** A table that could not be read: the error, and whether the device does not have it (404 under each of its names). */
+export interface ReadFailure {
+  table: TableDef;
+  error: unknown;
+  missing: boolean;
+}
+
+/** Which names the connected device answered to (CLI.md "Names"), remembered per device address. */
+async function tableNames(device: Device, client: CmdbClient): Promise<TableNames> {
+  return TableNames.load(device.env, device.demo ? 'demo' : client.baseUrl);
+}
+
+/** The failures among settled reads, in input order. */
+function failuresOf<R>(tables: TableDef[], settled: PromiseSettledResult<R>[]): ReadFailure[] {
+  return settled.flatMap((r, i): ReadFailure[] =>
+    r.status === 'rejected'
+      ? [{ table: tables[i], error: r.reason, missing: r.reason instanceof ApiError && r.reason.notFound }]
+      : [],
+  );
+}
+
+/**
+ * The configuration of some tables in some VDOMs (`undefined`: the management VDOM; `*`: all), read
+ * `concurrency` at once, VDOM by VDOM in the device's order, tables in the catalogue's; each under the
+ * name the device answered to (a renamed table: SPEC.md's or the device's). A table that cannot be read
+ * is in `failures`, in the order of `tables`.
+ */
+export async function readConfiguration(
+  device: Device,
+  tables: TableDef[],
+  vdoms: string[] | undefined,
+  options: { excludeDefaultValues?: boolean; concurrency?: number; onRead?: () => void } = {},
+): Promise<{ tables: DocumentTable[]; failures: ReadFailure[] }> {
+  const client = await device.client();
+  const names = await tableNames(device, client);
+  const read = async (table: TableDef) => {
+    const answer = await readTableAnyName(client, table, vdoms, {
+      excludeDefaultValues: options.excludeDefaultValues,
+      prefer: (n) => names.prefer(n),
+    });
+    names.answered(namesOf(table), answer.table.path);
+    return answer;
+  };
+  const settled = await settleConcurrent(tables, read, options.concurrency ?? READ_CONCURRENCY, options.onRead);
+  names.save();
+  const found: DocumentTable[] = [];
+  const vdomOrder: string[] = [];
+  for (const r of settled) {
+    if (r.status === 'rejected') continue;
+    const { table, reads } = r.value;
+    for (const { vdom, content } of reads) {
+      if (!vdomOrder.includes(vdom)) vdomOrder.push(vdom);
+      found.push({ vdom, table, content: normalizeContent(table, content) });
+    }
+  }
+  return {
+    tables: vdomOrder.flatMap((vdom) => found.filter((t) => t.vdom === vdom)),
+    failures: failuresOf(tables, settled),
+  };
+}
+
+/**
+ * The device's current content of every document table, read concurrently, each under the name the
+ * device answers to (a document may name a renamed table either way); a table that cannot be read is
+ * in `failures`, in the document's order.
+ */
+export async function readCurrent(
+  device: Device,
+  desired: DocumentTable[],
+): Promise<{ comparisons: Comparison[]; failures: ReadFailure[] }> {
+  const client = await device.client();
+  const names = await tableNames(device, client);
+  const settled = await settleConcurrent(
+    desired,
+    async (d): Promise<Comparison> => {
+      const {
+        table,
+        reads: [first],
+      } = await readTableAnyName(client, d.table, [d.vdom], { prefer: (n) => names.prefer(n) });
+      names.answered(namesOf(d.table), table.path);
+      return { desired: { ...d, table }, actual: first?.content ?? [] };
+    },
+    READ_CONCURRENCY,
+  );
+  names.save();
+  return {
+    comparisons: settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+    failures: failuresOf(
+      desired.map((d) => d.table),
+      settled,
+    ),
+  };
 }

@@ -1,3 +1,5 @@
+// What a bulk command shares: items worked on a few at once in input order, the --concurrency it
+// allows, and each item's outcome kept (a result or an error) instead of stopping the run.
 import type { ApiResult, Envelope } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import type { WriteResult } from '../output/index.js';
@@ -19,6 +21,28 @@ export async function forEachConcurrent<T, R>(
     if (pending.length >= concurrency) await done(await pending.shift()!);
   }
   while (pending.length) await done(await pending.shift()!);
+}
+
+/**
+ * `work` over every item, `concurrency` at once over the device's one connection pool; each result or
+ * error in input order (`onSettled` as each one settles).
+ */
+export async function settleConcurrent<T, R>(
+  items: T[],
+  work: (item: T) => Promise<R>,
+  concurrency: number,
+  onSettled?: () => void,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = [];
+  const settle = (item: T) =>
+    work(item)
+      .then(
+        (value): PromiseSettledResult<R> => ({ status: 'fulfilled', value }),
+        (reason: unknown): PromiseSettledResult<R> => ({ status: 'rejected', reason }),
+      )
+      .finally(onSettled);
+  await forEachConcurrent(items, concurrency, settle, async (result) => void results.push(result));
+  return results;
 }
 
 export function parseConcurrency(raw: string | undefined): number {

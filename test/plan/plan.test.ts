@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { allTables, findTable, keepsOrder } from '../../src/catalogue/index.js';
-import { changedFields, sameValue } from '../../src/plan/compare.js';
-import { readDocument, type Obj } from '../../src/plan/document.js';
+import { changedFields, sameValue } from '../../src/objects/compare.js';
+import type { Obj } from '../../src/objects/normalize.js';
+import { readDocument } from '../../src/plan/document.js';
 import { orderMoves } from '../../src/plan/order.js';
 import { computePlan, redactPlan, requestOf, type Comparison } from '../../src/plan/plan.js';
 

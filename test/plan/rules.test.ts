@@ -6,8 +6,9 @@ import { describe, test } from 'node:test';
 import { allTables, devicePicksKey, findTable, keepsOrder, namesOf } from '../../src/catalogue/index.js';
 import { ipv4Meaning, isLooseIpv4 } from '../../src/catalogue/ipv4.js';
 import { validateObject } from '../../src/catalogue/validate.js';
-import { changedFields, sameValue } from '../../src/plan/compare.js';
-import { readDocument, type Obj } from '../../src/plan/document.js';
+import { changedFields, sameValue } from '../../src/objects/compare.js';
+import type { Obj } from '../../src/objects/normalize.js';
+import { readDocument } from '../../src/plan/document.js';
 import { computePlan, requestOf, type Comparison } from '../../src/plan/plan.js';
 import { tableNamed } from '../../src/plan/read.js';
 

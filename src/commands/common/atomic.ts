@@ -3,9 +3,8 @@ import type { TableDef } from '../../catalogue/index.js';
 import type { Context } from '../../run/context.js';
 import { describeError } from '../../run/hints.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { applySteps, type ApplyReport } from '../../plan/apply.js';
+import { appliedReport, applySteps, type ApplyReport } from '../../plan/apply.js';
 import type { Step } from '../../plan/plan.js';
-import { printReport } from './desired.js';
 import type { WriteOptions } from './request.js';
 
 /** One write of a bulk command run with --atomic. */
@@ -57,7 +56,7 @@ export async function runAtomically(
   } finally {
     interrupt.release();
   }
-  await printReport(ctx, new Map([[table.path, table]]), report, []);
+  await ctx.out.print(appliedReport(report, new Map([[table.path, table]]), { describe: describeError }));
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return describeError(report.failed.error).exit;
   return EXIT.OK;

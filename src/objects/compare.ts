@@ -1,8 +1,10 @@
+// When the device's value already is the desired one (CLI.md's comparison rules), field by field: what
+// a plan updates, and what a write whose answer was lost is read back against.
 import { entryKeyOf, entryOrderMatters, type FieldSchema } from '../catalogue/index.js';
 import { ipv4Meaning } from '../catalogue/ipv4.js';
 import { isEncrypted } from '../catalogue/secrets.js';
 import { isMetaField, multipleValues } from '../catalogue/validate.js';
-import { isObject, keyId, normalizeObject, type Obj } from './document.js';
+import { isObject, keyId, normalizeObject, type Obj } from './normalize.js';
 
 export interface FieldChange {
   from: unknown;

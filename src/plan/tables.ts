@@ -1,0 +1,45 @@
+// Which tables an export (or --from) covers: those named on the line, each resolved in the device's
+// catalogue once and in its order, or every table that can be read as a whole (of SPEC.md's 42 with
+// --spec).
+import type { TableDef, TableSummary } from '../catalogue/index.js';
+import type { Catalogue } from '../catalogue/provider.js';
+import { UsageError } from '../errors.js';
+import { requireOperation, resolveTable, type Say } from '../request/table.js';
+
+/** Whether a table can be read as a whole: a keyed table's list, or a singleton's object (by L or G). */
+const readable = (table: TableSummary) => table.operations.includes('L') || table.operations.includes('G');
+
+/**
+ * The tables named (each resolved in the device's catalogue, once, in the catalogue's order), or every
+ * table that can be read as a whole (`spec`: of SPEC.md's 42). `force`: a named table the catalogue
+ * lists no read for is read anyway (--force), with a warning.
+ */
+export async function chosenTables(
+  catalogue: Catalogue,
+  inputs: string[],
+  options: { spec?: boolean; force: boolean; say: Say },
+): Promise<TableDef[]> {
+  // SPEC.md's 42 from their own files; every table from the one file that holds them all.
+  if (!inputs.length && options.spec)
+    return catalogue
+      .summaries()
+      .filter((t) => t.spec && readable(t))
+      .map((t) => catalogue.find(t.path)!);
+  if (!inputs.length) return catalogue.all().filter(readable);
+  const resolved: TableDef[] = [];
+  for (const input of inputs) resolved.push(await resolveTable(catalogue, input, options.say));
+  const named = [...new Map(resolved.map((t) => [t.path, t])).values()];
+  for (const table of named) {
+    if (!table.known)
+      throw new UsageError(
+        `${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`,
+        "'cmdb tables' lists the tables it can export",
+      );
+    if (!readable(table))
+      requireOperation(table, { force: options.force, say: options.say }, table.singleton ? 'G' : 'L');
+  }
+  // The catalogue's order (from its index: the whole catalogue is read only for a full export).
+  const order = new Map(catalogue.summaries().map((t, i) => [t.path, i]));
+  const at = (t: TableDef) => order.get(t.aliasOf ?? t.path) ?? order.size;
+  return named.sort((a, b) => at(a) - at(b));
+}
