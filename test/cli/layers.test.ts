@@ -131,12 +131,13 @@ const ALLOWED = fenced('allowed').map((line) => {
   return { from, to };
 });
 
+/** Whether a module is a floor's, or an allowed arrow's end: a folder (`plan/`) or a file. */
+const matches = (end: string, path: string) => (end.endsWith('/') ? path.startsWith(end) : path === end);
+
 /** The floor a module stands on (its index in FLOORS), or -1. */
 function floorOf(path: string): number {
-  return FLOORS.findIndex((floor) => (floor.endsWith('/') ? path.startsWith(floor) : path === floor));
+  return FLOORS.findIndex((floor) => matches(floor, path));
 }
-
-const matches = (end: string, path: string) => (end.endsWith('/') ? path.startsWith(end) : path === end);
 
 test('every module stands on a floor of docs/architecture.md, and every import names a source', () => {
   assert.ok(FLOORS.length > 10 && FLOORS.includes('run/') && FLOORS.at(-1) === 'grammar/', FLOORS.join(' '));
