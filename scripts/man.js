@@ -2,7 +2,7 @@
 // Writes man/cmdb.1 and docs/reference.md from the compiled help module: the man page, the command
 // reference and `cmdb --help` share one source (the command registry, the options table, the exit
 // codes). Run by `npm run build`. man/cmdb.1 is a build product; docs/reference.md is checked in
-// (test/cli/reference.test.ts fails when it differs from what this script writes).
+// (test/docs/docs.test.ts fails when it differs from what this script writes).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const { manPage, referencePage } = await import('../dist/src/cli/help.js');

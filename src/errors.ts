@@ -1,3 +1,4 @@
+// The CLI's own errors and its exit codes, each with its meaning: the contract scripts depend on.
 /** The exit codes: a contract scripts depend on (docs/reference.md lists them, generated from EXIT_MEANINGS). */
 export const EXIT = {
   OK: 0,

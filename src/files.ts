@@ -1,3 +1,5 @@
+// The one writer of files and folders: private (0700 folders, 0600 files) whatever the umask, written
+// whole or not at all.
 import {
   chmodSync,
   closeSync,

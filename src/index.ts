@@ -1,3 +1,5 @@
+// The library's front door (`import { CmdbClient } from 'cmdb'`): the api client, its credentials,
+// its errors, its paths, and the shipped catalogue; nothing of the CLI.
 export { CmdbClient } from './api/client.js';
 export type {
   ApiRequest,

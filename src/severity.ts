@@ -1,3 +1,4 @@
+// Which exit code of several is the most severe.
 import { EXIT } from './errors.js';
 
 /**

@@ -1,3 +1,4 @@
+// The simplest credentials of the api library: an API token sent as a bearer header, and none at all.
 import type { Authenticator } from './client.js';
 
 /** A token can travel in a header only as printable ASCII: no whitespace, control or non-ASCII character. */

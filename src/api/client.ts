@@ -1,3 +1,6 @@
+// The api library's client: one CMDB request (URL, authentication, rate limit, envelopes unwrapped,
+// typed errors), the raw calls beside it, the --verbose exchange log with secrets redacted, and a dry
+// run's recording of writes. It knows nothing of the CLI: `import { CmdbClient } from 'cmdb'`.
 import type { Dispatcher } from 'undici';
 import {
   ApiError,
@@ -9,8 +12,6 @@ import {
 } from './errors.js';
 import { MAX_RETRY_AFTER_S, RATE_LIMIT_TRIES, rateLimitDelayMs, RateGate } from './rate.js';
 import { connectionError, createAgent, type TlsOptions } from './network.js';
-
-export type { TlsOptions } from './network.js';
 import { defaultTransport, type Transport } from './undici.js';
 import {
   apiPath,
@@ -21,6 +22,8 @@ import {
   normalizeBaseUrl,
   type QueryParams,
 } from './url.js';
+
+export type { TlsOptions } from './network.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -157,7 +160,7 @@ export interface Envelope {
 /**
  * A request as a dry run shows it: the path from the API prefix on (key percent-encoded), the encoded query, the body.
  */
-export interface DescribedRequest {
+export interface WireRequest {
   method: HttpMethod;
   path: string;
   query: string;
@@ -173,7 +176,7 @@ interface Outgoing {
 }
 
 /** Takes the writes of a dry run instead of the device. */
-export type WriteRecorder = (request: ApiRequest, described: DescribedRequest) => void;
+export type WriteRecorder = (request: ApiRequest, wire: WireRequest) => void;
 
 export interface ApiResult {
   status: number;
@@ -417,7 +420,7 @@ export class CmdbClient {
   }
 
   /** What `request` would send, for a dry run: the path from the API prefix on, the query string, the body. */
-  describeRequest(req: ApiRequest): DescribedRequest {
+  wireRequest(req: ApiRequest): WireRequest {
     return {
       method: req.method,
       path: buildPath(this.prefix, req.tablePath, req.mkey),
@@ -441,7 +444,7 @@ export class CmdbClient {
       throw new RequestError('delete-without-key', req.tablePath);
     }
     if (this.recorder && req.method !== 'GET') {
-      this.recorder(req, this.describeRequest(req));
+      this.recorder(req, this.wireRequest(req));
       const vdoms = req.query?.vdom;
       const envelope: Envelope = {
         http_method: req.method,

@@ -1,3 +1,5 @@
+// A certificate's SHA-256 fingerprint: compared as hex, shown as `AB:CD:...`. Kept apart from the
+// network module so that the profile file's reader uses it without loading undici.
 /** `AB:CD:...` or `abcd...` → `abcd...` (lowercase hex, no colons). */
 export function normalizeFingerprint(fingerprint: string): string {
   return fingerprint.replace(/[:\s]/g, '').toLowerCase();

@@ -1,3 +1,5 @@
+// The connection to a device: a keep-alive pool per device with its TLS trust (a CA, none, or a
+// pinned certificate), the certificate a device presents, and a failed connection as a typed error.
 import type { TLSSocket } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
 import { defaultTransport, type Transport } from './undici.js';

@@ -1,3 +1,5 @@
+// A device's rate limit (HTTP 429 with Retry-After): how long to wait, how often to try again, and one
+// gate that holds every request of a client while it waits.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Tries of one request that the device answers 429 (its rate limit) before giving up. */

@@ -1,3 +1,5 @@
+// A session login (POST /logincheck, a cookie and a CSRF token): the login's answers in all their
+// forms (second factor, banner, lockout), the session kept between runs, and the logout.
 import { retryAfterSeconds, type Authenticator, type CmdbClient, type RawResponse } from './client.js';
 import { LoginError, MalformedAnswerError } from './errors.js';
 

@@ -1,3 +1,4 @@
+// A device transaction: writes that the device applies together at the commit, or not at all.
 import type { ApiRequest, ApiResult, CmdbClient } from './client.js';
 
 /** The longest transaction a 6.4 device accepts, in seconds. */

@@ -1,3 +1,5 @@
+// The parts of undici the client uses (an Agent, its connector, request), handed in by its caller
+// (the CLI's bundle) or loaded from the package.
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher, buildConnector } from 'undici';
 

@@ -1,3 +1,5 @@
+// Addresses and paths of the API: a device's base URL normalised, a table path and key encoded, a
+// query string built, and what an address must not hold (a password, another scheme).
 export const DEFAULT_PREFIX = '/api/v2/cmdb';
 
 /** Query parameters of SPEC.md E1-E5, as the client models them before encoding. */

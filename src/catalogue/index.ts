@@ -1,3 +1,5 @@
+// The shipped catalogue of release 6.4.14: every table's summary and definition (fields, key,
+// operations), read from the compiled files on first use, and the rules every layer asks of a table.
 import { readFileSync } from 'node:fs';
 import { deviceNameOf, normalizeTablePath, specNameOf, tableFileName } from './names.js';
 import type { FieldSchema, OperationCode, TableDef, TableSummary } from './types.js';

@@ -1,3 +1,5 @@
+// A table's names: SPEC.md's and the device's where SPEC.md renamed one, how a path is written and
+// normalised, its area, and the file its definition is compiled into.
 /**
  * The device's names of the tables SPEC.md renamed: an area prefix (`log.fortianalyzer2/` for every
  * `log.vendoranalyzer2/` table) or a whole path. The catalogue keeps SPEC.md's name; both are accepted.

@@ -1,3 +1,5 @@
+// Secrets in objects: a password field is never shown (redacted), and a value the device sends
+// encrypted (`ENC ...`) is known as such.
 import type { FieldSchema, TableDef } from './index.js';
 
 type Obj = Record<string, unknown>;

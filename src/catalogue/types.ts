@@ -1,3 +1,4 @@
+// The catalogue's data as types: a table's summary and definition, its fields' schema, references and scope.
 import type { OperationCode } from '../grammar/types.js';
 
 // SPEC.md's operation codes are also the words a command accepts tables by (src/grammar).

@@ -1,3 +1,5 @@
+// A body checked against the table's field schema before it is sent (the usage errors of a bad
+// field, type, enum, range or format), and values typed as the schema says.
 import { nearestNames, type FieldSchema, type TableDef } from './index.js';
 import { isLooseIpv4, isLooseIpv4List } from './ipv4.js';
 

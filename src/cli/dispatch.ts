@@ -22,7 +22,7 @@ export interface Dispatch {
 /** The registry's entry for a command path (`['device', 'list']`). */
 export function commandDef(path: readonly string[]): CommandDef | undefined {
   const [parent, name] = path.length === 2 ? path : [undefined, path[0]];
-  return COMMANDS.find((def) => def.parent === parent && def.spec.split(' ')[0] === name);
+  return COMMANDS.find((def) => def.parent === parent && def.signature.split(' ')[0] === name);
 }
 
 /** The registry's reading of `argv`, or null when commander must read it. */

@@ -32,12 +32,12 @@ const VERSION_OPTION = { flags: '-V, --version', description: 'print the version
 
 /** `device list` for a subcommand, `list` otherwise. */
 export function commandName(def: CommandDef): string {
-  return `${def.parent ? `${def.parent} ` : ''}${def.spec.split(' ')[0]}`;
+  return `${def.parent ? `${def.parent} ` : ''}${def.signature.split(' ')[0]}`;
 }
 
 /** The arguments as the command takes them: `update <table> [key] [body]`. */
 export function usageOf(def: CommandDef): string {
-  return `${def.parent ? `${def.parent} ` : ''}${def.usage ?? def.spec}`;
+  return `${def.parent ? `${def.parent} ` : ''}${def.usage ?? def.signature}`;
 }
 
 function capitalized(text: string): string {

@@ -1,3 +1,6 @@
+// The program: reads a command line (the fast path, else commander built from the registry), makes
+// the run's Context, runs the command on one device or several, and turns any error into its words
+// and exit code. Ctrl-C is answered here unless the work under way took it over.
 import { createRequire } from 'node:module';
 import type { Command, CommanderError } from 'commander';
 import { CmdbApiError } from '../api/errors.js';
@@ -22,9 +25,9 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 // Loaded on first use, not at import: `cmdb __complete` runs on every Tab and never needs commander.
 const commander = () => createRequire(import.meta.url)('commander') as typeof import('commander');
 
-/** The names of a spec's arguments, as commander hands them over (`<new-key>` → newKey). */
-function argumentNames(spec: string): string[] {
-  return spec
+/** The names of a signature's arguments, as commander hands them over (`<new-key>` → newKey). */
+function argumentNames(signature: string): string[] {
+  return signature
     .split(' ')
     .slice(1)
     .map((word) => word.replace(/^[<[]|\.\.\.|[>\]]$/g, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase()));
@@ -72,7 +75,7 @@ export function buildProgram(io: IO, run: Invoke, options: readonly GlobalOption
     return parents.get(name)!;
   };
   for (const def of COMMANDS) {
-    const command = parentOf(def.parent).command(def.spec).description(def.description);
+    const command = parentOf(def.parent).command(def.signature).description(def.description);
     for (const o of def.options ?? []) {
       const option = new Option(o.flags, o.description);
       if (o.choices) option.choices(o.choices);
@@ -80,7 +83,7 @@ export function buildProgram(io: IO, run: Invoke, options: readonly GlobalOption
       if (o.repeatable) option.argParser(collect);
       command.addOption(option);
     }
-    const names = argumentNames(def.spec);
+    const names = argumentNames(def.signature);
     command.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, the options, then the Command itself.
       const args = Object.fromEntries(
@@ -194,7 +197,7 @@ export async function main(
     await made.out.prepareColor();
     const action = async (c: Context) => ((await def.load()) as Run<object, object>)(c, args, options);
     if (several) {
-      const name = [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' ');
+      const name = [def.parent, def.signature.split(' ')[0]].filter(Boolean).join(' ');
       const opts = options as { dryRun?: boolean; yes?: boolean };
       const command = {
         name,

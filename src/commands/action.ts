@@ -1,3 +1,5 @@
+// The read actions of SPEC.md E1/E2 as commands: `cmdb schema`, `defaults`, `meta`, `revision`,
+// `transactions`; `schema --all` reads the device's whole tree.
 import type { ApiResult } from '../api/client.js';
 import { uncataloguedTable, type TableDef } from '../catalogue/index.js';
 import { withoutLookup } from '../catalogue/provider.js';

@@ -1,3 +1,4 @@
+// `cmdb api`: a raw request to any path under /api/v2/ of the device, its answer printed as it came.
 import type { CallResult, CmdbClient, Envelope, HttpMethod } from '../api/client.js';
 import { apiPath } from '../api/url.js';
 import type { Context } from '../run/context.js';

@@ -1,3 +1,4 @@
+// `cmdb auth status`: which device, which credential from where, and whether the device takes it.
 import type { Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
 import { environmentCredential } from '../settings.js';

@@ -1,3 +1,4 @@
+// `cmdb backup`: the device's whole configuration text, on stdout or in a file.
 import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import type { CallResult, CmdbClient } from '../api/client.js';

@@ -1,3 +1,4 @@
+// `cmdb clone`: a copy of an object under a new key, made by the device.
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../run/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';

@@ -1,3 +1,4 @@
+// `cmdb create`: E3, one object, or every element of an array or NDJSON file a few at once.
 import { ApiError } from '../api/errors.js';
 import { keepsOrder } from '../catalogue/index.js';
 import type { Context } from '../run/context.js';

@@ -1,8 +1,8 @@
 // The shape of a command as data (registry.ts), and the types that make the compiler check a
 // command's run(ctx, args, options) against what the registry declares: the arguments come from the
-// spec (`list <table>` → { table: string }), the options from their flags (OptionsOf, src/grammar/types.ts).
+// signature (`list <table>` → { table: string }), the options from their flags (OptionsOf, src/grammar/types.ts).
 import type { Context } from '../run/context.js';
-import type { FormatRule, HelpGroup, OptionSpec, OptionsOf, TableRule, ValueKind } from '../grammar/types.js';
+import type { FormatRule, HelpGroup, OptionDef, OptionsOf, TableRule, ValueKind } from '../grammar/types.js';
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 
@@ -20,7 +20,7 @@ type ArgumentsOfWords<S extends string> = S extends `${infer W} ${infer Rest}`
   : ArgumentOf<S>;
 type Flatten<T> = { [K in keyof T]: T[K] };
 
-/** The positional arguments of a spec (`get <table> [key]` → { table: string; key?: string }). */
+/** The positional arguments of a signature (`get <table> [key]` → { table: string; key?: string }). */
 export type ArgumentsOf<S extends string> = Flatten<ArgumentsOfWords<S> & {}>;
 
 export type Run<A, O> = (ctx: Context, args: A, options: O) => Promise<number>;
@@ -32,15 +32,15 @@ type OptionsParameter<R> = R extends (ctx: never, args: never, options: infer O)
 
 /** One command as data. */
 export interface CommandDef {
-  /** commander's spec: the name and the arguments, `get <table> [key]`. */
-  readonly spec: string;
+  /** Its name and arguments as commander reads them: `get <table> [key]`. */
+  readonly signature: string;
   /** The command group it belongs to (`device` for `device list`), if any. */
   readonly parent?: string;
   readonly description: string;
   readonly group: HelpGroup;
   /** What each argument is, for Tab completion, by argument name. */
   readonly args?: Readonly<Record<string, ValueKind>>;
-  readonly options?: readonly OptionSpec[];
+  readonly options?: readonly OptionDef[];
   /** The output formats it prints; absent: every one. */
   readonly output?: FormatRule;
   /** Which tables it accepts (Tab offers only those); absent: every table. */
@@ -59,7 +59,7 @@ export interface CommandDef {
    * (apply), instead of asking before anything is read.
    */
   readonly asks?: 'plan';
-  /** The arguments as a person reads them, where the spec says less (`update <table> [key] [body]`). */
+  /** The arguments as a person reads them, where the signature says less (`update <table> [key] [body]`). */
   readonly usage?: string;
   /** What help must say besides the options (which of them are needed together). */
   readonly notes?: readonly string[];
@@ -68,16 +68,16 @@ export interface CommandDef {
 }
 
 /**
- * A registry entry whose run() the compiler checks: its arguments are those of the spec, its options
+ * A registry entry whose run() the compiler checks: its arguments are those of the signature, its options
  * exactly those declared (a missing or extra option, or another value type, does not compile).
  */
 export function defineCommand<
   const S extends string,
-  const O extends readonly OptionSpec[] = readonly [],
+  const O extends readonly OptionDef[] = readonly [],
   R extends Run<ArgumentsOf<S>, OptionsOf<O>> = Run<ArgumentsOf<S>, OptionsOf<O>>,
 >(
-  def: Omit<CommandDef, 'spec' | 'options' | 'load'> & {
-    spec: S;
+  def: Omit<CommandDef, 'signature' | 'options' | 'load'> & {
+    signature: S;
     options?: O;
     load: () => Promise<
       R &

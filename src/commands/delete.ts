@@ -1,3 +1,4 @@
+// `cmdb delete`: E5 by key, several keys a few at once, never a DELETE without a key.
 import type { Context } from '../run/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';

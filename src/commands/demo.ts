@@ -1,3 +1,4 @@
+// `cmdb demo reset`: the --demo device back to its demo data.
 import { rm } from 'node:fs/promises';
 import type { Context } from '../run/context.js';
 import { demoStateFile } from '../device/select.js';

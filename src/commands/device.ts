@@ -1,3 +1,4 @@
+// `cmdb device list|show|use|set|remove`: the saved device profiles.
 import { DEFAULT_PREFIX } from '../api/url.js';
 import type { Context } from '../run/context.js';
 import { DEFAULT_TIMEOUT_SECONDS, parseVdoms } from '../settings.js';
@@ -24,7 +25,7 @@ import { requireProfile } from '../device/select.js';
 import { demoDevice, notForDemo, printOutcome } from './common/facts.js';
 
 /** A profile as `device list/show` print it: settings only (there is no secret in a profile). */
-function describe(profile: DeviceProfile, set: ProfileSet): Row {
+function profileRow(profile: DeviceProfile, set: ProfileSet): Row {
   return {
     name: profile.name,
     default: set.defaultName === profile.name,
@@ -66,7 +67,7 @@ export async function list(ctx: Context): Promise<number> {
     return 0;
   }
   const set = readProfiles(ctx.env);
-  const rows = set.devices.map((d) => describe(d, set));
+  const rows = set.devices.map((d) => profileRow(d, set));
   // For people: the default marked `*`, the address never cut on a narrow terminal.
   const shown = rows.map((row) => ({ ...row, default: row.default ? '*' : '' }));
   await ctx.out.print(
@@ -90,7 +91,7 @@ export async function show(ctx: Context, { name = ctx.settings.device }: { name?
   }
   const set = readProfiles(ctx.env);
   const profile = name ? getProfile(set, name) : requireProfile(ctx.device(), 'show');
-  const row = describe(profile, set);
+  const row = profileRow(profile, set);
   await ctx.out.print({
     kind: 'forPeople',
     data: { kind: 'object', object: effective(row, false) },
@@ -174,6 +175,6 @@ export async function set(ctx: Context, { name, settings }: { name: string; sett
     return putProfile(current, changed);
   });
   const said = changes.map(([key, value]) => (value === '' ? `${key} removed` : `${key}=${value}`)).join(', ');
-  await printOutcome(ctx, `Device '${name}': ${said}`, describe(changed!, after));
+  await printOutcome(ctx, `Device '${name}': ${said}`, profileRow(changed!, after));
   return 0;
 }

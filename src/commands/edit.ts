@@ -1,3 +1,4 @@
+// `cmdb edit`: an object in the user's editor, its changed fields written back.
 import type { FieldSchema, TableDef } from '../catalogue/index.js';
 import { isMetaField, withoutMeta } from '../catalogue/validate.js';
 import type { Context } from '../run/context.js';

@@ -1,3 +1,4 @@
+// `cmdb export`: the config document of some tables, or all, from the device.
 import { join } from 'node:path';
 import type { Context } from '../run/context.js';
 import { writePrivateFile } from '../files.js';

@@ -1,3 +1,4 @@
+// `cmdb get`: objects by key, or a singleton table.
 import type { ApiResult } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';

@@ -1,3 +1,4 @@
+// `cmdb list`: a table's objects, one request or every page (--all).
 import type { ApiResult } from '../api/client.js';
 import type { QueryParams } from '../api/url.js';
 import { UsageError } from '../errors.js';

@@ -1,3 +1,5 @@
+// `cmdb login`: checks a credential against the device, then saves it (keychain) and the device's
+// profile; a certificate that does not verify may be pinned on a terminal.
 import { resolve } from 'node:path';
 import type { ApiResult, Authenticator, TlsOptions } from '../api/client.js';
 import { displayFingerprint, isFingerprint, normalizeFingerprint } from '../api/fingerprint.js';

@@ -1,3 +1,4 @@
+// `cmdb logout`: ends the saved session on the device; --forget also deletes the credential.
 import type { Context } from '../run/context.js';
 import { credentialAccount } from '../config/secrets.js';
 import { endSession } from '../device/connect.js';

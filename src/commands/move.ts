@@ -1,3 +1,4 @@
+// `cmdb move`: an object placed before or after another, or at the top or bottom of its table.
 import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';

@@ -1,7 +1,7 @@
 // Every command as data. The commander program (buildProgram in src/cli/main.ts), Tab completion's model
 // (src/completion/model.ts) and the help examples are generated from this list. It imports no
 // command: each entry's load() imports its module only when the command runs.
-import type { OptionSpec } from '../grammar/types.js';
+import type { OptionDef } from '../grammar/types.js';
 import { defineCommand, type CommandDef } from './define.js';
 
 export type { CommandDef } from './define.js';
@@ -18,7 +18,7 @@ const READ_OPTIONS = [
   { flags: '--with-meta', description: 'include meta information (q_ref, q_type...) per object' },
   { flags: '--skip', description: 'apply the CLI skip operator to hide skipped properties' },
   { flags: '--fields <a,b>', description: 'only these fields (sent as format=a|b)', kind: 'fields' },
-] as const satisfies readonly OptionSpec[];
+] as const satisfies readonly OptionDef[];
 
 const BODY_OPTIONS = [
   { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
@@ -29,13 +29,13 @@ const BODY_OPTIONS = [
     kind: 'set',
     repeatable: true,
   },
-] as const satisfies readonly OptionSpec[];
+] as const satisfies readonly OptionDef[];
 
 /** Every write command: --dry-run shows the requests instead of sending them; --yes answers its question. */
 const WRITE_OPTIONS = [
   { flags: '--dry-run', description: 'print the requests that would be sent (reads still happen); send no write' },
   { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
-] as const satisfies readonly OptionSpec[];
+] as const satisfies readonly OptionDef[];
 
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
@@ -49,7 +49,7 @@ const readAction = (name: 'schema' | 'defaults' | 'meta' | 'revision' | 'transac
 
 export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
-    spec: 'tables',
+    signature: 'tables',
     description: 'print every table of the catalogue, or with -d of that device (sends nothing but --refresh)',
     group: 'metadata',
     options: [
@@ -74,7 +74,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./tables.js')).run,
   }),
   defineCommand({
-    spec: 'list <table>',
+    signature: 'list <table>',
     devices: 'each',
     description: 'list the objects of a table',
     group: 'objects',
@@ -113,7 +113,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
-    spec: 'get <table> [keys...]',
+    signature: 'get <table> [keys...]',
     devices: 'each',
     description: 'read objects by key (several keys: a list), or a singleton table',
     group: 'objects',
@@ -129,7 +129,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./get.js')).run,
   }),
   defineCommand({
-    spec: 'create <table> [body]',
+    signature: 'create <table> [body]',
     writes: true,
     devices: 'each',
     description: 'create an object (an array body creates each element)',
@@ -150,7 +150,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./create.js')).run,
   }),
   defineCommand({
-    spec: 'clone <table> <key> <new-key>',
+    signature: 'clone <table> <key> <new-key>',
     writes: true,
     devices: 'each',
     description: 'copy an object under a new key',
@@ -162,7 +162,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./clone.js')).run,
   }),
   defineCommand({
-    spec: 'update <table> [args...]',
+    signature: 'update <table> [args...]',
     writes: true,
     devices: 'each',
     usage: 'update <table> [key] [body]',
@@ -184,7 +184,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./update.js')).run,
   }),
   defineCommand({
-    spec: 'move <table> <key>',
+    signature: 'move <table> <key>',
     writes: true,
     devices: 'each',
     usage: 'move <table> <key> (--before <key> | --after <key> | --top | --bottom)',
@@ -211,7 +211,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./move.js')).run,
   }),
   defineCommand({
-    spec: 'edit <table> [key]',
+    signature: 'edit <table> [key]',
     // One editor session changes one device's object.
     devices: 'one',
     description: 'change an object in your editor ($VISUAL, $EDITOR, vi); sends only the changed fields',
@@ -223,7 +223,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./edit.js')).run,
   }),
   defineCommand({
-    spec: 'delete <table> [keys...]',
+    signature: 'delete <table> [keys...]',
     writes: true,
     devices: 'each',
     usage: 'delete <table> <key>...',
@@ -244,7 +244,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./delete.js')).run,
   }),
   defineCommand({
-    spec: 'export [tables...]',
+    signature: 'export [tables...]',
     devices: 'each',
     output: { what: 'a config document', formats: ['yaml', 'json'], default: 'yaml' },
     description:
@@ -269,7 +269,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./export.js')).run,
   }),
   defineCommand({
-    spec: 'diff [tables...]',
+    signature: 'diff [tables...]',
     devices: 'each',
     output: PLAN_OUTPUT,
     description:
@@ -301,7 +301,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./diff.js')).run,
   }),
   defineCommand({
-    spec: 'apply [tables...]',
+    signature: 'apply [tables...]',
     writes: true,
     asks: 'plan',
     devices: 'each',
@@ -337,7 +337,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./apply.js')).run,
   }),
   defineCommand({
-    spec: 'schema [table]',
+    signature: 'schema [table]',
     devices: 'each',
     usage: 'schema (<table> | --all)',
     description: "print the device's schema of a table (action=schema), or of every table (--all)",
@@ -358,7 +358,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./action.js')).schema,
   }),
   defineCommand({
-    spec: 'defaults <table>',
+    signature: 'defaults <table>',
     devices: 'each',
     description: 'print the default values of a table (action=default)',
     group: 'metadata',
@@ -367,7 +367,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: readAction('defaults'),
   }),
   defineCommand({
-    spec: 'meta <table>',
+    signature: 'meta <table>',
     devices: 'each',
     description: 'print the meta data of a table (action=meta)',
     group: 'metadata',
@@ -376,7 +376,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: readAction('meta'),
   }),
   defineCommand({
-    spec: 'revision <table> [key]',
+    signature: 'revision <table> [key]',
     devices: 'each',
     description: 'print the CMDB revision of a table (action=revision)',
     group: 'metadata',
@@ -385,7 +385,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: readAction('revision'),
   }),
   defineCommand({
-    spec: 'transactions <table> [key]',
+    signature: 'transactions <table> [key]',
     devices: 'each',
     description: 'list configuration transactions (action=transaction-list)',
     group: 'metadata',
@@ -394,7 +394,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: readAction('transactions'),
   }),
   defineCommand({
-    spec: 'api <path>',
+    signature: 'api <path>',
     devices: 'each',
     description: "send one request to any path under /api/v2/ (monitor, log, cmdb...) with the device's credentials",
     group: 'tools',
@@ -431,7 +431,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./api.js')).run,
   }),
   defineCommand({
-    spec: 'backup',
+    signature: 'backup',
     devices: 'each',
     description: "save the device's full configuration text (atomically, mode 0600), or print it",
     group: 'tools',
@@ -457,7 +457,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./backup.js')).run,
   }),
   defineCommand({
-    spec: 'status',
+    signature: 'status',
     devices: 'each',
     description: 'hostname, serial, release, build and model of the device (one row per device)',
     group: 'tools',
@@ -465,7 +465,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./status.js')).run,
   }),
   defineCommand({
-    spec: 'completion <shell>',
+    signature: 'completion <shell>',
     description: 'print the completion script for bash, zsh or fish',
     group: 'tools',
     args: { shell: 'shell' },
@@ -477,7 +477,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./completion.js')).run,
   }),
   defineCommand({
-    spec: 'login',
+    signature: 'login',
     devices: 'one',
     usage: 'login --host <url> (--token-stdin | --username <name>)',
     notes: [
@@ -515,7 +515,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./login.js')).run,
   }),
   defineCommand({
-    spec: 'logout',
+    signature: 'logout',
     devices: 'each',
     description: 'end the device session and delete the saved session',
     group: 'devices and login',
@@ -524,7 +524,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./logout.js')).run,
   }),
   defineCommand({
-    spec: 'status',
+    signature: 'status',
     devices: 'each',
     parent: 'auth',
     description: 'device, host, auth kind, where the secret is stored, whether it works',
@@ -533,7 +533,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./auth.js')).run,
   }),
   defineCommand({
-    spec: 'reset',
+    signature: 'reset',
     parent: 'demo',
     description: 'forget the changes made with --demo',
     group: 'tools',
@@ -541,7 +541,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./demo.js')).run,
   }),
   defineCommand({
-    spec: 'list',
+    signature: 'list',
     parent: 'device',
     description: 'list the saved devices',
     group: 'devices and login',
@@ -549,7 +549,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./device.js')).list,
   }),
   defineCommand({
-    spec: 'show [name]',
+    signature: 'show [name]',
     devices: 'one',
     parent: 'device',
     description: 'show the settings of a device (default: the one in use)',
@@ -559,7 +559,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./device.js')).show,
   }),
   defineCommand({
-    spec: 'use <name>',
+    signature: 'use <name>',
     parent: 'device',
     description: 'make a device the default',
     group: 'devices and login',
@@ -568,7 +568,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./device.js')).use,
   }),
   defineCommand({
-    spec: 'set <name> <settings...>',
+    signature: 'set <name> <settings...>',
     parent: 'device',
     description:
       'change settings of a saved device without logging in again: vdom, timeout, ca-file, prefix, plain-text-ok',
@@ -578,7 +578,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./device.js')).set,
   }),
   defineCommand({
-    spec: 'remove <name>',
+    signature: 'remove <name>',
     parent: 'device',
     description: 'delete a device, its saved credential and session',
     group: 'devices and login',
@@ -588,7 +588,7 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./device.js')).remove,
   }),
   defineCommand({
-    spec: 'emulator',
+    signature: 'emulator',
     description: 'run the local emulated device in the foreground (--host sets where it listens)',
     group: 'tools',
     options: [

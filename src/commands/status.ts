@@ -1,3 +1,4 @@
+// `cmdb status`: the device at a glance (hostname, serial, version, model).
 import type { CallResult } from '../api/client.js';
 import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';

@@ -1,3 +1,4 @@
+// `cmdb tables`: the catalogue's tables, the shipped one or a device's; sends nothing but --refresh.
 import { areaOf, tableSummaries, type TableSummary } from '../catalogue/index.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';

@@ -1,3 +1,4 @@
+// `cmdb update`: E4 on an object or a singleton; --set 'f+=a' and 'f-=a' read the object first.
 import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';

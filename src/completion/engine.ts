@@ -1,3 +1,5 @@
+// Tab's engine: from the words of a line (read as a run reads it) to the candidates for the word
+// under the cursor: commands, options, values from the catalogue, and from the device or the profiles.
 import { areaOf, describeOperations, type TableDef, type TableSummary } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
 import type { GlobalOptions } from '../settings.js';

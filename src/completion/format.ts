@@ -1,9 +1,10 @@
+// How Tab's candidates travel to the shell's script: one per line, escaped for the shell.
 import type { Candidate, Completion } from './engine.js';
 import type { Shell } from '../grammar/types.js';
 import type { CurrentWord } from './words.js';
 
 /*
- * What `cmdb __complete` prints, read by the scripts of scripts.ts: nothing when there is nothing
+ * What `cmdb __complete` prints, read by the scripts of src/commands/completion.ts: nothing when there is nothing
  * to offer; else a first line `files` (let the shell complete file names) or `words` (bash:
  * `nospace` when the shell must not add a space), then one candidate per line.
  */

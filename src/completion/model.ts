@@ -5,7 +5,7 @@ import type { Argument, Command, Option } from 'commander';
 import { GLOBAL_OPTIONS, type GlobalOption } from '../settings.js';
 import type { ArgumentModel, CommandModel, OptionModel } from '../grammar/argv.js';
 import { COMMANDS, PARENTS, type CommandDef } from '../commands/registry.js';
-import type { OptionSpec, ValueKind } from '../grammar/types.js';
+import type { OptionDef, ValueKind } from '../grammar/types.js';
 
 export type { ArgumentModel, CommandModel, OptionModel } from '../grammar/argv.js';
 
@@ -26,9 +26,9 @@ function optionModel(
   flags: string,
   description: string,
   kind?: ValueKind,
-  spec: Pick<OptionSpec, 'choices' | 'repeatable' | 'default'> = {},
+  declared: Pick<OptionDef, 'choices' | 'repeatable' | 'default'> = {},
 ): OptionModel {
-  const { choices } = spec;
+  const { choices } = declared;
   const words = flags.split(/[ ,]+/);
   const names = words.filter((w) => w.startsWith('-'));
   const model: OptionModel = {
@@ -44,13 +44,13 @@ function optionModel(
   };
   if (choices) model.choices = [...choices];
   if (kind && model.value !== 'none') model.kind = kind;
-  if (spec.repeatable) model.repeatable = true;
-  if (spec.default !== undefined) model.default = spec.default;
+  if (declared.repeatable) model.repeatable = true;
+  if (declared.default !== undefined) model.default = declared.default;
   return model;
 }
 
 function argumentModels(def: CommandDef): ArgumentModel[] {
-  return def.spec
+  return def.signature
     .split(' ')
     .slice(1)
     .map((word) => {
@@ -62,12 +62,12 @@ function argumentModels(def: CommandDef): ArgumentModel[] {
 
 function commandModel(def: CommandDef): CommandModel {
   const model: CommandModel = {
-    name: def.spec.split(' ')[0],
+    name: def.signature.split(' ')[0],
     aliases: [],
     description: def.description,
     args: argumentModels(def),
     options: [
-      ...(def.options ?? []).map((o: OptionSpec) => optionModel(o.flags, o.description, o.kind ?? 'none', o)),
+      ...(def.options ?? []).map((o: OptionDef) => optionModel(o.flags, o.description, o.kind ?? 'none', o)),
       HELP,
     ],
     commands: [],
@@ -118,7 +118,7 @@ export function completionModel(options: readonly GlobalOption[] = GLOBAL_OPTION
   return program;
 }
 
-function describeOption(o: Option): OptionModel {
+function optionModelOf(o: Option): OptionModel {
   const model: OptionModel = {
     flags: [o.short, o.long].filter((f): f is string => !!f),
     key: o.attributeName(),
@@ -131,21 +131,21 @@ function describeOption(o: Option): OptionModel {
   return model;
 }
 
-function describeArgument(a: Argument): ArgumentModel {
+function argumentModelOf(a: Argument): ArgumentModel {
   const model: ArgumentModel = { name: a.name(), required: a.required, variadic: a.variadic };
   if (a.argChoices) model.choices = [...a.argChoices];
   return model;
 }
 
 /** The shape commander gives a program, to check the completion model against (a test does). */
-export function describeCommand(cmd: Command): CommandModel {
+export function commandModelOf(cmd: Command): CommandModel {
   const hidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
     description: cmd.description(),
-    args: cmd.registeredArguments.map(describeArgument),
-    options: [...cmd.options.filter((o) => !o.hidden).map(describeOption), HELP],
-    commands: cmd.commands.filter((c) => !hidden(c)).map(describeCommand),
+    args: cmd.registeredArguments.map(argumentModelOf),
+    options: [...cmd.options.filter((o) => !o.hidden).map(optionModelOf), HELP],
+    commands: cmd.commands.filter((c) => !hidden(c)).map(commandModelOf),
   };
 }

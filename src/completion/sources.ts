@@ -1,3 +1,5 @@
+// The candidates only the device or the profiles know: saved devices, VDOMs, a table's keys (read
+// from the device within Tab's deadline, and cached).
 import type { TableDef } from '../catalogue/index.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Device } from '../device/device.js';

@@ -1,3 +1,5 @@
+// A shell's line as Tab sees it: split into words as the shell splits it, the word under the
+// cursor and how much of it the shell replaces.
 import type { Shell } from '../grammar/types.js';
 
 /** The word under the cursor, as the shell's line editor sees it. */

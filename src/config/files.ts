@@ -1,3 +1,5 @@
+// The YAML files cmdb keeps (profiles, secrets) and the files a user hands it (a CA file, a body):
+// read with errors that name the file and line, never the secret on it.
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Document, LineCounter } from 'yaml';

@@ -1,3 +1,5 @@
+// A lock file that lets one cmdb process at a time change a shared file or log in to a device; a
+// holder that died or hung is taken over, a live one waited for (exit 8 after the wait).
 import { closeSync, fstatSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { makePrivateDir, openPrivateFile } from '../files.js';
 import { hostname } from 'node:os';

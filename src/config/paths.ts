@@ -1,3 +1,4 @@
+// Where cmdb keeps its files: the configuration, state and cache folders (XDG, or CMDB_CONFIG_DIR).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { variable, type Variable } from '../settings.js';

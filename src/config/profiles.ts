@@ -1,3 +1,5 @@
+// The saved device profiles (config.yaml): read and checked, changed under its lock, written
+// readable by hand; never a secret.
 import { displayFingerprint, isFingerprint } from '../api/fingerprint.js';
 import { normalizeBaseUrl, prefixProblem, redactAddress } from '../api/url.js';
 import { UsageError } from '../errors.js';

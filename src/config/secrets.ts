@@ -1,3 +1,5 @@
+// Where a device's secrets live: the OS keychain (each call a child process, killed at its timeout)
+// or, with --insecure-storage, credentials.yaml; one store per device, never a secret anywhere else.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEYCHAIN_TIMEOUT_MS } from '../settings.js';

@@ -1,3 +1,5 @@
+// A device connected: --demo starts the emulator; otherwise the target, its TLS trust, its credential
+// and the CLI's HTTP stack make the client, and the end of the work logs out an ephemeral session.
 import { setFlagsFromString } from 'node:v8';
 import type { Authenticator, CmdbClient, TlsOptions } from '../api/client.js';
 import type { Transport, UndiciParts } from '../api/undici.js';

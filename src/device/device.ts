@@ -3,7 +3,7 @@
 // on first use. Made from plain values: the run's settings and environment, and a few callbacks to the
 // printer and the terminal. The run's Context hands one to a command (ctx.device()); Tab completion
 // makes its own.
-import type { ApiRequest, CmdbClient, DescribedRequest } from '../api/client.js';
+import type { ApiRequest, CmdbClient, WireRequest } from '../api/client.js';
 import type { Catalogue } from '../catalogue/provider.js';
 import { readProfiles, type DeviceProfile } from '../config/profiles.js';
 import type { PlannedRequest } from '../output/requests.js';
@@ -119,16 +119,16 @@ export class Device implements DeviceSetup {
   }
 
   /** Keeps each write in `into`, its table's secrets hidden. */
-  private async recorder(into: PlannedRequest[]): Promise<(req: ApiRequest, described: DescribedRequest) => void> {
+  private async recorder(into: PlannedRequest[]): Promise<(req: ApiRequest, wire: WireRequest) => void> {
     const { findTable } = await import('../catalogue/index.js');
     const { redactSecrets } = await import('../catalogue/secrets.js');
-    return (req, described) => {
-      const body = described.body;
+    return (req, wire) => {
+      const body = wire.body;
       const hidden =
         body && typeof body === 'object' && !Array.isArray(body)
           ? redactSecrets(findTable(req.tablePath)?.fields, body as Record<string, unknown>)
           : body;
-      into.push({ ...described, body: hidden });
+      into.push({ ...wire, body: hidden });
     };
   }
 

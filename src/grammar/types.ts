@@ -60,7 +60,7 @@ export interface FormatRule {
 export type HelpGroup = 'objects' | 'metadata' | 'configuration as code' | 'devices and login' | 'tools';
 
 /** One option of a command, as the registry declares it. */
-export interface OptionSpec {
+export interface OptionDef {
   /** commander's flags: `-f, --file <path>`, `--all`, `--no-headers`. */
   readonly flags: string;
   readonly description: string;
@@ -73,7 +73,7 @@ export interface OptionSpec {
 }
 
 /** What the options object is typed from: an option's flags, and whether it is repeatable or has choices. */
-type Flagged = Pick<OptionSpec, 'flags' | 'repeatable' | 'choices'>;
+type Flagged = Pick<OptionDef, 'flags' | 'repeatable' | 'choices'>;
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 type LongFlag<F extends string> = F extends `${string}--${infer Rest}`

@@ -1,3 +1,4 @@
+// A value in one table cell: scalars as text, lists of named entries as their names, the rest compact.
 import { isMetaField } from './columns.js';
 import { sanitizeInline } from './text.js';
 

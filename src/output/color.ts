@@ -1,3 +1,5 @@
+// The one colour decision (--no-color, NO_COLOR, FORCE_COLOR, a pipe, TERM=dumb), what is known of the
+// terminal, and the palette, loaded only when colour is on.
 import type { ChalkInstance } from 'chalk';
 import type { OutputFormat } from '../grammar/types.js';
 

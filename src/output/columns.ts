@@ -1,3 +1,4 @@
+// Which columns a table or csv shows: the key first, then the fields the rows have or --fields names.
 import { isMetaField } from '../catalogue/validate.js';
 import type { Row } from './types.js';
 

@@ -1,3 +1,4 @@
+// The csv format, whole or page by page, in bounded memory.
 import { chooseColumns } from './columns.js';
 import { rowsWithVdom, writeResultObject } from './data.js';
 import { sanitizeMultiline } from './text.js';

@@ -1,3 +1,4 @@
+// What json and yaml print of each shape, and the objects of results and errors within them.
 import type { ErrorReport } from './messages.js';
 import type { Row, Shaped, WriteResult } from './types.js';
 

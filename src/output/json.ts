@@ -1,3 +1,4 @@
+// The json and ndjson formats, whole or row by row, and --raw.
 import { plainData, rowsWithVdom, writeResultObject } from './data.js';
 import { escapeJsonControls } from './text.js';
 import type { Formatter, RenderOptions, Row, RowFormatter, Shaped } from './types.js';

@@ -1,3 +1,4 @@
+// Errors, warnings and notices on stderr: labelled lines for people, one JSON line for programs.
 import { paint } from './color.js';
 import { escapeJsonControls, sanitizeMultiline } from './text.js';
 

@@ -1,3 +1,4 @@
+// A plan for people (create, update, move, delete, like `terraform plan`), and a step in words.
 import { paint as style, type Style } from './color.js';
 import { keyWord, sanitizeMultiline } from './text.js';
 

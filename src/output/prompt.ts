@@ -1,3 +1,4 @@
+// Questions on the terminal: one line (hidden for a secret) and yes or no, on stderr.
 import { CmdbError, UsageError } from '../errors.js';
 import type { IO } from './types.js';
 

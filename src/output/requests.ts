@@ -1,3 +1,4 @@
+// A dry run's requests as printed: one line each, as they would go on the wire.
 import { escapeJsonControls, sanitizeInline } from './text.js';
 
 /**

@@ -1,3 +1,5 @@
+// Rows kept for a second pass (a table's column widths, a csv's header) in bounded memory: past a few
+// MB they go to a private temporary file.
 import { closeSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { openPrivateFile } from '../files.js';
 import { tmpdir } from 'node:os';

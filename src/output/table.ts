@@ -1,3 +1,4 @@
+// The table format: columns fitted to the terminal, objects as `field  value`, in bounded memory page by page.
 import { cellText, valueLines } from './cells.js';
 import { paint } from './color.js';
 import { chooseColumns, isMetaField } from './columns.js';

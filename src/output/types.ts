@@ -1,3 +1,4 @@
+// What commands hand the printer (data and what happened), and the types the formats share.
 import type { Terminal } from './color.js';
 import type { ErrorReport } from './messages.js';
 import type { PlanView } from './plan.js';

@@ -1,3 +1,4 @@
+// The yaml format: control characters escaped, and read the same by YAML 1.1 parsers.
 import { Document, Scalar, visit } from 'yaml';
 import { plainData } from './data.js';
 import { escapeJsonControls, hasControls } from './text.js';

@@ -1,3 +1,5 @@
+// The writes of a plan: in order, or each VDOM's in one transaction (--atomic); stopped at the first
+// failure, interrupted cleanly, lost answers judged (src/outcome); and the report as printed.
 import type { ApiRequest, ApiResult, CmdbClient } from '../api/client.js';
 import { Transaction, transactionTimeout } from '../api/transaction.js';
 import type { TableDef } from '../catalogue/index.js';

@@ -1,3 +1,4 @@
+// The fewest moves that put a table's objects in the document's order.
 import { keyId } from '../objects/normalize.js';
 
 type Key = string | number;

@@ -1,3 +1,5 @@
+// The plan that makes a device match a document (creates, updates of the changed fields, moves,
+// deletes with --prune), its steps in the order they are sent, each step's request, secrets hidden.
 import { devicePicksKey, keepsOrder, type TableDef } from '../catalogue/index.js';
 import type { ApiRequest } from '../api/client.js';
 import { redactSecrets } from '../catalogue/secrets.js';

@@ -1,3 +1,5 @@
+// The body of a write from --data, --set or a file (JSON, YAML, NDJSON streamed), checked against
+// the table before anything is sent.
 import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';

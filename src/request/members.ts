@@ -1,3 +1,4 @@
+// `--set 'f+=a'` and `'f-=a'`: members added to or removed from a list field of the object as read.
 import type { FieldSchema, TableDef } from '../catalogue/index.js';
 import { multipleValues, withoutMeta } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';

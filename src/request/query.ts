@@ -1,3 +1,4 @@
+// A read's query from its options: --filter, --fields, --start and --count, checked against the table.
 import type { TableDef } from '../catalogue/index.js';
 import type { QueryParams } from '../api/url.js';
 import { UsageError } from '../errors.js';

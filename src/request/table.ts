@@ -1,3 +1,5 @@
+// A table and key as the line gives them: resolved in the device's catalogue, the operation checked,
+// a key typed, and what a user can type to see the keys.
 import type { QueryParams } from '../api/url.js';
 import {
   allows,

@@ -1,3 +1,4 @@
+// The user's editor ($VISUAL, $EDITOR, else vi) on a private temporary file.
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -29,7 +29,7 @@ async function runReading(argv: string[]): Promise<Understood | null> {
     let root: Command = cmd;
     while (root.parent) root = root.parent;
     understood = {
-      command: [def.parent, def.spec.split(' ')[0]].filter(Boolean).join(' '),
+      command: [def.parent, def.signature.split(' ')[0]].filter(Boolean).join(' '),
       args,
       options: { ...options },
       globals: { ...root.opts() },

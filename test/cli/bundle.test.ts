@@ -112,7 +112,7 @@ test('the bundle: the program without any package, undici apart with only what t
   );
   assert.deepEqual(
     complete.filter((input) =>
-      /dist\/src\/(commands\/(?!registry|spec)|output\/(?!index|stdout|types)|api\/client|device\/|config\/(?!paths))/.test(
+      /dist\/src\/(commands\/(?!registry|define)|output\/(?!index|stdout|types)|api\/client|device\/|config\/(?!paths))/.test(
         input,
       ),
     ),

@@ -6,7 +6,7 @@ import { dispatch } from '../../src/cli/dispatch.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { GLOBAL_OPTIONS } from '../../src/settings.js';
 import { COMMANDS } from '../../src/commands/registry.js';
-import type { OptionSpec } from '../../src/grammar/types.js';
+import type { OptionDef } from '../../src/grammar/types.js';
 import { captureIO } from '../helpers/io.js';
 import { base, words } from '../helpers/lines.js';
 
@@ -22,7 +22,7 @@ async function commanderReading(argv: string[]): Promise<Reading | null> {
   let reading: Reading | null = null;
   const program = buildProgram(captureIO(), async (def, args, options, cmd) => {
     reading = {
-      command: `${def.parent ?? ''} ${def.spec}`,
+      command: `${def.parent ?? ''} ${def.signature}`,
       args,
       options: { ...options },
       globals: cmd.optsWithGlobals(),
@@ -40,7 +40,7 @@ function registryReading(argv: string[]): Reading | null {
   const d = dispatch(argv);
   return (
     d && {
-      command: `${d.def.parent ?? ''} ${d.def.spec}`,
+      command: `${d.def.parent ?? ''} ${d.def.signature}`,
       args: d.args,
       options: d.options,
       globals: { ...d.globals, ...d.options },
@@ -49,7 +49,7 @@ function registryReading(argv: string[]): Reading | null {
 }
 
 /** Each way of giving an option: long, long=, short, twice; a value from its choices. */
-function uses(o: Pick<OptionSpec, 'flags' | 'choices'>): string[][] {
+function uses(o: Pick<OptionDef, 'flags' | 'choices'>): string[][] {
   const m = /^(?:-(\w), )?--([\w-]+)( <[^>]+>)?$/.exec(o.flags)!;
   const value = o.choices?.[0] ?? 'v1';
   if (!m[3]) return [[`--${m[2]}`], ...(m[1] ? [[`-${m[1]}`]] : [])];
@@ -67,7 +67,7 @@ function plainLines(): string[][] {
   for (const def of COMMANDS) {
     const line = base(def);
     lines.push(line);
-    const optional = def.spec
+    const optional = def.signature
       .split(' ')
       .slice(1)
       .filter((w) => w.startsWith('['));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
 import { SHELLS } from '../../src/grammar/types.js';
-import { describeCommand, type CommandModel } from '../../src/completion/model.js';
+import { commandModelOf, type CommandModel } from '../../src/completion/model.js';
 import { PROGRAM } from '../../src/completion/program.js';
 import { completionScript } from '../../src/commands/completion.js';
 import { ROOT, cmdb } from '../helpers/cli.js';
@@ -33,7 +33,7 @@ function shape(c: CommandModel): CommandModel {
 
 describe('the completion model (generated from the registry)', () => {
   it('is the program commander builds from the same registry', () => {
-    assert.deepEqual(shape(PROGRAM), describeCommand(program()));
+    assert.deepEqual(shape(PROGRAM), commandModelOf(program()));
   });
 
   it('says what every option value and argument is (kind in src/commands/registry.ts)', () => {

@@ -40,7 +40,7 @@ describe('over --demo', () => {
     const h = home();
     try {
       const help = COMMANDS.filter(
-        (c) => !c.parent && ['api', 'backup', 'status'].includes(c.spec.split(' ')[0]),
+        (c) => !c.parent && ['api', 'backup', 'status'].includes(c.signature.split(' ')[0]),
       ).flatMap((c) => c.examples ?? []);
       assert.equal(help.length, 8);
       // And the command lines of their guide (docs/tools.md; test/e2e/examples.test.ts runs every example too).

@@ -75,10 +75,15 @@ export function mockDevice(
 }
 
 /** Runs a command of the registry as main() would (arguments and options as commander hands them), returning its exit code. */
-export async function runCommand(ctx: Context, spec: string, args: object = {}, options: object = {}): Promise<number> {
-  const [parent, name] = spec.includes(' ') ? spec.split(' ') : [undefined, spec];
-  const def = COMMANDS.find((c) => c.spec.split(' ')[0] === name && c.parent === parent);
-  if (!def) throw new Error(`no command '${spec}' in the registry`);
+export async function runCommand(
+  ctx: Context,
+  command: string,
+  args: object = {},
+  options: object = {},
+): Promise<number> {
+  const [parent, name] = command.includes(' ') ? command.split(' ') : [undefined, command];
+  const def = COMMANDS.find((c) => c.signature.split(' ')[0] === name && c.parent === parent);
+  if (!def) throw new Error(`no command '${command}' in the registry`);
   try {
     checkFormat(ctx.settings, def.output, !!ctx.io.stdout.isTTY);
     return await ((await def.load()) as Run<object, object>)(ctx, args, options);

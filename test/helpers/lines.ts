@@ -2,11 +2,11 @@
 import type { CommandDef } from '../../src/commands/define.js';
 
 /** A command's words: `['device', 'list']`, `['get']`. */
-export const words = (def: CommandDef): string[] => [...(def.parent ? [def.parent] : []), def.spec.split(' ')[0]!];
+export const words = (def: CommandDef): string[] => [...(def.parent ? [def.parent] : []), def.signature.split(' ')[0]!];
 
 /** The shortest line a command takes: its words and every required argument. */
 export function base(def: CommandDef): string[] {
-  const required = def.spec
+  const required = def.signature
     .split(' ')
     .slice(1)
     .filter((w) => w.startsWith('<'));

@@ -1,3 +1,4 @@
+// `--atomic` of the bulk commands: every write in one device transaction, all or nothing.
 import type { ApiRequest } from '../../api/client.js';
 import type { TableDef } from '../../catalogue/index.js';
 import type { Context } from '../../run/context.js';

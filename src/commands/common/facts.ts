@@ -1,3 +1,4 @@
+// What the device commands print of a device: its status facts in words, and one outcome line.
 import type { Context } from '../../run/context.js';
 import type { ApiResult } from '../../api/client.js';
 import type { Row } from '../../output/index.js';

@@ -1,3 +1,5 @@
+// A read-modify-write (edit, update with += or -=): the object read with the table's revision,
+// and the refusal to write it back when another change came first.
 import type { QueryParams } from '../../api/url.js';
 import type { TableDef } from '../../catalogue/index.js';
 import { isEncrypted } from '../../catalogue/secrets.js';

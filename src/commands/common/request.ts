@@ -1,3 +1,5 @@
+// What the object commands share: a read and a write with its question, a dry run's recording,
+// printing a read, a write and a bulk write's items, and a device's name in a --dir.
 import type { ApiRequest, ApiResult } from '../../api/client.js';
 import type { QueryParams } from '../../api/url.js';
 import type { TableDef } from '../../catalogue/index.js';
