@@ -53,7 +53,7 @@ export class Device implements DeviceSetup {
 
   /** VDOMs from --vdom, CMDB_VDOM or the profile; undefined means the device's management VDOM. */
   get vdoms(): string[] | undefined {
-    const vdoms = this.settings.vdoms ?? this.merged.vdoms;
+    const vdoms = this.merged.vdoms;
     return vdoms === undefined ? undefined : [...vdoms];
   }
 
