@@ -90,6 +90,17 @@ test('the write-outcome module and the plan library take plain values: they impo
   assert.deepEqual(wrong, []);
 });
 
+test('the syntax floor imports only the catalogue, the errors and itself', () => {
+  const syntax = compiled.filter((f) => f.path.startsWith('syntax/'));
+  assert.ok(syntax.length > 3, 'the syntax modules are found');
+  const wrong = syntax.flatMap((f) =>
+    imports(f.text)
+      .filter((i) => !/^(\.\/|\.\.\/catalogue\/|\.\.\/errors\.js$|node:)/.test(i))
+      .map((i) => `${f.path} imports ${i}`),
+  );
+  assert.deepEqual(wrong, []);
+});
+
 test('one module judges a write whose answer was lost', () => {
   // Every read back of a lost write goes through src/outcome: no other module tells lost answers apart.
   const judges = compiled
