@@ -29,7 +29,10 @@ export interface ConfObject {
   key: Key | null;
   /** The fields stated, typed by the field schema, the key included; `unset` ones at the catalogue's default. */
   fields: Obj;
-  /** Fields returned to their default by `unset` (their default on the device may differ from the catalogue's). */
+  /**
+   * Fields returned to their default by `unset` (the device's default may differ from the catalogue's);
+   * in a sub-table entry `unset` gives the catalogue's default and is not listed.
+   */
   unset: string[];
   /** `append <field> <v>...`: members to add to the device's current list (typed as `set` types them). */
   append: Obj;
@@ -86,6 +89,8 @@ export function contentOf(table: ConfTable): Obj[] | Obj {
 }
 
 const INTEGER = /^-?\d+$/;
+/** The fields `append` and `unselect` work on: member lists and multi-value fields. */
+const LISTS = new Set(['members', 'multiple', 'multiple-quoted']);
 
 /** What `unset` returns a field to: the catalogue's default, else empty; undefined for a number it does not know. */
 function defaultOf(schema: FieldSchema): unknown {
@@ -360,6 +365,8 @@ class Interpreter {
         case 'unselect': {
           if (nested)
             this.error(child.line, `${child.verb} inside a sub-table entry is not supported: set the whole list`);
+          if (!LISTS.has(kindOf(schema)))
+            this.error(child.line, `${child.verb} ${name}: ${name} is not a list of ${where}`, `set ${name} <value>`);
           const value = this.value(schema, name, child.args.slice(1), child.line, where);
           const into = child.verb === 'append' ? object.append : object.unselect;
           into[name] = joined(into[name], value);

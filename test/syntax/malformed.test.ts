@@ -120,6 +120,11 @@ describe('statements', () => {
     const object = (...body: string[]) => lines('config firewall address', '    edit "a"', ...body, '    next', 'end');
     refused(object('        set color blue'), 3, `'color' is a number, not "blue"`);
     refused(
+      object('        append comment "more"'),
+      3,
+      'append comment: comment is not a list of firewall/address "a"',
+    );
+    refused(
       lines('config firewall policy', '    edit first', '    next', 'end'),
       2,
       'firewall/policy is keyed by a number (policyid), not "first"',

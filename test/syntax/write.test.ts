@@ -163,7 +163,7 @@ describe('values, as show prints them', () => {
       type: 'physical',
       alias: '',
       member: [],
-      ipv6: { 'ip6-mode': 'static', 'nd-mode': 'basic' },
+      ipv6: { 'ip6-mode': 'dhcp', 'nd-mode': 'basic' },
     };
     const agg = { name: 'agg1', vdom: 'root', type: 'aggregate', member: [{ 'interface-name': 'port3' }] };
     assert.equal(
@@ -175,6 +175,9 @@ describe('values, as show prints them', () => {
         '        set ip 192.168.1.99 255.255.255.0',
         '        set allowaccess ping https ssh',
         '        set type physical',
+        '        config ipv6',
+        '            set ip6-mode dhcp',
+        '        end',
         '    next',
         '    edit "agg1"',
         '        set vdom "root"',
