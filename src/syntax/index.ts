@@ -1,7 +1,6 @@
 // The device's own configuration syntax (`config` / `edit` / `set` / `next` / `end`), both ways: a
 // floor of its own that imports only the catalogue and the errors. The commands' `-o cli`, `.conf`
 // documents and backups go through these exports (docs/dev/architecture.md, "The device's syntax").
-export { configWords, kindOf, quote, tablePathOf, type ValueKind } from './fields.js';
 export {
   contentOf,
   readConf,
@@ -14,11 +13,10 @@ export {
   type ReadOptions,
   type UnknownBlock,
 } from './interpret.js';
-export { isConf, MAX_CONF_LENGTH, MAX_NESTING, parseConf, VERBS } from './read.js';
+export { isConf, MAX_CONF_LENGTH, MAX_NESTING } from './read.js';
 export {
   ConfWriter,
   DEFAULTS_EXCLUDED,
-  isCatalogueDefault,
   needsBackupLayout,
   writeConf,
   type ConfTableInput,

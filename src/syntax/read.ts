@@ -45,7 +45,7 @@ export interface ParsedConf {
   header: Record<string, string>;
 }
 
-export const VERBS = [
+const VERBS = [
   'config',
   'edit',
   'set',
