@@ -12,7 +12,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
-import { allTables } from '../src/catalogue/index.js';
+import { allTables, findTable } from '../src/catalogue/index.js';
+import { yamlText } from '../src/output/yaml.js';
+import { writeConf } from '../src/syntax/index.js';
 import { keyringSkip, startKeyring, type PrivateKeyring } from '../test/helpers/keyring.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -418,6 +420,56 @@ record({
   met: writes === 0,
 });
 await demo.close();
+
+// The device's own syntax: reading and printing a 10,000-object `.conf` (addresses as a device's `show`
+// prints them) against the YAML reader and writer on the same objects, each a process that reads the
+// file, parses it and prints it again, with the modules a command uses.
+const addresses = Array.from({ length: 10_000 }, (_, i) => ({
+  name: `host-${i}`,
+  uuid: `0e03151e-3e07-4425-ace9-${String(i).padStart(12, '0')}`,
+  subnet: `10.${(i >> 8) & 255}.${i & 255}.0 255.255.255.0`,
+  comment: `host number ${i}`,
+  'associated-interface': `port${(i % 4) + 1}`,
+  color: i % 30,
+}));
+const confFile = join(home, 'addresses.conf');
+const yamlFile = join(home, 'addresses.yaml');
+writeFileSync(
+  confFile,
+  writeConf([{ vdom: 'root', table: findTable('firewall/address')!, content: addresses }], {
+    fields: 'changed',
+    document: true,
+  }),
+);
+writeFileSync(yamlFile, yamlText({ defaults: 'excluded', vdoms: { root: { 'firewall/address': addresses } } }));
+const compiled = (path: string) => JSON.stringify(join(root, 'dist/src', path));
+const confScript = join(home, 'conf.mjs');
+writeFileSync(
+  confScript,
+  `import { readFileSync } from 'node:fs';
+import { findTable } from ${compiled('catalogue/index.js')};
+import { contentOf, readConf, writeConf } from ${compiled('syntax/index.js')};
+const doc = readConf(readFileSync(process.env.FILE, 'utf8'), 'addresses.conf', { lookup: findTable });
+const tables = doc.tables.map((t) => ({ vdom: t.vdom, table: t.table, content: contentOf(t) }));
+process.stdout.write(writeConf(tables, { fields: 'changed', document: true }));
+`,
+);
+const yamlScript = join(home, 'yaml.mjs');
+writeFileSync(
+  yamlScript,
+  `import { readFileSync } from 'node:fs';
+import { parseDocument } from ${compiled('request/input.js')};
+import { yamlText } from ${compiled('output/yaml.js')};
+process.stdout.write(yamlText(await parseDocument(readFileSync(process.env.FILE, 'utf8'), 'addresses.yaml')));
+`,
+);
+await paired(
+  'reading and printing a 10,000-object `.conf` / the YAML reader and writer on the same objects',
+  node('node conf.mjs', [confScript], { ...baseEnv, FILE: confFile }),
+  node('node yaml.mjs', [yamlScript], { ...baseEnv, FILE: yamlFile }),
+  1.5,
+  Math.min(runs, 7),
+);
 
 // Many devices: `list` over 50 device profiles (one emulator each, on loopback) in one run, against a
 // bash loop of 50 single-device runs; and the one run's peak RSS.

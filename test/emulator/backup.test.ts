@@ -1,11 +1,13 @@
 // The emulator's monitor endpoints: the configuration backup (every table it holds, in the device's
-// CLI form; GET on 6.4, a POST with a JSON body on 7.6), the release it reports, and 404 in the
+// syntax, src/syntax; GET on 6.4, a POST with a JSON body on 7.6), the release it reports, and 404 in the
 // device's JSON for any other monitor path.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allTables } from '../../src/catalogue/index.js';
+import { allTables, findTable } from '../../src/catalogue/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { call, start } from './helpers.js';
+import { isDefault } from '../../src/emulator/schema.js';
+import { contentOf, readConf, writeConf } from '../../src/syntax/index.js';
+import { call, PASSWORD, start } from './helpers.js';
 
 const BACKUP = '/api/v2/monitor/system/config/backup';
 
@@ -14,39 +16,86 @@ describe('a 6.4.14 emulator', () => {
   before(async () => (emu = await start()));
   after(() => emu.close());
 
-  test('the backup holds every table with objects in every VDOM, in config/edit/set/next/end form', async () => {
+  test('the backup is the device syntax: its header, the VDOM list, config global, then a block per VDOM', async () => {
     const reply = await call(emu, 'GET', `${BACKUP}?scope=global`);
     assert.equal(reply.status, 200);
     assert.match(reply.headers.get('content-type') ?? '', /^text\/plain/);
     const text = reply.text;
-    assert.match(text, /^#config-version=FGVM64-6\.4\.14-FW-build2093-\d+:opmode=0:vdom=1:user=\S+\n/);
-    for (const vdom of emu.vdoms) {
-      // The VDOM's block: up to its own `next` (those of objects are indented).
-      const from = text.indexOf(`\nedit ${vdom}\nconfig `);
-      assert.ok(from > 0, `vdom ${vdom} has a block`);
-      const section = text.slice(from, text.indexOf('\nnext\n', from) + 1);
-      for (const table of allTables().filter((t) => !t.aliasOf)) {
-        const objects = emu.objects(table.path, vdom);
-        if (!Array.isArray(objects) || objects.length === 0) continue;
-        assert.ok(section.includes(`\nconfig ${table.path.replace(/[./]/g, ' ')}\n`), `${table.path} in vdom ${vdom}`);
-        const key = objects[0][table.key!];
-        assert.ok(
-          section.includes(`edit ${typeof key === 'number' ? key : JSON.stringify(key)}\n`),
-          `${table.path} ${String(key)} in vdom ${vdom}`,
+    assert.match(
+      text,
+      /^#config-version=FGVM64-6\.4\.14-FW-build2093-\d+:opmode=0:vdom=1:user=\S+\n#conf_file_ver=\d+\n#buildno=2093\n#global_vdom=1\nconfig vdom\nedit root\nnext\nedit dmz\nnext\nend\nconfig global\n/,
+    );
+    // Objects as the device's `show` prints them: values that differ from the defaults, secrets encrypted.
+    assert.match(text, /\nend\nend\nconfig vdom\nedit root\nconfig [^\n]+\n/);
+    assert.match(text, /\nnext\nend\nconfig vdom\nedit dmz\nconfig [^\n]+\n/);
+    assert.match(text, /\nend\nnext\nend\n$/);
+    assert.ok(
+      text.includes(
+        [
+          'config firewall addrgrp',
+          '    edit "internal-nets"',
+          '        set uuid f3dce756-536f-407b-ad6f-ad84cfd6f0ca',
+          '        set member "lan-net" "servers-net"',
+          '        set comment "every internal network"',
+          '    next',
+          '    edit "published"',
+          '        set uuid 4c4a8328-d774-49e9-ab06-d117657dcc82',
+          '        set member "web-server"',
+          '    next',
+          'end',
+          '',
+        ].join('\n'),
+      ),
+    );
+    assert.match(
+      text,
+      /\nconfig user local\n {4}edit "alice"\n {8}set id 1\n {8}set passwd ENC [A-Za-z0-9+/]+=*\n {8}set email-to "alice@example\.com"\n {4}next\nend\n/,
+    );
+    assert.ok(!text.includes(PASSWORD) && !text.includes('demo-Passw0rd'));
+  });
+
+  test('every table holding objects is in the backup, in its place: global tables once, the others per VDOM', async () => {
+    const text = (await call(emu, 'GET', `${BACKUP}?scope=global`)).text;
+    const doc = readConf(text, 'backup.conf', { lookup: findTable });
+    assert.equal(doc.backup, true);
+    assert.deepEqual(doc.unknown, []);
+    assert.deepEqual(doc.vdoms, emu.vdoms);
+    const read = new Map(doc.tables.map((t) => [`${t.vdom} ${t.table.path}`, t]));
+    let checked = 0;
+    for (const table of allTables().filter((t) => !t.aliasOf && !t.singleton && t.path !== 'system/vdom')) {
+      const places = table.scope === 'global' ? [null] : emu.vdoms;
+      for (const vdom of places) {
+        const objects = emu.objects(table.path, vdom ?? emu.vdoms[0]) as Record<string, unknown>[];
+        if (!objects.length) continue;
+        const found = read.get(`${vdom} ${table.path}`);
+        assert.ok(found, `${table.path} in ${vdom ?? 'config global'}`);
+        assert.deepEqual(
+          found.objects.map((o) => o.key),
+          objects.map((o) => o[table.key!]),
+          `${table.path} in ${vdom ?? 'config global'}`,
         );
+        checked++;
       }
     }
-    // Every block closes: as many `end` as `config`, as many `next` as `edit`.
-    const count = (re: RegExp) => (text.match(re) ?? []).length;
-    assert.equal(count(/^\s*config /gm), count(/^\s*end$/gm));
-    assert.equal(count(/^\s*edit /gm), count(/^\s*next$/gm));
+    assert.ok(checked > 20, `${checked} tables checked`);
+    // Read back and written again with the same header and defaults, the text is the same.
+    const header = text.split('\n').filter((line) => line.startsWith('#'));
+    const again = writeConf(
+      doc.tables.map((t) => ({ vdom: t.vdom, table: t.table, content: contentOf(t) })),
+      { layout: 'backup', fields: 'changed', header, isDefault: (field, name, value) => isDefault(field, value, name) },
+    );
+    assert.equal(again, text);
   });
 
   test('scope=vdom holds that VDOM only; the POST form is refused (405)', async () => {
     const dmz = await call(emu, 'GET', `${BACKUP}?scope=vdom&vdom=dmz`);
     assert.equal(dmz.status, 200);
-    assert.match(dmz.text, /#global_vdom=0\nconfig vdom\nedit dmz\n/);
+    assert.match(dmz.text, /#global_vdom=0\nconfig vdom\nedit dmz\nconfig /);
     assert.ok(!/^edit root$/m.test(dmz.text));
+    // The device's global tables are not a VDOM's.
+    assert.ok(!/^config global$/m.test(dmz.text));
+    const doc = readConf(dmz.text, 'dmz.conf', { lookup: findTable });
+    assert.deepEqual([...new Set(doc.tables.map((t) => t.vdom))], ['dmz']);
     const post = await call(emu, 'POST', BACKUP, { body: { destination: 'file', scope: 'global' } });
     assert.equal(post.status, 405);
     assert.equal(post.json.status, 'error');
