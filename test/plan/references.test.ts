@@ -31,8 +31,8 @@ describe('references of an object', () => {
       'dstintf dstintf[].name=port2 -> system/interface, system/zone, system/sdwan:zone.name',
       'srcaddr srcaddr[].name=outer -> firewall/address, firewall/addrgrp, system/external-resource',
       'dstaddr dstaddr[].name=all -> firewall/address, firewall/addrgrp, firewall/vip, firewall/vipgrp, system/external-resource',
-      'schedule schedule=always -> firewall.schedule/onetime, firewall.schedule/recurring, firewall.schedule/group',
       'service service[].name=ALL -> firewall.service/custom, firewall.service/group',
+      'schedule schedule=always -> firewall.schedule/onetime, firewall.schedule/recurring, firewall.schedule/group',
     ]);
     assert.deepEqual(names('firewall/addrgrp', CHAIN['firewall/addrgrp'][0]), [
       'member member[].name=inner -> firewall/address, firewall/addrgrp',

@@ -8,6 +8,7 @@ import {
   isGlobal,
   isSubTableField,
   keyId,
+  referencesOf,
   SSL_VPN_INTERFACE,
   Tables,
   valuesAt,
@@ -21,7 +22,7 @@ import {
   type TableReading,
 } from './fields.js';
 import { inUseMessage, missingMessage, objectName, type RefUser } from './messages.js';
-import { lookup, readSteps, type PlanFacts } from './steps.js';
+import { lookup, readSteps, type PlanFacts, type StepFacts } from './steps.js';
 import { UsageIndex, type IsFactory, type ObjectAt } from './usage.js';
 
 /** A table in a VDOM, or for the whole device (null: for a table that is not global, every VDOM's objects). */
@@ -70,6 +71,11 @@ export interface Unchecked {
 export interface CheckResult {
   problems: ReferenceProblem[];
   unchecked: Unchecked[];
+}
+
+/** The names a create or update sends. */
+function sent(step: StepFacts): ObjectReference[] {
+  return step.def && step.values ? referencesOf(step.def, step.values) : [];
 }
 
 /** What the device holds, from the caller's reads. */
@@ -188,7 +194,7 @@ export function checkNeeds(steps: readonly RefStep[], options: CheckOptions = {}
   const judge = new Judge(facts, steps, options);
   const keys = new Map<string, TableAt>();
   facts.steps.forEach((f) => {
-    for (const ref of f.refs) {
+    for (const ref of sent(f)) {
       if (judge.resolvedByPlan(ref, f.where)) continue;
       for (const t of ref.targets) {
         const tw = whereOf(tables.get(t.table), f.where);
@@ -233,7 +239,8 @@ export function checkPlan(
 
   const updated = new Set<string>();
   steps.forEach((step, i) => {
-    const { where, table, refs } = facts.steps[i];
+    const { where, table } = facts.steps[i];
+    const refs = sent(facts.steps[i]);
     if (step.action === 'update')
       for (const field in step.changes) updated.add(`${where}\0${table}\0${keyId(step.key)}\0${field}`);
     const seen = new Set<string>();

@@ -99,10 +99,13 @@ interface Leaf {
 interface Walker {
   name: string;
   leaf?: Leaf;
-  items?: Walker[];
+  items?: Walkers;
 }
 
-const walkersOf = new WeakMap<Record<string, FieldSchema>, Walker[]>();
+/** A table's or sub-table's fields that hold references, by name, in the catalogue's order. */
+type Walkers = Map<string, Walker>;
+
+const walkersOf = new WeakMap<Record<string, FieldSchema>, Walkers>();
 
 /**
  * A sub-table's own entries are not references to themselves: `system/sdwan` `zone` (marked as naming
@@ -112,8 +115,8 @@ function definesItself(table: string, dotted: string, target: FieldReference): b
   return target.table === table && (target.field === dotted || target.field.startsWith(`${dotted}.`));
 }
 
-function compile(table: string, fields: Record<string, FieldSchema>, path: string, dotted: string): Walker[] {
-  const out: Walker[] = [];
+function compile(table: string, fields: Record<string, FieldSchema>, path: string, dotted: string): Walkers {
+  const out: Walkers = new Map();
   for (const [name, field] of Object.entries(fields)) {
     const here = path ? `${path}[].${name}` : name;
     const hereDotted = dotted ? `${dotted}.${name}` : name;
@@ -140,18 +143,18 @@ function compile(table: string, fields: Record<string, FieldSchema>, path: strin
     }
     if (field.items) {
       const items = compile(table, field.items, here, hereDotted);
-      if (items.length) walker.items = items;
+      if (items.size) walker.items = items;
       // Marked on the list and on its entries' key alike: read once, from the entries.
-      if (walker.leaf?.kind === 'entries' && items.some((w) => w.name === walker.leaf?.entryKey && w.leaf))
+      if (walker.leaf?.kind === 'entries' && walker.leaf.entryKey && items.get(walker.leaf.entryKey)?.leaf)
         delete walker.leaf;
     }
-    if (walker.leaf || walker.items) out.push(walker);
+    if (walker.leaf || walker.items) out.set(name, walker);
   }
   return out;
 }
 
 /** The fields of a table that carry references, compiled once per field set. */
-function walkers(table: TableDef): Walker[] {
+function walkers(table: TableDef): Walkers {
   let compiled = walkersOf.get(table.fields);
   if (!compiled) {
     compiled = compile(canonical(table, table.path), table.fields, '', '');
@@ -168,26 +171,39 @@ function namesNothing(leaf: Leaf, value: unknown): boolean {
   return leaf.interfaces && value === 'any';
 }
 
-function emit(leaf: Leaf, field: string, value: unknown, out: ObjectReference[]): void {
-  const push = (v: unknown) => {
-    if (!namesNothing(leaf, v)) out.push({ field, path: leaf.path, value: v as Key, targets: leaf.targets });
-  };
+/** What is told each value that names: the top-level field, the path, the value and where to look. */
+export type ReferenceVisitor = (field: string, path: string, value: Key, targets: FieldReference[]) => void;
+
+function emit(leaf: Leaf, field: string, value: unknown, visit: ReferenceVisitor): void {
   if (leaf.kind === 'entries') {
-    if (Array.isArray(value)) for (const e of value) push(isObject(e) && leaf.entryKey ? e[leaf.entryKey] : e);
+    if (Array.isArray(value))
+      for (const e of value) {
+        const v = isObject(e) && leaf.entryKey ? e[leaf.entryKey] : e;
+        if (!namesNothing(leaf, v)) visit(field, leaf.path, v as Key, leaf.targets);
+      }
   } else if (leaf.kind === 'words') {
-    if (typeof value === 'string') for (const word of value.split(/\s+/)) push(word);
-  } else push(value);
+    if (typeof value === 'string')
+      for (const word of value.split(/\s+/)) if (!namesNothing(leaf, word)) visit(field, leaf.path, word, leaf.targets);
+  } else if (!namesNothing(leaf, value)) visit(field, leaf.path, value as Key, leaf.targets);
 }
 
-function collect(list: Walker[], object: Obj, top: string | undefined, out: ObjectReference[]): void {
-  for (const walker of list) {
-    const value = object[walker.name];
+function collect(list: Walkers, object: Obj, top: string | undefined, visit: ReferenceVisitor): void {
+  // An object holds a few of its table's fields: look each of its own up.
+  for (const name in object) {
+    const walker = list.get(name);
+    if (!walker) continue;
+    const value = object[name];
     if (value === undefined || value === null) continue;
-    const field = top ?? walker.name;
-    if (walker.leaf) emit(walker.leaf, field, value, out);
+    const field = top ?? name;
+    if (walker.leaf) emit(walker.leaf, field, value, visit);
     if (walker.items && Array.isArray(value))
-      for (const entry of value) if (isObject(entry)) collect(walker.items, entry, field, out);
+      for (const entry of value) if (isObject(entry)) collect(walker.items, entry, field, visit);
   }
+}
+
+/** Each value of an object that names another object, told to `visit` in the object's field order (referencesOf). */
+export function eachReference(table: TableDef, object: Obj, visit: ReferenceVisitor): void {
+  collect(walkers(table), object, undefined, visit);
 }
 
 /**
@@ -197,26 +213,40 @@ function collect(list: Walker[], object: Obj, top: string | undefined, out: Obje
  */
 export function referencesOf(table: TableDef, object: Obj): ObjectReference[] {
   const out: ObjectReference[] = [];
-  collect(walkers(table), object, undefined, out);
+  eachReference(table, object, (field, path, value, targets) => out.push({ field, path, value, targets }));
   return out;
 }
 
 /** Whether any field of the table carries references (cheap: compiled once per table). */
 export function hasReferences(table: TableDef): boolean {
-  return walkers(table).length > 0;
+  return walkers(table).size > 0;
+}
+
+const targetsOfFields = new WeakMap<Walkers, FieldReference[]>();
+
+/** Every table and field a table's fields can name, each once, first seen first. */
+export function targetsOf(table: TableDef): FieldReference[] {
+  const list = walkers(table);
+  let targets = targetsOfFields.get(list);
+  if (!targets) {
+    const seen = new Map<string, FieldReference>();
+    const visit = (ws: Walkers) => {
+      for (const w of ws.values()) {
+        for (const t of w.leaf?.targets ?? [])
+          if (!seen.has(`${t.table}\0${t.field}`)) seen.set(`${t.table}\0${t.field}`, t);
+        if (w.items) visit(w.items);
+      }
+    };
+    visit(list);
+    targets = [...seen.values()];
+    targetsOfFields.set(list, targets);
+  }
+  return targets;
 }
 
 /** The tables a table's fields can name (catalogue paths, first seen first). */
 export function tablesNamedBy(table: TableDef): string[] {
-  const seen = new Set<string>();
-  const visit = (list: Walker[]) => {
-    for (const w of list) {
-      for (const t of w.leaf?.targets ?? []) seen.add(t.table);
-      if (w.items) visit(w.items);
-    }
-  };
-  visit(walkers(table));
-  return [...seen];
+  return [...new Set(targetsOf(table).map((t) => t.table))];
 }
 
 /** The object's value as the plan sends it in an update: each changed field's new value. */
@@ -292,37 +322,60 @@ export class Tables {
 
 // A target field that is not a path through sub-tables is the table's key: filed as such ('').
 const slot = (field: string) => (isSubTableField(field) ? field : '');
-const at = (where: string | null, table: string, field: string, key: Key) =>
-  `${where ?? ''}\0${where === null ? 'g' : 'v'}\0${table}\0${slot(field)}\0${keyId(key)}`;
-const anywhere = (table: string, field: string, key: Key) => `${table}\0${slot(field)}\0${keyId(key)}`;
+const NONE: never[] = [];
+
+/** One item filed under a value: where, table and target field (`''`: the key). */
+export interface Filed<T> {
+  where: string | null;
+  table: string;
+  field: string;
+  item: T;
+}
 
 /**
  * Items (plan steps, objects) filed under the place a reference looks in: where (a VDOM, or null
  * for the whole device), table, target field (the key, or a path through sub-tables) and value.
+ * Filed by value first: most names (factory objects, objects already on the device) find nothing
+ * with one look.
  */
 export class Places<T> {
-  private readonly exact = new Map<string, T[]>();
-  private readonly any = new Map<string, T[]>();
+  // One item alone is filed as it is (most values name one object): no list for it.
+  private readonly byValue = new Map<string, Filed<T> | Filed<T>[]>();
 
   add(where: string | null, table: string, field: string, key: Key, item: T): void {
-    const a = at(where, table, field, key);
-    const list = this.exact.get(a);
-    if (list) list.push(item);
-    else this.exact.set(a, [item]);
-    const b = anywhere(table, field, key);
-    const all = this.any.get(b);
-    if (all) all.push(item);
-    else this.any.set(b, [item]);
+    const filed = { where, table, field: slot(field), item };
+    const id = keyId(key);
+    const there = this.byValue.get(id);
+    if (!there) this.byValue.set(id, filed);
+    else if (Array.isArray(there)) there.push(filed);
+    else this.byValue.set(id, [there, filed]);
+  }
+
+  /** Everything filed under a value, in any place (undefined: nothing): for a loop that matches places itself. */
+  under(key: Key): Filed<T> | Filed<T>[] | undefined {
+    return this.byValue.get(keyId(key));
   }
 
   /** The items at a place; where null for a table that is not global: in any VDOM. */
   find(where: string | null, global: boolean, table: string, field: string, key: Key): T[] {
-    if (where === null && !global) return this.any.get(anywhere(table, field, key)) ?? [];
-    return this.exactly(where, table, field, key);
+    return this.filter(where === null && !global ? undefined : where, table, field, key);
   }
 
   /** The items filed under exactly this place (null: filed for the whole device). */
   exactly(where: string | null, table: string, field: string, key: Key): T[] {
-    return this.exact.get(at(where, table, field, key)) ?? [];
+    return this.filter(where, table, field, key);
   }
+
+  /** `where` undefined: any. */
+  private filter(where: string | null | undefined, table: string, field: string, key: Key): T[] {
+    const there = this.byValue.get(keyId(key));
+    if (!there) return NONE;
+    if (!Array.isArray(there)) return filedAt(there, where, table, field) ? [there.item] : NONE;
+    return there.filter((e) => filedAt(e, where, table, field)).map((e) => e.item);
+  }
+}
+
+/** Whether an item is filed at a place (`where` undefined: in any VDOM or globally). */
+export function filedAt<T>(e: Filed<T>, where: string | null | undefined, table: string, field: string): boolean {
+  return e.table === table && e.field === slot(field) && (where === undefined || e.where === where);
 }

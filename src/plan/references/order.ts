@@ -6,16 +6,19 @@
 // A circle is opened where it closes: the object that would wait on an object already waiting on
 // it is written without those fields, and a closing update adds them once their objects exist.
 import {
+  eachReference,
   evaluatesTopDown,
   oldValues,
-  referencesOf,
   Tables,
   type FindTable,
   type Key,
   type Obj,
+  type ReferenceVisitor,
   type RefStep,
 } from './fields.js';
-import { lookup, readSteps } from './steps.js';
+import { eachNamed, lookup, readSteps } from './steps.js';
+
+const NONE: number[] = [];
 
 /** The second half of a step split to open a circle: the fields it was first written without. */
 export interface ClosingUpdate {
@@ -35,12 +38,6 @@ export interface OrderOptions {
    * its members). Without it, deletes wait only for the updates that stop naming their objects.
    */
   current?: (vdom: string | null, table: string, key: Key) => Obj | undefined;
-}
-
-/** What a step waits for: another node, and the field of the reference that makes it wait (null: not a reference). */
-interface Dep {
-  node: number;
-  field: string | null;
 }
 
 /**
@@ -66,51 +63,91 @@ export function orderSteps<S extends RefStep>(
   const tables = new Tables(options.find);
   const facts = readSteps(steps, tables);
   const n = steps.length;
-  const deps: Dep[][] = steps.map(() => []);
   // The given order, global tables first among creates and updates and last among deletes.
   const rank = steps.map((step, i) => {
     const global = facts.steps[i].global;
     const group = step.action === 'delete' ? (global ? 3 : 2) : global ? 0 : 1;
     return group * (n + 1) + i;
   });
-
-  facts.steps.forEach((f, i) => {
-    for (const ref of f.refs)
-      for (const target of ref.targets)
-        for (const p of lookup(facts.providers, tables, target, f.where, ref.value))
-          if (p !== i) deps[i].push({ node: p, field: ref.field });
-  });
+  // One visitor for every step (the hot path: no closure per step); most names find nothing at once.
+  let current = 0;
+  let keep: (field: string) => boolean = () => true;
+  let into: number[] = NONE;
+  const intoList = (p: number) => {
+    if (p === current) return;
+    if (into === NONE) into = [];
+    into.push(p);
+  };
+  const intoProviders: ReferenceVisitor = (field, _path, value, targets) => {
+    if (keep(field)) eachNamed(facts.providers, tables, targets, facts.steps[current].where, value, intoList);
+  };
+  /** The steps that bring what step i's values name, in the fields `only` allows. */
+  const providersOf = (i: number, only: (field: string) => boolean, out: number[] = NONE) => {
+    const { def, values } = facts.steps[i];
+    if (!def || !values) return out;
+    current = i;
+    keep = only;
+    into = out;
+    eachReference(def, values, intoProviders);
+    return into;
+  };
+  const all = () => true;
+  const deps: number[][] = steps.map((_, i) => providersOf(i, all));
+  /** Node waits for another (most nodes wait for nothing: they share one empty list until then). */
+  const wait = (node: number, on: number) => {
+    if (deps[node] === NONE) deps[node] = [on];
+    else deps[node].push(on);
+  };
   // A delete waits for the steps that stop naming its object.
+  const waitFor = (d: number) => {
+    if (d !== current) wait(d, current);
+  };
+  const intoDeletes: ReferenceVisitor = (_field, _path, value, targets) =>
+    eachNamed(facts.deletes, tables, targets, facts.steps[current].where, value, waitFor);
   steps.forEach((step, i) => {
-    const f = facts.steps[i];
+    const { def } = facts.steps[i];
     let named: Obj | undefined;
     if (step.action === 'update' && step.changes) named = oldValues(step.changes);
     else if (step.action === 'delete' && step.key !== null) named = options.current?.(step.vdom, step.table, step.key);
-    if (!f.def || !named) return;
-    for (const ref of referencesOf(f.def, named))
-      for (const target of ref.targets)
-        for (const d of lookup(facts.deletes, tables, target, f.where, ref.value))
-          if (d !== i) deps[d].push({ node: i, field: null });
+    if (def && named) {
+      current = i;
+      eachReference(def, named, intoDeletes);
+    }
   });
   // A table's steps in one VDOM: a top-down table's keep their order; another's moves wait for its creates.
-  const slots = facts.steps.map((f) => `${f.where ?? ''}\0${f.where === null}\0${f.table}`);
-  const lastOfTable = new Map<string, number>();
-  const createsOf = new Map<string, Dep[]>();
+  let slotCount = 0;
+  const slotIds = new Map<string, Map<string | null, number>>();
+  const slots = facts.steps.map((f) => {
+    let byWhere = slotIds.get(f.table);
+    if (!byWhere) slotIds.set(f.table, (byWhere = new Map()));
+    let id = byWhere.get(f.where);
+    if (id === undefined) byWhere.set(f.where, (id = slotCount++));
+    return id;
+  });
+  const previous = new Map<number, number>();
+  const lastOfTable = new Map<number, number>();
+  const createsOf = new Map<number, number[]>();
+  const topDown = new Map<number, boolean>();
   steps.forEach((step, i) => {
     const { def } = facts.steps[i];
     if (!def || step.action === 'delete') return;
-    if (evaluatesTopDown(def)) {
+    let ordered = topDown.get(slots[i]);
+    if (ordered === undefined) topDown.set(slots[i], (ordered = evaluatesTopDown(def)));
+    if (ordered) {
       const last = lastOfTable.get(slots[i]);
-      if (last !== undefined) deps[i].push({ node: last, field: null });
+      if (last !== undefined) {
+        wait(i, last);
+        previous.set(i, last);
+      }
       lastOfTable.set(slots[i], i);
     } else if (step.action === 'create') {
       const creates = createsOf.get(slots[i]);
-      if (creates) creates.push({ node: i, field: null });
-      else createsOf.set(slots[i], [{ node: i, field: null }]);
+      if (creates) creates.push(i);
+      else createsOf.set(slots[i], [i]);
     }
   });
   // One node stands for "every create of the table", which each of its moves waits for.
-  const barriers = new Map<string, number>();
+  const barriers = new Map<number, number>();
   steps.forEach((step, i) => {
     const creates = createsOf.get(slots[i]);
     if (step.action !== 'move' || !creates) return;
@@ -121,7 +158,7 @@ export function orderSteps<S extends RefStep>(
       rank.push(rank[i] - 0.5);
       barriers.set(slots[i], barrier);
     }
-    deps[i].push({ node: barrier, field: null });
+    wait(i, barrier);
   });
 
   const state: number[] = new Array(deps.length).fill(0);
@@ -129,42 +166,69 @@ export function orderSteps<S extends RefStep>(
   const closingOf = new Map<number, number>();
   const out: number[] = [];
   const pending: number[] = [];
-  const byRank = (a: Dep, b: Dep) => rank[a.node] - rank[b.node];
-  const canDefer = (node: number, field: string) => {
-    const step = steps[node];
-    if (node >= n || (step.action !== 'create' && step.action !== 'update')) return false;
-    return field !== facts.steps[node].def?.key;
+  /** A node's waits in the given order, each once. */
+  const prepare = (node: number) => {
+    const list = deps[node];
+    if (list.length < 2) return;
+    list.sort((a, b) => rank[a] - rank[b]);
+    let kept = 1;
+    for (let k = 1; k < list.length; k++) if (list[k] !== list[kept - 1]) list[kept++] = list[k];
+    list.length = kept;
   };
+  /** The fields of step `node` naming what `other` brings (never the key): what opens the circle through it. */
+  const closingFields = (node: number, other: number) => {
+    const { def, values, where } = facts.steps[node];
+    const fields = new Set<string>();
+    const step = steps[node];
+    if (node >= n || !def || !values || (step.action !== 'create' && step.action !== 'update')) return fields;
+    eachReference(def, values, (field, _path, value, targets) => {
+      if (field !== def.key && targets.some((t) => lookup(facts.providers, tables, t, where, value).includes(other)))
+        fields.add(field);
+    });
+    return fields;
+  };
+  const nodes: number[] = [];
+  const positions: number[] = [];
   const visit = (root: number) => {
-    const stack: [number, number][] = [[root, 0]];
+    nodes.push(root);
+    positions.push(0);
     state[root] = 1;
-    deps[root].sort(byRank);
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const node = top[0];
+    prepare(root);
+    while (nodes.length) {
+      const top = nodes.length - 1;
+      const node = nodes[top];
       const list = deps[node];
-      if (top[1] < list.length) {
-        const dep = list[top[1]++];
-        if (dep.field !== null && deferred[node]?.has(dep.field)) continue;
-        if (state[dep.node] === 0) {
-          state[dep.node] = 1;
-          deps[dep.node].sort(byRank);
-          stack.push([dep.node, 0]);
-        } else if (state[dep.node] === 1 && dep.field !== null && canDefer(node, dep.field)) {
-          // dep.node waits (through the stack) for this node: this field closes a circle.
-          const set = deferred[node] ?? new Set<string>();
-          set.add(dep.field);
-          deferred[node] = set;
+      if (positions[top] < list.length) {
+        const dep = list[positions[top]++];
+        if (state[dep] === 0) {
+          state[dep] = 1;
+          prepare(dep);
+          nodes.push(dep);
+          positions.push(0);
+        } else if (state[dep] === 1) {
+          // dep waits (through the stack) for this node: the fields naming it close a circle.
+          const fields = closingFields(node, dep);
+          if (fields.size) {
+            const set = deferred[node] ?? new Set<string>();
+            for (const f of fields) set.add(f);
+            deferred[node] = set;
+            const before = previous.get(node);
+            deps[node] = providersOf(node, (f) => !set.has(f), before === undefined ? [] : [before]);
+            prepare(node);
+            positions[top] = 0;
+          }
+          // Otherwise a circle no field opens (deletes naming each other): the order met stands.
         }
         continue;
       }
-      stack.pop();
+      nodes.pop();
+      positions.pop();
       state[node] = 2;
       out.push(node);
-      if (deferred[node]) {
+      const fields = deferred[node];
+      if (fields) {
         const closing = deps.length;
-        const fields = deferred[node];
-        deps.push([{ node, field: null }, ...list.filter((d) => d.field !== null && fields.has(d.field))]);
+        deps.push(providersOf(node, (f) => fields.has(f), [node]));
         rank.push(rank[node]);
         state.push(0);
         closingOf.set(closing, node);
@@ -172,7 +236,10 @@ export function orderSteps<S extends RefStep>(
       }
     }
   };
-  const roots = Array.from({ length: n }, (_, i) => i).sort((a, b) => rank[a] - rank[b]);
+  // The given order by groups (a rank is its group's base plus the step's index): no sort needed.
+  const roots: number[] = [];
+  for (let group = 0; group < 4; group++)
+    for (let i = 0; i < n; i++) if (Math.floor(rank[i] / (n + 1)) === group) roots.push(i);
   for (const root of roots) {
     if (state[root] === 0) visit(root);
     // A circle's closing updates, once every object they name is written.

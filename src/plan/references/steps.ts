@@ -1,6 +1,6 @@
-// What a plan's steps name and provide, read once for ordering and checking them: each step's
-// references (the new values of a create or update), the objects its creates and renames bring
-// (sub-table entries that other fields name included), and the objects its deletes take away.
+// What a plan's steps bring and take away, read once for ordering and checking them: where each
+// step's object lives, the values its create or update sends, the objects its creates and renames
+// bring (and the sub-table entries other fields can name), and the objects its deletes remove.
 import { devicePicksKey, type TableDef } from '../../catalogue/index.js';
 import {
   canonical,
@@ -8,12 +8,12 @@ import {
   isSubTableField,
   newValues,
   Places,
-  referencesOf,
+  targetsOf,
   valuesAt,
   whereOf,
   type FieldReference,
+  type Filed,
   type Key,
-  type ObjectReference,
   type Obj,
   type RefStep,
   type Tables,
@@ -26,8 +26,6 @@ export interface StepFacts {
   /** Where its object lives: its VDOM, or null for a global table. */
   where: string | null;
   global: boolean;
-  /** The values its create or update sends that name other objects. */
-  refs: ObjectReference[];
   /** The values a create or update sends (the object, or each changed field's new value). */
   values: Obj | undefined;
 }
@@ -35,7 +33,7 @@ export interface StepFacts {
 export interface PlanFacts {
   tables: Tables;
   steps: StepFacts[];
-  /** The steps that bring an object (create, rename) or a sub-table entry some reference of the plan names. */
+  /** The steps that bring an object (create, rename) or a sub-table entry a reference can name. */
   providers: Places<number>;
   /** The steps that delete an object. */
   deletes: Places<number>;
@@ -53,38 +51,61 @@ export function lookup<T>(
   return places.find(whereOf(def, where), isGlobal(def), target.table, target.field, value);
 }
 
+/** Visits the item when it is filed where one of the targets, looked for from `where`, is. */
+function visitFiled<T>(
+  e: Filed<T>,
+  tables: Tables,
+  targets: FieldReference[],
+  where: string | null,
+  visit: (item: T) => void,
+): void {
+  for (const target of targets) {
+    if (e.table !== target.table || e.field !== (isSubTableField(target.field) ? target.field : '')) continue;
+    const def = tables.get(target.table);
+    const at = whereOf(def, where);
+    if ((at === null && !isGlobal(def)) || e.where === at) visit(e.item);
+    return;
+  }
+}
+
+/**
+ * Each item that a name sent from `where` may be, for any of its targets (lookup without its
+ * arrays: ordering a plan looks up every name).
+ */
+export function eachNamed<T>(
+  places: Places<T>,
+  tables: Tables,
+  targets: FieldReference[],
+  where: string | null,
+  value: Key,
+  visit: (item: T) => void,
+): void {
+  const there = places.under(value);
+  if (!there) return;
+  if (!Array.isArray(there)) visitFiled(there, tables, targets, where, visit);
+  else for (const e of there) visitFiled(e, tables, targets, where, visit);
+}
+
 export function readSteps(steps: readonly RefStep[], tables: Tables): PlanFacts {
-  const facts = steps.map((step): StepFacts => {
+  // Sub-table entries count as objects where a table of the plan can name them (`zone.name`).
+  const subFields = new Map<string, Set<string>>();
+  for (const path of new Set(steps.map((s) => s.table))) {
+    const def = tables.get(path);
+    for (const t of def ? targetsOf(def) : [])
+      if (isSubTableField(t.field)) subFields.set(t.table, (subFields.get(t.table) ?? new Set()).add(t.field));
+  }
+  const providers = new Places<number>();
+  const deletes = new Places<number>();
+  const facts = steps.map((step, n): StepFacts => {
     const def = tables.get(step.table);
+    const table = canonical(def, step.table);
+    const where = whereOf(def, step.vdom);
     const values =
       step.action === 'create'
         ? step.object
         : step.action === 'update' && step.changes
           ? newValues(step.changes)
           : undefined;
-    return {
-      def,
-      table: canonical(def, step.table),
-      where: whereOf(def, step.vdom),
-      global: isGlobal(def),
-      refs: def && values ? referencesOf(def, values) : [],
-      values,
-    };
-  });
-  // Sub-table entries count as objects only where a reference of the plan names them (`zone.name`).
-  const subFields = new Map<string, Set<string>>();
-  for (const f of facts)
-    for (const ref of f.refs)
-      for (const t of ref.targets)
-        if (isSubTableField(t.field)) {
-          const set = subFields.get(t.table) ?? new Set<string>();
-          set.add(t.field);
-          subFields.set(t.table, set);
-        }
-  const providers = new Places<number>();
-  const deletes = new Places<number>();
-  steps.forEach((step, n) => {
-    const { def, table, where, values } = facts[n];
     if (step.action === 'create' && step.key !== null && !(def && devicePicksKey(def, step.key)))
       providers.add(where, table, '', step.key, n);
     const renamed = step.action === 'update' && def?.key ? step.changes?.[def.key] : undefined;
@@ -96,6 +117,7 @@ export function readSteps(steps: readonly RefStep[], tables: Tables): PlanFacts 
       for (const field of fields)
         if (field.split('.', 1)[0] in values)
           for (const v of valuesAt(values, field)) providers.add(where, table, field, v, n);
+    return { def, table, where, global: isGlobal(def), values };
   });
   return { tables, steps: facts, providers, deletes };
 }
