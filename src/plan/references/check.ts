@@ -22,7 +22,7 @@ import {
   type TableReading,
 } from './fields.js';
 import { inUseMessage, missingMessage, objectName, type RefUser } from './messages.js';
-import { lookup, readSteps, type PlanFacts, type StepFacts } from './steps.js';
+import { lookup, namesAny, readSteps, type PlanFacts, type StepFacts } from './steps.js';
 import { UsageIndex, type IsFactory, type ObjectAt } from './usage.js';
 
 /** A table in a VDOM, or for the whole device (null: for a table that is not global, every VDOM's objects). */
@@ -154,13 +154,11 @@ class Judge {
   /** Names that need no device: a database's, `ssl.root`, what the plan brings, a factory object. */
   resolvedByPlan(ref: ObjectReference, where: string | null): boolean {
     const { value, targets } = ref;
-    if (targets.some((t) => this.databases.has(t.table))) return true;
-    if (value === SSL_VPN_INTERFACE && targets.some((t) => t.table === 'system/interface')) return true;
-    return targets.some(
-      (t) =>
-        lookup(this.facts.providers, this.facts.tables, t, where, value).length > 0 ||
-        this.options.isFactory?.(t.table, value, t.field) === true,
-    );
+    for (const t of targets) {
+      if (this.databases.has(t.table) || this.options.isFactory?.(t.table, value, t.field)) return true;
+      if (value === SSL_VPN_INTERFACE && t.table === 'system/interface') return true;
+    }
+    return namesAny(this.facts.providers, this.facts.tables, targets, where, value);
   }
 
   judge(ref: ObjectReference, where: string | null, device: DeviceKeys): Verdict {

@@ -102,8 +102,11 @@ interface Walker {
   items?: Walkers;
 }
 
-/** A table's or sub-table's fields that hold references, by name, in the catalogue's order. */
-type Walkers = Map<string, Walker>;
+/** A table's or sub-table's fields that hold references: in the catalogue's order, and by name. */
+interface Walkers {
+  list: Walker[];
+  byName: Map<string, Walker>;
+}
 
 const walkersOf = new WeakMap<Record<string, FieldSchema>, Walkers>();
 
@@ -116,7 +119,7 @@ function definesItself(table: string, dotted: string, target: FieldReference): b
 }
 
 function compile(table: string, fields: Record<string, FieldSchema>, path: string, dotted: string): Walkers {
-  const out: Walkers = new Map();
+  const out: Walkers = { list: [], byName: new Map() };
   for (const [name, field] of Object.entries(fields)) {
     const here = path ? `${path}[].${name}` : name;
     const hereDotted = dotted ? `${dotted}.${name}` : name;
@@ -143,12 +146,15 @@ function compile(table: string, fields: Record<string, FieldSchema>, path: strin
     }
     if (field.items) {
       const items = compile(table, field.items, here, hereDotted);
-      if (items.size) walker.items = items;
+      if (items.list.length) walker.items = items;
       // Marked on the list and on its entries' key alike: read once, from the entries.
-      if (walker.leaf?.kind === 'entries' && walker.leaf.entryKey && items.get(walker.leaf.entryKey)?.leaf)
+      if (walker.leaf?.kind === 'entries' && walker.leaf.entryKey && items.byName.get(walker.leaf.entryKey)?.leaf)
         delete walker.leaf;
     }
-    if (walker.leaf || walker.items) out.set(name, walker);
+    if (walker.leaf || walker.items) {
+      out.list.push(walker);
+      out.byName.set(name, walker);
+    }
   }
   return out;
 }
@@ -187,17 +193,25 @@ function emit(leaf: Leaf, field: string, value: unknown, visit: ReferenceVisitor
   } else if (!namesNothing(leaf, value)) visit(field, leaf.path, value as Key, leaf.targets);
 }
 
+function visitField(walker: Walker, value: unknown, field: string, visit: ReferenceVisitor): void {
+  if (value === undefined || value === null) return;
+  if (walker.leaf) emit(walker.leaf, field, value, visit);
+  if (walker.items && Array.isArray(value))
+    for (const entry of value) if (isObject(entry)) collect(walker.items, entry, field, visit);
+}
+
 function collect(list: Walkers, object: Obj, top: string | undefined, visit: ReferenceVisitor): void {
-  // An object holds a few of its table's fields: look each of its own up.
+  // A few fields that name (a member list's entry: `name`): read each; else look up each field the object holds.
+  if (list.list.length <= 4) {
+    for (let k = 0; k < list.list.length; k++) {
+      const walker = list.list[k];
+      visitField(walker, object[walker.name], top ?? walker.name, visit);
+    }
+    return;
+  }
   for (const name in object) {
-    const walker = list.get(name);
-    if (!walker) continue;
-    const value = object[name];
-    if (value === undefined || value === null) continue;
-    const field = top ?? name;
-    if (walker.leaf) emit(walker.leaf, field, value, visit);
-    if (walker.items && Array.isArray(value))
-      for (const entry of value) if (isObject(entry)) collect(walker.items, entry, field, visit);
+    const walker = list.byName.get(name);
+    if (walker) visitField(walker, object[name], top ?? name, visit);
   }
 }
 
@@ -219,7 +233,7 @@ export function referencesOf(table: TableDef, object: Obj): ObjectReference[] {
 
 /** Whether any field of the table carries references (cheap: compiled once per table). */
 export function hasReferences(table: TableDef): boolean {
-  return walkers(table).size > 0;
+  return walkers(table).list.length > 0;
 }
 
 const targetsOfFields = new WeakMap<Walkers, FieldReference[]>();
@@ -231,7 +245,7 @@ export function targetsOf(table: TableDef): FieldReference[] {
   if (!targets) {
     const seen = new Map<string, FieldReference>();
     const visit = (ws: Walkers) => {
-      for (const w of ws.values()) {
+      for (const w of ws.list) {
         for (const t of w.leaf?.targets ?? [])
           if (!seen.has(`${t.table}\0${t.field}`)) seen.set(`${t.table}\0${t.field}`, t);
         if (w.items) visit(w.items);

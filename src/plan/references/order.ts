@@ -16,7 +16,7 @@ import {
   type ReferenceVisitor,
   type RefStep,
 } from './fields.js';
-import { eachNamed, lookup, readSteps } from './steps.js';
+import { eachNamed, lookup, readSteps, type PlanFacts } from './steps.js';
 
 const NONE: number[] = [];
 
@@ -60,203 +60,262 @@ export function orderSteps<S extends RefStep>(
   steps: readonly S[],
   options: OrderOptions = {},
 ): Array<S | ClosingUpdate> {
-  const tables = new Tables(options.find);
-  const facts = readSteps(steps, tables);
-  const n = steps.length;
-  // The given order, global tables first among creates and updates and last among deletes.
-  const rank = steps.map((step, i) => {
-    const global = facts.steps[i].global;
-    const group = step.action === 'delete' ? (global ? 3 : 2) : global ? 0 : 1;
-    return group * (n + 1) + i;
-  });
-  // One visitor for every step (the hot path: no closure per step); most names find nothing at once.
-  let current = 0;
-  let keep: (field: string) => boolean = () => true;
-  let into: number[] = NONE;
-  const intoList = (p: number) => {
-    if (p === current) return;
-    if (into === NONE) into = [];
-    into.push(p);
-  };
-  const intoProviders: ReferenceVisitor = (field, _path, value, targets) => {
-    if (keep(field)) eachNamed(facts.providers, tables, targets, facts.steps[current].where, value, intoList);
-  };
-  /** The steps that bring what step i's values name, in the fields `only` allows. */
-  const providersOf = (i: number, only: (field: string) => boolean, out: number[] = NONE) => {
-    const { def, values } = facts.steps[i];
-    if (!def || !values) return out;
-    current = i;
-    keep = only;
-    into = out;
-    eachReference(def, values, intoProviders);
-    return into;
-  };
-  const all = () => true;
-  const deps: number[][] = steps.map((_, i) => providersOf(i, all));
-  /** Node waits for another (most nodes wait for nothing: they share one empty list until then). */
-  const wait = (node: number, on: number) => {
-    if (deps[node] === NONE) deps[node] = [on];
-    else deps[node].push(on);
-  };
-  // A delete waits for the steps that stop naming its object.
-  const waitFor = (d: number) => {
-    if (d !== current) wait(d, current);
-  };
-  const intoDeletes: ReferenceVisitor = (_field, _path, value, targets) =>
-    eachNamed(facts.deletes, tables, targets, facts.steps[current].where, value, waitFor);
-  steps.forEach((step, i) => {
-    const { def } = facts.steps[i];
-    let named: Obj | undefined;
-    if (step.action === 'update' && step.changes) named = oldValues(step.changes);
-    else if (step.action === 'delete' && step.key !== null) named = options.current?.(step.vdom, step.table, step.key);
-    if (def && named) {
-      current = i;
-      eachReference(def, named, intoDeletes);
+  const order = new Order(steps, options);
+  const result: Array<S | ClosingUpdate> = [];
+  for (const node of order.walk()) {
+    const closed = order.closingOf.get(node);
+    if (closed !== undefined) result.push(closingUpdate(steps[closed], order.deferred[closed]!));
+    else if (node < steps.length) {
+      const fields = order.deferred[node];
+      const step = fields ? without(steps[node], fields) : steps[node];
+      if (step) result.push(step);
     }
-  });
-  // A table's steps in one VDOM: a top-down table's keep their order; another's moves wait for its creates.
-  let slotCount = 0;
-  const slotIds = new Map<string, Map<string | null, number>>();
-  const slots = facts.steps.map((f) => {
-    let byWhere = slotIds.get(f.table);
-    if (!byWhere) slotIds.set(f.table, (byWhere = new Map()));
-    let id = byWhere.get(f.where);
-    if (id === undefined) byWhere.set(f.where, (id = slotCount++));
-    return id;
-  });
-  const previous = new Map<number, number>();
-  const lastOfTable = new Map<number, number>();
-  const createsOf = new Map<number, number[]>();
-  const topDown = new Map<number, boolean>();
-  steps.forEach((step, i) => {
-    const { def } = facts.steps[i];
-    if (!def || step.action === 'delete') return;
-    let ordered = topDown.get(slots[i]);
-    if (ordered === undefined) topDown.set(slots[i], (ordered = evaluatesTopDown(def)));
-    if (ordered) {
-      const last = lastOfTable.get(slots[i]);
-      if (last !== undefined) {
-        wait(i, last);
-        previous.set(i, last);
-      }
-      lastOfTable.set(slots[i], i);
-    } else if (step.action === 'create') {
-      const creates = createsOf.get(slots[i]);
-      if (creates) creates.push(i);
-      else createsOf.set(slots[i], [i]);
-    }
-  });
-  // One node stands for "every create of the table", which each of its moves waits for.
-  const barriers = new Map<number, number>();
-  steps.forEach((step, i) => {
-    const creates = createsOf.get(slots[i]);
-    if (step.action !== 'move' || !creates) return;
-    let barrier = barriers.get(slots[i]);
-    if (barrier === undefined) {
-      barrier = deps.length;
-      deps.push(creates);
-      rank.push(rank[i] - 0.5);
-      barriers.set(slots[i], barrier);
-    }
-    wait(i, barrier);
-  });
+  }
+  return result;
+}
 
-  const state: number[] = new Array(deps.length).fill(0);
-  const deferred: (Set<string> | undefined)[] = [];
-  const closingOf = new Map<number, number>();
-  const out: number[] = [];
-  const pending: number[] = [];
-  /** A node's waits in the given order, each once. */
-  const prepare = (node: number) => {
-    const list = deps[node];
-    if (list.length < 2) return;
-    list.sort((a, b) => rank[a] - rank[b]);
-    let kept = 1;
+/**
+ * The graph of a plan's steps (node i: step i; then one node per table whose moves wait for its
+ * creates, and one per closing update) and the depth-first walk that orders it. A class, so that
+ * its hot methods are compiled once for every plan.
+ */
+class Order {
+  private readonly tables: Tables;
+  private readonly facts: PlanFacts;
+  private readonly n: number;
+  /** The given order: a group (writes of global tables, other writes, other deletes, global deletes), then the index. */
+  private readonly rank: number[];
+  /** What each node waits for; most nodes wait for nothing and share one empty list until then. */
+  private readonly deps: number[][];
+  /** A top-down table's previous step: what a step rebuilt after opening a circle still waits for. */
+  private readonly previous = new Map<number, number>();
+  private readonly state: number[];
+  /** The fields a step is written without, to open a circle. */
+  readonly deferred: (Set<string> | undefined)[] = [];
+  /** Closing update node → the step it closes. */
+  readonly closingOf = new Map<number, number>();
+  private readonly out: number[] = [];
+  private readonly pending: number[] = [];
+  private readonly nodes: number[] = [];
+  private readonly positions: number[] = [];
+  // The step being read, and where its providers go (one visitor for every step: no closure per step).
+  private current = 0;
+  private keep: (field: string) => boolean = all;
+  private into: number[] = NONE;
+  private readonly intoProviders: ReferenceVisitor;
+  private readonly intoDeletes: ReferenceVisitor;
+
+  constructor(
+    private readonly steps: readonly RefStep[],
+    private readonly options: OrderOptions,
+  ) {
+    this.tables = new Tables(options.find);
+    this.facts = readSteps(steps, this.tables);
+    const facts = this.facts;
+    const n = (this.n = steps.length);
+    this.rank = steps.map((step, i) => {
+      const global = facts.steps[i].global;
+      return (step.action === 'delete' ? (global ? 3 : 2) : global ? 0 : 1) * (n + 1) + i;
+    });
+    const addProvider = (p: number) => {
+      if (p === this.current) return;
+      if (this.into === NONE) this.into = [];
+      this.into.push(p);
+    };
+    this.intoProviders = (field, _path, value, targets) => {
+      if (this.keep(field))
+        eachNamed(facts.providers, this.tables, targets, facts.steps[this.current].where, value, addProvider);
+    };
+    const waitFor = (d: number) => {
+      if (d !== this.current) this.wait(d, this.current);
+    };
+    this.intoDeletes = (_field, _path, value, targets) =>
+      eachNamed(facts.deletes, this.tables, targets, facts.steps[this.current].where, value, waitFor);
+    this.deps = steps.map((_, i) => this.providersOf(i, all));
+    this.waitForStopNaming();
+    this.waitInTables();
+    this.state = new Array(this.deps.length).fill(0);
+  }
+
+  /** The steps that bring what step i's values name, in the fields `only` allows, added to `out`. */
+  private providersOf(i: number, only: (field: string) => boolean, out: number[] = NONE): number[] {
+    const { def, values } = this.facts.steps[i];
+    if (!def || !values) return out;
+    this.current = i;
+    this.keep = only;
+    this.into = out;
+    eachReference(def, values, this.intoProviders);
+    return this.into;
+  }
+
+  private wait(node: number, on: number): void {
+    if (this.deps[node] === NONE) this.deps[node] = [on];
+    else this.deps[node].push(on);
+  }
+
+  /** A delete waits for the steps that stop naming its object: updates, deletes of its users. */
+  private waitForStopNaming(): void {
+    this.steps.forEach((step, i) => {
+      const { def } = this.facts.steps[i];
+      let named: Obj | undefined;
+      if (step.action === 'update' && step.changes) named = oldValues(step.changes);
+      else if (step.action === 'delete' && step.key !== null)
+        named = this.options.current?.(step.vdom, step.table, step.key);
+      if (!def || !named) return;
+      this.current = i;
+      eachReference(def, named, this.intoDeletes);
+    });
+  }
+
+  /** A table's steps in one VDOM: a top-down table's keep their order; another's moves wait for all its creates. */
+  private waitInTables(): void {
+    const slotIds = new Map<string, Map<string | null, number>>();
+    let count = 0;
+    const slots = this.facts.steps.map((f) => {
+      let byWhere = slotIds.get(f.table);
+      if (!byWhere) slotIds.set(f.table, (byWhere = new Map()));
+      let id = byWhere.get(f.where);
+      if (id === undefined) byWhere.set(f.where, (id = count++));
+      return id;
+    });
+    const topDown = new Map<number, boolean>();
+    const lastOfTable = new Map<number, number>();
+    const createsOf = new Map<number, number[]>();
+    this.steps.forEach((step, i) => {
+      const { def } = this.facts.steps[i];
+      if (!def || step.action === 'delete') return;
+      let ordered = topDown.get(slots[i]);
+      if (ordered === undefined) topDown.set(slots[i], (ordered = evaluatesTopDown(def)));
+      if (ordered) {
+        const last = lastOfTable.get(slots[i]);
+        if (last !== undefined) {
+          this.wait(i, last);
+          this.previous.set(i, last);
+        }
+        lastOfTable.set(slots[i], i);
+      } else if (step.action === 'create') {
+        const creates = createsOf.get(slots[i]);
+        if (creates) creates.push(i);
+        else createsOf.set(slots[i], [i]);
+      }
+    });
+    // One node stands for "every create of the table", which each of its moves waits for.
+    const barriers = new Map<number, number>();
+    this.steps.forEach((step, i) => {
+      const creates = createsOf.get(slots[i]);
+      if (step.action !== 'move' || !creates) return;
+      let barrier = barriers.get(slots[i]);
+      if (barrier === undefined) {
+        barrier = this.deps.length;
+        this.deps.push(creates);
+        this.rank.push(this.rank[i] - 0.5);
+        barriers.set(slots[i], barrier);
+      }
+      this.wait(i, barrier);
+    });
+  }
+
+  /** A node's waits in the given order, each once (sorted in place: the lists are short). */
+  private prepare(node: number): void {
+    const list = this.deps[node];
+    const rank = this.rank;
+    if (list.length > 32) list.sort((a, b) => rank[a] - rank[b]);
+    for (let k = 1; k < list.length; k++) {
+      const d = list[k];
+      let j = k - 1;
+      for (; j >= 0 && rank[list[j]] > rank[d]; j--) list[j + 1] = list[j];
+      list[j + 1] = d;
+    }
+    let kept = list.length ? 1 : 0;
     for (let k = 1; k < list.length; k++) if (list[k] !== list[kept - 1]) list[kept++] = list[k];
-    list.length = kept;
-  };
+    if (kept !== list.length) list.length = kept;
+  }
+
   /** The fields of step `node` naming what `other` brings (never the key): what opens the circle through it. */
-  const closingFields = (node: number, other: number) => {
-    const { def, values, where } = facts.steps[node];
+  private closingFields(node: number, other: number): Set<string> {
+    const { def, values, where } = this.facts.steps[node];
     const fields = new Set<string>();
-    const step = steps[node];
-    if (node >= n || !def || !values || (step.action !== 'create' && step.action !== 'update')) return fields;
+    const step = this.steps[node];
+    if (node >= this.n || !def || !values || (step.action !== 'create' && step.action !== 'update')) return fields;
     eachReference(def, values, (field, _path, value, targets) => {
-      if (field !== def.key && targets.some((t) => lookup(facts.providers, tables, t, where, value).includes(other)))
+      if (
+        field !== def.key &&
+        targets.some((t) => lookup(this.facts.providers, this.tables, t, where, value).includes(other))
+      )
         fields.add(field);
     });
     return fields;
-  };
-  const nodes: number[] = [];
-  const positions: number[] = [];
-  const visit = (root: number) => {
-    nodes.push(root);
-    positions.push(0);
-    state[root] = 1;
-    prepare(root);
+  }
+
+  private push(node: number): void {
+    this.state[node] = 1;
+    this.prepare(node);
+    this.nodes.push(node);
+    this.positions.push(0);
+  }
+
+  /** Depth first from a root: each node after what it waits for, each once. */
+  private visit(root: number): void {
+    const { deps, state, nodes, positions } = this;
+    this.push(root);
     while (nodes.length) {
       const top = nodes.length - 1;
       const node = nodes[top];
       const list = deps[node];
       if (positions[top] < list.length) {
         const dep = list[positions[top]++];
-        if (state[dep] === 0) {
-          state[dep] = 1;
-          prepare(dep);
-          nodes.push(dep);
-          positions.push(0);
-        } else if (state[dep] === 1) {
-          // dep waits (through the stack) for this node: the fields naming it close a circle.
-          const fields = closingFields(node, dep);
-          if (fields.size) {
-            const set = deferred[node] ?? new Set<string>();
-            for (const f of fields) set.add(f);
-            deferred[node] = set;
-            const before = previous.get(node);
-            deps[node] = providersOf(node, (f) => !set.has(f), before === undefined ? [] : [before]);
-            prepare(node);
-            positions[top] = 0;
-          }
-          // Otherwise a circle no field opens (deletes naming each other): the order met stands.
-        }
+        if (state[dep] === 0) this.push(dep);
+        else if (state[dep] === 1) this.open(node, dep, top);
         continue;
       }
       nodes.pop();
       positions.pop();
       state[node] = 2;
-      out.push(node);
-      const fields = deferred[node];
+      this.out.push(node);
+      const fields = this.deferred[node];
       if (fields) {
         const closing = deps.length;
-        deps.push(providersOf(node, (f) => fields.has(f), [node]));
-        rank.push(rank[node]);
+        deps.push(this.providersOf(node, (f) => fields.has(f), [node]));
+        this.rank.push(this.rank[node]);
         state.push(0);
-        closingOf.set(closing, node);
-        pending.push(closing);
+        this.closingOf.set(closing, node);
+        this.pending.push(closing);
       }
     }
-  };
-  // The given order by groups (a rank is its group's base plus the step's index): no sort needed.
-  const roots: number[] = [];
-  for (let group = 0; group < 4; group++)
-    for (let i = 0; i < n; i++) if (Math.floor(rank[i] / (n + 1)) === group) roots.push(i);
-  for (const root of roots) {
-    if (state[root] === 0) visit(root);
-    // A circle's closing updates, once every object they name is written.
-    while (pending.length) visit(pending.shift()!);
   }
 
-  const result: Array<S | ClosingUpdate> = [];
-  for (const node of out) {
-    const closed = closingOf.get(node);
-    if (closed !== undefined) result.push(closingUpdate(steps[closed], deferred[closed]!));
-    else if (node < n) {
-      const step = deferred[node] ? without(steps[node], deferred[node]) : steps[node];
-      if (step) result.push(step);
-    }
+  /**
+   * `dep` waits (through the stack) for `node`: the fields of node naming it close a circle. Node is
+   * written without them and waits for the rest again; a circle no field opens (deletes naming each
+   * other) is left in the order met.
+   */
+  private open(node: number, dep: number, top: number): void {
+    const fields = this.closingFields(node, dep);
+    if (!fields.size) return;
+    const set = this.deferred[node] ?? new Set<string>();
+    for (const f of fields) set.add(f);
+    this.deferred[node] = set;
+    const before = this.previous.get(node);
+    this.deps[node] = this.providersOf(node, (f) => !set.has(f), before === undefined ? [] : [before]);
+    this.prepare(node);
+    this.positions[top] = 0;
   }
-  return result;
+
+  /** Every node in order: the steps taken in the given order, each pulling in what it waits for first. */
+  walk(): number[] {
+    const n = this.n;
+    for (let group = 0; group < 4; group++)
+      for (let i = 0; i < n; i++) {
+        if (this.rank[i] < group * (n + 1) || this.rank[i] >= (group + 1) * (n + 1) || this.state[i] !== 0) continue;
+        this.visit(i);
+        // A circle's closing updates, once every object they name is written.
+        while (this.pending.length) this.visit(this.pending.shift()!);
+      }
+    return this.out;
+  }
 }
+
+const all = () => true;
 
 /** A step without some fields; undefined for an update left with no change. */
 function without<S extends RefStep>(step: S, fields: Set<string>): S | undefined {

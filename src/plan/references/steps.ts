@@ -51,7 +51,17 @@ export function lookup<T>(
   return places.find(whereOf(def, where), isGlobal(def), target.table, target.field, value);
 }
 
-/** Visits the item when it is filed where one of the targets, looked for from `where`, is. */
+/** Whether an item is filed where one of the targets, looked for from `where`, is. */
+function filedForAny<T>(e: Filed<T>, tables: Tables, targets: FieldReference[], where: string | null): boolean {
+  for (const target of targets) {
+    if (e.table !== target.table || e.field !== (isSubTableField(target.field) ? target.field : '')) continue;
+    const def = tables.get(target.table);
+    const at = whereOf(def, where);
+    return (at === null && !isGlobal(def)) || e.where === at;
+  }
+  return false;
+}
+
 function visitFiled<T>(
   e: Filed<T>,
   tables: Tables,
@@ -59,13 +69,21 @@ function visitFiled<T>(
   where: string | null,
   visit: (item: T) => void,
 ): void {
-  for (const target of targets) {
-    if (e.table !== target.table || e.field !== (isSubTableField(target.field) ? target.field : '')) continue;
-    const def = tables.get(target.table);
-    const at = whereOf(def, where);
-    if ((at === null && !isGlobal(def)) || e.where === at) visit(e.item);
-    return;
-  }
+  if (filedForAny(e, tables, targets, where)) visit(e.item);
+}
+
+/** Whether anything is filed for a name sent from `where`, in any of its targets. */
+export function namesAny<T>(
+  places: Places<T>,
+  tables: Tables,
+  targets: FieldReference[],
+  where: string | null,
+  value: Key,
+): boolean {
+  const there = places.under(value);
+  if (!there) return false;
+  if (!Array.isArray(there)) return filedForAny(there, tables, targets, where);
+  return there.some((e) => filedForAny(e, tables, targets, where));
 }
 
 /**
