@@ -2,7 +2,8 @@
 // catalogue's references: creates after what they name, deletes before what they name, circles opened.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { orderSteps, type OrderOptions, type RefStep } from '../../src/plan/references/index.js';
+import { findTable } from '../../src/catalogue/index.js';
+import { orderSteps, referencesOf, type OrderOptions, type RefStep } from '../../src/plan/references/index.js';
 import {
   chainCreates,
   chainDeletes,
@@ -15,7 +16,7 @@ import {
   update,
 } from './references-fixtures.js';
 
-const order = (steps: RefStep[], current?: OrderOptions['current']) => orderSteps(steps, { current }).map(line);
+const order = (steps: RefStep[], current?: OrderOptions['current']) => orderSteps(steps, { current }).steps.map(line);
 
 describe('order of creates and updates', () => {
   test('a restore of the chain: each object after what it names, pulled just before its first user', () => {
@@ -37,7 +38,7 @@ describe('order of creates and updates', () => {
       update('log.disk/setting', null, { status: { from: 'disable', to: 'enable' } }),
       create('router/static', { 'seq-num': 2, device: 'port1' }),
     ];
-    const ordered = orderSteps(steps);
+    const ordered = orderSteps(steps).steps;
     assert.equal(ordered.length, steps.length);
     for (const [i, step] of ordered.entries()) assert.equal(step, steps[i]);
   });
@@ -156,13 +157,13 @@ describe('order of creates and updates', () => {
 
   test('an object naming itself is one write: no circle, no split', () => {
     const steps = [create('firewall/addrgrp', { name: 'self', member: members('self', 'a') })];
-    assert.deepEqual(orderSteps(steps), steps);
+    assert.deepEqual(orderSteps(steps).steps, steps);
   });
 
   test('two objects naming each other: one is created without the closing field, then updated', () => {
     const g1 = { name: 'g1', comment: 'first', member: members('g2') };
     const g2 = { name: 'g2', comment: 'second', member: members('g1') };
-    const ordered = orderSteps([create('firewall/addrgrp', g1), create('firewall/addrgrp', g2)]);
+    const ordered = orderSteps([create('firewall/addrgrp', g1), create('firewall/addrgrp', g2)]).steps;
     assert.deepEqual(ordered, [
       {
         action: 'create',
@@ -191,7 +192,7 @@ describe('order of creates and updates', () => {
       create('firewall/addrgrp', { name: 'c', member: members('a', 'web') }),
       create('firewall/address', { name: 'web', subnet: '10.2.0.10 255.255.255.255' }),
     ];
-    const ordered = orderSteps(steps);
+    const ordered = orderSteps(steps).steps;
     // c is written without its members, so it no longer waits for web; its closing update does.
     assert.deepEqual(ordered.map(line), [
       'create firewall/addrgrp c',
@@ -220,7 +221,7 @@ describe('order of creates and updates', () => {
       }),
       create('system/interface', { name: 'y', vdom: 'root', type: 'vlan', interface: 'x2', vlanid: 3 }),
     ];
-    assert.deepEqual(orderSteps(steps), [
+    assert.deepEqual(orderSteps(steps).steps, [
       { ...steps[1], object: { name: 'y', vdom: 'root', type: 'vlan', vlanid: 3 } },
       steps[0],
       {
@@ -242,11 +243,35 @@ describe('order of creates and updates', () => {
         interface: { from: 'port1', to: 'p' },
       }),
     ];
-    assert.deepEqual(orderSteps(steps), [
+    assert.deepEqual(orderSteps(steps).steps, [
       { ...steps[1], changes: { name: { from: 'q', to: 'q2' } } },
       steps[0],
       { ...steps[1], changes: { interface: { from: 'port1', to: 'p' } }, closes: true },
     ]);
+  });
+
+  test('what each step waits for, as positions: a writer running steps at once starts a step only after them', () => {
+    const steps = [
+      create('router/static', { 'seq-num': 5, device: 'vlan5' }),
+      move('router/static', 5, 1),
+      create('router/static', { 'seq-num': 6, device: 'port1' }),
+      create('system/interface', { name: 'vlan5', vdom: 'root', type: 'vlan', interface: 'port1', vlanid: 5 }),
+      create('firewall/addrgrp', { name: 'g1', member: members('g2') }),
+      create('firewall/addrgrp', { name: 'g2', member: members('g1') }),
+    ];
+    const { steps: ordered, waits } = orderSteps(steps);
+    assert.deepEqual(ordered.map(line), [
+      'create system/interface vlan5',
+      'create router/static 5',
+      'create router/static 6',
+      'move router/static 5',
+      'create firewall/addrgrp g2',
+      'create firewall/addrgrp g1',
+      'update firewall/addrgrp g2',
+    ]);
+    // The route waits for its interface, the move for every create of its table, the closing update
+    // for the group it completes and the group it names.
+    assert.deepEqual(waits(), [[], [0], [], [1, 2], [], [4], [4, 5]]);
   });
 
   test('deterministic: the same steps give the same order', () => {
@@ -313,8 +338,100 @@ describe('order of deletes', () => {
       b: { name: 'b', member: members('a') },
     };
     const steps = [remove('firewall/addrgrp', 'a'), remove('firewall/addrgrp', 'b')];
-    const ordered = orderSteps(steps, { current: (_v, _t, key) => device[key] as never });
+    const ordered = orderSteps(steps, { current: (_v, _t, key) => device[key] as never }).steps;
     assert.equal(ordered.length, 2);
     assert.deepEqual(new Set(ordered), new Set(steps));
+  });
+});
+
+describe('order of random plans', () => {
+  /** A small deterministic generator (mulberry32), so that a failure can be run again. */
+  function random(seed: number) {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const names = (step: RefStep) => {
+    const values = step.object ?? Object.fromEntries(Object.entries(step.changes ?? {}).map(([f, c]) => [f, c.to]));
+    return referencesOf(findTable(step.table)!, values).map((r) => String(r.value));
+  };
+
+  test('every write comes after the creates of what it sends, circles or not; nothing is lost', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rnd = random(seed);
+      const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)];
+      const groups = Array.from({ length: 12 }, (_, i) => `g${i}`);
+      const addresses = Array.from({ length: 12 }, (_, i) => `a${i}`);
+      const steps: RefStep[] = [
+        ...groups.map((name) =>
+          create('firewall/addrgrp', {
+            name,
+            member: members(...new Set([pick(groups), pick(addresses), pick(groups)])),
+          }),
+        ),
+        ...Array.from({ length: 8 }, (_, i) =>
+          create('firewall/policy', {
+            policyid: i + 1,
+            srcaddr: members(pick(groups)),
+            dstaddr: members(pick(addresses)),
+          }),
+        ),
+        ...addresses.map((name) => create('firewall/address', { name, subnet: '10.0.0.1 255.255.255.255' })),
+      ];
+      for (let i = steps.length - 1; i > 0; i--) {
+        // Shuffle the tables' objects among themselves, not the policies (top-down).
+        const j = Math.floor(rnd() * (i + 1));
+        if (steps[i].table !== 'firewall/policy' && steps[j].table !== 'firewall/policy')
+          [steps[i], steps[j]] = [steps[j], steps[i]];
+      }
+      const { steps: ordered } = orderSteps(steps);
+      const written = new Set<string>();
+      for (const step of ordered) {
+        for (const name of names(step))
+          if (name !== String(step.key)) assert.ok(written.has(name), `seed ${seed}: ${line(step)} before ${name}`);
+        if (step.action === 'create') written.add(String(step.key));
+      }
+      const creates = ordered.filter((s) => s.action === 'create');
+      assert.equal(creates.length, steps.length, `seed ${seed}`);
+      const policies = creates.filter((s) => s.table === 'firewall/policy').map((s) => s.key);
+      assert.deepEqual(policies, [1, 2, 3, 4, 5, 6, 7, 8], `seed ${seed}: policies keep their order`);
+      for (const step of ordered.filter((s) => s.action === 'update')) {
+        const original = steps.find((s) => s.table === step.table && s.key === step.key)!;
+        assert.deepEqual(
+          step.changes?.member?.to,
+          original.object?.member,
+          `seed ${seed}: the closing update completes it`,
+        );
+      }
+    }
+  });
+
+  test('every delete comes after the deletes of the objects that name it', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rnd = random(seed);
+      const groups = Array.from({ length: 15 }, (_, i) => `g${i}`);
+      // Groups name only groups after them: a device holds no circle.
+      const device = new Map(
+        groups.map((name, i) => [
+          name,
+          { name, member: members(...groups.slice(i + 1).filter(() => rnd() < 0.2), 'a0') },
+        ]),
+      );
+      const steps = [...groups, 'a0']
+        .sort(() => rnd() - 0.5)
+        .map((key) => remove(key === 'a0' ? 'firewall/address' : 'firewall/addrgrp', key));
+      const { steps: ordered } = orderSteps(steps, { current: (_v, _t, key) => device.get(String(key)) });
+      const gone = new Set<string>();
+      for (const step of ordered) {
+        for (const [name, object] of device)
+          if (!gone.has(name) && object.member.some((m) => m.name === step.key))
+            assert.fail(`seed ${seed}: ${line(step)} while ${name} still names it`);
+        gone.add(String(step.key));
+      }
+      assert.equal(ordered.length, steps.length);
+    }
   });
 });

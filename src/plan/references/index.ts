@@ -21,7 +21,7 @@ export {
   type RefStep,
   type TableReading,
 } from './fields.js';
-export { orderSteps, type ClosingUpdate, type OrderOptions } from './order.js';
+export { orderSteps, type ClosingUpdate, type OrderedSteps, type OrderOptions } from './order.js';
 export {
   checkNeeds,
   checkPlan,

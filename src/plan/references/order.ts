@@ -56,22 +56,36 @@ export interface OrderOptions {
  *   the device refuses one of those deletes whatever the order.
  * Deterministic; O((steps + references) log steps).
  */
-export function orderSteps<S extends RefStep>(
-  steps: readonly S[],
-  options: OrderOptions = {},
-): Array<S | ClosingUpdate> {
+export function orderSteps<S extends RefStep>(steps: readonly S[], options: OrderOptions = {}): OrderedSteps<S> {
   const order = new Order(steps, options);
-  const result: Array<S | ClosingUpdate> = [];
-  for (const node of order.walk()) {
+  const walked = order.walk();
+  const ordered: Array<S | ClosingUpdate> = [];
+  const nodes: number[] = [];
+  for (const node of walked) {
     const closed = order.closingOf.get(node);
-    if (closed !== undefined) result.push(closingUpdate(steps[closed], order.deferred[closed]!));
+    let step: S | ClosingUpdate | undefined;
+    if (closed !== undefined) step = closingUpdate(steps[closed], order.deferred[closed]!);
     else if (node < steps.length) {
       const fields = order.deferred[node];
-      const step = fields ? without(steps[node], fields) : steps[node];
-      if (step) result.push(step);
+      step = fields ? without(steps[node], fields) : steps[node];
+    }
+    if (step) {
+      ordered.push(step);
+      nodes.push(node);
     }
   }
-  return result;
+  let waits: number[][] | undefined;
+  return { steps: ordered, waits: () => (waits ??= order.waits(nodes)) };
+}
+
+/** A plan's steps in the order references require, and what each waits for. */
+export interface OrderedSteps<S> {
+  steps: Array<S | ClosingUpdate>;
+  /**
+   * For each step, the positions (in `steps`, all before it) of the steps it waits for: what a
+   * writer running several steps at once must have finished before starting it (computed when asked).
+   */
+  waits(): number[][];
 }
 
 /**
@@ -299,6 +313,25 @@ class Order {
     this.deps[node] = this.providersOf(node, (f) => !set.has(f), before === undefined ? [] : [before]);
     this.prepare(node);
     this.positions[top] = 0;
+  }
+
+  /** What each of the nodes written waits for, as positions among them (a table's moves: each of its creates). */
+  waits(written: number[]): number[][] {
+    const position = new Int32Array(this.deps.length).fill(-1);
+    written.forEach((node, p) => {
+      position[node] = p;
+    });
+    return written.map((node, p) => {
+      const out: number[] = [];
+      for (const dep of this.deps[node]) {
+        if (position[dep] >= 0) {
+          if (position[dep] < p) out.push(position[dep]);
+        } else if (dep >= this.n && !this.closingOf.has(dep))
+          for (const create of this.deps[dep])
+            if (position[create] >= 0 && position[create] < p) out.push(position[create]);
+      }
+      return out.length > 1 ? out.sort((a, b) => a - b) : out;
+    });
   }
 
   /** Every node in order: the steps taken in the given order, each pulling in what it waits for first. */

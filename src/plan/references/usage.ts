@@ -213,7 +213,7 @@ export function findUnused(
     .map((r) => ({ vdom: whereOf(tables.get(r.table), r.vdom), table: r.table }));
   return {
     unused: unusedObjects.map(at),
-    deleteOrder: ordered.map((s) => ({ vdom: s.vdom, table: s.table, key: s.key! })),
+    deleteOrder: ordered.steps.map((s) => ({ vdom: s.vdom, table: s.table, key: s.key! })),
     unread,
   };
 }
