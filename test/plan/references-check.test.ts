@@ -206,6 +206,17 @@ describe('deletes of objects still named', () => {
   });
 
   test('no problem when the users are deleted too, or updated to name something else', () => {
+    assert.deepEqual(
+      messages(
+        [
+          remove('firewall/policy', 1),
+          remove('firewall/address', 'lan-net'),
+          remove('firewall/addrgrp', 'internal-nets'),
+        ],
+        DEVICE,
+      ),
+      [],
+    );
     const steps = [
       update('firewall/policy', 1, { srcaddr: { from: members('lan-net'), to: members('web') } }),
       remove('firewall/addrgrp', 'internal-nets'),

@@ -105,12 +105,16 @@ export function eachNamed<T>(
 }
 
 export function readSteps(steps: readonly RefStep[], tables: Tables): PlanFacts {
-  // Sub-table entries count as objects where a table of the plan can name them (`zone.name`).
+  // What the plan brings is filed only for tables that a table of the plan can name (nothing names a
+  // policy), sub-table entries only where such a name reaches them (`zone.name`); every delete is.
+  const named = new Set<string>();
   const subFields = new Map<string, Set<string>>();
   for (const path of new Set(steps.map((s) => s.table))) {
     const def = tables.get(path);
-    for (const t of def ? targetsOf(def) : [])
+    for (const t of def ? targetsOf(def) : []) {
+      named.add(t.table);
       if (isSubTableField(t.field)) subFields.set(t.table, (subFields.get(t.table) ?? new Set()).add(t.field));
+    }
   }
   const providers = new Places<number>();
   const deletes = new Places<number>();
@@ -124,12 +128,13 @@ export function readSteps(steps: readonly RefStep[], tables: Tables): PlanFacts 
         : step.action === 'update' && step.changes
           ? newValues(step.changes)
           : undefined;
+    if (step.action === 'delete' && step.key !== null) deletes.add(where, table, '', step.key, n);
+    if (!named.has(table)) return { def, table, where, global: isGlobal(def), values };
     if (step.action === 'create' && step.key !== null && !(def && devicePicksKey(def, step.key)))
       providers.add(where, table, '', step.key, n);
     const renamed = step.action === 'update' && def?.key ? step.changes?.[def.key] : undefined;
     if (renamed && (typeof renamed.to === 'string' || typeof renamed.to === 'number'))
       providers.add(where, table, '', renamed.to, n);
-    if (step.action === 'delete' && step.key !== null) deletes.add(where, table, '', step.key, n);
     const fields = subFields.get(table);
     if (fields && values)
       for (const field of fields)
