@@ -282,7 +282,9 @@ export function checkPlan(
       unchecked.set(`users\0${where}\0${table}`, {
         vdom: where,
         table,
-        message: `the objects that can name ${objectName(table, null, where)} could not all be read: its deletes were not checked`,
+        message:
+          `the objects that can name ${objectName(table, null, where)} could not all be read: ` +
+          'its deletes were not checked',
       });
       return;
     }

@@ -97,7 +97,7 @@ class Order {
   private readonly tables: Tables;
   private readonly facts: PlanFacts;
   private readonly n: number;
-  /** The given order: a group (writes of global tables, other writes, other deletes, global deletes), then the index. */
+  /** The given order: a group (global writes, other writes, other deletes, global deletes), then the index. */
   private readonly rank: number[];
   /** What each node waits for; most nodes wait for nothing and share one empty list until then. */
   private readonly deps: number[][];
