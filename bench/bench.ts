@@ -16,6 +16,7 @@ import { allTables, findTable } from '../src/catalogue/index.js';
 import { yamlText } from '../src/output/yaml.js';
 import { writeConf } from '../src/syntax/index.js';
 import { keyringSkip, startKeyring, type PrivateKeyring } from '../test/helpers/keyring.js';
+import { measureReferences } from './references.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/cmdb.js');
@@ -470,6 +471,15 @@ await paired(
   1.5,
   Math.min(runs, 7),
 );
+// References: the plan of a 10,000-object document with references and its reference order, against
+// today's plan of the same document, in one process (bench/references.ts).
+const references = measureReferences(Math.max(runs, 11));
+record({
+  measure: `plan and reference order of a ${references.steps.toLocaleString('en')}-object document with references / today's plan of it (in one process)`,
+  value: `${references.ratio.toFixed(2)}× (${references.planAndOrderMs.toFixed(0)} ms / ${references.planMs.toFixed(0)} ms; order ${references.orderMs.toFixed(0)} ms, check ${references.checkMs.toFixed(0)} ms)`,
+  goal: '≤ 1.2×',
+  met: references.ratio <= 1.2,
+});
 
 // Many devices: `list` over 50 device profiles (one emulator each, on loopback) in one run, against a
 // bash loop of 50 single-device runs; and the one run's peak RSS.
