@@ -91,7 +91,16 @@ describe('a table schema in the device shape', () => {
       member_table: true,
       mkey: 'name',
       mkey_type: 'string',
-      children: { name: { name: 'name', category: 'unitary', type: 'string', size: 79, default: '' } },
+      children: {
+        name: {
+          name: 'name',
+          category: 'unitary',
+          type: 'string',
+          size: 79,
+          default: '',
+          datasource: ['system.interface.name', 'system.zone.name', 'system.sdwan.zone.name'],
+        },
+      },
     });
   });
 
