@@ -7,7 +7,7 @@ import { FACTORY_SETTINGS, factoryObject, pem } from './factory.js';
 import { isUuid, materialize, type Obj } from './schema.js';
 import { keyId, KeyedTable, SingletonTable, type Owner, type TableState } from './store.js';
 
-/** Whose tables a seed is for: a VDOM (the management VDOM, `primary`, gets the fuller set), or the device's global ones. */
+/** Whose tables a seed is for: a VDOM (the management VDOM, `primary`, gets more), or the global ones. */
 export interface Flavor {
   index: number;
   primary: boolean;

@@ -75,7 +75,20 @@ describe('a full export restored onto a fresh device', () => {
         `create policy ${id}`,
       );
     ok(
-      await run(demo, 'create', 'firewall/policy', '--set', 'policyid=0', '--set', 'name=picked', '--vdom', 'dmz'),
+      await run(
+        demo,
+        'create',
+        'firewall/policy',
+        '--set',
+        'policyid=0',
+        '--set',
+        'name=picked',
+        ...['srcintf=port5', 'dstintf=port6', 'srcaddr=all', 'dstaddr=all', 'service=ALL', 'schedule=always'].flatMap(
+          (set) => ['--set', set],
+        ),
+        '--vdom',
+        'dmz',
+      ),
       'create a policy whose id the device picks',
     );
     ok(
