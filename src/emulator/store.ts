@@ -132,6 +132,8 @@ export function slotOf(owner: Owner, tablePath: string): string {
  */
 export class Database {
   private readonly tables = new Map<string, { owner: Owner; tablePath: string; state: TableState }>();
+  /** Whether each table asked for so far is global (every request and index update asks). */
+  private readonly global = new Map<string, boolean>();
 
   constructor(
     readonly vdoms: readonly string[],
@@ -145,7 +147,9 @@ export class Database {
 
   /** Where a VDOM's requests find a table: in the VDOM, or the device's one copy of a global table. */
   ownerOf(vdom: string, tablePath: string): Owner {
-    return this.isGlobal(tablePath) ? null : vdom;
+    let global = this.global.get(tablePath);
+    if (global === undefined) this.global.set(tablePath, (global = this.isGlobal(tablePath)));
+    return global ? null : vdom;
   }
 
   table(vdom: string, tablePath: string): TableState {
