@@ -257,7 +257,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     db,
     committed: transactions.guard(new CommittedView(db, persist, index)),
     transactions,
-    integrity: Integrity.of(index, staticKeysOf(vdoms, seed)),
+    integrity: new Integrity(index, staticKeysOf(vdoms, seed)),
     hostname: identity(options.hostname, port) ?? 'cmdb-emulator',
     serial: identity(options.serial, port) ?? release?.serial ?? DEVICE.serial,
     catalogue,

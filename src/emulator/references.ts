@@ -226,14 +226,14 @@ function renamedAt(value: unknown, site: ReferenceSite, at: number, from: string
  * a delete or a change may take away, what a rename carries along, and what cannot be deleted.
  */
 export class Integrity {
+  private readonly places: Places;
+
   constructor(
-    private readonly places: Places,
+    index: ReferenceIndex,
     /** The keys of a table's factory objects for an owner (the seed's). */
     private readonly staticKeys: (owner: Owner, table: TableDef) => ReadonlySet<string>,
-  ) {}
-
-  static of(index: ReferenceIndex, staticKeys: (owner: Owner, table: TableDef) => ReadonlySet<string>): Integrity {
-    return new Integrity(index.places, staticKeys);
+  ) {
+    this.places = index.places;
   }
 
   private owner(vdom: string, table: TableDef): Owner {
