@@ -481,6 +481,36 @@ record({
   met: references.ratio <= 1.2,
 });
 
+// A restore of 10,000 objects that name each other (bench/restore.ts: an empty emulator, then
+// `apply -f`) against the same restore by another build, whose emulator and CLI it runs:
+// BENCH_BASELINE is a built checkout of it (the previous main). The emulator checks every reference
+// of every write; goal: at most 1.3× the build before those checks.
+const baseline = process.env.BENCH_BASELINE;
+const restore = join(root, 'dist/bench/restore.js');
+if (baseline) {
+  await paired(
+    'restore of 10,000 objects onto an empty emulator (`apply -f`) / the same by the BENCH_BASELINE build',
+    node('restore, this build', [restore, root]),
+    node('restore, the baseline build', [restore, baseline]),
+    1.3,
+    Math.min(runs, 5),
+  );
+  await paired(
+    'the same restore, then deleting its 10,000 objects (`delete`, each checked for users) / by the BENCH_BASELINE build',
+    node('restore and delete, this build', [restore, root, '--delete']),
+    node('restore and delete, the baseline build', [restore, baseline, '--delete']),
+    1.3,
+    Math.min(runs, 3),
+  );
+} else {
+  record({
+    measure: 'restore of 10,000 objects',
+    value: 'not measured: set BENCH_BASELINE to a built checkout of the build to compare with',
+    goal: '≤ 1.3×',
+    met: null,
+  });
+}
+
 // Many devices: `list` over 50 device profiles (one emulator each, on loopback) in one run, against a
 // bash loop of 50 single-device runs; and the one run's peak RSS.
 const FLEET = 50;

@@ -4,11 +4,14 @@
 //   dist/src/catalogue/data/index.json    every table's summary, without fields (tables, completion,
 //                                         "did you mean");
 //   dist/src/catalogue/data/all.json      every table whole (export, the emulator);
-//   dist/src/catalogue/data/t/<name>.json one table whole: a command reads the one it touches.
+//   dist/src/catalogue/data/t/<name>.json one table whole: a command reads the one it touches;
+//   dist/src/catalogue/data/referrers.json per table, the tables that can name its objects;
+//   dist/src/catalogue/data/factory-objects.json the factory objects (factory-objects-6.4.14.json)
+//                                         under the catalogue's paths.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileCatalogue } from '../dist/src/catalogue/compile.js';
+import { compileCatalogue, compileFactoryObjects, compileReferrers } from '../dist/src/catalogue/compile.js';
 import { tableFileName } from '../dist/src/catalogue/names.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,6 +34,11 @@ for (const table of tables) {
 writeFileSync(join(temp, 'all.json'), JSON.stringify({ release: device.release, tables }));
 const summaries = tables.map(({ fields, ...summary }) => summary);
 writeFileSync(join(temp, 'index.json'), JSON.stringify({ release: device.release, tables: summaries }));
+writeFileSync(join(temp, 'referrers.json'), JSON.stringify(compileReferrers(tables)));
+writeFileSync(
+  join(temp, 'factory-objects.json'),
+  JSON.stringify(compileFactoryObjects(read('factory-objects-6.4.14.json'))),
+);
 rmSync(out, { recursive: true, force: true });
 renameSync(temp, out);
 process.stdout.write(

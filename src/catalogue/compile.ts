@@ -1,6 +1,7 @@
 // Build time only (scripts/catalogue.js): SPEC.md's 42 tables and the 6.4.14 device's 472 as one
 // catalogue, written as files a run reads one table at a time (README "The catalogue").
 import { specNameOf } from './names.js';
+import { referrerMap, type Referrer } from './references.js';
 import type { FieldSchema, KeyType, OperationCode, TableScope, TableSummary } from './types.js';
 
 export interface SourceTable {
@@ -92,4 +93,29 @@ export function compileCatalogue(device: SourceTable[], spec: SourceTable[]): Co
   });
   if (specByPath.size) throw new Error(`SPEC.md tables the device does not have: ${[...specByPath.keys()].join(', ')}`);
   return tables;
+}
+
+/** The factory objects file of ../shared/data as shipped: tables under the catalogue's paths. */
+export interface CompiledFactoryObjects {
+  release: string;
+  objects: Record<string, string[]>;
+  databases: string[];
+}
+
+/** `factory-objects-6.4.14.json` under the catalogue's paths (no leading slash, SPEC.md's names). */
+export function compileFactoryObjects(source: {
+  release: string;
+  objects: { table: string; keys: (string | number)[] }[];
+  databases: string[];
+}): CompiledFactoryObjects {
+  return {
+    release: source.release,
+    objects: Object.fromEntries(source.objects.map((o) => [catalogueName(o.table), o.keys.map(String)])),
+    databases: source.databases.map(catalogueName),
+  };
+}
+
+/** Per table, the tables that can name its objects (what a delete or `refs` looks through). */
+export function compileReferrers(tables: CompiledTable[]): Record<string, Referrer[]> {
+  return referrerMap(tables);
 }

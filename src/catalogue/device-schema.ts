@@ -1,7 +1,7 @@
 // The device's own description of its tables (PROTOCOL.md, "The device's own schema"), read into the
 // catalogue's shape: what a release other than 6.4.14 is known by. Pure functions of the answers; a
 // type or category never seen before is read as a string field, never refused.
-import type { FieldSchema, KeyType, TableDef } from './types.js';
+import type { FieldReference, FieldSchema, KeyType, TableDef, TableScope } from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -46,10 +46,57 @@ function formatOf(type: string): string | undefined {
   return undefined;
 }
 
-/** One field of a device schema in the catalogue's shape. */
-export function fieldFromSchema(field: unknown): FieldSchema {
+/**
+ * A `datasource` entry (`firewall.address.name`, `firewall.service.custom.name`, `system.sdwan.zone.name`:
+ * area, table, then a field, through sub-tables where it names one) as the table and field it names,
+ * resolved against the tables there are (`hasTable`); undefined when no table of that name exists.
+ */
+export function referenceOf(datasource: string, hasTable: (path: string) => boolean): FieldReference | undefined {
+  const parts = datasource.split('.');
+  // The longest table path first: `firewall.service/custom` before `firewall/service`.
+  for (let cut = parts.length - 1; cut >= 2; cut--) {
+    const table = `${parts.slice(0, cut - 1).join('.')}/${parts[cut - 1]}`;
+    if (hasTable(table)) return { table, field: parts.slice(cut).join('.') };
+  }
+  return undefined;
+}
+
+/** How a reader of a schema turns `datasource` entries into references (none: they are not read). */
+export type ResolveDatasource = (datasource: string) => FieldReference | undefined;
+
+/** The references of a field's `datasource`, or none when any of its tables is unknown (not checkable then). */
+function referencesOf(field: Obj, resolve: ResolveDatasource | undefined): FieldReference[] | undefined {
+  if (!resolve || !Array.isArray(field.datasource) || field.datasource.length === 0) return undefined;
+  const references = field.datasource.map((entry) => (typeof entry === 'string' ? resolve(entry) : undefined));
+  return references.every((r) => r !== undefined) ? (references as FieldReference[]) : undefined;
+}
+
+/** The integrity facts of a field: what it names, what a new object gets, whether the schema requires it. */
+function factsOf(field: Obj, resolve: ResolveDatasource | undefined): Partial<FieldSchema> {
+  const references = referencesOf(field, resolve);
+  const given = field.default;
+  return {
+    ...(references ? { references } : {}),
+    ...(typeof given === 'string' || typeof given === 'number' ? { default: given } : {}),
+    ...(field.required === true ? { required: true } : {}),
+    ...(typeof field.type === 'string' && field.type ? { deviceType: field.type } : {}),
+  };
+}
+
+/**
+ * One field of a device schema in the catalogue's shape, with its `default`, `required`, device type
+ * and, given a way to resolve them, the references of its `datasource`.
+ */
+export function fieldFromSchema(field: unknown, resolve?: ResolveDatasource): FieldSchema {
   if (!isObject(field)) return { type: 'string' };
-  if (field.category === 'table') return { type: 'array', items: fieldsFromSchema(field.children) };
+  if (field.category === 'table') {
+    const references = referencesOf(field, resolve);
+    return { type: 'array', items: fieldsFromSchema(field.children, resolve), ...(references ? { references } : {}) };
+  }
+  return { ...unitaryField(field), ...factsOf(field, resolve) };
+}
+
+function unitaryField(field: Obj): FieldSchema {
   const type = typeof field.type === 'string' ? field.type : '';
   if (type === 'option') {
     const options = Array.isArray(field.options) ? field.options : [];
@@ -78,9 +125,17 @@ export function fieldFromSchema(field: unknown): FieldSchema {
 }
 
 /** The `children` of a schema as the catalogue's fields (a missing or odd one: no fields). */
-export function fieldsFromSchema(children: unknown): Record<string, FieldSchema> {
+export function fieldsFromSchema(children: unknown, resolve?: ResolveDatasource): Record<string, FieldSchema> {
   if (!isObject(children)) return {};
-  return Object.fromEntries(Object.entries(children).map(([name, field]) => [name, fieldFromSchema(field)]));
+  return Object.fromEntries(Object.entries(children).map(([name, field]) => [name, fieldFromSchema(field, resolve)]));
+}
+
+const SCOPES: readonly string[] = ['vdom', 'global', 'global-vdom', 'both'];
+
+/** Where a table's objects live, from the schema's `object_range` (absent when it does not say). */
+export function scopeOf(schema: unknown): TableScope | undefined {
+  const range = isObject(schema) ? schema.object_range : undefined;
+  return typeof range === 'string' && SCOPES.includes(range) ? (range as TableScope) : undefined;
 }
 
 /**
@@ -88,8 +143,9 @@ export function fieldsFromSchema(children: unknown): Record<string, FieldSchema>
  * update, delete), `complex` a singleton (read, update); a read-only one keeps only its reads.
  * Another category is keyed when it names a key, else a singleton.
  */
-export function tableFromSchema(path: string, schema: unknown): TableDef {
+export function tableFromSchema(path: string, schema: unknown, resolve?: ResolveDatasource): TableDef {
   const s: DeviceTableSchema = isObject(schema) ? schema : {};
+  const scope = scopeOf(s);
   const singleton = s.category === 'complex' || (s.category !== 'table' && typeof s.mkey !== 'string');
   const readonly = s.readonly === true;
   const key = singleton ? null : typeof s.mkey === 'string' && s.mkey ? s.mkey : null;
@@ -101,7 +157,8 @@ export function tableFromSchema(path: string, schema: unknown): TableDef {
     singleton,
     key,
     keyType,
-    fields: fieldsFromSchema(s.children),
+    ...(scope ? { scope } : {}),
+    fields: fieldsFromSchema(s.children, resolve),
     known: true,
   };
 }

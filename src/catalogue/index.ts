@@ -22,7 +22,8 @@ export const RELEASE = '6.4.14';
 /** The compiled catalogue (scripts/catalogue.js), beside this module in the tree and the bundle alike. */
 const DATA = new URL('../catalogue/data/', import.meta.url);
 
-function readData<T>(name: string): T {
+/** One file of the compiled catalogue, parsed. */
+export function readData<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(name, DATA), 'utf8')) as T;
 }
 

@@ -1,9 +1,11 @@
 // A catalogue as a value: the shipped 6.4.14 one (the compiled files, read a table at a time), or one
 // read from a device's own schema (another release). Commands, completion and the emulator are handed
 // one; nothing outside src/catalogue needs to know which.
-import { allTables, findTable, RELEASE, tableSummaries } from './index.js';
+import { allTables, findTable, readData, RELEASE, tableSummaries } from './index.js';
 import { normalizeTablePath, specNameOf } from './names.js';
+import { referrerMap, type Referrer } from './references.js';
 import {
+  referenceOf,
   releaseNumber,
   tableFromSchema,
   type DeviceRelease,
@@ -23,6 +25,8 @@ export interface Catalogue {
   summaries(): TableSummary[];
   /** Every table whole. */
   all(): TableDef[];
+  /** The tables that can name objects of a table, and where (catalogue `references`, a schema's `datasource`). */
+  referrers(path: string): readonly Referrer[];
   /** The device's own schema of a table, as it answered (a catalogue read from a device). */
   schemaOf?(path: string): DeviceTableSchema | undefined;
   /** The whole tree as the device answered it (a catalogue read from a device). */
@@ -34,6 +38,8 @@ export interface Catalogue {
   lookup?(path: string): Promise<TableDef | undefined>;
 }
 
+let shippedReferrers: Record<string, Referrer[]> | undefined;
+
 /** The catalogue shipped in the package: the 6.4.14 device's 472 tables and SPEC.md's 42. */
 export const SHIPPED_CATALOGUE: Catalogue = {
   release: RELEASE,
@@ -41,6 +47,10 @@ export const SHIPPED_CATALOGUE: Catalogue = {
   find: findTable,
   summaries: tableSummaries,
   all: allTables,
+  referrers: (path) => {
+    shippedReferrers ??= readData<Record<string, Referrer[]>>('referrers.json');
+    return shippedReferrers[normalizeTablePath(path)] ?? [];
+  },
 };
 
 /** The same catalogue without looking tables up in the device's schema (a command about the schema itself). */
@@ -51,6 +61,7 @@ export function withoutLookup(catalogue: Catalogue): Catalogue {
     find: (path) => catalogue.find(path),
     summaries: () => catalogue.summaries(),
     all: () => catalogue.all(),
+    referrers: (path) => catalogue.referrers(path),
   };
 }
 
@@ -69,7 +80,10 @@ export class DeviceCatalogue implements Catalogue {
   readonly shipped = false;
   readonly release: string;
   private readonly tables = new Map<string, { table: TableDef; entry: DeviceTreeEntry }>();
+  /** Every table path of the schema read so far, under the device's names: what a `datasource` may name. */
+  private readonly devicePaths = new Set<string>();
   private specs: Map<string, TableSummary> | undefined;
+  private referrerIndex: Record<string, Referrer[]> | undefined;
   lookup?: (path: string) => Promise<TableDef | undefined>;
 
   constructor(
@@ -77,8 +91,16 @@ export class DeviceCatalogue implements Catalogue {
     entries: DeviceTreeEntry[] = [],
   ) {
     this.release = device.version ? releaseNumber(device.version) : 'unknown';
+    // Every path first, so that a table's references resolve to tables further down the tree.
+    for (const entry of entries) this.devicePaths.add(`${entry.path}/${entry.name}`);
     for (const entry of entries) this.add(entry);
   }
+
+  /** A `datasource` entry as a reference under the catalogue's path of the table it names. */
+  private readonly resolve = (datasource: string) => {
+    const found = referenceOf(datasource, (path) => this.devicePaths.has(path));
+    return found && { ...found, table: specNameOf(found.table) ?? found.table };
+  };
 
   /** SPEC.md's tables of the shipped catalogue, by path (its index only, read once). */
   private spec(path: string): TableSummary | undefined {
@@ -94,7 +116,9 @@ export class DeviceCatalogue implements Catalogue {
   add(entry: DeviceTreeEntry): TableDef {
     const devicePath = `${entry.path}/${entry.name}`;
     const path = specNameOf(devicePath) ?? devicePath;
-    const read = tableFromSchema(path, entry.schema);
+    this.devicePaths.add(devicePath);
+    this.referrerIndex = undefined;
+    const read = tableFromSchema(path, entry.schema, this.resolve);
     const spec = this.spec(path);
     const table: TableDef =
       spec && spec.singleton === read.singleton
@@ -125,6 +149,11 @@ export class DeviceCatalogue implements Catalogue {
 
   all(): TableDef[] {
     return [...this.tables.values()].map((t) => t.table).sort(byPath);
+  }
+
+  referrers(input: string): readonly Referrer[] {
+    this.referrerIndex ??= referrerMap(this.all());
+    return this.referrerIndex[normalizeTablePath(input)] ?? [];
   }
 
   schemaOf(input: string): DeviceTableSchema | undefined {

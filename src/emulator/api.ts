@@ -1,3 +1,5 @@
+// The JSON API behind authentication: the CMDB tables (cmdb.ts), batch transactions, the schema tree
+// and the monitor endpoints clients call (status, firmware, the configuration backup, object usage).
 import type { TableDef } from '../catalogue/index.js';
 import type { DeviceRelease } from '../catalogue/device-schema.js';
 import type { Catalogue } from '../catalogue/provider.js';
@@ -14,8 +16,9 @@ import {
 } from './envelope.js';
 import { configBackup } from './backup.js';
 import { flag } from './query.js';
-import { schemaTree } from './schema.js';
-import { revisionText, type Database, type View } from './store.js';
+import type { Integrity } from './references.js';
+import { schemaTree, typeId } from './schema.js';
+import { KeyedTable, revisionText, type Database, type View } from './store.js';
 import type { TransactionManager } from './transactions.js';
 import { parseJsonBody, validateObject } from './validate.js';
 
@@ -23,6 +26,7 @@ export const CMDB_PREFIX = '/api/v2/cmdb';
 const STATUS_PATH = '/api/v2/monitor/system/status';
 const FIRMWARE_PATH = '/api/v2/monitor/system/firmware';
 const BACKUP_PATH = '/api/v2/monitor/system/config/backup';
+const USAGE_PATH = '/api/v2/monitor/system/object/usage';
 
 export interface ApiRequest {
   method: string;
@@ -46,6 +50,8 @@ export interface ApiDeps {
   db: Database;
   committed: View;
   transactions: TransactionManager;
+  /** The device's rules about references (and its factory objects). */
+  integrity: Integrity;
   hostname: string;
   /** The serial number every envelope carries (each emulator its own, so that a fleet of them can be told apart). */
   serial: string;
@@ -177,6 +183,7 @@ export class Api {
       if (request.path === STATUS_PATH) return this.status(request);
       if (request.path === FIRMWARE_PATH) return this.firmware(request);
       if (request.path === BACKUP_PATH) return this.backup(request);
+      if (request.path === USAGE_PATH) return this.usage(request);
       if (request.path === CMDB_PREFIX || request.path === `${CMDB_PREFIX}/`) return this.transactionRequest(request);
       if (request.path.startsWith(`${CMDB_PREFIX}/`)) return this.cmdb(request, context);
       throw fail.notFound();
@@ -257,6 +264,63 @@ export class Api {
         tables: this.deps.catalogue.all(),
         ...this.release,
       }),
+    };
+  }
+
+  /**
+   * `GET monitor/system/object/usage?q_path=&q_name=&mkey=` (and `vdom`, `scope`): the objects that
+   * name an object directly (`currently_using`), and the tables that can (`can_use`). An unknown key
+   * answers an empty list.
+   */
+  private usage(request: ApiRequest): ApiResponse {
+    requireMethod(request, 'GET');
+    const { params, principal } = request;
+    const [qPath, qName, mkey] = ['q_path', 'q_name', 'mkey'].map((name) => params.get(name));
+    if (!qPath || !qName || mkey === null)
+      throw fail.missingParameter("object/usage needs the parameters 'q_path', 'q_name' and 'mkey'");
+    const scope = params.get('scope');
+    if (scope !== null && scope !== 'vdom' && scope !== 'global')
+      throw fail.invalidRequest(`invalid value for 'scope': ${JSON.stringify(scope)} (vdom|global)`);
+    const found = this.deps.catalogue.find(`${qPath}/${qName}`);
+    const table = found?.aliasOf ? this.deps.catalogue.find(found.aliasOf) : found;
+    if (!table || table.singleton) throw fail.notFound(`no table ${qPath}/${qName} whose objects can be named`);
+    if (!hasGroup(principal, table.group)) throw fail.noGroup(table.group);
+    const selection = selectVdoms(this.deps.db, principal, params);
+    const view = this.viewFor(request);
+    const envelopes = selection.vdoms.map((vdom) => {
+      const results = this.usageIn(view, vdom, table, mkey);
+      const context = { http_method: 'GET', vdom, path: 'system', name: 'object' };
+      return { ...successEnvelope(context, { results }), action: 'usage' };
+    });
+    if (!selection.multi) return { status: 200, body: envelopes[0] };
+    return { status: 200, body: envelopes };
+  }
+
+  private usageIn(view: View, vdom: string, table: TableDef, mkey: string): Record<string, unknown> {
+    const { catalogue, integrity } = this.deps;
+    const state = view.read(vdom, table.path);
+    const key = table.keyType === 'integer' && /^\d+$/.test(mkey) ? Number(mkey) : mkey;
+    const object = state instanceof KeyedTable ? state.get(key) : undefined;
+    const users = object ? integrity.usersOfObject(view, vdom, table, object) : [];
+    const currentlyUsing = users.map((use) => {
+      const user = catalogue.find(use.table)!;
+      return {
+        ...splitTablePath(use.table),
+        ...(use.key === null ? {} : { mkey: use.key }),
+        ...(use.owner === null ? {} : { vdom: use.owner }),
+        attribute: use.field,
+        table_type: user.singleton ? 'complex' : 'table',
+        static: use.key !== null && integrity.isStatic(use.owner ?? vdom, user, use.key),
+        reference_count: 0,
+      };
+    });
+    const tables = [...new Set(catalogue.referrers(table.path).map((referrer) => referrer.table))]
+      .map((path) => catalogue.find(path))
+      .filter((found): found is TableDef => found !== undefined);
+    return {
+      currently_using: currentlyUsing,
+      can_use: tables.map((user) => ({ ...splitTablePath(user.path), range: user.scope ?? 'vdom' })),
+      q_types: tables.map((user) => typeId(user)),
     };
   }
 
@@ -356,7 +420,12 @@ export class Api {
     const vdom = context.vdom!;
     const before = view.read(vdom, table.path).revision;
     try {
-      const result = operation.run({ view, vdom, transactions: this.deps.transactions });
+      const result = operation.run({
+        view,
+        vdom,
+        transactions: this.deps.transactions,
+        integrity: this.deps.integrity,
+      });
       const after = view.read(vdom, table.path).revision;
       const located = result.mkey === undefined ? context : { ...context, mkey: result.mkey };
       return successEnvelope(located, {

@@ -1,3 +1,5 @@
+// The emulator's configuration backup (monitor/system/config/backup): its state in the device's own
+// syntax, as a backup holds it.
 import { allTables, type TableDef } from '../catalogue/index.js';
 import { writeConf, type ConfTableInput } from '../syntax/index.js';
 import { DEVICE } from './envelope.js';

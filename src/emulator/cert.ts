@@ -1,3 +1,5 @@
+// The self-signed certificate `--tls` serves: an EC P-256 key and an X.509 v3 certificate for the
+// loopback names, made without external tools.
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as der from './der.js';

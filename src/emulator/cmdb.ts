@@ -1,9 +1,30 @@
+// The CMDB tables' operations as a device runs them: list, read, create, update, delete, clone, move,
+// singletons and sub-table paths, each checked (operation, action, body, references) before it writes.
 import { allows, describeOperations, OPERATION_NAMES, type OperationCode, type TableDef } from '../catalogue/index.js';
 import { fail } from './envelope.js';
-import { parseListQuery, parseRenderOptions } from './query.js';
-import { renderEntries, renderObject } from './render.js';
-import { defaultsOf, materialize, subKeyOf, tableMeta, tableSchema, type Fields, type Obj } from './schema.js';
-import { keyId, KeyedTable, revisionText, SingletonTable, type TableState, type View } from './store.js';
+import { parseListQuery, parseRenderOptions, type RenderOptions } from './query.js';
+import type { Integrity } from './references.js';
+import { renderEntries, renderObject, type ObjectMeta } from './render.js';
+import {
+  defaultsOf,
+  materialize,
+  subKeyOf,
+  tableMeta,
+  tableSchema,
+  withUuid,
+  type Fields,
+  type Obj,
+} from './schema.js';
+import {
+  keyId,
+  KeyedTable,
+  revisionText,
+  SingletonTable,
+  type Change,
+  type Edit,
+  type TableState,
+  type View,
+} from './store.js';
 import type { TransactionManager } from './transactions.js';
 import { checkKey, parseJsonBody, validateObject, validateValue } from './validate.js';
 
@@ -25,6 +46,7 @@ export interface RunContext {
   view: View;
   vdom: string;
   transactions: TransactionManager;
+  integrity: Integrity;
 }
 
 export interface RunResult {
@@ -101,6 +123,40 @@ function unchanged(before: Obj, after: Obj): boolean {
   return JSON.stringify(before) === JSON.stringify(after);
 }
 
+/**
+ * Fields every object of a table needs beyond its key, refused when a create lacks them as the API layer
+ * refuses a missing attribute. The catalogue's wider `required` marks apply only in some cases: not these.
+ */
+const NEEDED: Record<string, readonly string[]> = {
+  'firewall/policy': ['srcintf', 'dstintf', 'srcaddr', 'dstaddr', 'schedule', 'service'],
+};
+
+function checkNeeded(table: TableDef, object: Obj): void {
+  for (const field of NEEDED[table.path] ?? []) {
+    const value = object[field];
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0))
+      throw fail.mustBeSet(field);
+  }
+}
+
+/** `q_ref`, `q_static` and `q_no_rename` of an object, as a device counts them (only asked for with `with_meta`). */
+function metaOf(
+  table: TableDef,
+  { view, vdom, integrity }: RunContext,
+  options: RenderOptions,
+): ObjectMeta | undefined {
+  if (!options.withMeta) return undefined;
+  return (object) => {
+    const users = integrity.usersOfObject(view, vdom, table, object);
+    const fixed = !table.singleton && integrity.isStatic(vdom, table, object[table.key!]);
+    return {
+      ref: new Set(users.map((use) => `${use.owner}\0${use.table}\0${keyId(use.key)}`)).size,
+      static: fixed,
+      noRename: fixed,
+    };
+  };
+}
+
 /** An integer-keyed table has no entry under a key that is not an integer. */
 function parseItemKey(table: TableDef, text: string): string | number {
   if (table.keyType !== 'integer') return text;
@@ -137,9 +193,10 @@ function list(call: CmdbCall): Operation {
   const query = parseListQuery(table, call.params);
   return {
     write: false,
-    run: ({ view, vdom }) => {
-      const rows = asKeyed(view.read(vdom, table.path)).page(query.start, query.count, query.match);
-      return { results: rows.map((row) => renderObject(table, row, query.render)) };
+    run: (context) => {
+      const rows = asKeyed(context.view.read(context.vdom, table.path)).page(query.start, query.count, query.match);
+      const meta = metaOf(table, context, query.render);
+      return { results: rows.map((row) => renderObject(table, row, query.render, meta)) };
     },
   };
 }
@@ -149,10 +206,10 @@ function read(call: CmdbCall, key: string | number): Operation {
   const options = parseRenderOptions(call.params);
   return {
     write: false,
-    run: ({ view, vdom }) => {
-      const row = asKeyed(view.read(vdom, table.path)).get(key);
+    run: (context) => {
+      const row = asKeyed(context.view.read(context.vdom, table.path)).get(key);
       if (!row) throw notFound(table, key);
-      return { results: [renderObject(table, row, options)], mkey: key };
+      return { results: [renderObject(table, row, options, metaOf(table, context, options))], mkey: key };
     },
   };
 }
@@ -169,17 +226,20 @@ function create(call: CmdbCall): Operation {
     table.path,
   );
   if (!numbered) checkKey(keyField, input, true);
+  checkNeeded(table, input);
   const row = materialize(table.fields, input, true);
   return {
     write: true,
-    run: ({ view, vdom }) => {
+    run: ({ view, vdom, integrity }) => {
       let mkey = row[keyField];
       view.write(vdom, table.path, (state) => {
         const rows = asKeyed(state);
         if (numbered) mkey = nextFreeKey(table, rows);
         if (rows.has(mkey)) throw fail.duplicate(keyField, mkey);
-        rows.insert({ ...row, [keyField]: mkey });
-        return true;
+        const created = withUuid(table, { ...row, [keyField]: mkey });
+        integrity.checkNames(view, vdom, table, undefined, created, Object.keys(input));
+        rows.insert(created);
+        return [{ after: created }];
       });
       return { mkey };
     },
@@ -188,51 +248,61 @@ function create(call: CmdbCall): Operation {
 
 /**
  * A write to the entry `key` of a keyed table, which must exist: `change` edits the rows and says
- * whether anything changed, and the key the answer names (the entry's after a rename, or its copy's).
+ * what it changed, and the key the answer names (the entry's after a rename, or its copy's).
  */
 function entryWrite(
   table: TableDef,
   key: string | number,
-  change: (rows: KeyedTable, entry: Obj) => { changed: boolean; mkey: unknown },
+  change: (rows: KeyedTable, entry: Obj, context: RunContext) => { change: Change; mkey: unknown },
 ): Operation {
   return {
     write: true,
-    run: ({ view, vdom }) => {
+    run: (context) => {
       let mkey: unknown = key;
-      view.write(vdom, table.path, (state) => {
+      context.view.write(context.vdom, table.path, (state) => {
         const rows = asKeyed(state);
         const entry = rows.get(key);
         if (!entry) throw notFound(table, key);
-        const done = change(rows, entry);
+        const done = change(rows, entry, context);
         mkey = done.mkey;
-        return done.changed;
+        return done.change;
       });
       return { mkey };
     },
   };
 }
 
-/** A PUT changes only the fields it carries; carrying another key renames the entry. */
+/**
+ * A PUT changes only the fields it carries; carrying another key renames the entry, and every
+ * object that named it names it under its new key (as when an administrator renames it on a device).
+ */
 function update(call: CmdbCall, key: string | number): Operation {
   const { table } = call;
   const keyField = table.key!;
   const patch = validateObject(table.fields, parseBody(call), '', table.path);
   checkKey(keyField, patch, false);
   const changes = materialize(table.fields, patch, false);
-  return entryWrite(table, key, (rows, old) => {
+  return entryWrite(table, key, (rows, old, { view, vdom, integrity }) => {
     const next = { ...old, ...changes };
     const mkey = next[keyField];
-    if (keyId(mkey) !== keyId(key) && rows.has(mkey)) throw fail.duplicate(keyField, mkey);
-    if (unchanged(old, next)) return { changed: false, mkey };
+    const renamed = keyId(mkey) !== keyId(key);
+    if (renamed && rows.has(mkey)) throw fail.duplicate(keyField, mkey);
+    if (unchanged(old, next)) return { change: [], mkey };
+    if (renamed) integrity.checkRename(vdom, table, key);
+    integrity.checkNames(view, vdom, table, old, next, Object.keys(patch));
+    integrity.checkRemoved(view, vdom, table, old, next);
+    if (renamed) integrity.renameUsers(view, vdom, table, key, mkey);
     rows.replace(key, next);
-    return { changed: true, mkey };
+    return { change: [{ before: old, after: next }], mkey };
   });
 }
 
+/** A delete refused while anything names the object, and for factory objects. */
 function remove(call: CmdbCall, key: string | number): Operation {
-  return entryWrite(call.table, key, (rows) => {
+  return entryWrite(call.table, key, (rows, entry, { view, vdom, integrity }) => {
+    integrity.checkRemoved(view, vdom, call.table, entry, undefined);
     rows.remove(key);
-    return { changed: true, mkey: key };
+    return { change: [{ before: entry }], mkey: key };
   });
 }
 
@@ -245,8 +315,10 @@ function clone(call: CmdbCall, key: string | number): Operation {
   const nkey = validateValue('nkey', table.fields[keyField] ?? { type: 'string' }, nkeyText);
   return entryWrite(table, key, (rows, source) => {
     if (rows.has(nkey)) throw fail.duplicate(keyField, nkey);
-    rows.insert({ ...source, [keyField]: nkey });
-    return { changed: true, mkey: nkey };
+    // A copy names what its source names, and gets a UUID of its own.
+    const copy = withUuid(table, { ...source, [keyField]: nkey, ...('uuid' in source ? { uuid: '' } : {}) });
+    rows.insert(copy);
+    return { change: [{ after: copy }], mkey: nkey };
   });
 }
 
@@ -262,7 +334,7 @@ function move(call: CmdbCall, key: string | number): Operation {
   const target = parseItemKey(table, (before ?? after)!);
   return entryWrite(table, key, (rows) => {
     if (!rows.has(target)) throw fail.notFound(`${where} entry ${JSON.stringify(target)} not found in ${table.path}`);
-    return { changed: rows.move(key, target, where), mkey: key };
+    return { change: rows.move(key, target, where), mkey: key };
   });
 }
 
@@ -271,24 +343,28 @@ function getSingleton(call: CmdbCall): Operation {
   const options = parseRenderOptions(call.params);
   return {
     write: false,
-    run: ({ view, vdom }) => ({
-      results: renderObject(table, asSingleton(view.read(vdom, table.path)).object, options),
+    run: (context) => ({
+      results: renderObject(table, asSingleton(context.view.read(context.vdom, table.path)).object, options),
     }),
   };
 }
 
 function updateSingleton(call: CmdbCall): Operation {
   const { table } = call;
-  const changes = materialize(table.fields, validateObject(table.fields, parseBody(call), '', table.path), false);
+  const patch = validateObject(table.fields, parseBody(call), '', table.path);
+  const changes = materialize(table.fields, patch, false);
   return {
     write: true,
-    run: ({ view, vdom }) => {
+    run: ({ view, vdom, integrity }) => {
       view.write(vdom, table.path, (state) => {
         const settings = asSingleton(state);
-        const next = { ...settings.object, ...changes };
-        if (unchanged(settings.object, next)) return false;
+        const before = settings.object;
+        const next = { ...before, ...changes };
+        if (unchanged(before, next)) return [];
+        integrity.checkNames(view, vdom, table, before, next, Object.keys(patch));
+        integrity.checkRemoved(view, vdom, table, before, next);
         settings.object = next;
-        return true;
+        return [{ before, after: next }];
       });
       return {};
     },
@@ -418,16 +494,18 @@ function planChild(call: CmdbCall, action: string | null, parentKey: string | nu
     requireOperation(call, table.singleton ? 'P' : 'U');
     return {
       write: true,
-      run: ({ view, vdom }) => {
+      run: ({ view, vdom, integrity }) => {
         let mkey: unknown;
-        view.write(vdom, table.path, (state) => {
+        view.write(vdom, table.path, (state): Edit[] => {
           const parent = parentOf(call, state, parentKey);
           const changed = change(entriesOf(parent, child));
           mkey = changed.mkey;
           const next = { ...parent, [child.field]: changed.entries };
-          if (unchanged(parent, next)) return false;
+          if (unchanged(parent, next)) return [];
+          integrity.checkNames(view, vdom, table, parent, next, [child.field]);
+          integrity.checkRemoved(view, vdom, table, parent, next);
           replaceParent(state, parentKey, next);
-          return true;
+          return [{ before: parent, after: next }];
         });
         return { mkey };
       },

@@ -17,6 +17,8 @@ export class DeviceError extends Error {
     readonly httpStatus: number,
     readonly code: number,
     readonly cliError?: string,
+    /** Fields the device adds to this error's envelope (`revision_changed: false` on a refused delete). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(cliError ?? `HTTP ${httpStatus} (error ${code})`);
   }
@@ -28,6 +30,17 @@ export class DeviceError extends Error {
  */
 export function cliRefusal(code: number, subject: string, detail: string): string {
   return `node_check_object fail! for ${subject}\n\n${detail}\nCommand fail. Return code ${code}\n`;
+}
+
+/** `firewall/address` → `firewall.address`, as the CLI layer names a table in its messages. */
+const cliTable = (tablePath: string) => tablePath.replace('/', '.');
+
+/** What the CLI layer says when a delete fails (PROTOCOL.md "References and integrity"), with the emulator's reason. */
+function deleteRefusal(tablePath: string, key: unknown, reason: string): string {
+  return (
+    `${reason} command_cli_delete:${cliTable(tablePath)} delete table entry ${String(key)} unset oper error ret=-23\n` +
+    'Command fail. Return code -23\n'
+  );
 }
 
 /** A value the device's CLI layer refuses: HTTP 500 with its code, as 6.4 devices answer. */
@@ -65,6 +78,42 @@ export const fail = {
   noTransaction: (id: unknown) =>
     new DeviceError(404, -3, `transaction ${String(id)} does not exist (expired, committed or aborted)`),
   internal: (message: string) => new DeviceError(500, -1, message),
+  /**
+   * A reference to an object that does not exist: the CLI layer cannot parse an interface or zone
+   * (-651), any other missing object is not found in the field's datasource (-3). Nothing is written.
+   */
+  missingReference: (field: string, name: string, parsed: boolean) =>
+    parsed
+      ? new DeviceError(500, -651, cliRefusal(-651, `${field} ${name}`, `value parse error before '${name}'`))
+      : new DeviceError(
+          500,
+          -3,
+          cliRefusal(-3, `${field} ${name}`, `entry not found in datasource\nvalue parse error before '${name}'`),
+        ),
+  /** A delete (or a change) taking away an object other objects name: -23, nothing changed. */
+  inUse: (tablePath: string, key: unknown, users: string) =>
+    new DeviceError(500, -23, deleteRefusal(tablePath, key, `${String(key)} is in use by ${users}.`), {
+      revision_changed: false,
+    }),
+  /** A factory object (`q_static`) cannot be deleted. */
+  factoryObject: (tablePath: string, key: unknown) =>
+    new DeviceError(
+      500,
+      -23,
+      deleteRefusal(tablePath, key, `${String(key)} is a factory object (q_static) and cannot be deleted.`),
+      { revision_changed: false },
+    ),
+  /** A factory object keeps its name (`q_no_rename`). */
+  noRename: (tablePath: string, key: unknown) =>
+    new DeviceError(
+      500,
+      -651,
+      cliRefusal(
+        -651,
+        `name ${String(key)}`,
+        `${cliTable(tablePath)} ${String(key)} is a factory object and cannot be renamed`,
+      ),
+    ),
 };
 
 /** Where a response is about: method, VDOM, table (`path`/`name` as the device splits it) and key. */
@@ -117,6 +166,7 @@ export function errorEnvelope(context: EnvelopeContext, error: DeviceError): Rec
     status: 'error',
     http_status: error.httpStatus,
     error: error.code,
+    ...error.extra,
   };
   if (error.cliError !== undefined) out.cli_error = error.cliError;
   return { ...out, ...stamp() };

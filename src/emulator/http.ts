@@ -1,3 +1,4 @@
+// Plain HTTP helpers of the emulated device: bounded body reading, and answers in JSON, HTML or text.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface ReadBody {

@@ -1,3 +1,5 @@
+// The emulated device as a library: `startEmulator` builds its database (state file or seed), its
+// reference index, transactions, API and HTTP front, and listens.
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -6,7 +8,7 @@ import type { TableDef } from '../catalogue/index.js';
 import type { DeviceRelease } from '../catalogue/device-schema.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { Api } from './api.js';
-import { Authenticator } from './login.js';
+import { Authenticator, type EmulatorAdmin, type EmulatorToken } from './login.js';
 import {
   certificateFingerprint,
   certificateHosts,
@@ -14,33 +16,18 @@ import {
   isUsableCertificate,
   type CertificatePair,
 } from './cert.js';
-import { materialize, type Obj } from './schema.js';
+import { materialize, withUuid, type Obj } from './schema.js';
 import { DEVICE } from './envelope.js';
-import { Device } from './server.js';
+import { Integrity, ReferenceIndex } from './references.js';
+import { flavorOf, staticKeys } from './seed.js';
+import { HttpFront, type ReceivedRequest } from './server.js';
 import { buildDatabase, loadState, saveState, snapshot, type SavedState } from './state.js';
-
-export { StateFileError } from './state.js';
-import { CommittedView, KeyedTable, type Database } from './store.js';
+import { CommittedView, KeyedTable, slotOf, type Database, type Owner } from './store.js';
 import { TransactionManager } from './transactions.js';
 
-export interface EmulatorAdmin {
-  username: string;
-  password: string;
-  groups?: string[] | 'all';
-  vdoms?: string[] | '*';
-  /** Login answers '3' until `token_code` matches. */
-  twoFactorCode?: string;
-  /** Login answers '4'. */
-  mustChangePassword?: boolean;
-  /** Login answers '2'. */
-  lockedOut?: boolean;
-}
-
-export interface EmulatorToken {
-  token: string;
-  groups?: string[] | 'all';
-  vdoms?: string[] | '*';
-}
+export type { EmulatorAdmin, EmulatorToken } from './login.js';
+export type { ReceivedRequest } from './server.js';
+export { StateFileError } from './state.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -89,16 +76,6 @@ export interface EmulatorOptions {
    * `7.6.0` (or a release from 7.6 on) takes the configuration backup as a POST (PROTOCOL.md).
    */
   release?: string | DeviceRelease;
-}
-
-export interface ReceivedRequest {
-  method: string;
-  /** Pathname as received, still percent-encoded. */
-  path: string;
-  /** Raw query string without '?'. */
-  query: string;
-  headers: Record<string, string>;
-  body: string;
 }
 
 export interface StartLine {
@@ -175,15 +152,41 @@ function readCommitted(db: Database, catalogue: Catalogue, tablePath: string, vd
   return structuredClone(state instanceof KeyedTable ? [...state.all()] : state.object);
 }
 
-function insertAll(db: Database, catalogue: Catalogue, tablePath: string, vdom: string, objects: Obj[]): void {
+function insertAll(
+  db: Database,
+  index: ReferenceIndex,
+  catalogue: Catalogue,
+  tablePath: string,
+  vdom: string,
+  objects: Obj[],
+): void {
   const table = catalogued(catalogue, tablePath);
   const state = db.table(vdom, table.path);
   if (!(state instanceof KeyedTable)) throw new Error(`${table.path} is a singleton`);
-  const rows = objects.map((object) => materialize(table.fields, structuredClone(object), true));
+  const rows = objects.map((object) => withUuid(table, materialize(table.fields, structuredClone(object), true)));
   for (const row of rows)
     if (state.has(row[table.key!])) throw new Error(`duplicate key ${String(row[table.key!])} in ${table.path}`);
   for (const row of rows) state.insert(row);
+  index.record(
+    db.ownerOf(vdom, table.path),
+    table.path,
+    rows.map((after) => ({ after })),
+  );
   state.revision++;
+}
+
+/** The factory objects of each table copy, worked out once: what `q_static` and a refused delete look at. */
+function staticKeysOf(
+  vdoms: readonly string[],
+  seed: 'demo' | 'empty',
+): (owner: Owner, table: TableDef) => ReadonlySet<string> {
+  const known = new Map<string, ReadonlySet<string>>();
+  return (owner, table) => {
+    const slot = slotOf(owner, table.path);
+    let keys = known.get(slot);
+    if (!keys) known.set(slot, (keys = staticKeys(table, flavorOf(vdoms, owner), seed)));
+    return keys;
+  };
 }
 
 function sameExtras(saved: SavedState, extras: Pick<SavedState, 'credentials' | 'tls' | 'port'>): boolean {
@@ -247,12 +250,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
     disclaimer: options.disclaimer ?? false,
   });
-  const transactions = new TransactionManager(db, persist);
+  const index = new ReferenceIndex(db, catalogue);
+  const transactions = new TransactionManager(db, index, persist);
   const release = releaseOf(options.release);
   const api = new Api({
     db,
-    committed: transactions.guard(new CommittedView(db, persist)),
+    committed: transactions.guard(new CommittedView(db, persist, index)),
     transactions,
+    integrity: new Integrity(index, staticKeysOf(vdoms, seed)),
     hostname: identity(options.hostname, port) ?? 'cmdb-emulator',
     serial: identity(options.serial, port) ?? release?.serial ?? DEVICE.serial,
     catalogue,
@@ -261,7 +266,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const requests: ReceivedRequest[] = [];
   server.on(
     'request',
-    new Device({
+    new HttpFront({
       auth,
       api,
       maxBodyBytes: options.maxBodyBytes ?? MIB,
@@ -288,7 +293,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests,
     objects: (tablePath, vdom = vdoms[0]) => readCommitted(db, catalogue, tablePath, vdom),
     populate: (tablePath, vdom, objects) => {
-      insertAll(db, catalogue, tablePath, vdom, objects);
+      insertAll(db, index, catalogue, tablePath, vdom, objects);
       persist();
     },
     expireSessions: () => auth.expireAll(),

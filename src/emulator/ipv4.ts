@@ -1,3 +1,4 @@
+// IPv4-shaped values as the device takes and stores them (a subnet in the mask form).
 import { ipv4Meaning } from '../catalogue/ipv4.js';
 
 /**

@@ -1,8 +1,7 @@
-/**
- * Which table the entries of a reference list point to, shown as
- * `datasource` with `datasource=1`. The catalogue does not carry these
- * links, so the few of its reference lists are named here.
- */
+// `datasource=1`: the table the entries of a reference list name, as the device shows it. The
+// catalogue's references list every table an entry may name; the device shows the one that holds it,
+// so the few reference lists the demo shows are named here.
+
 const DATASOURCES: Record<string, Record<string, string>> = {
   'vpn.ipsec/concentrator': { member: 'vpn.ipsec.phase1' },
   'web-proxy/explicit': {

@@ -1,5 +1,25 @@
+// Who may use the emulated device: administrators' sessions (`/logincheck`, `/api/v2/authentication`),
+// API tokens, their access profiles, and the lockout after failed logins.
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { EmulatorAdmin, EmulatorToken } from './index.js';
+
+export interface EmulatorAdmin {
+  username: string;
+  password: string;
+  groups?: string[] | 'all';
+  vdoms?: string[] | '*';
+  /** Login answers '3' until `token_code` matches. */
+  twoFactorCode?: string;
+  /** Login answers '4'. */
+  mustChangePassword?: boolean;
+  /** Login answers '2'. */
+  lockedOut?: boolean;
+}
+
+export interface EmulatorToken {
+  token: string;
+  groups?: string[] | 'all';
+  vdoms?: string[] | '*';
+}
 
 type Credential = EmulatorToken | EmulatorAdmin;
 

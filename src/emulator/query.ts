@@ -1,3 +1,5 @@
+// The read parameters of a CMDB request as the device takes them: filters, paging, format, scope
+// and the render options.
 import type { TableDef } from '../catalogue/index.js';
 import { fail } from './envelope.js';
 import { subKeyOf, type Obj } from './schema.js';

@@ -1,3 +1,5 @@
+// Objects as the device answers them: keys echoed as `q_origin_key`, secrets encrypted, the read
+// options (`format`, `skip`, `with_meta`, ...) applied.
 import { createHash } from 'node:crypto';
 import type { FieldSchema, TableDef } from '../catalogue/index.js';
 import { splitTablePath } from './envelope.js';
@@ -87,12 +89,16 @@ function presentValue(
   return value.map((entry: Obj) => present(entryLevel, options, entry));
 }
 
-function metaFields(table: TableDef): Obj {
+/** What `with_meta` says of one object beyond its table: how many objects name it, whether it is a factory object. */
+export type ObjectMeta = (object: Obj) => { ref: number; static: boolean; noRename: boolean };
+
+function metaFields(table: TableDef, object: Obj, meta: ObjectMeta | undefined): Obj {
   const { path, name } = splitTablePath(table.path);
+  const facts = meta?.(object) ?? { ref: 0, static: false, noRename: false };
   const out: Obj = {
-    q_ref: 0,
-    q_static: false,
-    q_no_rename: false,
+    q_ref: facts.ref,
+    q_static: facts.static,
+    q_no_rename: facts.noRename,
     q_global_entry: false,
     q_type: typeId(table),
     q_path: path,
@@ -106,7 +112,7 @@ function metaFields(table: TableDef): Obj {
  * An object as the device answers it: keys echoed as `q_origin_key` (also in
  * sub-table entries), secrets masked, then the read options applied.
  */
-export function renderObject(table: TableDef, object: Obj, options: RenderOptions): Obj {
+export function renderObject(table: TableDef, object: Obj, options: RenderOptions, meta?: ObjectMeta): Obj {
   const level: Level = {
     tablePath: table.path,
     fields: table.fields,
@@ -116,7 +122,7 @@ export function renderObject(table: TableDef, object: Obj, options: RenderOption
     datasource: undefined,
   };
   const out = present(level, options, object);
-  if (options.withMeta) Object.assign(out, metaFields(table));
+  if (options.withMeta) Object.assign(out, metaFields(table, object, meta));
   if (options.withContentsHash) out.q_contents_hash = contentsHash(object);
   return out;
 }

@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
-import { entryKeyOf, type FieldSchema, type TableDef } from '../catalogue/index.js';
+// Objects as the device stores and describes them: defaults, completed objects, and the schema
+// answers (`?action=schema`, `?action=meta`) made from the catalogue.
+import { createHash, randomUUID } from 'node:crypto';
+import { deviceNameOf, entryKeyOf, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { splitTablePath } from './envelope.js';
 import { holdsSubnet } from './ipv4.js';
 
@@ -9,18 +11,45 @@ export type Fields = Record<string, FieldSchema>;
 const FORMAT_DEFAULTS: Record<string, string> = { ipv4: '0.0.0.0', ipv6: '::', 'mac-address': '00:00:00:00:00:00' };
 
 /**
- * The catalogue carries no default values, so they are derived: the first
- * enum option, the minimum for integers that cannot be 0, a zero address for
- * address formats, else empty. An `enable`/`disable` switch is off, as a
- * device's are (a policy's `srcaddr-negate`, a route's `blackhole`), but for
- * the object's own `status`.
+ * What a new object gets: the catalogue's `default` (a device schema's own with `--schema`). Where it
+ * gives none, a default is derived: the first enum option, the minimum for integers that cannot be 0,
+ * a zero address for address formats, else empty; an `enable`/`disable` switch is off, as a device's
+ * are, but for the object's own `status`.
  */
 export function defaultValue(field: FieldSchema, name?: string): unknown {
   if (field.type === 'array') return [];
+  const given = catalogueDefault(field);
+  if (given !== undefined) return given;
   if (field.type === 'integer') return field.minimum !== undefined && field.minimum > 0 ? field.minimum : 0;
   if (isSwitch(field) && name !== 'status') return 'disable';
   if (field.enum?.length) return field.enum[0];
   return (field.format && FORMAT_DEFAULTS[field.format]) ?? '';
+}
+
+/**
+ * The catalogue's default where the field's own limits take it (captured from later releases too, a
+ * few do not: a value the 6.4.14 options lack is left out of a multi-value default, an empty address
+ * or option or a number out of range is no default).
+ */
+function catalogueDefault(field: FieldSchema): string | number | undefined {
+  const given = field.default;
+  if (given === undefined) return undefined;
+  if (field.type === 'integer') {
+    const number = Number(given);
+    const fits =
+      Number.isInteger(number) &&
+      (field.minimum === undefined || number >= field.minimum) &&
+      (field.maximum === undefined || number <= field.maximum);
+    return fits ? number : undefined;
+  }
+  const text = String(given);
+  if (field.multiple && field.enum)
+    return text
+      .split(' ')
+      .filter((value) => field.enum!.includes(value))
+      .join(' ');
+  if (field.enum) return field.enum.includes(text) ? text : undefined;
+  return text === '' && field.format && FORMAT_DEFAULTS[field.format] ? undefined : text;
 }
 
 /** An option field that only turns something on or off. */
@@ -34,6 +63,16 @@ export function defaultsOf(fields: Fields): Obj {
 
 export function isDefault(field: FieldSchema, value: unknown, name?: string): boolean {
   return JSON.stringify(value) === JSON.stringify(defaultValue(field, name));
+}
+
+/** A UUID that is one: not empty, not all zeros (the default a table's schema gives). */
+export function isUuid(value: unknown): boolean {
+  return typeof value === 'string' && /[1-9a-f]/i.test(value);
+}
+
+/** A new object of a table with a `uuid` field gets one of its own, as on a device (a given one is kept). */
+export function withUuid(table: TableDef, object: Obj): Obj {
+  return table.fields.uuid?.format === 'uuid' && !isUuid(object.uuid) ? { ...object, uuid: randomUUID() } : object;
 }
 
 /** The key of a sub-table's entries: `id`, else `name`, else its first field that is not an option. */
@@ -104,6 +143,10 @@ function unitarySchema(tablePath: string, fieldPath: string, name: string, field
     if (field.multiple) out.multiple_values = true;
   }
   out.default = defaultValue(field, name);
+  if (field.required) out.required = true;
+  // The tables a value must name, as the device writes them: `firewall.address.name`.
+  if (field.references)
+    out.datasource = field.references.map((r) => `${(deviceNameOf(r.table) ?? r.table).replace('/', '.')}.${r.field}`);
   return out;
 }
 
@@ -131,7 +174,8 @@ function childrenSchema(tablePath: string, prefix: string, fields: Fields): Obj 
 /**
  * `?action=schema`: the table as the device describes itself (PROTOCOL.md "The device's own schema"),
  * from the catalogue's field data, under the device's own name of the table. The key field is
- * `required`; `help`, `datasource` and the device's exact address types are not in the catalogue.
+ * `required`, as are the fields the catalogue marks; `help` and the device's exact address types are
+ * not in the catalogue.
  */
 export function tableSchema(table: TableDef): Obj {
   const { path, name } = splitTablePath(table.deviceName ?? table.path);

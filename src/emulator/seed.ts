@@ -1,31 +1,42 @@
+// The tables a new emulated device starts with: the factory objects every seed holds (the empty one
+// included), and the demo's realistic, deterministic data over them.
 import { createHash } from 'node:crypto';
-import type { TableDef } from '../catalogue/index.js';
-import { materialize, type Obj } from './schema.js';
-import { KeyedTable, SingletonTable, type TableState } from './store.js';
+import { allows, type TableDef } from '../catalogue/index.js';
+import { factoryObjects } from '../catalogue/factory.js';
+import { FACTORY_SETTINGS, factoryObject, pem } from './factory.js';
+import { isUuid, materialize, type Obj } from './schema.js';
+import { keyId, KeyedTable, SingletonTable, type Owner, type TableState } from './store.js';
 
-/** Which VDOM a seed is for: the management VDOM (`primary`) gets the fuller set. */
-interface Flavor {
+/** Whose tables a seed is for: a VDOM (the management VDOM, `primary`, gets more), or the global ones. */
+export interface Flavor {
   index: number;
   primary: boolean;
   vdom: string;
+  /** The device's one copy of a global table (it holds what each VDOM's would). */
+  global: boolean;
+  /** Every VDOM of the device, the management one first. */
+  vdoms: readonly string[];
 }
 type KeyedSeed = (flavor: Flavor) => Obj[];
 type SingletonSeed = (flavor: Flavor) => Obj;
 
-/** A PEM block with deterministic filler, standing in for real certificate material. */
-function pem(label: string, seed: string, lines = 4): string {
-  const chunks: Buffer[] = [];
-  for (let i = 0; chunks.length * 32 < lines * 48; i++)
-    chunks.push(createHash('sha256').update(`${seed}#${i}`).digest());
-  const body = Buffer.concat(chunks)
-    .subarray(0, lines * 48)
-    .toString('base64')
-    .replace(/.{64}/g, '$&\n')
-    .trimEnd();
-  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
+/** The flavor of a table's owner: a VDOM, or null for the device's global tables (made as the management VDOM's). */
+export function flavorOf(vdoms: readonly string[], owner: Owner): Flavor {
+  const index = owner === null ? 0 : vdoms.indexOf(owner);
+  return { index, primary: index === 0, vdom: owner ?? vdoms[0], global: owner === null, vdoms };
 }
 
 const hex2 = (n: number) => (n & 0xff).toString(16).padStart(2, '0');
+
+/** The certificates an administrator imported: one VDOM's, or in the device's global table every VDOM's. */
+const perVdom =
+  (seed: KeyedSeed): KeyedSeed =>
+  (f) =>
+    f.global
+      ? f.vdoms.flatMap((vdom, index) =>
+          seed(flavorOf(f.vdoms, vdom)).filter((o) => index === 0 || o.range !== 'global'),
+        )
+      : seed(f);
 
 const caSeed: KeyedSeed = (f) => [
   {
@@ -422,7 +433,7 @@ const contentHeaderSeed: KeyedSeed = () => [
 
 const authGroupSeed: KeyedSeed = () => [
   { name: 'peers-psk', 'auth-method': 'psk', psk: 'wanopt-demo-psk', 'peer-accept': 'any' },
-  { name: 'peers-cert', 'auth-method': 'cert', cert: 'Device_Self_Sign', 'peer-accept': 'defined' },
+  { name: 'peers-cert', 'auth-method': 'cert', cert: 'Fortinet_Factory', 'peer-accept': 'defined' },
 ];
 
 const debugUrlSeed: KeyedSeed = () => [
@@ -520,10 +531,35 @@ const concentratorSeed: KeyedSeed = () => [
   { name: 'hub', 'src-check': 'enable', member: [{ name: 'branch-1' }, { name: 'branch-2' }] },
 ];
 
-const vendorClientSeed: KeyedSeed = () => [
-  { realm: 'corp.example.com', usergroupname: 'vpn-users', phase2name: 'dialup-p2', status: 'enable' },
-  { realm: 'partners.example.net', usergroupname: 'partners', phase2name: 'partner-p2', status: 'disable' },
+/** Two branch tunnels on the WAN port, which the concentrator joins and the VPN clients' realms use. */
+const phase1Seed: KeyedSeed = (f) =>
+  ['branch-1', 'branch-2'].map((name, i) => ({
+    name,
+    interface: f.primary ? 'port2' : ports(f)[1],
+    'remote-gw': `198.51.100.${11 + i}`,
+    proposal: 'aes256-sha256',
+    psksecret: `${name}-demo-psk`,
+    comments: `tunnel to ${name}`,
+  }));
+
+const phase2Seed: KeyedSeed = () =>
+  ['branch-1', 'branch-2'].map((phase1name) => ({
+    name: `${phase1name}-p2`,
+    phase1name,
+    proposal: 'aes256-sha256',
+  }));
+
+const userGroupSeed: KeyedSeed = (f) => [
+  { name: 'vpn-users', member: f.primary ? [{ name: 'alice' }] : [] },
+  { name: 'partners', member: [] },
 ];
+
+const vendorClientSeed: KeyedSeed = () => [
+  { realm: 'corp.example.com', usergroupname: 'vpn-users', phase2name: 'branch-1-p2', status: 'enable' },
+  { realm: 'partners.example.net', usergroupname: 'partners', phase2name: 'branch-2-p2', status: 'disable' },
+];
+
+const sensitivitySeed: KeyedSeed = () => [{ name: 'Private' }, { name: 'Critical' }, { name: 'Warning' }];
 
 /**
  * A UUID derived from a name, so that the demo is the same on every start (devices give every address and policy one).
@@ -584,6 +620,12 @@ const addressSeed: KeyedSeed = (f) => {
     subnet: value,
     ...extra,
   });
+  const cdn = {
+    name: 'cdn.example.com',
+    uuid: uuidOf(`${f.vdom}/address/cdn.example.com`),
+    type: 'fqdn',
+    fqdn: 'cdn.example.com',
+  };
   if (f.primary) {
     return [
       subnet('all', '0.0.0.0 0.0.0.0'),
@@ -604,12 +646,14 @@ const addressSeed: KeyedSeed = (f) => {
         'start-ip': '192.168.1.100',
         'end-ip': '192.168.1.199',
       },
+      cdn,
     ];
   }
   return [
     subnet('all', '0.0.0.0 0.0.0.0'),
     subnet('dmz-lan', `10.${20 + f.index}.0.0 255.255.255.0`),
     subnet('mail-server', `10.${20 + f.index}.0.25 255.255.255.255`),
+    cdn,
   ];
 };
 
@@ -626,37 +670,26 @@ const addrgrpSeed: KeyedSeed = (f) =>
       ]
     : [{ name: 'mail', uuid: uuidOf(`${f.vdom}/addrgrp/mail`), member: names('mail-server') }];
 
-const serviceSeed: KeyedSeed = (f) => {
-  const tcp = (name: string, portrange: string, category: string, extra: Obj = {}) => ({
-    name,
-    category,
-    protocol: 'TCP/UDP/SCTP',
-    'tcp-portrange': portrange,
-    ...extra,
-  });
-  const all = { name: 'ALL', category: 'General', protocol: 'IP', 'protocol-number': 0 };
-  if (!f.primary) return [all, tcp('HTTPS', '443', 'Web Access'), tcp('SMTP', '25', 'Email')];
-  return [
-    all,
-    tcp('HTTP', '80', 'Web Access'),
-    tcp('HTTPS', '443', 'Web Access'),
-    tcp('SSH', '22', 'Remote Access'),
-    tcp('DNS', '53', 'Network Services', { 'udp-portrange': '53' }),
-    { name: 'PING', category: 'Network Services', protocol: 'ICMP', icmptype: 8 },
-    tcp('app-8443', '8443', 'Web Access', { comment: 'line-of-business application' }),
-  ];
-};
+/** The predefined services (ALL, HTTP, HTTPS, SSH, DNS, PING...) are factory objects; the demo adds its own. */
+const serviceSeed: KeyedSeed = (f) =>
+  f.primary
+    ? [
+        {
+          name: 'app-8443',
+          category: 'Web Access',
+          protocol: 'TCP/UDP/SCTP',
+          'tcp-portrange': '8443',
+          comment: 'line-of-business application',
+        },
+      ]
+    : [];
 
 const serviceGroupSeed: KeyedSeed = (f) =>
   f.primary
-    ? [
-        { name: 'Web Access', member: names('HTTP', 'HTTPS') },
-        { name: 'admin', member: names('SSH', 'HTTPS', 'PING'), comment: 'management protocols' },
-      ]
+    ? [{ name: 'admin', member: names('SSH', 'HTTPS', 'PING'), comment: 'management protocols' }]
     : [{ name: 'mail', member: names('SMTP', 'HTTPS') }];
 
 const recurringSeed: KeyedSeed = () => [
-  { name: 'always', day: 'sunday monday tuesday wednesday thursday friday saturday', start: '00:00', end: '00:00' },
   { name: 'business-hours', day: 'monday tuesday wednesday thursday friday', start: '08:00', end: '18:00' },
 ];
 
@@ -767,13 +800,17 @@ const KEYED_SEEDS: Record<string, KeyedSeed> = {
   'firewall/policy': policySeed,
   'router/static': staticRouteSeed,
   'user/local': localUserSeed,
-  'certificate/ca': caSeed,
-  'certificate/crl': crlSeed,
-  'certificate/local': localCertSeed,
+  'certificate/ca': perVdom(caSeed),
+  'certificate/crl': perVdom(crlSeed),
+  'certificate/local': perVdom(localCertSeed),
   'vpn.certificate/ca': caSeed,
   'vpn.certificate/crl': crlSeed,
   'vpn.ipsec/concentrator': concentratorSeed,
+  'vpn.ipsec/phase1': phase1Seed,
+  'vpn.ipsec/phase2': phase2Seed,
   'vpn.ipsec/vendorclient': vendorClientSeed,
+  'user/group': userGroupSeed,
+  'dlp/sensitivity': sensitivitySeed,
   'report/chart': chartSeed,
   'report/dataset': datasetSeed,
   'report/theme': themeSeed,
@@ -920,29 +957,78 @@ const SINGLETON_SEEDS: Record<string, SingletonSeed> = {
   'system.autoupdate/push-update': () => ({ status: 'disable', override: 'disable', address: '0.0.0.0', port: 9443 }),
 };
 
-/** A table the seed does not know (a newer catalogue) still gets one plausible object. */
 /** SPEC.md's tables hold at least one object in the demo; the device's other tables are empty unless seeded. */
 function fallbackSeed(table: TableDef): Obj[] {
   return table.spec ? [{ [table.key!]: table.keyType === 'integer' ? 1 : 'example' }] : [];
 }
 
-/**
- * The demo objects of a keyed table (or the settings of a singleton) for the VDOM `vdom` at `vdomIndex`, before
- * defaults are filled in.
- */
-export function seedObjects(table: TableDef, vdomIndex: number, vdom: string): Obj[] | Obj {
-  const flavor = { index: vdomIndex, primary: vdomIndex === 0, vdom };
+/** The demo objects of a keyed table (or the settings of a singleton), before defaults are filled in. */
+function demoObjects(table: TableDef, flavor: Flavor): Obj[] | Obj {
   if (table.singleton) return SINGLETON_SEEDS[table.path]?.(flavor) ?? {};
   return KEYED_SEEDS[table.path]?.(flavor) ?? fallbackSeed(table);
 }
 
-/** A table's starting state: demo data, or for `empty` no objects (singletons still hold their defaults). */
-export function seedTable(table: TableDef, vdomIndex: number, vdom: string, seed: 'demo' | 'empty'): TableState {
-  const objects = seed === 'demo' ? seedObjects(table, vdomIndex, vdom) : table.singleton ? {} : [];
-  if (Array.isArray(objects))
-    return new KeyedTable(
-      table.key!,
-      objects.map((o) => materialize(table.fields, o, true)),
-    );
-  return new SingletonTable(materialize(table.fields, objects, true));
+/** The model's physical ports: port1..port4 in the management VDOM, two more for each other VDOM. */
+function modelPorts(flavor: Flavor): string[] {
+  return flavor.primary ? ['port1', 'port2', 'port3', 'port4'] : ports(flavor);
+}
+
+/** Factory objects placed once (in the management VDOM) although the table is kept per VDOM. */
+const MANAGEMENT_ONLY = new Set(['system/admin']);
+
+/** The keys of a table's factory objects for an owner: the catalogue's list, the model's ports, the VDOMs. */
+function factoryKeysOf(table: TableDef, flavor: Flavor): string[] {
+  if (table.path === 'system/interface') return flavor.global ? [] : modelPorts(flavor);
+  if (table.path === 'system/vdom') return [...flavor.vdoms];
+  if (MANAGEMENT_ONLY.has(table.path) && !flavor.primary) return [];
+  return [...(factoryObjects().objects.get(table.path) ?? [])];
+}
+
+function factoryRow(table: TableDef, flavor: Flavor, key: string): Obj {
+  if (table.path === 'system/interface') return { name: key, vdom: flavor.vdom, type: 'physical', mode: 'static' };
+  const row = factoryObject(table.path, table.key!, key);
+  return table.path === 'system/admin' ? { ...row, vdom: [{ name: flavor.vdoms[0] }] } : row;
+}
+
+/**
+ * The objects nobody can delete: the factory objects, and in the demo the objects of the tables the API
+ * cannot create into (the demo's certificates, factory objects of its seed).
+ */
+export function staticKeys(table: TableDef, flavor: Flavor, seed: 'demo' | 'empty'): ReadonlySet<string> {
+  if (table.singleton) return new Set();
+  const keys = new Set(factoryKeysOf(table, flavor));
+  if (seed === 'demo' && !allows(table, 'C'))
+    for (const object of demoObjects(table, flavor) as Obj[]) keys.add(keyId(object[table.key!]));
+  return keys;
+}
+
+/** A UUID derived from a name, so that a seed is the same on every start. */
+function seededUuid(table: TableDef, flavor: Flavor, object: Obj): Obj {
+  if (table.fields.uuid?.format !== 'uuid' || isUuid(object.uuid)) return object;
+  return {
+    ...object,
+    uuid: uuidOf(`${flavor.global ? 'global' : flavor.vdom}/${table.path}/${String(object[table.key!])}`),
+  };
+}
+
+/**
+ * A table's starting state: its factory objects, then for `demo` the demo's objects (one with a
+ * factory object's key takes its place); every object completed with the table's defaults.
+ */
+export function seedTable(table: TableDef, flavor: Flavor, seed: 'demo' | 'empty'): TableState {
+  if (table.singleton) {
+    const settings = {
+      ...FACTORY_SETTINGS[table.path],
+      ...(seed === 'demo' ? (demoObjects(table, flavor) as Obj) : {}),
+    };
+    return new SingletonTable(materialize(table.fields, settings, true));
+  }
+  const key = table.key!;
+  const rows = new Map<string, Obj>();
+  for (const name of factoryKeysOf(table, flavor)) rows.set(name, factoryRow(table, flavor, name));
+  if (seed === 'demo') for (const object of demoObjects(table, flavor) as Obj[]) rows.set(keyId(object[key]), object);
+  return new KeyedTable(
+    key,
+    [...rows.values()].map((object) => materialize(table.fields, seededUuid(table, flavor, object), true)),
+  );
 }

@@ -1,8 +1,9 @@
+// The emulated device's HTTP front: lockout, entity size, the login pages, then the authenticated
+// JSON API; every request recorded as received.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from './api.js';
 import type { Authenticator, LoginAnswer } from './login.js';
 import { errorEnvelope, fail, htmlErrorPage } from './envelope.js';
-import type { ReceivedRequest } from './index.js';
 import { flatHeaders, parseCookies, readBody, sendHtml, sendJson, sendText, splitTarget } from './http.js';
 import { parseLenientJson } from './lenient-json.js';
 
@@ -14,7 +15,18 @@ function unquote(value: string | string[] | undefined): string | undefined {
   return text?.trim().replace(/^"(.*)"$/, '$1');
 }
 
-export interface DeviceDeps {
+/** A request as the device received it (what tests and `RunningEmulator.requests` look at). */
+export interface ReceivedRequest {
+  method: string;
+  /** Pathname as received, still percent-encoded. */
+  path: string;
+  /** Raw query string without '?'. */
+  query: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HttpFrontDeps {
   auth: Authenticator;
   api: Api;
   maxBodyBytes: number;
@@ -36,8 +48,8 @@ interface Exchange {
 }
 
 /** The device's HTTP front: lockout, entity size, the login pages, then the authenticated JSON API. */
-export class Device {
-  constructor(private readonly deps: DeviceDeps) {}
+export class HttpFront {
+  constructor(private readonly deps: HttpFrontDeps) {}
 
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';

@@ -1,11 +1,13 @@
+// The state file of `--state` and `--demo`: every table made so far, per VDOM and global, with what
+// must survive a restart (credentials, certificate, port), written atomically after each change.
 import { readFileSync } from 'node:fs';
 import type { TableDef } from '../catalogue/index.js';
 import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { writePrivateFile } from '../files.js';
 import type { CertificatePair } from './cert.js';
 import type { Obj } from './schema.js';
-import { seedTable } from './seed.js';
-import { Database, KeyedTable, SingletonTable, type TableState } from './store.js';
+import { flavorOf, seedTable } from './seed.js';
+import { Database, KeyedTable, SingletonTable, type Owner, type TableState } from './store.js';
 
 const FORMAT = 'cmdb-emulator-state';
 
@@ -28,6 +30,11 @@ export interface SavedState {
   /** The seed of the tables the file does not hold (made from it on first use, as at the first start). */
   seed?: 'demo' | 'empty';
   vdoms: Record<string, Record<string, SavedTable>>;
+  /**
+   * The device's global tables (scope `global`), held once. A file written before they were lists them
+   * under each VDOM: the root VDOM's copy is taken, else the first VDOM's that has one.
+   */
+  global?: Record<string, SavedTable>;
 }
 
 /** A state file that cannot be used: its name and why. */
@@ -96,8 +103,21 @@ function restoreTable(table: TableDef, saved: SavedTable | undefined): TableStat
 export function snapshot(db: Database, extras: Pick<SavedState, 'credentials' | 'tls' | 'port' | 'seed'>): SavedState {
   // Every VDOM, also one whose tables were not made yet: the file keeps the device's VDOMs.
   const vdoms: SavedState['vdoms'] = Object.fromEntries(db.vdoms.map((vdom) => [vdom, {}]));
-  for (const [vdom, tablePath, state] of db.entries()) (vdoms[vdom] ??= {})[tablePath] = saveTable(state);
-  return { format: FORMAT, version: 1, ...extras, vdoms };
+  const global: Record<string, SavedTable> = {};
+  for (const [owner, tablePath, state] of db.entries())
+    (owner === null ? global : (vdoms[owner] ??= {}))[tablePath] = saveTable(state);
+  return { format: FORMAT, version: 1, ...extras, vdoms, global };
+}
+
+/** A global table as saved: in the file's global tables, else (an older file) the root VDOM's copy, else the first. */
+function savedGlobal(saved: SavedState, tablePath: string): SavedTable | undefined {
+  const copies = Object.entries(saved.vdoms).filter(([, tables]) => tables?.[tablePath]);
+  return saved.global?.[tablePath] ?? (copies.find(([vdom]) => vdom === 'root') ?? copies[0])?.[1][tablePath];
+}
+
+function savedTable(saved: SavedState | undefined, owner: Owner, tablePath: string): SavedTable | undefined {
+  if (!saved) return undefined;
+  return owner === null ? savedGlobal(saved, tablePath) : saved.vdoms[owner]?.[tablePath];
 }
 
 /**
@@ -111,15 +131,20 @@ export function buildDatabase(
   catalogue: Catalogue = SHIPPED_CATALOGUE,
 ): Database {
   const seed = saved?.seed ?? option;
-  const db = new Database(vdoms, (vdom, tablePath) => {
-    const table = catalogue.find(tablePath);
-    if (!table) throw new Error(`no table ${tablePath}`);
-    return restoreTable(table, saved?.vdoms[vdom]?.[tablePath]) ?? seedTable(table, vdoms.indexOf(vdom), vdom, seed);
-  });
+  const db = new Database(
+    vdoms,
+    (owner, tablePath) => {
+      const table = catalogue.find(tablePath);
+      if (!table) throw new Error(`no table ${tablePath}`);
+      return restoreTable(table, savedTable(saved, owner, tablePath)) ?? seedTable(table, flavorOf(vdoms, owner), seed);
+    },
+    (tablePath) => catalogue.find(tablePath)?.scope === 'global',
+  );
   // Saved tables the seed would not make again are made now, so that a snapshot keeps them.
   for (const [vdom, tables] of Object.entries(saved?.vdoms ?? {})) {
     if (db.hasVdom(vdom))
       for (const tablePath of Object.keys(tables)) if (catalogue.find(tablePath)) db.table(vdom, tablePath);
   }
+  for (const tablePath of Object.keys(saved?.global ?? {})) if (catalogue.find(tablePath)) db.tableAt(null, tablePath);
   return db;
 }

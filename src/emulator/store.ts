@@ -1,3 +1,5 @@
+// The emulated device's tables in memory: keyed tables (ordered, indexed by key) and singletons, per
+// VDOM or once for the device (global tables), and the views operations read and write them through.
 import { createHash } from 'node:crypto';
 import type { Obj } from './schema.js';
 
@@ -114,52 +116,108 @@ export function revisionText(vdom: string, tablePath: string, revision: number):
   return createHash('md5').update(`${vdom}/${tablePath}#${revision}`).digest('hex');
 }
 
-/** Every table of every VDOM. */
+/** Whose a table is: a VDOM's, or null for a table the device holds once (scope `global`). */
+export type Owner = string | null;
+
+/** A table's place in the database, as one string: its owner and its path. */
+export function slotOf(owner: Owner, tablePath: string): string {
+  return `${owner ?? ''}\0${tablePath}`;
+}
+
 /**
- * Every VDOM's tables, each made the first time it is asked for (`create`: from the saved state or
- * the seed), so that a start reads none of the catalogue's 472 tables that its requests do not touch.
+ * Every VDOM's tables and the device's global ones, each made the first time it is asked for
+ * (`create`: from the saved state or the seed), so that a start reads none of the catalogue's 472
+ * tables that its requests do not touch. A global table is one for every VDOM: asked for in any
+ * VDOM, it is the same table.
  */
 export class Database {
-  private readonly tables = new Map<string, Map<string, TableState>>();
+  private readonly tables = new Map<string, { owner: Owner; tablePath: string; state: TableState }>();
+  /** Whether each table asked for so far is global (every request and index update asks). */
+  private readonly global = new Map<string, boolean>();
 
   constructor(
     readonly vdoms: readonly string[],
-    private readonly create: (vdom: string, tablePath: string) => TableState,
-  ) {
-    for (const vdom of vdoms) this.tables.set(vdom, new Map());
-  }
+    private readonly create: (owner: Owner, tablePath: string) => TableState,
+    private readonly isGlobal: (tablePath: string) => boolean = () => false,
+  ) {}
 
   hasVdom(vdom: string): boolean {
-    return this.tables.has(vdom);
+    return this.vdoms.includes(vdom);
+  }
+
+  /** Where a VDOM's requests find a table: in the VDOM, or the device's one copy of a global table. */
+  ownerOf(vdom: string, tablePath: string): Owner {
+    let global = this.global.get(tablePath);
+    if (global === undefined) this.global.set(tablePath, (global = this.isGlobal(tablePath)));
+    return global ? null : vdom;
   }
 
   table(vdom: string, tablePath: string): TableState {
-    const tables = this.tables.get(vdom);
-    if (!tables) throw new Error(`no VDOM ${vdom}`);
-    let state = tables.get(tablePath);
-    if (!state) tables.set(tablePath, (state = this.create(vdom, tablePath)));
-    return state;
+    if (!this.hasVdom(vdom)) throw new Error(`no VDOM ${vdom}`);
+    return this.tableAt(this.ownerOf(vdom, tablePath), tablePath);
   }
 
-  install(vdom: string, tablePath: string, state: TableState): void {
-    const tables = this.tables.get(vdom);
-    if (!tables) throw new Error(`no VDOM ${vdom}`);
-    tables.set(tablePath, state);
+  tableAt(owner: Owner, tablePath: string): TableState {
+    const slot = slotOf(owner, tablePath);
+    let entry = this.tables.get(slot);
+    if (!entry) this.tables.set(slot, (entry = { owner, tablePath, state: this.create(owner, tablePath) }));
+    return entry.state;
+  }
+
+  install(owner: Owner, tablePath: string, state: TableState): void {
+    this.tables.set(slotOf(owner, tablePath), { owner, tablePath, state });
   }
 
   /** The tables made so far (the others are still as the saved state or the seed has them). */
-  *entries(): Generator<[vdom: string, tablePath: string, state: TableState]> {
-    for (const [vdom, tables] of this.tables) {
-      for (const [tablePath, state] of tables) yield [vdom, tablePath, state];
-    }
+  *entries(): Generator<[owner: Owner, tablePath: string, state: TableState]> {
+    for (const { owner, tablePath, state } of this.tables.values()) yield [owner, tablePath, state];
   }
+}
+
+/** One object a write changed: as it was (none: it was created) and as it is (none: it was deleted). */
+export interface Edit {
+  before?: Obj;
+  after?: Obj;
+}
+
+/** What a write did: the objects it changed, or (a move) whether the order changed. */
+export type Change = readonly Edit[] | boolean;
+
+/** One object that names another: where it is, its key (null for a singleton), the top-level field. */
+export interface Use {
+  owner: Owner;
+  table: string;
+  key: unknown;
+  field: string;
+  /** How many times it names it there (a list may name it more than once). */
+  count: number;
+}
+
+/** Who names what, as a view sees it (references.ts). */
+export interface Uses {
+  /** The objects that name `value` in the field `field` of the objects of a table (`owner`'s copy of it). */
+  usersOf(owner: Owner, tablePath: string, field: string, value: unknown): Use[];
+  /** Takes a write into account. */
+  record(owner: Owner, tablePath: string, edits: readonly Edit[]): void;
 }
 
 /** Where operations read and write: the committed database, or a transaction's staged copy of it. */
 export interface View {
   read(vdom: string, tablePath: string): TableState;
-  /** Runs `change` on a writable table; it returns whether anything changed (and throws before changing anything). */
-  write(vdom: string, tablePath: string, change: (state: TableState) => boolean): boolean;
+  /**
+   * Runs `change` on a writable table; it returns what it changed (and throws before changing
+   * anything). Returns whether anything changed.
+   */
+  write(vdom: string, tablePath: string, change: (state: TableState) => Change): boolean;
+  /** Throws as a write would when another transaction holds the table: before writes that must all happen. */
+  hold(vdom: string, tablePath: string): void;
+  /** Who names what, as this view sees it. */
+  readonly uses: Uses;
+}
+
+/** Whether a change changed anything. */
+export function changedBy(change: Change): boolean {
+  return typeof change === 'boolean' ? change : change.length > 0;
 }
 
 /** Writes go straight to the database; each change moves the table's revision and is persisted. */
@@ -167,19 +225,22 @@ export class CommittedView implements View {
   constructor(
     private readonly db: Database,
     private readonly onChange: () => void,
+    readonly uses: Uses,
   ) {}
 
   read(vdom: string, tablePath: string): TableState {
     return this.db.table(vdom, tablePath);
   }
 
-  write(vdom: string, tablePath: string, change: (state: TableState) => boolean): boolean {
+  write(vdom: string, tablePath: string, change: (state: TableState) => Change): boolean {
     const state = this.db.table(vdom, tablePath);
-    const changed = change(state);
-    if (changed) {
-      state.revision++;
-      this.onChange();
-    }
-    return changed;
+    const done = change(state);
+    if (!changedBy(done)) return false;
+    if (typeof done !== 'boolean') this.uses.record(this.db.ownerOf(vdom, tablePath), tablePath, done);
+    state.revision++;
+    this.onChange();
+    return true;
   }
+
+  hold(): void {}
 }

@@ -1,5 +1,15 @@
+// Batch transactions of release 6.4 (PROTOCOL.md): writes staged on copies of the tables they touch,
+// visible to their own transaction only until commit, with the index of who names what kept alongside.
 import { DeviceError } from './envelope.js';
-import type { Database, TableState, View } from './store.js';
+import type { ReferenceIndex } from './references.js';
+import { TransactionUses } from './references.js';
+import { changedBy, slotOf, type Change, type Database, type Owner, type TableState, type View } from './store.js';
+
+interface Copy {
+  owner: Owner;
+  tablePath: string;
+  state: TableState;
+}
 
 interface Transaction {
   id: number;
@@ -7,12 +17,12 @@ interface Transaction {
   /** When it expires: `timeout` seconds after it started, however busy it was. */
   deadline: number;
   requests: number;
-  /** Copy-on-write copies of the tables the transaction wrote to, by `vdom\0tablePath`: the tables it holds. */
-  copies: Map<string, TableState>;
+  /** Copy-on-write copies of the tables the transaction wrote to, by slot: the tables it holds. */
+  copies: Map<string, Copy>;
   changed: Set<string>;
+  /** Who names what once its writes are in. */
+  uses: TransactionUses;
 }
-
-const slot = (vdom: string, tablePath: string) => `${vdom}\0${tablePath}`;
 
 /** A write to a table that another transaction holds fails: the device locks what a transaction touched. */
 function locked(vdom: string, tablePath: string, holder: number): DeviceError {
@@ -31,25 +41,38 @@ class TransactionView implements View {
     private readonly tx: Transaction,
   ) {}
 
-  read(vdom: string, tablePath: string): TableState {
-    return this.tx.copies.get(slot(vdom, tablePath)) ?? this.db.table(vdom, tablePath);
+  get uses(): TransactionUses {
+    return this.tx.uses;
   }
 
-  write(vdom: string, tablePath: string, change: (state: TableState) => boolean): boolean {
-    const key = slot(vdom, tablePath);
-    let state = this.tx.copies.get(key);
-    if (!state) {
-      const holder = this.manager.holder(vdom, tablePath);
-      if (holder !== undefined) throw locked(vdom, tablePath, holder);
-      state = this.db.table(vdom, tablePath).copy();
-      this.tx.copies.set(key, state);
+  read(vdom: string, tablePath: string): TableState {
+    return (
+      this.tx.copies.get(slotOf(this.db.ownerOf(vdom, tablePath), tablePath))?.state ?? this.db.table(vdom, tablePath)
+    );
+  }
+
+  hold(vdom: string, tablePath: string): void {
+    const owner = this.db.ownerOf(vdom, tablePath);
+    if (this.tx.copies.has(slotOf(owner, tablePath))) return;
+    const holder = this.manager.holder(owner, tablePath);
+    if (holder !== undefined) throw locked(vdom, tablePath, holder);
+  }
+
+  write(vdom: string, tablePath: string, change: (state: TableState) => Change): boolean {
+    const owner = this.db.ownerOf(vdom, tablePath);
+    const key = slotOf(owner, tablePath);
+    let copy = this.tx.copies.get(key);
+    if (!copy) {
+      this.hold(vdom, tablePath);
+      copy = { owner, tablePath, state: this.db.table(vdom, tablePath).copy() };
+      this.tx.copies.set(key, copy);
     }
-    const changed = change(state);
-    if (changed) {
-      state.revision++;
-      this.tx.changed.add(key);
-    }
-    return changed;
+    const done = change(copy.state);
+    if (!changedBy(done)) return false;
+    if (typeof done !== 'boolean') this.tx.uses.record(owner, tablePath, done);
+    copy.state.revision++;
+    this.tx.changed.add(key);
+    return true;
   }
 }
 
@@ -57,16 +80,25 @@ class TransactionView implements View {
 class GuardedView implements View {
   constructor(
     private readonly manager: TransactionManager,
+    private readonly db: Database,
     private readonly committed: View,
   ) {}
+
+  get uses() {
+    return this.committed.uses;
+  }
 
   read(vdom: string, tablePath: string): TableState {
     return this.committed.read(vdom, tablePath);
   }
 
-  write(vdom: string, tablePath: string, change: (state: TableState) => boolean): boolean {
-    const holder = this.manager.holder(vdom, tablePath);
+  hold(vdom: string, tablePath: string): void {
+    const holder = this.manager.holder(this.db.ownerOf(vdom, tablePath), tablePath);
     if (holder !== undefined) throw locked(vdom, tablePath, holder);
+  }
+
+  write(vdom: string, tablePath: string, change: (state: TableState) => Change): boolean {
+    this.hold(vdom, tablePath);
     return this.committed.write(vdom, tablePath, change);
   }
 }
@@ -92,6 +124,7 @@ export class TransactionManager {
 
   constructor(
     private readonly db: Database,
+    private readonly index: ReferenceIndex,
     private readonly onCommit: () => void,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -105,6 +138,7 @@ export class TransactionManager {
       requests: 0,
       copies: new Map(),
       changed: new Set(),
+      uses: new TransactionUses(this.index),
     });
     return id;
   }
@@ -123,8 +157,8 @@ export class TransactionManager {
   }
 
   /** The open transaction that holds a table (has written to it), if any. */
-  holder(vdom: string, tablePath: string): number | undefined {
-    const key = slot(vdom, tablePath);
+  holder(owner: Owner, tablePath: string): number | undefined {
+    const key = slotOf(owner, tablePath);
     return this.live().find((tx) => tx.copies.has(key))?.id;
   }
 
@@ -138,7 +172,7 @@ export class TransactionManager {
 
   /** The view for requests outside any transaction. */
   guard(committed: View): View {
-    return new GuardedView(this, committed);
+    return new GuardedView(this, this.db, committed);
   }
 
   commit(id: number): boolean {
@@ -146,10 +180,11 @@ export class TransactionManager {
     if (!tx) return false;
     this.open.delete(id);
     for (const key of tx.changed) {
-      const [vdom, tablePath] = key.split('\0');
-      const state = tx.copies.get(key)!;
-      state.revision = this.db.table(vdom, tablePath).revision + 1;
-      this.db.install(vdom, tablePath, state);
+      const { owner, tablePath, state } = tx.copies.get(key)!;
+      const old = this.db.tableAt(owner, tablePath);
+      state.revision = old.revision + 1;
+      this.db.install(owner, tablePath, state);
+      this.index.replaced(owner, tablePath, old, state);
     }
     if (tx.changed.size > 0) this.onCommit();
     return true;

@@ -1,3 +1,5 @@
+// Request bodies checked as the device's CLI layer checks them: each field's type, options, range,
+// length and address format, values normalised as the device stores them.
 import { isIPv6 } from 'node:net';
 import type { FieldSchema } from '../catalogue/index.js';
 import { fail } from './envelope.js';

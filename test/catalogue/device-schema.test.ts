@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import {
   fieldFromSchema,
   isTreeAnswer,
+  referenceOf,
+  scopeOf,
   releaseOf,
   tableFromSchema,
   tablesFromTree,
@@ -59,6 +61,17 @@ const STATIC = {
   },
 };
 
+/** Fields without the device type each keeps (the tests of the type reading look at the catalogue's shape). */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'deviceType')
+      .map(([key, inner]) => [key, plain(inner)]),
+  );
+}
+
 const fixture = () => JSON.parse(readFileSync(join(ROOT, 'test/fixtures/schema-7.2.5.json'), 'utf8')) as unknown;
 
 test('a table of category table is keyed by its mkey, with L C R U D and its access group', () => {
@@ -83,13 +96,15 @@ test('a table of category table is keyed by its mkey, with L C R U D and its acc
       known: true,
     },
   );
-  assert.deepEqual(table.fields, {
-    'seq-num': { type: 'integer', minimum: 0, maximum: 4294967295 },
-    status: { type: 'string', enum: ['enable', 'disable'] },
-    dst: { type: 'string', format: 'ipv4' },
+  assert.deepEqual(plain(table.fields), {
+    'seq-num': { type: 'integer', minimum: 0, maximum: 4294967295, default: 0 },
+    status: { type: 'string', enum: ['enable', 'disable'], default: 'enable' },
+    dst: { type: 'string', format: 'ipv4', required: true, default: '0.0.0.0 0.0.0.0' },
+    // Without the tables a datasource names, it names nothing this reader can check.
     device: { type: 'string', maxLength: 35 },
     'sdwan-zone': { type: 'array', items: { name: { type: 'string', maxLength: 79 } } },
   });
+  assert.equal(table.fields.dst.deviceType, 'ipv4-classnet');
 });
 
 test('a string mkey_type (or none) is a string key; complex is a singleton with G P; readonly keeps the reads', () => {
@@ -154,7 +169,8 @@ test('every field type PROTOCOL.md names, and unknown ones, read without a crash
       { type: 'array', items: {} },
     ],
   ];
-  for (const [field, expected] of cases) assert.deepEqual(fieldFromSchema(field), expected, JSON.stringify(field));
+  for (const [field, expected] of cases)
+    assert.deepEqual(plain(fieldFromSchema(field)), expected, JSON.stringify(field));
   assert.doesNotThrow(() => tableFromSchema('a/b', null));
   assert.deepEqual(tableFromSchema('a/b', { category: 'strange' }).singleton, true);
 });
@@ -175,7 +191,7 @@ test('member tables nest: a list field of a list field keeps its own fields', ()
       },
     },
   });
-  assert.deepEqual(table.fields.rule, {
+  assert.deepEqual(plain(table.fields.rule), {
     type: 'array',
     items: { id: { type: 'integer' }, srcaddr: { type: 'array', items: { name: { type: 'string', maxLength: 79 } } } },
   });
@@ -230,6 +246,8 @@ test('a catalogue read from a device: its tables, SPEC.md tables keep their ship
         type: 'string',
         enum: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
         multiple: true,
+        default: 'monday',
+        deviceType: 'option',
       },
     ],
   );
@@ -242,7 +260,7 @@ test('a catalogue read from a device: its tables, SPEC.md tables keep their ship
   const filter = catalogue.find('log.vendoranalyzer2/filter')!;
   assert.deepEqual(
     [filter.spec, filter.deviceName, filter.fields.severity],
-    [true, 'log.fortianalyzer2/filter', { type: 'string', enum: ['information'] }],
+    [true, 'log.fortianalyzer2/filter', { type: 'string', enum: ['information'], deviceType: 'option' }],
   );
   assert.equal(catalogue.find('log.fortianalyzer2/filter')!.aliasOf, 'log.vendoranalyzer2/filter');
   assert.equal(catalogue.find('router/static'), undefined);
@@ -267,4 +285,63 @@ test('which releases use the shipped catalogue: 6.4.14, or one not known yet', (
   assert.ok(usesShipped({ version: 'v6.4.14', build: 2093 }));
   assert.ok(!usesShipped({ version: 'v7.2.5', build: 1517 }));
   assert.ok(!usesShipped({ version: 'v6.4.13' }));
+});
+
+test("a schema's datasource as references (resolved against its tables), object_range as scope, default and required", () => {
+  const tables = new Set(['firewall/address', 'firewall.service/custom', 'system/sdwan', 'system/interface']);
+  const has = (path: string) => tables.has(path);
+  assert.deepEqual(referenceOf('firewall.address.name', has), { table: 'firewall/address', field: 'name' });
+  assert.deepEqual(referenceOf('firewall.service.custom.name', has), {
+    table: 'firewall.service/custom',
+    field: 'name',
+  });
+  assert.deepEqual(referenceOf('system.sdwan.zone.name', has), { table: 'system/sdwan', field: 'zone.name' });
+  assert.equal(referenceOf('user.group.name', has), undefined);
+  assert.deepEqual(
+    fieldFromSchema(STATIC.children.device, (ds) => referenceOf(ds, has)),
+    {
+      type: 'string',
+      maxLength: 35,
+      references: [{ table: 'system/interface', field: 'name' }],
+      deviceType: 'string',
+    },
+  );
+  // A datasource naming a table the schema lacks: the field names nothing checkable.
+  assert.equal(
+    fieldFromSchema({ type: 'string', datasource: ['user.group.name'] }, (ds) => referenceOf(ds, has)).references,
+    undefined,
+  );
+  assert.equal(scopeOf({ object_range: 'global' }), 'global');
+  assert.equal(scopeOf({ object_range: 'strange' }), undefined);
+  assert.equal(tableFromSchema('system/x', { category: 'complex', object_range: 'global' }).scope, 'global');
+
+  const catalogue = new DeviceCatalogue({ version: 'v7.2.5' }, [
+    { path: 'system', name: 'interface', schema: { category: 'table', mkey: 'name', object_range: 'both' } },
+    ...treeEntries(fixture()),
+  ]);
+  const input = catalogue.find('router/policy-x')!.fields['input-device'].items!.name;
+  assert.deepEqual(input.references, [{ table: 'system/interface', field: 'name' }]);
+  assert.equal(catalogue.find('system/interface')!.scope, 'both');
+  assert.deepEqual(
+    catalogue.referrers('system/interface').map((r) => [r.table, r.field, r.path.join('.'), r.target]),
+    [['router/policy-x', 'input-device', 'input-device.name', 'name']],
+  );
+});
+
+test('the shipped catalogue: who can name a table, and the factory objects, compiled at build time', async () => {
+  const { factoryObjects, isFactoryObject } = await import('../../src/catalogue/factory.js');
+  const policy = SHIPPED_CATALOGUE.referrers('firewall/address').find(
+    (r) => r.table === 'firewall/policy' && r.field === 'srcaddr',
+  );
+  assert.deepEqual(policy, { table: 'firewall/policy', field: 'srcaddr', path: ['srcaddr', 'name'], target: 'name' });
+  assert.ok(SHIPPED_CATALOGUE.referrers('system/sdwan').some((r) => r.target === 'zone.name'));
+  assert.deepEqual(SHIPPED_CATALOGUE.referrers('log.disk/setting'), []);
+  const factory = factoryObjects();
+  assert.deepEqual(factory.objects.get('firewall/address')?.slice(0, 2), ['all', 'none']);
+  assert.ok(factory.objects.get('system/vdom')?.includes('root'));
+  assert.ok(factory.databases.has('firewall/internet-service-name'));
+  assert.ok(isFactoryObject('firewall.schedule/recurring', 'always'));
+  assert.ok(!isFactoryObject('firewall/address', 'lan-net'));
+  // Every table the file names is a table of the catalogue, under its path.
+  for (const path of [...factory.objects.keys(), ...factory.databases]) assert.ok(SHIPPED_CATALOGUE.find(path), path);
 });

@@ -144,8 +144,20 @@ describe('profiles and VDOMs', () => {
   });
 
   it('offers root, the VDOMs of profiles and CMDB_VDOM when the device has no VDOM list', async () => {
-    const env = withProfiles({ CMDB_VDOM: 'edge', CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token });
-    assert.deepEqual(await deviceSources(env).vdoms({}), ['root', 'branch', 'edge']);
+    // A token whose profile cannot read system/vdom: the device gives no list.
+    const token = 'fwonlytoken0000000000000000001';
+    const device = await startEmulator({ port: 0, seed: 'demo', tokens: [{ token, groups: ['fwgrp'] }] });
+    try {
+      const env = withProfiles({ CMDB_VDOM: 'edge', CMDB_HOST: device.url, CMDB_TOKEN: token });
+      assert.deepEqual(await deviceSources(env).vdoms({}), ['root', 'branch', 'edge']);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it("offers the device's VDOMs from its system/vdom", async () => {
+    const env = withProfiles({ CMDB_HOST: emulator.url, CMDB_TOKEN: emulator.token });
+    assert.deepEqual(await deviceSources(env).vdoms({}), ['root', 'branch', 'dmz']);
   });
 
   it("offers the demo device's VDOMs with --demo", async () => {

@@ -242,6 +242,23 @@ describe('diff and apply', () => {
     );
   });
 
+  test('apply writes an object after the objects it names and --prune deletes in the reverse (user groups and their members)', {
+    todo: 'issue 30: apply orders writes by references',
+  }, async () => {
+    // Alphabetically user/group comes before user/local: the group names a user the device does not have yet.
+    const doc = file(
+      'refs.yaml',
+      'vdoms:\n  root:\n    user/group:\n      - name: staff\n        member:\n          - name: carol\n' +
+        '    user/local:\n      - name: carol\n        type: password\n        passwd: Carol-Passw0rd\n',
+    );
+    expectCode(await run('apply', '-f', doc, '--yes'), 0);
+    assert.deepEqual((emu.objects('user/group') as Obj[]).find((g) => g.name === 'staff')?.member, [{ name: 'carol' }]);
+    // Every group and user pruned: the groups (which name users) go first.
+    const none = file('no-users.yaml', 'vdoms:\n  root:\n    user/group: []\n    user/local: []\n');
+    expectCode(await run('apply', '-f', none, '--prune', '--yes'), 0);
+    assert.deepEqual([emu.objects('user/group'), emu.objects('user/local')], [[], []]);
+  });
+
   test('an export re-applied with --prune to a changed device restores it (both VDOMs)', async () => {
     const backup = (await run('export', '--vdom', '*')).stdout;
     const path = file('backup.yaml', backup);

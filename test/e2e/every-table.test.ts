@@ -56,6 +56,11 @@ async function refused(args: string[], message: RegExp): Promise<void> {
 
 const full = (t: TableDef, ...ops: string[]) => ops.every((op) => t.operations.includes(op as never));
 
+/** What a create of a table needs beyond its key, as a device refuses it without (a policy's interfaces...). */
+const NEEDS: Record<string, string[]> = {
+  'firewall/policy': ['srcintf=port1', 'dstintf=port2', 'srcaddr=all', 'dstaddr=all', 'schedule=always', 'service=ALL'],
+};
+
 /** A plain field `--set` can give a valid new value: an option with several values, else short text. */
 function plainField(table: TableDef): [string, FieldSchema, unknown] | undefined {
   const fields = Object.entries(table.fields).filter(
@@ -148,6 +153,7 @@ for (const table of sample.values()) {
         `${table.key}=${keyArg}`,
         '--set',
         `${field}=${String(value)}`,
+        ...(NEEDS[table.path] ?? []).flatMap((set) => ['--set', set]),
         '-o',
         'json',
       );

@@ -74,7 +74,7 @@ describe('reading', () => {
 });
 
 describe('writing', () => {
-  it('creates an object, filling in defaults, and moves the revision', async () => {
+  it("creates an object, filling in the catalogue's defaults, and moves the revision", async () => {
     const before = await get(emu, `${CMDB}/${IPMAC}`);
     const reply = await call(emu, 'POST', `${CMDB}/${IPMAC}`, {
       body: { 'seq-num': 100, ip: '10.1.1.1', mac: '00:11:22:33:44:55' },
@@ -90,8 +90,8 @@ describe('writing', () => {
       q_origin_key: 100,
       ip: '10.1.1.1',
       mac: '00:11:22:33:44:55',
-      name: '',
-      status: 'enable',
+      name: 'noname',
+      status: 'disable',
     });
   });
 

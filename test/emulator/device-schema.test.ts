@@ -91,7 +91,16 @@ describe('a table schema in the device shape', () => {
       member_table: true,
       mkey: 'name',
       mkey_type: 'string',
-      children: { name: { name: 'name', category: 'unitary', type: 'string', size: 79, default: '' } },
+      children: {
+        name: {
+          name: 'name',
+          category: 'unitary',
+          type: 'string',
+          size: 79,
+          default: '',
+          datasource: ['system.interface.name', 'system.zone.name', 'system.sdwan.zone.name'],
+        },
+      },
     });
   });
 
@@ -176,5 +185,55 @@ describe('action=schema over HTTP', () => {
 
   it('other methods are refused', async () => {
     assert.equal((await call(emu, 'POST', `${CMDB}/?action=schema`, { body: {} })).status, 405);
+  });
+});
+
+describe("another release's schema (`--schema`): its datasource, default and object_range", () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { DeviceCatalogue } = await import('../../src/catalogue/provider.js');
+    const { releaseOf, treeEntries } = await import('../../src/catalogue/device-schema.js');
+    const { ROOT } = await import('../helpers/cli.js');
+    const answer = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/schema-7.2.5.json'), 'utf8'));
+    const entries = treeEntries(answer).map((entry) =>
+      entry.name === 'new-feature' ? { ...entry, schema: { ...entry.schema, object_range: 'global' } } : entry,
+    );
+    // The tree with the interfaces its policies name, as a device's holds them.
+    const interfaces = {
+      path: 'system',
+      name: 'interface',
+      schema: {
+        category: 'table',
+        mkey: 'name',
+        mkey_type: 'string',
+        access_group: 'netgrp',
+        object_range: 'both',
+        children: { name: { category: 'unitary', type: 'string', size: 15 }, vdom: { type: 'string', size: 31 } },
+      },
+    };
+    const release = releaseOf(answer);
+    emu = await start({ catalogue: new DeviceCatalogue(release, [...entries, interfaces]), release });
+  });
+  after(() => emu.close());
+
+  it("refuses a name its datasource does not hold, takes one it does; a new object gets the schema's defaults", async () => {
+    const create = (device: string) =>
+      call(emu, 'POST', `${CMDB}/router/policy-x`, { body: { 'seq-num': 7, 'input-device': [{ name: device }] } });
+    const refused = await create('port9');
+    assert.deepEqual([refused.status, refused.json.error], [500, -651]);
+    assert.equal((await create('port1')).status, 200);
+    const [policy] = (await get(emu, `${CMDB}/router/policy-x/7`)).json.results;
+    assert.deepEqual([policy.days, policy.action, policy.status], ['monday', 'permit', 'enable']);
+    assert.match(policy.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4/);
+  });
+
+  it('a table whose object_range is global is one for every VDOM', async () => {
+    assert.equal(
+      (await call(emu, 'PUT', `${CMDB}/system/new-feature?vdom=dmz`, { body: { interval: 90 } })).status,
+      200,
+    );
+    assert.equal((await get(emu, `${CMDB}/system/new-feature`)).json.results.interval, 90);
   });
 });

@@ -139,15 +139,17 @@ describe('paging and fields', () => {
       ip: '192.168.1.10',
       mac: '00:09:0f:00:00:01',
       name: 'printer-2f',
+      status: 'enable',
     });
   });
 
   it('scope selects global or VDOM objects where objects have a range', async () => {
     const names = async (scope: string) =>
       keysOf((await get(emu, `${CMDB}/certificate/ca?scope=${scope}`)).json.results, 'name');
-    assert.deepEqual(await names('global'), ['Device_CA', 'Device_CA_Untrusted']);
-    assert.deepEqual(await names('vdom'), ['Corp_Root_CA']);
-    assert.equal((await names('both')).length, 3);
+    assert.deepEqual(await names('global'), ['Fortinet_CA', 'Fortinet_Wifi_CA', 'Device_CA', 'Device_CA_Untrusted']);
+    // A global table, held once: every VDOM's certificates are in it.
+    assert.deepEqual(await names('vdom'), ['Corp_Root_CA', 'Partner_CA']);
+    assert.equal((await names('both')).length, 6);
     assert.equal((await get(emu, `${CMDB}/certificate/ca?scope=everything`)).status, 400);
   });
 });
@@ -162,14 +164,14 @@ describe('table actions', () => {
     assert.deepEqual(schema.children.rule.children.action.options, [{ name: 'permit' }, { name: 'deny' }]);
   });
 
-  it('default gives every field its default', async () => {
+  it("default gives every field its default: the catalogue's, as a device's schema gives it", async () => {
     const reply = await get(emu, `${IPMAC}?action=default`);
     assert.deepEqual(reply.json.results, {
       'seq-num': 0,
       ip: '0.0.0.0',
       mac: '00:00:00:00:00:00',
-      name: '',
-      status: 'enable',
+      name: 'noname',
+      status: 'disable',
     });
     assert.equal((await get(emu, `${IPMAC}/1?action=default`)).status, 200);
   });

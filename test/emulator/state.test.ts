@@ -141,6 +141,42 @@ describe('state file', () => {
     assert.equal(saved.port, JSON.parse(text).port, 'an in-process run keeps the address of the file');
   });
 
+  it("loads a file written before global tables were held once: the root VDOM's copy, else the first VDOM's", async () => {
+    const file = join(dir, 'per-vdom-globals.json');
+    const settings = (hostname: string) => ({ revision: 3, settings: { hostname, admintimeout: 5 } });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'cmdb-emulator-state',
+        version: 1,
+        credentials: { password: 'p', token: 'oldformattoken00000000000000001' },
+        seed: 'empty',
+        vdoms: {
+          dmz: {
+            'system/global': settings('from-dmz'),
+            'system/dns': { revision: 2, settings: { primary: '192.0.2.53' } },
+          },
+          root: { 'system/global': settings('from-root') },
+        },
+      }),
+    );
+    const emu = await startEmulator({ stateFile: file });
+    try {
+      const token = { token: emu.token };
+      const global = async (vdom: string) =>
+        (await get(emu, `${CMDB}/system/global?vdom=${vdom}`, token)).json.results.hostname;
+      assert.deepEqual([await global('root'), await global('dmz')], ['from-root', 'from-root']);
+      assert.equal((await get(emu, `${CMDB}/system/dns`, token)).json.results.primary, '192.0.2.53', 'only dmz had it');
+      await call(emu, 'PUT', `${CMDB}/system/global?vdom=dmz`, { body: { admintimeout: 9 }, ...token });
+    } finally {
+      await emu.close();
+    }
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(saved.global['system/global'].settings.admintimeout, 9);
+    assert.equal(saved.global['system/global'].settings.hostname, 'from-root');
+    assert.equal(saved.vdoms.dmz['system/global'], undefined, 'held once from now on');
+  });
+
   it('reuses its generated certificate so that a pinned fingerprint still matches', async () => {
     const file = join(dir, 'tls.json');
     const first = await startEmulator({ stateFile: file, tls: true });

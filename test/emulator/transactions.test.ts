@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
+import { ReferenceIndex } from '../../src/emulator/references.js';
 import { buildDatabase } from '../../src/emulator/state.js';
 import { CommittedView, type KeyedTable } from '../../src/emulator/store.js';
 import { TransactionManager } from '../../src/emulator/transactions.js';
@@ -165,12 +167,14 @@ describe('transaction expiry', () => {
   it('expires a transaction at its timeout after the start, discarding its writes and releasing its tables', () => {
     let now = 1_000_000;
     const db = buildDatabase(['root'], 'empty');
+    const index = new ReferenceIndex(db, SHIPPED_CATALOGUE);
     const manager = new TransactionManager(
       db,
+      index,
       () => undefined,
       () => now,
     );
-    const committed = manager.guard(new CommittedView(db, () => undefined));
+    const committed = manager.guard(new CommittedView(db, () => undefined, index));
     const id = manager.start(10);
     const insert = (view: NonNullable<ReturnType<TransactionManager['view']>>, name: string) =>
       view.write('root', ACL, (state) => {
