@@ -16,11 +16,6 @@ export interface FactoryName {
 export interface FactoryObjects {
   /** Per table (the catalogue's path), the keys of its factory objects, in the file's order. */
   objects: ReadonlyMap<string, readonly string[]>;
-  /**
-   * The file's `alsoFactory` rules that name objects: the SSL VPN tunnel interface, the SD-WAN zone
-   * every device has. (The model's physical ports are the emulator's own; `q_static` is read on objects.)
-   */
-  also: readonly FactoryName[];
   /** The tables a device fills from its FortiGuard databases: a reference into them names anything. */
   databases: ReadonlySet<string>;
 }
@@ -28,7 +23,12 @@ export interface FactoryObjects {
 /** The interface of the SSL VPN tunnel, which every device has (PROTOCOL.md "Words that are not objects"). */
 export const SSL_VPN_INTERFACE = 'ssl.root';
 
-const ALSO: readonly FactoryName[] = [
+/**
+ * The file's `alsoFactory` rules that name objects (prose in the file, so written here): the SSL VPN
+ * tunnel interface, the SD-WAN zone every device has. The model's physical ports are the emulator's
+ * own; `q_static` is read on objects.
+ */
+export const ALSO_FACTORY: readonly FactoryName[] = [
   { table: 'system/interface', field: '', key: SSL_VPN_INTERFACE },
   { table: 'system/sdwan', field: 'zone.name', key: 'virtual-wan-link' },
 ];
@@ -41,7 +41,7 @@ const idOf = (table: string, field: string, key: unknown) => `${table}\0${field}
 export function factoryObjects(): FactoryObjects {
   if (!loaded) {
     const data = readData<CompiledFactoryObjects>('factory-objects.json');
-    loaded = { objects: new Map(Object.entries(data.objects)), also: ALSO, databases: new Set(data.databases) };
+    loaded = { objects: new Map(Object.entries(data.objects)), databases: new Set(data.databases) };
   }
   return loaded;
 }
@@ -53,9 +53,8 @@ export function factoryObjects(): FactoryObjects {
  */
 export function isFactoryObject(tablePath: string, key: unknown, field?: string): boolean {
   if (!ids) {
-    const { objects, also } = factoryObjects();
-    ids = new Set(also.map((a) => idOf(a.table, a.field, a.key)));
-    for (const [table, keys] of objects) for (const k of keys) ids.add(idOf(table, '', k));
+    ids = new Set(ALSO_FACTORY.map((a) => idOf(a.table, a.field, a.key)));
+    for (const [table, keys] of factoryObjects().objects) for (const k of keys) ids.add(idOf(table, '', k));
   }
   return ids.has(idOf(tablePath, field?.includes('.') ? field : '', key));
 }

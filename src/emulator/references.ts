@@ -5,7 +5,7 @@
 import { factoryObjects, isFactoryObject } from '../catalogue/factory.js';
 import type { TableDef } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import { namesAt, referenceSites, valuesAt, type ReferenceSite } from '../catalogue/references.js';
+import { eachReference, namesAt, referenceSites, valuesAt, type ReferenceSite } from '../catalogue/references.js';
 import { fail } from './envelope.js';
 import type { Obj } from './schema.js';
 import {
@@ -81,13 +81,11 @@ class Places {
   named(owner: Owner, table: TableDef, object: Obj | undefined, sign: 1 | -1, into: UseMap): void {
     if (!object) return;
     const key = keyOf(table, object);
-    for (const site of referenceSites(table)) {
-      for (const name of namesAt(object, site)) {
-        const use: Use = { owner, table: table.path, key, field: site.field, count: sign };
-        for (const target of site.targets)
-          add(into, targetId(this.targetOwner(owner, target.table), target.table, target.field, name), use);
-      }
-    }
+    eachReference(table, object, (site, name) => {
+      const use: Use = { owner, table: table.path, key, field: site.field, count: sign };
+      for (const target of site.targets)
+        add(into, targetId(this.targetOwner(owner, target.table), target.table, target.field, name), use);
+    });
   }
 }
 
