@@ -31,7 +31,7 @@ export interface TableAt {
 export interface CheckNeeds {
   /** The tables whose objects the check needs (the names the plan sends that it does not bring itself). */
   keys: TableAt[];
-  /** The objects the plan deletes: their users are needed (the usage query, else reads of the tables `catalogue.referrers` lists). */
+  /** The objects the plan deletes: their users are needed (the usage query, else reads of `catalogue.referrers`). */
   users: ObjectAt[];
 }
 

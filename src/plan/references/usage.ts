@@ -29,7 +29,7 @@ export interface ObjectAt {
   key: Key;
 }
 
-/** Whether an object is one of the device's factory objects: the catalogue's `isFactoryObject` (the factory file, `ssl.root`, ...). */
+/** Whether an object is one of the device's factory objects (the catalogue's `isFactoryObject`). */
 export type IsFactory = (table: string, key: Key, field?: string) => boolean;
 
 interface ReadObject {
@@ -64,7 +64,7 @@ export class UsageIndex {
   /** The readings that could not be read: the tables they could name may have users nobody saw. */
   private readonly unread: { where: string | null; names: Set<string> }[] = [];
 
-  /** From the content of the tables that can name the objects asked about (`catalogue.referrers`), per VDOM and global. */
+  /** From the content of the tables that can name the objects asked about (`catalogue.referrers`), per VDOM, global. */
   constructor(readings: readonly TableReading[], options: { find?: FindTable } = {}) {
     this.tables = new Tables(options.find);
     for (const reading of readings) {
