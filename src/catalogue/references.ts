@@ -113,20 +113,21 @@ function compileFields(
     const walker: Walker = { name };
     const targets = (field.references ?? []).filter((t) => !definesItself(table, dotted, t));
     if (targets.length) {
-      const common = { field: path[0], interfaces: targets.some((t) => INTERFACE_TABLES.has(t.table)), targets };
-      if (field.type === 'array') {
-        // A mark on a list field names by its entries' key (`router/rip` `interface[].name`).
-        const entryKey = field.items ? entryKeyOf(field.items) : undefined;
-        walker.site = entryKey
-          ? { ...common, path: [...path, entryKey], at: `${at}[].${entryKey}`, kind: 'entries', entryKey }
-          : { ...common, path, at, kind: 'entries' };
-      } else
-        walker.site = {
-          ...common,
-          path,
-          at,
-          kind: field.multiple ? 'words' : field.type === 'integer' ? 'integer' : 'value',
-        };
+      const interfaces = targets.some((t) => INTERFACE_TABLES.has(t.table));
+      // A mark on a list field names by its entries' key (`router/rip` `interface[].name`).
+      const entryKey = field.type === 'array' && field.items ? entryKeyOf(field.items) : undefined;
+      const kind =
+        field.type === 'array' ? 'entries' : field.multiple ? 'words' : field.type === 'integer' ? 'integer' : 'value';
+      // One shape for every site: the walk reads them all in one place.
+      walker.site = {
+        field: path[0],
+        path: entryKey ? [...path, entryKey] : path,
+        at: entryKey ? `${at}[].${entryKey}` : at,
+        kind,
+        entryKey,
+        interfaces,
+        targets,
+      };
     }
     const own = sites.length;
     if (walker.site) sites.push(walker.site);
