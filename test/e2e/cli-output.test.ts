@@ -19,6 +19,9 @@ const SECRET = 'plain-Secret-1';
 let emu: RunningEmulator;
 let env: NodeJS.ProcessEnv;
 const run = (...args: string[]) => runInProcess(args, { env });
+/** `list` of the objects whose name matches, only the fields off their default, as `show` prints them. */
+const shown = (table: string, filter: string) =>
+  run('list', table, '--filter', filter, '--exclude-default-values', '-o', 'cli');
 
 async function device(method: string, path: string, body: unknown, vdom = 'root'): Promise<void> {
   const res = await fetch(`${emu.url}/api/v2/cmdb/${path}?vdom=${vdom}`, {
@@ -122,7 +125,7 @@ after(() => emu.close());
 
 describe('-o cli prints objects as the device shows them', () => {
   test('list: strings quoted and escaped, references, integers, addresses with masks, options bare', async () => {
-    const r = await run('list', 'firewall/address', '--filter', 'name=@cli-', '--exclude-default-values', '-o', 'cli');
+    const r = await shown('firewall/address', 'name=@cli-');
     assert.equal(
       withoutUuid(ok(r)),
       lines(
@@ -143,15 +146,7 @@ describe('-o cli prints objects as the device shows them', () => {
   });
 
   test('list: a member list on one set, each name quoted', async () => {
-    const r = await run(
-      'list',
-      'firewall/addrgrp',
-      '--filter',
-      'name==cli-group',
-      '--exclude-default-values',
-      '-o',
-      'cli',
-    );
+    const r = await shown('firewall/addrgrp', 'name==cli-group');
     assert.equal(
       withoutUuid(ok(r)),
       lines(
@@ -165,15 +160,7 @@ describe('-o cli prints objects as the device shows them', () => {
   });
 
   test('list: a sub-table as a nested config block; integer keys bare; a table path with a sub-area', async () => {
-    const acl = await run(
-      'list',
-      'router/access-list',
-      '--filter',
-      'name==cli-acl',
-      '--exclude-default-values',
-      '-o',
-      'cli',
-    );
+    const acl = await shown('router/access-list', 'name==cli-acl');
     assert.equal(ok(acl), ACL);
     const bindings = await run('list', 'firewall.ipmacbinding/table', '--exclude-default-values', '-o', 'cli');
     assert.equal(ok(bindings), BINDING);
