@@ -98,7 +98,7 @@ const GLOBAL_OPTION_RECORDS = [
     flags: '-o, --output <format>',
     env: 'CMDB_OUTPUT',
     kind: 'output',
-    description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)',
+    description: 'table, json, yaml, ndjson, csv; cli for list, get, export (env CMDB_OUTPUT)',
     parse: (text: string) => parseFormat(text),
   },
   { name: 'raw', flags: '--raw', description: "print the device's JSON response untouched" },

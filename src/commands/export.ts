@@ -75,14 +75,16 @@ export async function run(
   if (failures.length && failures.length === chosen.length) throw failures[0].error;
   const exits = reportFailures(ctx, failures, tableInputs.length === 0);
   const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
+  // In the device's syntax (-o cli) each table is spelt by its catalogue entry.
+  const view = { conf: { tables: tables.map((t) => t.table), changed: !!opts.excludeDefaultValues } };
   if (opts.dir !== undefined) {
-    const { text, extension } = await ctx.out.document(document);
+    const { text, extension } = await ctx.out.document(document, view);
     const path = join(opts.dir, deviceFileName(ctx, extension));
     // Private: an export holds ENC secrets and private keys. An existing folder others can read is named.
     writePrivateFile(path, text, { warn: (message) => ctx.out.warn(message) });
     ctx.out.notice(`wrote ${path}`);
   } else {
-    await ctx.out.print(document);
+    await ctx.out.print(document, view);
   }
   return mostSevere(exits);
 }

@@ -34,14 +34,14 @@ export async function run(
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'G', 'L');
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
-    return printRead(ctx, table, result, true, readView(query));
+    return printRead(ctx, table, result, true, readView(table, query));
   }
   requireKeyed(table, 'get');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'R');
   const mkeys = keys.map((k) => parseMkey(table, k));
   if (mkeys.length === 1) {
     const result = await request(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
-    return printRead(ctx, table, result, true, readView(query));
+    return printRead(ctx, table, result, true, readView(table, query));
   }
   const outcomes: { result?: ApiResult; error?: unknown }[] = [];
   const read = async (mkey: string | number) => {
@@ -73,7 +73,7 @@ export async function run(
       byKey: true,
       refusals,
     },
-    readView(query),
+    readView(table, query),
   );
   return mostSevere(refusals.map((r) => r.report.exit));
 }

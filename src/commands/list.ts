@@ -25,9 +25,15 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
-    return printRead(ctx, table, result, false, readView(query, opts.headers), { filtered: filtered(query) });
+    return printRead(ctx, table, result, false, readView(table, query, opts.headers), { filtered: filtered(query) });
   }
-  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, readView(query, opts.headers));
+  await listAll(
+    ctx,
+    table,
+    query,
+    parseCount(opts.pageSize, '--page-size', 1) ?? 1000,
+    readView(table, query, opts.headers),
+  );
   return 0;
 }
 

@@ -37,6 +37,9 @@ const WRITE_OPTIONS = [
   { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
 ] as const satisfies readonly OptionDef[];
 
+/** Objects read: every format, the device's own syntax (`cli`) included. */
+const OBJECTS_OUTPUT = { what: 'objects', formats: ['table', 'json', 'yaml', 'ndjson', 'csv', 'cli'] } as const;
+
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
@@ -76,6 +79,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     signature: 'list <table>',
     devices: 'each',
+    output: OBJECTS_OUTPUT,
     description: 'list the objects of a table',
     group: 'objects',
     args: { table: 'table' },
@@ -108,13 +112,14 @@ export const COMMANDS: readonly CommandDef[] = [
       'cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action',
       "cmdb list firewall/address --filter 'type==ipmask' -o json",
       'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway',
-      "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip",
+      "cmdb list firewall/addrgrp --vdom '*' -o cli --exclude-default-values",
     ],
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
     signature: 'get <table> [keys...]',
     devices: 'each',
+    output: OBJECTS_OUTPUT,
     description: 'read objects by key (several keys: a list), or a singleton table',
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
@@ -123,7 +128,7 @@ export const COMMANDS: readonly CommandDef[] = [
     examples: [
       'cmdb get firewall/policy 1',
       'cmdb get firewall/address lan-net dmz-net -o json',
-      'cmdb get log.disk/setting -o yaml',
+      'cmdb get firewall/policy 1 -o cli',
       'cmdb get system/interface port1 --fields name,ip,allowaccess',
     ],
     load: async () => (await import('./get.js')).run,
@@ -246,7 +251,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     signature: 'export [tables...]',
     devices: 'each',
-    output: { what: 'a config document', formats: ['yaml', 'json'], default: 'yaml' },
+    output: { what: 'a config document', formats: ['yaml', 'json', 'cli'], default: 'yaml' },
     description:
       'print the config document of the tables (default: every table the device has that can be read as a whole)',
     group: 'configuration as code',
@@ -254,7 +259,11 @@ export const COMMANDS: readonly CommandDef[] = [
     tables: { keyed: ['L'], singleton: ['G'] },
     options: [
       { flags: '--exclude-default-values', description: 'leave out fields that hold their default value' },
-      { flags: '--dir <dir>', description: 'write DIR/<device>.yaml instead of printing', kind: 'file' },
+      {
+        flags: '--dir <dir>',
+        description: 'write DIR/<device>.yaml (.conf with -o cli) instead of printing',
+        kind: 'file',
+      },
       {
         flags: '--spec',
         description: 'only the 42 core tables of the API specification (default: every table the device has)',
@@ -265,6 +274,7 @@ export const COMMANDS: readonly CommandDef[] = [
       "cmdb export --vdom '*' > fw1.yaml",
       'cmdb export firewall/address firewall/policy router/static',
       "cmdb -d fw1 export --vdom '*' --dir configs/",
+      'cmdb export firewall/address firewall/policy -o cli --exclude-default-values',
     ],
     load: async () => (await import('./export.js')).run,
   }),

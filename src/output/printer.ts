@@ -212,12 +212,15 @@ export class Printer {
     return { format, raw: this.settings.raw, color: this.terminal().color };
   }
 
-  /** The text of a document for a file (export --dir), in the command's format, and the file's extension. */
-  async document(data: Shaped): Promise<{ text: string; extension: string }> {
+  /**
+   * The text of a document for a file (export --dir), in the command's format, and the file's extension
+   * (`conf` for the device's syntax).
+   */
+  async document(data: Shaped, view: ShapeOptions = {}): Promise<{ text: string; extension: string }> {
     const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
     return {
-      text: await render(data, { format, terminal: { isTTY: false, columns: 80, color: false } }),
-      extension: format,
+      text: await render(data, { ...view, format, terminal: { isTTY: false, columns: 80, color: false } }),
+      extension: format === 'cli' ? 'conf' : format,
     };
   }
 

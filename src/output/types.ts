@@ -5,6 +5,7 @@ import type { PlanView } from './plan.js';
 import type { PlannedRequest } from './requests.js';
 
 import type { OutputFormat } from '../grammar/types.js';
+import type { TableDef } from '../catalogue/index.js';
 
 // The words of -o are the command line's (src/grammar): the output layer gives each its formatter.
 export { OUTPUT_FORMATS, type OutputFormat } from '../grammar/types.js';
@@ -217,6 +218,18 @@ export interface RenderOptions {
    * A read without --with-meta: the device's bookkeeping fields (`q_*`) are left out in every format (not with --raw).
    */
   hideMeta?: boolean;
+  /** What the `cli` format writes the device's syntax from: the catalogue's tables. */
+  conf?: ConfView;
+}
+
+/** The tables behind data in the `cli` format (src/syntax spells each field by its catalogue entry). */
+export interface ConfView {
+  /** The table a read is of (list, get). */
+  table?: TableDef;
+  /** The tables of a config document (export), each under the path the document names it by. */
+  tables?: readonly TableDef[];
+  /** Only fields that differ from their default, as the device's `show` prints (--exclude-default-values). */
+  changed?: boolean;
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

@@ -3,7 +3,7 @@
 // device layer, from plain values) and signal handling. Commands never write to streams, read the
 // environment or build URLs themselves; the device, request and plan code they call take plain values.
 import type { Dispatcher } from 'undici';
-import type { FormatRule } from '../grammar/types.js';
+import { formatsOf, type FormatRule } from '../grammar/types.js';
 import { Device } from '../device/device.js';
 import type { DeviceDeps } from '../device/setup.js';
 import { UsageError } from '../errors.js';
@@ -122,8 +122,8 @@ export interface RunOptions {
  * a format the command does not print is a usage error before anything is sent.
  */
 export function checkFormat(settings: Settings, rule: FormatRule | undefined, tty: boolean): void {
-  if (!rule) return;
-  const { what, formats, default: own } = rule;
+  const formats = formatsOf(rule);
+  const own = rule?.default;
   const format = settings.format ?? own ?? defaultFormat(tty);
   if (formats.includes(format)) return;
   const others = formats.filter((f) => f !== own);
@@ -131,11 +131,23 @@ export function checkFormat(settings: Settings, rule: FormatRule | undefined, tt
     ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}`
     : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
   const asked = settings.formatAsked ?? `-o ${format}`;
+  // The device's syntax is for objects only; other commands have no rule that could name it.
+  if (!rule) throw new UsageError(`${asked} is only for list, get and export`, hint);
   // The variable is named when it set the format, so the user knows what to unset or override.
   throw new UsageError(
-    `${asked} does not fit ${what}`,
+    `${asked} does not fit ${rule.what}`,
     asked.startsWith('-o') ? hint : `${hint}, which overrides CMDB_OUTPUT`,
   );
+}
+
+/**
+ * The run's settings for its command: `CMDB_OUTPUT=cli` (set for list, get and export) is no format
+ * for the others, which print their default instead; `-o cli` stays, for checkFormat to refuse.
+ */
+export function settingsFor(settings: Settings, rule: FormatRule | undefined): Settings {
+  if (settings.format !== 'cli' || settings.flags.output !== undefined || formatsOf(rule).includes('cli'))
+    return settings;
+  return Object.freeze({ ...settings, format: undefined, formatAsked: undefined });
 }
 
 /** The printer of a run: its format, --raw, colour and whether errors are machine-readable. */
@@ -156,7 +168,7 @@ export function runPrinter(io: IO, env: NodeJS.ProcessEnv, settings: Settings, f
  * up front with the command's formats, so a bad value stops the command before anything is sent.
  */
 export function runContext(io: IO, env: NodeJS.ProcessEnv, options: GlobalOptions, run: RunOptions = {}): Context {
-  const settings = resolveSettings(options, env);
+  const settings = settingsFor(resolveSettings(options, env), run.formats);
   checkFormat(settings, run.formats, !!io.stdout.isTTY);
   const out = runPrinter(io, env, settings, run.formats);
   const prompt = terminalPrompt(io, env, out);

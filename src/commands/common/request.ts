@@ -162,21 +162,23 @@ export async function printWrite(
   return mostSevere(refused.map((f) => f.report.exit));
 }
 
-/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta'>;
+/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`, its table for `cli`. */
+export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta' | 'conf'>;
 
 /**
  * The view of a read's query: exactly --fields, `q_ref` (how many objects use each) with --with-meta
  * and the checksum with --with-contents-hash; without --with-meta the device's other bookkeeping
- * fields (`q_*`) are left out.
+ * fields (`q_*`) are left out; in the device's syntax only the fields off their default with
+ * --exclude-default-values, as its `show` prints.
  */
-export function readView(query: QueryParams, headers?: boolean): ReadView {
+export function readView(table: TableDef, query: QueryParams, headers?: boolean): ReadView {
   const asked = [...(query.with_meta ? ['q_ref'] : []), ...(query.with_contents_hash ? ['q_contents_hash'] : [])];
   return {
     fields: query.format,
     headers,
     showMeta: asked.length ? asked : undefined,
     hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')),
+    conf: { table, changed: !!query['exclude-default-values'] },
   };
 }
 
