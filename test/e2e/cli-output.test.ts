@@ -73,13 +73,17 @@ const ACL = lines(
   'end',
 );
 
-/** The binding the tests create: a table path with a sub-area, an integer key, an address and a MAC bare. */
+/**
+ * The binding the tests create: a table path with a sub-area, an integer key, an address and a MAC bare, an
+ * option off its default (a binding is disabled unless enabled).
+ */
 const BINDING = lines(
   'config firewall ipmacbinding table',
   '    edit 7',
   '        set ip 10.0.0.7',
   '        set mac 00:09:0f:00:00:07',
   '        set name "cli-host"',
+  '        set status enable',
   '    next',
   'end',
 );
