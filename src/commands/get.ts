@@ -6,9 +6,9 @@ import { describeError } from '../run/hints.js';
 import type { Row } from '../output/index.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
-import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
 import { mostSevere } from '../severity.js';
-import { printRead, readFacts, readView, request, shapeRead } from './common/request.js';
+import { lineTable, printRead, readFacts, readView, request, shapeRead } from './common/request.js';
 
 /**
  * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
@@ -21,7 +21,7 @@ export async function run(
   { table: tableInput, keys }: { table: string; keys: string[] },
   opts: GetOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   const query = {
     ...vdomQuery(ctx.device().vdoms),
     ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }),

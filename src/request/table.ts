@@ -25,11 +25,29 @@ export interface Say {
   warn(message: string): void;
 }
 
+/** Where a table was looked for, in words: the shipped catalogue, the device's schema, or both. */
+function lookedIn(catalogue: Catalogue): string {
+  if (!catalogue.shipped) return `the device's schema (release ${catalogue.release})`;
+  return `the ${catalogue.release} catalogue${catalogue.lookup ? " or of the device's schema" : ''}`;
+}
+
+/** What a table path that names no table probably meant: the nearest tables, or where to see them all. */
+export function tableTypoHint(catalogue: Pick<Catalogue, 'summaries'>, path: string): string {
+  const near = suggestTables(path, 3, catalogue.summaries());
+  return near.length ? `did you mean ${near.join(' or ')}?` : "'cmdb tables' lists them";
+}
+
 /**
  * Looks a table path up in the device's catalogue (a table it lacks in the device's schema, where the
- * catalogue can look one up); an uncatalogued but well-formed path is sent as a keyed table.
+ * catalogue can look one up). A path in neither is a typo (CLI.md "Shape"): a usage error naming the
+ * nearest tables, unless --force, which sends it as a keyed table with a string key. `force` is null
+ * where a table cmdb does not know cannot be used at all (an export needs its key).
  */
-export async function resolveTable(catalogue: Catalogue, input: string, say: Pick<Say, 'notice'>): Promise<TableDef> {
+export async function resolveTable(
+  catalogue: Catalogue,
+  input: string,
+  force: { force: boolean; say: Pick<Say, 'warn'> } | null,
+): Promise<TableDef> {
   const path = normalizeTablePath(input);
   if (!isWellFormedTablePath(path)) {
     const near = suggestTables(path, 3, catalogue.summaries());
@@ -43,12 +61,18 @@ export async function resolveTable(catalogue: Catalogue, input: string, say: Pic
   }
   const table = catalogue.find(path) ?? (await catalogue.lookup?.(path));
   if (table) return table;
-  const near = suggestTables(path, 3, catalogue.summaries());
-  say.notice(
-    `${path} is not in the ${catalogue.release} catalogue; sending it as a keyed table with a ` +
-      `string key${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
+  const where = lookedIn(catalogue);
+  if (force?.force) {
+    force.say.warn(
+      `${path} is not a table of ${where}; sending it anyway as a keyed table with a string key (--force)`,
+    );
+    return uncataloguedTable(path);
+  }
+  const hint = tableTypoHint(catalogue, path);
+  throw new UsageError(
+    `${path} is not a table of ${where}`,
+    force ? `${hint} (--force sends it anyway, as a keyed table with a string key)` : hint,
   );
-  return uncataloguedTable(path);
 }
 
 /** Refuses an operation the catalogue does not list for the table, unless --force (`force`: said where). */
