@@ -46,7 +46,7 @@ export function readAction(command: ReadActionCommand) {
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
     const table = await lineTable(ctx, tableInput);
-    const mkey = key === undefined ? undefined : parseMkey(table, key);
+    const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: ctx.device().vdoms });
     const result = await request(ctx, table, {
       method: 'GET',
       mkey,

@@ -21,8 +21,8 @@ async function clone(
   const table = await lineTable(ctx, tableInput);
   requireKeyed(table, 'clone');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
-  const mkey = parseMkey(table, key);
-  const nkey = parseMkey(table, newKey, 'new key');
+  const mkey = parseMkey(table, key, { vdoms: ctx.device().vdoms });
+  const nkey = parseMkey(table, newKey, null, 'new key');
   const result = await requestWrite(
     ctx,
     opts,

@@ -37,7 +37,7 @@ async function remove(
     );
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
-  const mkeys = keys.map((k) => parseMkey(table, k));
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: ctx.device().vdoms }));
   const query = vdomQuery(ctx.device().vdoms);
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
   await confirmWrite(

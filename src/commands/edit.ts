@@ -80,7 +80,7 @@ async function edit(
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
-  const mkey = key === undefined ? undefined : parseMkey(table, key);
+  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: ctx.device().vdoms });
   const query = vdomQuery(ctx.device().vdoms);
   if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*')))
     throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');

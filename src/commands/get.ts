@@ -38,7 +38,7 @@ export async function run(
   }
   requireKeyed(table, 'get');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'R');
-  const mkeys = keys.map((k) => parseMkey(table, k));
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: ctx.device().vdoms }));
   if (mkeys.length === 1) {
     const result = await request(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(query));

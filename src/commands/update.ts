@@ -45,7 +45,7 @@ async function update(
     [key, inline] = args;
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
-  const mkey = key === undefined ? undefined : parseMkey(table, key);
+  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: ctx.device().vdoms });
   const { sets, changes } = splitMemberChanges(table, opts.set ?? []);
   const query = vdomQuery(ctx.device().vdoms);
   if (!changes.length) {

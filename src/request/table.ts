@@ -15,7 +15,7 @@ import {
 } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
 import { UsageError } from '../errors.js';
-import { vdomFlag } from './shell.js';
+import { shellWord, vdomFlag } from './shell.js';
 
 export { shellWord, vdomFlag } from './shell.js';
 
@@ -94,17 +94,39 @@ export function requireOperation(
   );
 }
 
-/** A key as the catalogue types it: integer keys must be integers, checked before anything is sent. */
-export function parseMkey(table: TableDef, raw: string, what = 'key'): string | number {
+/** Where a key names an object already there: the VDOMs it is looked for in (for a hint to paste). */
+export interface KeyLookup {
+  vdoms: string[] | undefined;
+}
+
+/**
+ * A key as the catalogue types it: integer keys must be integers, checked before anything is sent.
+ * `existing`: the key names an object already there, so a name typed for it gets the list that finds
+ * the object by name; null for a new object's key.
+ */
+export function parseMkey(table: TableDef, raw: string, existing: KeyLookup | null, what = 'key'): string | number {
   if (table.keyType === 'integer') {
     if (!/^-?\d+$/.test(raw.trim()))
-      throw new UsageError(`${table.path} has integer keys (${table.key}); '${raw}' is not an integer`, null);
+      throw new UsageError(
+        `${table.path} has integer keys (${table.key}); '${raw}' is not an integer`,
+        existing ? byNameHint(table, raw, existing.vdoms) : null,
+      );
     const n = Number(raw);
     if (!Number.isSafeInteger(n)) throw new UsageError(`${what} '${raw}' is out of range`);
     return n;
   }
   if (raw === '') throw new UsageError(`the ${what} must not be empty`);
   return raw;
+}
+
+/**
+ * How to find an object by its name, as a shell takes it (the name escaped for the filter, then
+ * quoted): where the table has a `name` field and can be listed.
+ */
+function byNameHint(table: TableDef, name: string, vdoms: string[] | undefined): string | null {
+  if (!table.fields.name || !allows(table, 'L')) return null;
+  const filter = `name==${name.replace(/[\\,]/g, '\\$&')}`;
+  return `find it by name: cmdb list ${table.path} --filter ${shellWord(filter)}${vdomFlag(vdoms)}`;
 }
 
 export function requireKeyed(table: TableDef, command: string): void {

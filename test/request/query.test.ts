@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findTable, type TableDef } from '../../src/catalogue/index.js';
+import { allTables, findTable, type TableDef } from '../../src/catalogue/index.js';
 import { tableFromSchema } from '../../src/catalogue/device-schema.js';
 import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { parseFilter, readQuery } from '../../src/request/query.js';
@@ -48,9 +48,33 @@ test('list options become query parameters', () => {
 });
 
 test('integer keys must be integers', () => {
-  assert.equal(parseMkey(table('dlp/filepattern'), '7'), 7);
-  assert.throws(() => parseMkey(table('dlp/filepattern'), '7a'), UsageError);
-  assert.equal(parseMkey(table('router/access-list'), '10.0.0.0/8'), '10.0.0.0/8');
+  assert.equal(parseMkey(table('dlp/filepattern'), '7', { vdoms: undefined }), 7);
+  assert.throws(() => parseMkey(table('dlp/filepattern'), '7a', { vdoms: undefined }), UsageError);
+  assert.equal(parseMkey(table('router/access-list'), '10.0.0.0/8', { vdoms: undefined }), '10.0.0.0/8');
+});
+
+test('a name typed for the integer key of any table with a name field gets the list that finds it by name', () => {
+  const hintOf = (t: TableDef, raw: string, existing: { vdoms: string[] | undefined } | null) => {
+    try {
+      parseMkey(t, raw, existing);
+    } catch (e) {
+      if (e instanceof UsageError) return e.hint;
+    }
+    assert.fail(`${t.path} took '${raw}'`);
+  };
+  const named = allTables().filter((t) => t.keyType === 'integer' && t.fields.name && t.operations.includes('L'));
+  assert.ok(named.length > 30);
+  for (const t of named)
+    assert.equal(hintOf(t, 'web', { vdoms: undefined }), `find it by name: cmdb list ${t.path} --filter name==web`);
+  const policy = table('firewall/policy');
+  assert.equal(
+    hintOf(policy, String.raw`a,b c\d`, { vdoms: ['*'] }),
+    // The filter's escapes (\, and \\), then the shell's double quotes around them.
+    String.raw`find it by name: cmdb list firewall/policy --filter "name==a\\,b c\\\\d" --vdom "*"`,
+  );
+  assert.equal(hintOf(policy, 'web', null), null);
+  for (const t of allTables().filter((t) => t.keyType === 'integer' && !t.fields.name))
+    assert.equal(hintOf(t, 'web', { vdoms: undefined }), null, t.path);
 });
 
 test('an operation the catalogue does not list is a usage error naming what the table has, unless --force', () => {
