@@ -62,6 +62,8 @@ export async function run(
   opts: ExportOptions,
 ): Promise<number> {
   const vdoms = ctx.device().vdoms;
+  // An interruption says which files were written (those of the devices done, with -d a,b).
+  if (opts.dir !== undefined) ctx.record.files ??= [];
   const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
   const chosen = await chosenTables(await ctx.device().catalogue(), tableInputs, {
     spec: opts.spec,
@@ -84,6 +86,7 @@ export async function run(
     const path = join(opts.dir, deviceFileName(ctx, extension));
     // Private: an export holds ENC secrets and private keys. An existing folder others can read is named.
     writePrivateFile(path, text, { warn: (message) => ctx.out.warn(message) });
+    ctx.record.files?.push(path);
     ctx.out.notice(`wrote ${path}`);
   } else {
     await ctx.out.print(document);
