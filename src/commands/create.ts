@@ -4,10 +4,11 @@ import { keepsOrder } from '../catalogue/index.js';
 import type { Context } from '../run/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
-import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { requireOperation, vdomQuery } from '../request/table.js';
 import {
   bulkPrinter,
   confirmSeveralVdoms,
+  lineTable,
   printWrite,
   requestWrite,
   runWrites,
@@ -31,7 +32,7 @@ async function create(
   { table: tableInput, body: inlineBody }: { table: string; body?: string },
   opts: CreateOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
   let concurrency = parseConcurrency(opts.concurrency);
   // The device places objects in the order their creates land; where that order matters (the rule

@@ -2,8 +2,16 @@
 import type { Context } from '../run/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
-import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmWrite, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
+import {
+  bulkPrinter,
+  confirmWrite,
+  lineTable,
+  printWrite,
+  requestWrite,
+  runWrites,
+  type WriteOptions,
+} from './common/request.js';
 import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
@@ -20,7 +28,7 @@ async function remove(
   { table: tableInput, keys = [] }: { table: string; keys?: string[] },
   opts: { concurrency?: string; atomic?: boolean } & WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   requireKeyed(table, 'delete');
   if (!keys.length)
     throw new UsageError(
@@ -29,7 +37,7 @@ async function remove(
     );
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
-  const mkeys = keys.map((k) => parseMkey(table, k));
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: ctx.device().vdoms }));
   const query = vdomQuery(ctx.device().vdoms);
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
   await confirmWrite(

@@ -18,29 +18,33 @@ export interface ExportOptions {
   spec?: boolean;
 }
 
+/** `one is` / `3 are`: how many tables a part of the summary line is about. */
+const howMany = (n: number) => (n === 1 ? 'one is' : `${n} are`);
+
 /**
  * What a full export could not read, said once: tables refused by the access profile in one line
- * naming their groups, tables the device does not have counted in it; any other failure (and every
- * failure of tables named on the line) a line each. Returns the exit codes that count: all but those
- * of the tables a full export finds missing.
+ * naming their groups, tables the device does not have (404) or will not list (405: its model or
+ * mode lacks them) counted in it; any other failure (and every failure of tables named on the line)
+ * a line each. Returns the exit codes that count: all but those of the tables a full export finds
+ * missing or unlisted.
  */
 function reportFailures(ctx: Context, read: ReadFailure[], full: boolean): number[] {
   const failures = read.map((f) => ({ ...f, report: describeError(f.error) }));
   const refused = full ? failures.filter((f) => f.report.exit === EXIT.FORBIDDEN) : [];
   const missing = full ? failures.filter((f) => f.missing) : [];
-  const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f));
+  const unlisted = full ? failures.filter((f) => f.unlisted && !f.missing) : [];
+  const others = failures.filter((f) => !refused.includes(f) && !missing.includes(f) && !unlisted.includes(f));
   for (const { table, report } of others) ctx.out.warn(`${table.path} is left out: ${report.message}`);
-  if (refused.length || missing.length) {
+  const count = refused.length + missing.length + unlisted.length;
+  if (count) {
     const groups = [...new Set(refused.map((f) => f.table.group))].sort().join(', ');
     const denied = refused.length
-      ? `permission denied${missing.length ? ` for ${refused.length}` : ''} (groups: ${groups})`
+      ? `permission denied${refused.length < count ? ` for ${refused.length}` : ''} (groups: ${groups})`
       : '';
-    const absent = missing.length
-      ? `${missing.length === 1 ? 'one is' : `${missing.length} are`} not on this device`
-      : '';
-    const count = refused.length + missing.length;
+    const absent = missing.length ? `${howMany(missing.length)} not on this device` : '';
+    const refusing = unlisted.length ? `${howMany(unlisted.length)} not listed by this device (HTTP 405)` : '';
     ctx.out.warn(
-      `${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent].filter(Boolean).join('; ')}`,
+      `${count} ${count === 1 ? 'table' : 'tables'} left out: ${[denied, absent, refusing].filter(Boolean).join('; ')}`,
     );
   }
   return [...refused, ...others].map((f) => f.report.exit);
@@ -58,6 +62,8 @@ export async function run(
   opts: ExportOptions,
 ): Promise<number> {
   const vdoms = ctx.device().vdoms;
+  // An interruption says which files were written (those of the devices done, with -d a,b).
+  if (opts.dir !== undefined) ctx.record.files ??= [];
   const concurrency = opts.concurrency === undefined ? READ_CONCURRENCY : parseConcurrency(opts.concurrency);
   const chosen = await chosenTables(await ctx.device().catalogue(), tableInputs, {
     spec: opts.spec,
@@ -82,6 +88,7 @@ export async function run(
     const path = join(opts.dir, deviceFileName(ctx, extension));
     // Private: an export holds ENC secrets and private keys. An existing folder others can read is named.
     writePrivateFile(path, text, { warn: (message) => ctx.out.warn(message) });
+    ctx.record.files?.push(path);
     ctx.out.notice(`wrote ${path}`);
   } else {
     await ctx.out.print(document, view);

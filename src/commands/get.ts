@@ -6,9 +6,9 @@ import { describeError } from '../run/hints.js';
 import type { Row } from '../output/index.js';
 import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
-import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
 import { mostSevere } from '../severity.js';
-import { printRead, readFacts, readView, request, shapeRead } from './common/request.js';
+import { lineTable, printRead, readFacts, readView, request, shapeRead } from './common/request.js';
 
 /**
  * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
@@ -21,7 +21,7 @@ export async function run(
   { table: tableInput, keys }: { table: string; keys: string[] },
   opts: GetOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   const query = {
     ...vdomQuery(ctx.device().vdoms),
     ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }),
@@ -38,7 +38,7 @@ export async function run(
   }
   requireKeyed(table, 'get');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'R');
-  const mkeys = keys.map((k) => parseMkey(table, k));
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: ctx.device().vdoms }));
   if (mkeys.length === 1) {
     const result = await request(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(table, query));

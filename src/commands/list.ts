@@ -5,8 +5,8 @@ import { UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
-import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, readFacts, readView, request, steadyHeap, type ReadView } from './common/request.js';
+import { requireOperation, vdomQuery } from '../request/table.js';
+import { lineTable, printRead, readFacts, readView, request, steadyHeap, type ReadView } from './common/request.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -18,7 +18,7 @@ export interface ListOptions extends ReadOptions {
 
 /** `cmdb list <table>`: E1, one request, or every page with --all. */
 export async function run(ctx: Context, { table: tableInput }: { table: string }, opts: ListOptions): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   if (table.singleton) requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L', 'G');
   else requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L');
   const query: QueryParams = { ...vdomQuery(ctx.device().vdoms), ...readQuery(table, opts) };

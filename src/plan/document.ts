@@ -2,15 +2,16 @@
 // content; read and checked whole before anything is read or sent, and written in a stable order.
 import {
   devicePicksKey,
-  findTable,
   isWellFormedTablePath,
   nearestNames,
   normalizeTablePath,
   type TableDef,
 } from '../catalogue/index.js';
+import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import { isObject, keyId, normalizeObject, type Obj } from '../objects/normalize.js';
+import { tableTypoHint } from '../request/table.js';
 
 /** A keyed table's objects (in the device's order) or a singleton's one object. */
 export type TableContent = Obj[] | Obj;
@@ -37,13 +38,22 @@ function where(vdom: string, tablePath: string, index?: number): string {
   return `${tablePath} (vdom ${vdom}${index === undefined ? '' : `, object ${index + 1}`})`;
 }
 
-function checkTable(source: string, vdom: string, path: string, content: unknown, find: FindTable): DocumentTable {
+function checkTable(
+  source: string,
+  vdom: string,
+  path: string,
+  content: unknown,
+  catalogue: DocumentCatalogue,
+): DocumentTable {
   const tablePath = normalizeTablePath(path);
-  const table = isWellFormedTablePath(tablePath) ? find(tablePath) : undefined;
+  const wellFormed = isWellFormedTablePath(tablePath);
+  const table = wellFormed ? catalogue.find(tablePath) : undefined;
   if (!table)
     throw new UsageError(
       `${source}: '${path}' (vdom ${vdom}) is not a table of the catalogue`,
-      "'cmdb tables' lists them; a document names tables as area[.subarea]/table",
+      wellFormed
+        ? tableTypoHint(catalogue, tablePath)
+        : "'cmdb tables' lists them; a document names tables as area[.subarea]/table",
     );
   if (table.singleton && !isObject(content))
     throw new UsageError(`${source}: ${where(vdom, tablePath)} is a singleton table: give one object, not a list`);
@@ -76,16 +86,24 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
   return { vdom, table, content: list ? normalized : normalized[0] };
 }
 
+/** How a table path on the line is looked up: the catalogue of the device it is meant for. */
+export type FindTable = (path: string) => TableDef | undefined;
+
+/**
+ * Where a document's table paths are looked up (and a typo's nearest tables found): the catalogue of
+ * the device it is meant for (default the shipped one).
+ */
+export type DocumentCatalogue = Pick<Catalogue, 'find' | 'summaries'>;
+
 /**
  * Checks a parsed document (shape, tables, keys, field schema) and returns its tables in document
  * order. Anything wrong is a usage error naming where: nothing is read or sent before it is whole.
  */
-/**
- * How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one).
- */
-export type FindTable = (path: string) => TableDef | undefined;
-
-export function readDocument(value: unknown, source: string, find: FindTable = findTable): DocumentTable[] {
+export function readDocument(
+  value: unknown,
+  source: string,
+  catalogue: DocumentCatalogue = SHIPPED_CATALOGUE,
+): DocumentTable[] {
   if (!isObject(value) || !isObject(value.vdoms)) {
     throw new UsageError(
       `${source} is not a config document: it must hold 'vdoms', then VDOM names, then table paths`,
@@ -101,7 +119,7 @@ export function readDocument(value: unknown, source: string, find: FindTable = f
     // SPEC.md's name and the device's of a renamed table are the same table (CLI.md "Names").
     const named = new Map<string, string>();
     for (const [path, content] of Object.entries(byTable)) {
-      const checked = checkTable(source, vdom, path, content, find);
+      const checked = checkTable(source, vdom, path, content, catalogue);
       const canonical = checked.table.aliasOf ?? checked.table.path;
       const other = named.get(canonical);
       if (other !== undefined)

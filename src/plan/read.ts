@@ -85,11 +85,15 @@ export async function readTableAnyName(
   }
 }
 
-/** A table that could not be read: the error, and whether the device does not have it (404 under each of its names). */
+/**
+ * A table that could not be read: the error; whether the device does not have it (404 under each of
+ * its names), or will not list it (405: a table its model or mode lacks).
+ */
 export interface ReadFailure {
   table: TableDef;
   error: unknown;
   missing: boolean;
+  unlisted: boolean;
 }
 
 /** Which names the connected device answered to (CLI.md "Names"), remembered per device address. */
@@ -99,11 +103,11 @@ async function tableNames(device: Device, client: CmdbClient): Promise<TableName
 
 /** The failures among settled reads, in input order. */
 function failuresOf<R>(tables: TableDef[], settled: PromiseSettledResult<R>[]): ReadFailure[] {
-  return settled.flatMap((r, i): ReadFailure[] =>
-    r.status === 'rejected'
-      ? [{ table: tables[i], error: r.reason, missing: r.reason instanceof ApiError && r.reason.notFound }]
-      : [],
-  );
+  return settled.flatMap((r, i): ReadFailure[] => {
+    if (r.status === 'fulfilled') return [];
+    const answer = r.reason instanceof ApiError ? r.reason : undefined;
+    return [{ table: tables[i], error: r.reason, missing: !!answer?.notFound, unlisted: answer?.status === 405 }];
+  });
 }
 
 /**

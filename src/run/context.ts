@@ -3,6 +3,7 @@
 // device layer, from plain values) and signal handling. Commands never write to streams, read the
 // environment or build URLs themselves; the device, request and plan code they call take plain values.
 import type { Dispatcher } from 'undici';
+import type { WriteTally } from '../api/client.js';
 import { formatsOf, type FormatRule } from '../grammar/types.js';
 import { Device } from '../device/device.js';
 import type { DeviceDeps } from '../device/setup.js';
@@ -53,6 +54,20 @@ function interruptible(): { signal: AbortSignal; exitCode: () => number | undefi
   };
 }
 
+/**
+ * What a run has done besides its output, for what an interruption says: the files it writes (once a
+ * command says it writes some) and the writes its devices' clients sent. Shared by every device of a run.
+ */
+export interface RunRecord {
+  /** The files written so far; undefined while the command writes none. */
+  files?: string[];
+  readonly writes: WriteTally;
+}
+
+export function newRunRecord(): RunRecord {
+  return { writes: { sent: 0, applied: 0, refused: 0 } };
+}
+
 export interface ContextParts {
   io: IO;
   env: NodeJS.ProcessEnv;
@@ -65,6 +80,8 @@ export interface ContextParts {
   cache?: Map<string, Promise<unknown>>;
   /** One device of a run on several (-d a,b): what one device would print to stdout, each must put elsewhere. */
   several?: boolean;
+  /** What the run has done besides its output (shared by every device of it). */
+  record?: RunRecord;
 }
 
 export class Context {
@@ -79,6 +96,8 @@ export class Context {
   readonly several: boolean;
   /** Work done once per run, shared by every device of it. */
   readonly cache: Map<string, Promise<unknown>>;
+  /** What the run has done besides its output: files written, writes sent (for what an interruption says). */
+  readonly record: RunRecord;
   private readonly makeDevice: () => Device;
   private made: Device | undefined;
 
@@ -91,6 +110,7 @@ export class Context {
     this.makeDevice = parts.device;
     this.cache = parts.cache ?? new Map();
     this.several = !!parts.several;
+    this.record = parts.record ?? newRunRecord();
   }
 
   /** The device of this run, from the device layer: its profile, VDOMs, client and catalogue, each on first use. */
@@ -172,12 +192,14 @@ export function runContext(io: IO, env: NodeJS.ProcessEnv, options: GlobalOption
   checkFormat(settings, run.formats, !!io.stdout.isTTY);
   const out = runPrinter(io, env, settings, run.formats);
   const prompt = terminalPrompt(io, env, out);
+  const record = newRunRecord();
   return new Context({
     io,
     env,
     settings,
     out,
     prompt,
+    record,
     device: () =>
       new Device({
         settings,
@@ -187,6 +209,7 @@ export function runContext(io: IO, env: NodeJS.ProcessEnv, options: GlobalOption
         ask: async (question) => (prompt.interactive ? prompt.ask(question) : null),
         dispatcher: run.dispatcher,
         connect: run.connect,
+        writes: record.writes,
       }),
   });
 }

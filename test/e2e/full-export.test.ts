@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { rmSync } from 'node:fs';
-import { allTables } from '../../src/catalogue/index.js';
+import { allTables, type TableDef } from '../../src/catalogue/index.js';
+import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { isolatedEnv, type Run } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
@@ -314,5 +315,38 @@ describe('what a full export leaves out', () => {
       ),
     );
     assert.match(r.stdout, /log\.disk\/setting:/);
+  });
+});
+
+describe('a table the device will not list (405: its model or mode lacks it)', () => {
+  // An emulated device whose own catalogue has no list for firewall/decrypted-traffic-mirror: it
+  // answers 405 there, as devices do, while the shipped catalogue documents the list.
+  const REFUSED = 'firewall/decrypted-traffic-mirror';
+  let emu: RunningEmulator;
+  before(async () => {
+    const unlisted = (table: TableDef | undefined) =>
+      table?.path === REFUSED ? { ...table, operations: table.operations.filter((op) => op !== 'L') } : table;
+    emu = await startEmulator({
+      port: 0,
+      seed: 'demo',
+      catalogue: { ...SHIPPED_CATALOGUE, find: (path) => unlisted(SHIPPED_CATALOGUE.find(path)) },
+    });
+  });
+  after(() => emu.close());
+
+  test('a full export leaves it out, counts it in the one summary line, and exits 0', async () => {
+    const e = env({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+    const r = await run(e, 'export');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^cmdb: warning: 1 table left out: one is not listed by this device \(HTTP 405\)\n$/);
+    assert.ok(!/^ {4}firewall\/decrypted-traffic-mirror:/m.test(r.stdout), 'the table is left out');
+    assert.ok(/^ {4}firewall\/address:$/m.test(r.stdout), 'the others are written');
+  });
+
+  test('named on the line, its refusal keeps its exit code (7)', async () => {
+    const e = env({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+    const r = await run(e, 'export', REFUSED, 'firewall/address');
+    assert.equal(r.code, 7, r.stderr);
+    assert.match(r.stderr, /firewall\/decrypted-traffic-mirror is left out/);
   });
 });

@@ -47,9 +47,14 @@ async function readDesired(ctx: Context, file: string | undefined, tableInputs: 
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
   const catalogue = await ctx.device().catalogue();
-  const find = (path: string) => catalogue.find(path);
   const vdoms = ctx.settings.vdomText !== undefined ? ctx.device().vdoms : undefined;
-  return narrowDocument(readDocument(value, source, find), source, tableInputs, find, vdoms);
+  return narrowDocument(
+    readDocument(value, source, catalogue),
+    source,
+    tableInputs,
+    (path) => catalogue.find(path),
+    vdoms,
+  );
 }
 
 /** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */

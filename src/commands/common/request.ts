@@ -1,5 +1,5 @@
-// What the object commands share: a read and a write with its question, a dry run's recording,
-// printing a read, a write and a bulk write's items, and a device's name in a --dir.
+// What the object commands share: the table the line names, a read and a write with its question, a
+// dry run's recording, printing a read, a write and a bulk write's items, and a device's name in a --dir.
 import type { ApiRequest, ApiResult } from '../../api/client.js';
 import type { QueryParams } from '../../api/url.js';
 import type { TableDef } from '../../catalogue/index.js';
@@ -10,6 +10,7 @@ import { EXIT, UsageError, WriteOutcomeError } from '../../errors.js';
 import { mostSevere } from '../../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../../output/index.js';
 import { writeResult, type BulkOutcome } from '../../request/bulk.js';
+import { resolveTable } from '../../request/table.js';
 import { settleWrite, type Expectation, type WriteAnswer } from '../../outcome/index.js';
 
 /** The options every write command takes: --dry-run (its writes recorded, not sent) and --yes (nothing asked). */
@@ -65,6 +66,11 @@ export async function confirmSeveralVdoms(
       `${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`,
       details,
     );
+}
+
+/** The table the line names, in the device's catalogue (a typo is a usage error unless --force). */
+export async function lineTable(ctx: Context, input: string): Promise<TableDef> {
+  return resolveTable(await ctx.device().catalogue(), input, { force: ctx.settings.force, say: ctx.out });
 }
 
 /** Reads with one request, with the table's access group for the 403 hint. */
