@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { FieldSchema } from '../catalogue/index.js';
 import type { Row } from '../output/index.js';
 import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, request } from './common/request.js';
+import { printRead, request, vdomsFor } from './common/request.js';
 
 /** The read actions of SPEC.md E1/E2, one command each: `cmdb schema <table>` → `?action=schema`. */
 export const READ_ACTIONS = {
@@ -51,7 +51,7 @@ export function readAction(command: ReadActionCommand) {
     const result = await request(ctx, table, {
       method: 'GET',
       mkey,
-      query: { ...vdomQuery(ctx.device().vdoms), action: READ_ACTIONS[command] },
+      query: { ...vdomQuery(vdomsFor(ctx, table)), action: READ_ACTIONS[command] },
     });
     return print(ctx, table, result, mkey);
   };
@@ -90,7 +90,7 @@ export async function schema(
   const table = await resolveTable(withoutLookup(await ctx.device().catalogue()), tableInput, ctx.out);
   const result = await request(ctx, table, {
     method: 'GET',
-    query: { ...vdomQuery(ctx.device().vdoms), action: 'schema' },
+    query: { ...vdomQuery(vdomsFor(ctx, table)), action: 'schema' },
   });
   if (opts.refresh) device.refreshTableSchema(ctx.device(), table.path, result);
   return readAction('schema').print(ctx, table, result);

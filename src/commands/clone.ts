@@ -2,7 +2,7 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../run/context.js';
 import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { printWrite, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(
@@ -31,7 +31,7 @@ async function clone(
       method: 'POST',
       mkey,
       eachVdom: true,
-      query: { ...vdomQuery(ctx.device().vdoms), action: 'clone', nkey: String(nkey) },
+      query: { ...vdomQuery(vdomsFor(ctx, table)), action: 'clone', nkey: String(nkey) },
     },
     { mkey: nkey, cloneOf: mkey },
   ).catch((err: unknown) => {

@@ -3,7 +3,15 @@ import type { Context } from '../run/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmWrite, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import {
+  bulkPrinter,
+  confirmWrite,
+  printWrite,
+  requestWrite,
+  runWrites,
+  vdomsFor,
+  type WriteOptions,
+} from './common/request.js';
 import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
@@ -25,12 +33,12 @@ async function remove(
   if (!keys.length)
     throw new UsageError(
       `give the ${table.key} of each object to delete`,
-      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.device().vdoms)}`,
+      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, vdomsFor(ctx, table))}`,
     );
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
   const mkeys = keys.map((k) => parseMkey(table, k));
-  const query = vdomQuery(ctx.device().vdoms);
+  const query = vdomQuery(vdomsFor(ctx, table));
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
   await confirmWrite(
     ctx,

@@ -8,7 +8,7 @@ import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
 import { mostSevere } from '../severity.js';
-import { printRead, readFacts, readView, request, shapeRead } from './common/request.js';
+import { printRead, readFacts, readView, request, shapeRead, vdomsFor } from './common/request.js';
 
 /**
  * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
@@ -23,14 +23,14 @@ export async function run(
 ): Promise<number> {
   const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
   const query = {
-    ...vdomQuery(ctx.device().vdoms),
+    ...vdomQuery(vdomsFor(ctx, table)),
     ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }),
   };
   if (!keys.length) {
     if (!table.singleton)
       throw new UsageError(
         `${table.path} is a keyed table: give the ${table.key} of the object`,
-        keysHint(table.path, ctx.device().vdoms),
+        keysHint(table.path, vdomsFor(ctx, table)),
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'G', 'L');
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });

@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, request, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { printWrite, request, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
@@ -31,7 +31,7 @@ async function move(
   if (given !== 1) throw new UsageError('move needs exactly one of --before <key>, --after <key>, --top or --bottom');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   const mkey = parseMkey(table, key);
-  const query = vdomQuery(ctx.device().vdoms);
+  const query = vdomQuery(vdomsFor(ctx, table));
   let where: 'before' | 'after' = opts.before !== undefined || opts.top ? 'before' : 'after';
   let other: string | number;
   if (opts.top || opts.bottom) {
@@ -46,7 +46,7 @@ async function move(
       throw new CmdbError(
         `${table.path} has no object ${mkey}${query.vdom ? ` in vdom ${query.vdom[0]}` : ''}`,
         EXIT.NOT_FOUND,
-        keysHint(table.path, ctx.device().vdoms),
+        keysHint(table.path, vdomsFor(ctx, table)),
       );
     const end = opts.top ? keys[0] : keys[keys.length - 1];
     if (String(end) === String(mkey)) {

@@ -37,6 +37,19 @@ const WRITE_OPTIONS = [
   { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
 ] as const satisfies readonly OptionDef[];
 
+/** What diff and apply compare and send (CLI.md "Configuration as code"). */
+const PLAN_OPTIONS = [
+  {
+    flags: '--with-uuid',
+    description: 'compare and send uuid fields also when the document comes from another device (or --from)',
+  },
+  { flags: '--ignore-fields <a,b>', description: 'leave these fields out of comparisons and writes', kind: 'none' },
+  {
+    flags: '--set-secrets',
+    description: "send the document's plain-text secrets as updates (otherwise compared only as set or not)",
+  },
+] as const satisfies readonly OptionDef[];
+
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
@@ -296,8 +309,13 @@ export const COMMANDS: readonly CommandDef[] = [
         flags: '--prune',
         description: 'also list objects of the keyed tables the document names that it does not list',
       },
+      ...PLAN_OPTIONS,
     ],
-    examples: ['cmdb diff -f fw1.yaml', 'cmdb diff -f fw1.yaml --prune -o json'],
+    examples: [
+      'cmdb diff -f fw1.yaml',
+      'cmdb diff -f fw1.yaml --prune -o json',
+      'cmdb diff -f fw1.yaml --ignore-fields comment,uuid',
+    ],
     load: async () => (await import('./diff.js')).run,
   }),
   defineCommand({
@@ -325,7 +343,12 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'each device from DIR/<device>.yaml (as export --dir writes them)',
         kind: 'file',
       },
-      { flags: '--prune', description: 'delete objects of the keyed tables the document names that it does not list' },
+      {
+        flags: '--prune',
+        description:
+          'delete objects of the keyed tables the document names that it does not list (never factory objects)',
+      },
+      ...PLAN_OPTIONS,
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       {
         flags: '--dry-run',
