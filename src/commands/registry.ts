@@ -266,7 +266,10 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { tables: 'table' },
     tables: { keyed: ['L'], singleton: ['G'] },
     options: [
-      { flags: '--exclude-default-values', description: 'leave out fields that hold their default value' },
+      {
+        flags: '--exclude-default-values',
+        description: 'leave out fields that hold their default value (the document says so: defaults: excluded)',
+      },
       { flags: '--dir <dir>', description: 'write DIR/<device>.yaml instead of printing', kind: 'file' },
       {
         flags: '--spec',
