@@ -22,7 +22,7 @@ export interface TableRead {
   content: TableContent;
 }
 
-/** How a table is read: fields at their default left out (as `show` prints); only some fields, with their `q_*` facts. */
+/** How a table is read: fields at their default left out (as `show` prints); some fields and their `q_*` facts. */
 export interface ReadOptions {
   excludeDefaultValues?: boolean;
   facts?: { fields: string[] };
