@@ -88,6 +88,11 @@ export function devicePicksKey(table: TableSummary, key: unknown): boolean {
   return table.keyType === 'integer' && (key === 0 || key === '0');
 }
 
+/** A table whose objects exist once for the whole device (scope `global`); every other scope is per VDOM. */
+export function isGlobal(table: TableSummary | undefined): boolean {
+  return table?.scope === 'global';
+}
+
 /** A stand-in definition for a well-formed path outside the catalogue. */
 export function uncataloguedTable(path: string): TableDef {
   return {

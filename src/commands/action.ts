@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { FieldSchema } from '../catalogue/index.js';
 import type { Row } from '../output/index.js';
 import { parseMkey, vdomQuery } from '../request/table.js';
-import { lineTable, printRead, request } from './common/request.js';
+import { lineTable, printRead, request, vdomsFor } from './common/request.js';
 
 /** The read actions of SPEC.md E1/E2, one command each: `cmdb schema <table>` → `?action=schema`. */
 export const READ_ACTIONS = {
@@ -46,11 +46,11 @@ export function readAction(command: ReadActionCommand) {
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
     const table = await lineTable(ctx, tableInput);
-    const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: ctx.device().vdoms });
+    const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
     const result = await request(ctx, table, {
       method: 'GET',
       mkey,
-      query: { ...vdomQuery(ctx.device().vdoms), action: READ_ACTIONS[command] },
+      query: { ...vdomQuery(vdomsFor(ctx, table)), action: READ_ACTIONS[command] },
     });
     return print(ctx, table, result, mkey);
   };
@@ -89,7 +89,7 @@ export async function schema(
   const table = await lineTable(ctx, tableInput);
   const result = await request(ctx, table, {
     method: 'GET',
-    query: { ...vdomQuery(ctx.device().vdoms), action: 'schema' },
+    query: { ...vdomQuery(vdomsFor(ctx, table)), action: 'schema' },
   });
   if (opts.refresh) device.refreshTableSchema(ctx.device(), table.path, result);
   return readAction('schema').print(ctx, table, result);

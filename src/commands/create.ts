@@ -13,6 +13,7 @@ import {
   requestWrite,
   runWrites,
   steadyHeap,
+  vdomsFor,
   type WriteOptions,
 } from './common/request.js';
 import { expectFields, severalVdoms } from '../outcome/index.js';
@@ -68,7 +69,7 @@ async function create(
       all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })),
     );
   }
-  const query = vdomQuery(ctx.device().vdoms);
+  const query = vdomQuery(vdomsFor(ctx, table));
   // The device names no key when it refuses a duplicate (in one VDOM of several, too): the key is the body's.
   const named = (body: Record<string, unknown>) => (err: ApiError) =>
     err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;

@@ -10,6 +10,7 @@ import {
   printWrite,
   requestWrite,
   runWrites,
+  vdomsFor,
   type WriteOptions,
 } from './common/request.js';
 import { severalVdoms } from '../outcome/index.js';
@@ -33,12 +34,12 @@ async function remove(
   if (!keys.length)
     throw new UsageError(
       `give the ${table.key} of each object to delete`,
-      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.device().vdoms)}`,
+      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, vdomsFor(ctx, table))}`,
     );
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
-  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: ctx.device().vdoms }));
-  const query = vdomQuery(ctx.device().vdoms);
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: vdomsFor(ctx, table) }));
+  const query = vdomQuery(vdomsFor(ctx, table));
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
   await confirmWrite(
     ctx,

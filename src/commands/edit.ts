@@ -7,7 +7,7 @@ import { checkBody } from '../request/body.js';
 import { parseYaml } from '../request/input.js';
 import { parseMkey, requireOperation, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './common/readback.js';
-import { lineTable, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { lineTable, printWrite, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 type Obj = Record<string, unknown>;
@@ -80,8 +80,8 @@ async function edit(
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
-  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: ctx.device().vdoms });
-  const query = vdomQuery(ctx.device().vdoms);
+  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
+  const query = vdomQuery(vdomsFor(ctx, table));
   if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*')))
     throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');
   const read = await readForChange(ctx, table, mkey, query);

@@ -4,7 +4,7 @@ import type { Context } from '../run/context.js';
 import { writePrivateFile } from '../files.js';
 import { EXIT } from '../errors.js';
 import { mostSevere } from '../severity.js';
-import { buildDocument } from '../plan/document.js';
+import { buildDocument, type DocumentOrigin } from '../plan/document.js';
 import { READ_CONCURRENCY, readConfiguration, type ReadFailure } from '../plan/read.js';
 import { chosenTables } from '../plan/tables.js';
 import { parseConcurrency } from '../request/bulk.js';
@@ -50,6 +50,13 @@ function reportFailures(ctx: Context, read: ReadFailure[], full: boolean): numbe
   return [...refused, ...others].map((f) => f.report.exit);
 }
 
+/** Where the document comes from, as the device's answers say: its serial number and release. */
+async function origin(ctx: Context): Promise<DocumentOrigin | undefined> {
+  const seen = (await ctx.device().client()).release;
+  if (!seen?.serial) return undefined;
+  return { serial: seen.serial, version: seen.version };
+}
+
 /**
  * `cmdb export [<table>...]`: the config document of the tables (default: every table the device has
  * that can be read as a whole; `--spec`: of SPEC.md's 42) in the chosen VDOMs, deterministic, read
@@ -80,7 +87,13 @@ export async function run(
   // When no table can be read, that is the error; otherwise the document holds the others.
   if (failures.length && failures.length === chosen.length) throw failures[0].error;
   const exits = reportFailures(ctx, failures, tableInputs.length === 0);
-  const document = { kind: 'object', object: buildDocument(tables) as unknown as Record<string, unknown> } as const;
+  const document = {
+    kind: 'object',
+    object: buildDocument(tables, {
+      device: await origin(ctx),
+      defaultsExcluded: opts.excludeDefaultValues,
+    }) as unknown as Record<string, unknown>,
+  } as const;
   // In the device's syntax (-o cli) each table is spelt by its catalogue entry.
   const view = { conf: { tables: tables.map((t) => t.table), changed: !!opts.excludeDefaultValues } };
   if (opts.dir !== undefined) {

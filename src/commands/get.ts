@@ -8,7 +8,7 @@ import { forEachConcurrent } from '../request/bulk.js';
 import { readQuery, type ReadOptions } from '../request/query.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
 import { mostSevere } from '../severity.js';
-import { lineTable, printRead, readFacts, readView, request, shapeRead } from './common/request.js';
+import { lineTable, printRead, readFacts, readView, request, shapeRead, vdomsFor } from './common/request.js';
 
 /**
  * `cmdb get <table> [key...]`: E2 on the item path, or E1 on a singleton. Several keys: one read
@@ -23,14 +23,14 @@ export async function run(
 ): Promise<number> {
   const table = await lineTable(ctx, tableInput);
   const query = {
-    ...vdomQuery(ctx.device().vdoms),
+    ...vdomQuery(vdomsFor(ctx, table)),
     ...readQuery(table, { datasource: opts.datasource, withMeta: opts.withMeta, skip: opts.skip, fields: opts.fields }),
   };
   if (!keys.length) {
     if (!table.singleton)
       throw new UsageError(
         `${table.path} is a keyed table: give the ${table.key} of the object`,
-        keysHint(table.path, ctx.device().vdoms),
+        keysHint(table.path, vdomsFor(ctx, table)),
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'G', 'L');
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
@@ -38,7 +38,7 @@ export async function run(
   }
   requireKeyed(table, 'get');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'R');
-  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: ctx.device().vdoms }));
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: vdomsFor(ctx, table) }));
   if (mkeys.length === 1) {
     const result = await request(ctx, table, { method: 'GET', mkey: mkeys[0], query, eachVdom: true });
     return printRead(ctx, table, result, true, readView(table, query));

@@ -6,7 +6,7 @@ import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, vdomQuery } from '../request/table.js';
-import { lineTable, printRead, readFacts, readView, request, steadyHeap, type ReadView } from './common/request.js';
+import { lineTable, printRead, readFacts, readView, type ReadView, request, steadyHeap, vdomsFor } from './common/request.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {
@@ -21,7 +21,7 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   const table = await lineTable(ctx, tableInput);
   if (table.singleton) requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L', 'G');
   else requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L');
-  const query: QueryParams = { ...vdomQuery(ctx.device().vdoms), ...readQuery(table, opts) };
+  const query: QueryParams = { ...vdomQuery(vdomsFor(ctx, table)), ...readQuery(table, opts) };
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
   if (!opts.all || table.singleton) {
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });

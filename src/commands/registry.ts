@@ -40,6 +40,19 @@ const WRITE_OPTIONS = [
 /** Objects read: every format, the device's own syntax (`cli`) included. */
 const OBJECTS_OUTPUT = { what: 'objects', formats: ['table', 'json', 'yaml', 'ndjson', 'csv', 'cli'] } as const;
 
+/** What diff and apply compare and send (CLI.md "Configuration as code"). */
+const PLAN_OPTIONS = [
+  {
+    flags: '--with-uuid',
+    description: 'compare and send uuid fields also when the document comes from another device (or --from)',
+  },
+  { flags: '--ignore-fields <a,b>', description: 'leave these fields out of comparisons and writes', kind: 'none' },
+  {
+    flags: '--set-secrets',
+    description: "send the document's plain-text secrets as updates (otherwise compared only as set or not)",
+  },
+] as const satisfies readonly OptionDef[];
+
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
@@ -258,7 +271,10 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { tables: 'table' },
     tables: { keyed: ['L'], singleton: ['G'] },
     options: [
-      { flags: '--exclude-default-values', description: 'leave out fields that hold their default value' },
+      {
+        flags: '--exclude-default-values',
+        description: 'leave out fields that hold their default value (the document says so: defaults: excluded)',
+      },
       {
         flags: '--dir <dir>',
         description: 'write DIR/<device>.yaml (.conf with -o cli) instead of printing',
@@ -306,8 +322,13 @@ export const COMMANDS: readonly CommandDef[] = [
         flags: '--prune',
         description: 'also list objects of the keyed tables the document names that it does not list',
       },
+      ...PLAN_OPTIONS,
     ],
-    examples: ['cmdb diff -f fw1.yaml', 'cmdb diff -f fw1.yaml --prune -o json'],
+    examples: [
+      'cmdb diff -f fw1.yaml',
+      'cmdb diff -f fw1.yaml --prune -o json',
+      'cmdb diff -f fw1.yaml --ignore-fields comment,uuid',
+    ],
     load: async () => (await import('./diff.js')).run,
   }),
   defineCommand({
@@ -335,7 +356,12 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'each device from DIR/<device>.yaml (as export --dir writes them)',
         kind: 'file',
       },
-      { flags: '--prune', description: 'delete objects of the keyed tables the document names that it does not list' },
+      {
+        flags: '--prune',
+        description:
+          'delete objects of the keyed tables the document names that it does not list (never factory objects)',
+      },
+      ...PLAN_OPTIONS,
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       {
         flags: '--dry-run',

@@ -6,7 +6,7 @@ import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../requ
 import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
 import { parseMkey, requireOperation, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './common/readback.js';
-import { lineTable, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { lineTable, printWrite, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 /**
@@ -45,9 +45,9 @@ async function update(
     [key, inline] = args;
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
-  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: ctx.device().vdoms });
+  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
   const { sets, changes } = splitMemberChanges(table, opts.set ?? []);
-  const query = vdomQuery(ctx.device().vdoms);
+  const query = vdomQuery(vdomsFor(ctx, table));
   if (!changes.length) {
     const { bodies } = await readBodies(ctx.io.stdin, table, withInlineBody(opts, inline), false);
     const body = bodies[0];

@@ -4,12 +4,15 @@ import { keyWord, sanitizeMultiline } from './text.js';
 
 type Obj = Record<string, unknown>;
 
+/** Where a plan entry is: `vdom` null for a global table. */
+type Place = { vdom: string | null; table: string; key: unknown };
+
 /** A plan as the output layer sees it (CLI.md's plan object). */
 export interface PlanView {
-  create: { vdom: string; table: string; key: unknown; object: Obj }[];
-  update: { vdom: string; table: string; key: unknown; changes: Record<string, { from: unknown; to: unknown }> }[];
-  move: ({ vdom: string; table: string; key: unknown } & ({ before: unknown } | { after: unknown }))[];
-  delete: { vdom: string; table: string; key: unknown }[];
+  create: (Place & { object: Obj })[];
+  update: (Place & { changes: Record<string, { from: unknown; to: unknown }> })[];
+  move: (Place & ({ before: unknown } | { after: unknown }))[];
+  delete: Place[];
 }
 
 function value(v: unknown): string {
@@ -17,12 +20,12 @@ function value(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-/** ` (vdom root)`; nothing for a run without --vdom (the device's own VDOM, which it does not name). */
-function inVdom(vdom: string): string {
-  return vdom ? ` (vdom ${vdom})` : '';
+/** ` (vdom root)`, ` (global)`; nothing for a run without --vdom (the device's own VDOM, which it does not name). */
+function inVdom(vdom: string | null): string {
+  return vdom === null ? ' (global)' : vdom ? ` (vdom ${vdom})` : '';
 }
 
-function subject(entry: { vdom: string; table: string; key: unknown }): string {
+function subject(entry: Place): string {
   const key =
     entry.key === null || entry.key === undefined
       ? ''
@@ -56,7 +59,7 @@ export function formatPlan(plan: PlanView, color: boolean): string {
 }
 
 /** `update firewall/address a (vdom root)`, or the transaction of a VDOM: a step in an error or a warning. */
-export function stepInWords(step: { action: string; vdom: string; table: string | null; key: unknown }): string {
+export function stepInWords(step: { action: string; vdom: string | null; table: string | null; key: unknown }): string {
   return step.table === null
     ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}`
     : `${step.action} ${step.table}${step.key === null ? '' : ` ${keyWord(step.key)}`}${inVdom(step.vdom)}`;

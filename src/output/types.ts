@@ -134,10 +134,10 @@ export interface Requests {
   requests: PlannedRequest[];
 }
 
-/** A step of a plan as printed (secrets hidden); with `table` null, the transaction of a VDOM. */
+/** A step of a plan as printed (secrets hidden); with `table` null, the transaction of a VDOM; `vdom` null: global. */
 export interface PlanStep {
   action: string;
-  vdom: string;
+  vdom: string | null;
   table: string | null;
   key: unknown;
   outcome?: string;

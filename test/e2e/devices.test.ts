@@ -617,7 +617,11 @@ describe('configuration as code on several devices', () => {
     }
     const keyed = await runInProcess(['export', BINDINGS, '-d', 'branch-*'], { env: healthy });
     ok(keyed);
-    assert.match(keyed.stdout, /^branch-1:\n {2}vdoms:\n/, 'yaml, the export default, keyed by device');
+    assert.match(
+      keyed.stdout,
+      /^branch-1:\n {2}device:\n(?: {4}\S.*\n)+ {2}vdoms:\n/,
+      'yaml, the export default, keyed by device',
+    );
   });
 
   test("diff --from a reference: each device's drift, the reference read once; exit 10", async () => {

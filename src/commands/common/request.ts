@@ -2,7 +2,7 @@
 // dry run's recording, printing a read, a write and a bulk write's items, and a device's name in a --dir.
 import type { ApiRequest, ApiResult } from '../../api/client.js';
 import type { QueryParams } from '../../api/url.js';
-import type { TableDef } from '../../catalogue/index.js';
+import { isGlobal, type TableDef, type TableSummary } from '../../catalogue/index.js';
 import { redactSecrets } from '../../catalogue/secrets.js';
 import type { Context } from '../../run/context.js';
 import { describeError } from '../../run/hints.js';
@@ -48,6 +48,20 @@ export async function confirmWrite(
 function writeInWords(table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>): string {
   const verb = req.query?.action ?? { POST: 'create', PUT: 'update', DELETE: 'delete', GET: 'read' }[req.method];
   return `${verb} ${table.path}${req.mkey === undefined ? '' : ` ${req.mkey}`}`;
+}
+
+/**
+ * The VDOMs a command sends for a table: the run's, or none for a global table (one for the whole
+ * device), for which an explicit --vdom is ignored with a notice, once per run.
+ */
+export function vdomsFor(ctx: Context, table: TableSummary): string[] | undefined {
+  const vdoms = ctx.device().vdoms;
+  if (!vdoms || !isGlobal(table)) return vdoms;
+  if (ctx.settings.vdomText !== undefined)
+    void ctx.once(`global table ${table.path}`, async () =>
+      ctx.out.notice(`${table.path} is one for the whole device (a global table): --vdom is ignored`),
+    );
+  return undefined;
 }
 
 /** On a terminal, a write to several VDOMs (`--vdom a,b`, `*`) is confirmed first, once per run. */
@@ -197,7 +211,7 @@ export function readFacts(
   const columns = table.known
     ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])]
     : undefined;
-  return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.device().vdoms, filtered };
+  return { tablePath: table.path, keyField: table.key, columns, vdoms: vdomsFor(ctx, table), filtered };
 }
 
 /** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */

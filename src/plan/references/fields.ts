@@ -2,7 +2,14 @@
 // read out of plain objects, where each named object lives (the target table's scope), the words that
 // name no object, and an index of objects by the place a reference looks in. The ground the rest of
 // the reference library (order, checks, usage) stands on; pure functions of the catalogue and values.
-import { entryKeyOf, findTable, type FieldSchema, type TableDef, type TableSummary } from '../../catalogue/index.js';
+import {
+  entryKeyOf,
+  findTable,
+  isGlobal,
+  type FieldSchema,
+  type TableDef,
+  type TableSummary,
+} from '../../catalogue/index.js';
 import type { FieldReference } from '../../catalogue/types.js';
 
 export type Obj = Record<string, unknown>;
@@ -59,10 +66,7 @@ export function canonical(table: TableDef | undefined, path: string): string {
   return table?.aliasOf ?? table?.path ?? path;
 }
 
-/** A table whose objects exist once for the whole device (scope `global`); every other scope is per VDOM. */
-export function isGlobal(table: TableSummary | undefined): boolean {
-  return table?.scope === 'global';
-}
+export { isGlobal };
 
 /**
  * Where the objects of a table live, seen from VDOM `vdom`: null (the whole device) for a global table,
