@@ -6,7 +6,16 @@ import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
 import { requireOperation, vdomQuery } from '../request/table.js';
-import { lineTable, printRead, readFacts, readView, type ReadView, request, steadyHeap, vdomsFor } from './common/request.js';
+import {
+  lineTable,
+  printRead,
+  readFacts,
+  readView,
+  type ReadView,
+  request,
+  steadyHeap,
+  vdomsFor,
+} from './common/request.js';
 import type { TableDef } from '../catalogue/index.js';
 
 export interface ListOptions extends ReadOptions {

@@ -3,7 +3,15 @@ import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
 import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
-import { lineTable, printWrite, request, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
+import {
+  lineTable,
+  printWrite,
+  request,
+  requestWrite,
+  runWrites,
+  vdomsFor,
+  type WriteOptions,
+} from './common/request.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
