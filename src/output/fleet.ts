@@ -92,7 +92,7 @@ export interface DeviceSink {
  * are done. json, yaml, csv: kept until every device is done, then one document keyed by device.
  */
 export class FleetOutput {
-  private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean; shown: boolean })[];
+  private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean })[];
   private nextSection = 0;
   /** A section is on stdout already: the next one starts after a blank line. */
   private sectionShown = false;
@@ -107,7 +107,6 @@ export class FleetOutput {
       text: '',
       finished: false,
       failed: false,
-      shown: false,
     }));
   }
 
@@ -122,10 +121,10 @@ export class FleetOutput {
   private section(part: (typeof this.parts)[number]): string {
     const text = part.text;
     part.text = '';
-    // A device that printed only rows of the table of every device (`cmdb status`) has no section.
-    if (part.failed || (!text && (part.shown || part.prints.length > 0))) return '';
+    // A device with nothing to show (an empty list, only rows of the table of every device) has no section.
+    if (part.failed || !text) return '';
     const first = !this.sectionShown;
-    part.shown = this.sectionShown = true;
+    this.sectionShown = true;
     return (first ? '' : '\n') + deviceHeading(part.device) + text;
   }
 

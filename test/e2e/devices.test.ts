@@ -163,6 +163,21 @@ describe('reads keyed by device in every format', () => {
     assert.match(sections[4], /^name +hq-a$/m);
   });
 
+  test('table: a device with nothing to show has no section (its note names it on stderr)', async () => {
+    const r = await runInProcess(
+      ['list', BINDINGS, '-d', 'branch-1,branch-2,hq', '-o', 'table', '--filter', 'name==branch-2-b'],
+      { env: healthy },
+    );
+    ok(r);
+    assert.deepEqual(
+      [...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]),
+      ['branch-2'],
+    );
+    assert.match(r.stdout, /^== device: branch-2 ==\nseq-num .*\n3 .*branch-2-b.*\n$/);
+    assert.match(r.stderr, /^cmdb: branch-1: nothing matched the filter/m);
+    assert.match(r.stderr, /^cmdb: hq: nothing matched the filter/m);
+  });
+
   test('--verbose: each exchange line names its device', async () => {
     const r = await runInProcess(['list', BINDINGS, '-d', 'branch-1,hq', '-o', 'json', '-v'], { env: healthy });
     ok(r);
