@@ -9,6 +9,7 @@ import { stepInWords } from '../output/index.js';
 import { declined, type Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
 import { readDesiredFrom, type DesiredSource } from './common/desired.js';
+import { planFacts } from './common/plan.js';
 
 export interface ApplyOptions extends DesiredSource {
   prune?: boolean;
@@ -41,13 +42,14 @@ export async function run(
       `cannot ${stepInWords(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`,
     );
   const steps = planned.steps.filter(allowed);
+  const facts = planFacts(planned, current.comparisons);
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (recorded) {
     await applySteps(client, steps, requests, { atomic: false });
-    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), requests: [...recorded] });
+    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, requests: [...recorded] });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), preview: true });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, preview: true });
   if (planIsEmpty(planned.plan)) {
     await ctx.out.print(appliedReport(emptyReport(), planned.tables, { nothingToDo: true, describe: describeError }));
     return EXIT.OK;

@@ -4,6 +4,7 @@ import { computePlan, planIsEmpty, redactPlan } from '../plan/plan.js';
 import { readCurrent } from '../plan/read.js';
 import type { Context } from '../run/context.js';
 import { readDesiredFrom, type DesiredSource } from './common/desired.js';
+import { planFacts } from './common/plan.js';
 
 export interface DiffOptions extends DesiredSource {
   prune?: boolean;
@@ -22,6 +23,6 @@ export async function run(
   const current = await readCurrent(ctx.device(), desired);
   if (current.failures.length) throw current.failures[0].error;
   const planned = computePlan(current.comparisons, { prune: !!opts.prune });
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned) });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts: planFacts(planned, current.comparisons) });
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
 }

@@ -20,6 +20,16 @@ const READ_OPTIONS = [
   { flags: '--fields <a,b>', description: 'only these fields (sent as format=a|b)', kind: 'fields' },
 ] as const satisfies readonly OptionDef[];
 
+/** What a table or csv of objects shows, chosen here and never sent (CLI.md, "Output"). */
+const COLUMN_OPTIONS = [
+  { flags: '--wide', description: 'table: every column, none left out to fit the terminal' },
+  {
+    flags: '--columns <a,b>',
+    description: 'table and csv: exactly these columns, in this order (the device still sends every field)',
+    kind: 'fields',
+  },
+] as const satisfies readonly OptionDef[];
+
 const BODY_OPTIONS = [
   { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
   { flags: '--data <json>', description: 'body as JSON', kind: 'none' },
@@ -103,12 +113,13 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       { flags: '--exclude-default-values', description: 'leave out properties that hold their default value' },
       { flags: '--no-headers', description: 'table and csv: leave out the header line' },
+      ...COLUMN_OPTIONS,
     ],
     examples: [
-      'cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action',
+      'cmdb list firewall/policy --wide',
+      'cmdb list firewall/address --columns name,subnet,comment -o csv',
       "cmdb list firewall/address --filter 'type==ipmask' -o json",
       'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway',
-      "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip",
     ],
     load: async () => (await import('./list.js')).run,
   }),
@@ -119,11 +130,11 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
-    options: READ_OPTIONS,
+    options: [...READ_OPTIONS, ...COLUMN_OPTIONS],
     examples: [
       'cmdb get firewall/policy 1',
       'cmdb get firewall/address lan-net dmz-net -o json',
-      'cmdb get log.disk/setting -o yaml',
+      'cmdb get system/interface port1 --wide',
       'cmdb get system/interface port1 --fields name,ip,allowaccess',
     ],
     load: async () => (await import('./get.js')).run,

@@ -2,7 +2,8 @@
 // of `list --all`, in the run's format (or as the device's answer with --raw). The commands say what
 // happened; every decision of format, --raw, notices and columns is taken here. Loaded on first use.
 import { errorObject, readWithoutBookkeeping, withoutBookkeeping, writeResultObject } from './data.js';
-import { formatPlan, stepInWords } from './plan.js';
+import { formatPlan, memberChange } from './plan-lines.js';
+import { stepInWords, type PlanFacts, type PlanView } from './plan.js';
 import { formatRequestLines } from './requests.js';
 import { keyWord } from './text.js';
 import type { ErrorReport } from './messages.js';
@@ -109,7 +110,7 @@ export async function printRead(data: Read, run: Run, options: ShapeOptions, to:
     } else {
       const columns =
         options.fields ?? ((empty || emptyVdoms) && run.format === 'csv' && !data.byKey ? data.columns : undefined);
-      await to.emit(shaped, { keyField: data.keyField, ...options, fields: columns });
+      await to.emit(shaped, { keyField: data.keyField, schema: data.schema, ...options, fields: columns });
     }
   }
   for (const f of data.refusals) to.error(f.report);
@@ -231,7 +232,8 @@ export function pageSink(
   let several = false;
   let written = 0;
   let sink: RowSink | undefined;
-  const out = async () => (sink ??= await to.rows({ keyField: data.keyField, ...options }));
+  const facts = { keyField: data.keyField, schema: data.schema };
+  const out = async () => (sink ??= await to.rows({ ...facts, ...options }));
   return {
     page(body, severalVdoms) {
       if (run.raw) bodies.push(body);
@@ -252,7 +254,7 @@ export function pageSink(
     async end() {
       if (run.raw) return to.emit({ kind: 'raw', body: bodies.length === 1 ? bodies[0] : bodies }, options);
       if (several && run.format !== 'ndjson')
-        return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: data.keyField, ...options });
+        return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { ...facts, ...options });
       await (await out()).end();
       if (several || written) return;
       if (run.format === 'table') sayNone(data, to);
@@ -273,17 +275,39 @@ function planSummary({ plan }: Planned): string {
   );
 }
 
+/**
+ * The plan object for scripts: as the plan is, with a changed list of references or multi-value field's
+ * `from`/`to` joined by the members it adds and removes (`added`, `removed`).
+ */
+function planObject(plan: PlanView, facts: PlanFacts = {}): PlanView {
+  return {
+    ...plan,
+    update: plan.update.map((entry) => {
+      const fields = facts.tables?.get(entry.table)?.fields ?? {};
+      const changes = Object.fromEntries(
+        Object.entries(entry.changes).map(([name, change]) => {
+          const members = memberChange(fields[name], change);
+          return [name, members ? { ...change, ...members } : change];
+        }),
+      );
+      return { ...entry, changes };
+    }),
+  };
+}
+
 /** The plan: `+ ~ -` lines with a summary on stderr (and a dry run's requests), or the plan object. */
 export async function printPlan(data: Planned, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (forScripts(run)) {
-    if (!data.preview)
+    if (!data.preview) {
+      const plan = planObject(data.plan, data.facts);
       await to.emit(
-        { kind: 'object', object: { ...data.plan, ...(data.requests ? { requests: data.requests } : {}) } },
+        { kind: 'object', object: { ...plan, ...(data.requests ? { requests: data.requests } : {}) } },
         options,
       );
+    }
     return;
   }
-  await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color) }, options);
+  await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color, data.facts) }, options);
   to.notice(planSummary(data));
   if (data.requests?.length) await to.emit({ kind: 'text', text: `\n${formatRequestLines(data.requests)}` }, options);
 }

@@ -156,6 +156,8 @@ export class Printer {
     const format = own ?? this.settings.format();
     const { tableFields, ...options } = own ? { ...view, format: own } : view;
     if (tableFields && format === 'table' && !options.fields) options.fields = tableFields;
+    // What a table leaves out to fit the terminal is said once on stderr, as the run's notices are.
+    if (format === 'table') options.note ??= (message) => to.notice(message);
     switch (data.kind) {
       case 'done':
         return format === 'table'
@@ -231,14 +233,23 @@ export class Printer {
     what: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>,
     view: ShapeOptions,
   ): Promise<PageSink> {
-    return (await import('./outcomes.js')).pageSink(what, this.run(), view, this.to);
+    const note = view.note ?? ((message: string) => this.to.notice(message));
+    return (await import('./outcomes.js')).pageSink(what, this.run(), { ...view, note }, this.to);
   }
 
   /** A shape in the run's format on stdout. */
   async write(data: Shaped, options: Omit<View, 'tableFields'> = {}): Promise<void> {
-    const { format, ...rest } = options;
-    const text = await render(data, { format: format ?? this.settings.format(), terminal: this.terminal(), ...rest });
+    const { format, note, ...rest } = options;
+    // A table's note (columns left out) follows the table.
+    const notes: string[] = [];
+    const text = await render(data, {
+      format: format ?? this.settings.format(),
+      terminal: this.terminal(),
+      ...rest,
+      ...(note ? { note: (message: string) => void notes.push(message) } : {}),
+    });
     this.out(text);
+    for (const message of notes) note!(message);
   }
 
   /** Rows that arrive page by page (`list --all`): written as the format allows. */

@@ -104,7 +104,7 @@ test('CMDB_OUTPUT=table with export names the variable, not -o table', async () 
 
 test('cmdb tables on a narrow terminal suggests --fields, which it has', async () => {
   const narrow = await cmdbOnTerminal(['tables'], '', env, { columns: 50 });
-  assert.match(narrow.stdout, /more columns?: use --fields/);
+  assert.match(narrow.stdout, /more columns? \(use --fields or -o yaml\)/);
   const r = await run('tables', '--fields', 'path,group', '-o', 'json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(Object.keys(json<Record<string, unknown>[]>(r)[0]), ['path', 'group']);

@@ -10,6 +10,7 @@ import { EXIT, UsageError, WriteOutcomeError } from '../../errors.js';
 import { mostSevere } from '../../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../../output/index.js';
 import { writeResult, type BulkOutcome } from '../../request/bulk.js';
+import { parseFields } from '../../request/query.js';
 import { settleWrite, type Expectation, type WriteAnswer } from '../../outcome/index.js';
 
 /** The options every write command takes: --dry-run (its writes recorded, not sent) and --yes (nothing asked). */
@@ -162,34 +163,62 @@ export async function printWrite(
   return mostSevere(refused.map((f) => f.report.exit));
 }
 
-/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta'>;
+/** How a read is shown: its columns (--columns, --fields, --wide), the header line of table and csv, `q_ref`. */
+export type ReadView = Pick<RenderOptions, 'fields' | 'keepColumns' | 'wide' | 'headers' | 'showMeta' | 'hideMeta'>;
+
+/** The options of a read that choose what a table or csv shows, none of them sent. */
+export interface ShownOptions {
+  /** --wide: every column. */
+  wide?: boolean;
+  /** --columns a,b: exactly these columns (table and csv). */
+  columns?: string;
+  /** false with --no-headers. */
+  headers?: boolean;
+}
 
 /**
- * The view of a read's query: exactly --fields, `q_ref` (how many objects use each) with --with-meta
- * and the checksum with --with-contents-hash; without --with-meta the device's other bookkeeping
- * fields (`q_*`) are left out.
+ * The view of a read: exactly --columns (checked against the table, before anything is sent), else
+ * --fields; every column with --wide; `q_ref` (how many objects use each) with --with-meta and the
+ * checksum with --with-contents-hash; without --with-meta the device's other bookkeeping fields (`q_*`)
+ * are left out, unless a column names one.
  */
-export function readView(query: QueryParams, headers?: boolean): ReadView {
+export function readView(table: TableDef, query: QueryParams, shown: ShownOptions = {}): ReadView {
+  if (shown.wide && shown.columns !== undefined)
+    throw new UsageError('--wide and --columns do not go together', 'give --wide for every column, or --columns a,b');
+  const columns = parseFields(table, shown.columns, '--columns');
+  const fields = columns ?? query.format;
   const asked = [...(query.with_meta ? ['q_ref'] : []), ...(query.with_contents_hash ? ['q_contents_hash'] : [])];
   return {
-    fields: query.format,
-    headers,
+    fields,
+    keepColumns: fields ? true : undefined,
+    wide: shown.wide || undefined,
+    headers: shown.headers,
     showMeta: asked.length ? asked : undefined,
-    hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')),
+    hideMeta: !query.with_meta && !fields?.some((f) => f.startsWith('q_')),
   };
 }
 
-/** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */
+/**
+ * What the printer is told of a read's table: its key, its catalogue columns and fields, the VDOMs
+ * asked, whether filtered.
+ */
 export function readFacts(
   ctx: Context,
   table: TableDef,
   filtered?: boolean,
-): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'vdoms' | 'filtered'> {
+): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'schema' | 'vdoms' | 'filtered'> {
   const columns = table.known
     ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])]
     : undefined;
-  return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.device().vdoms, filtered };
+  return {
+    tablePath: table.path,
+    keyField: table.key,
+    columns,
+    // A renamed table's columns are chosen as under the catalogue's name.
+    schema: { path: table.aliasOf ?? table.path, fields: table.fields },
+    vdoms: ctx.device().vdoms,
+    filtered,
+  };
 }
 
 /** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
