@@ -257,7 +257,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     signature: 'export [tables...]',
     devices: 'each',
-    output: { what: 'a config document', formats: ['yaml', 'json'], default: 'yaml' },
+    output: { what: 'a config document', formats: ['yaml', 'json', 'table'], default: 'yaml' },
     description:
       'print the config document of the tables (default: every table the device has that can be read as a whole)',
     group: 'configuration as code',
@@ -271,10 +271,11 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'only the 42 core tables of the API specification (default: every table the device has)',
       },
       { flags: '--concurrency <n>', description: 'tables read at once (default 8)', kind: 'none' },
+      ...COLUMN_OPTIONS,
     ],
     examples: [
       "cmdb export --vdom '*' > fw1.yaml",
-      'cmdb export firewall/address firewall/policy router/static',
+      'cmdb export firewall/address firewall/policy -o table',
       "cmdb -d fw1 export --vdom '*' --dir configs/",
     ],
     load: async () => (await import('./export.js')).run,

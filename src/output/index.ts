@@ -6,7 +6,9 @@ import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, RowSink
 export type {
   Answer,
   Applied,
+  DocumentPart,
   Done,
+  Exported,
   ForPeople,
   Formatter,
   IO,

@@ -5,10 +5,12 @@ import { errorObject, readWithoutBookkeeping, withoutBookkeeping, writeResultObj
 import { formatPlan, memberChange } from './plan-lines.js';
 import { stepInWords, type PlanFacts, type PlanView } from './plan.js';
 import { formatRequestLines } from './requests.js';
+import { paint } from './color.js';
 import { keyWord } from './text.js';
 import type { ErrorReport } from './messages.js';
 import type {
   Applied,
+  Exported,
   OutputFormat,
   Planned,
   PlanStep,
@@ -359,4 +361,22 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
     `applied ${data.applied.length} of ` +
       `${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
   );
+}
+
+/**
+ * A config document: the document in json and yaml; in table a preview, each VDOM's table under its
+ * heading with the columns a read of it shows (an empty one says so).
+ */
+export async function printDocument(data: Exported, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
+  if (run.format !== 'table') return to.emit({ kind: 'object', object: data.document }, options);
+  let first = true;
+  for (const part of data.parts) {
+    const heading = `== ${part.schema.path}${part.vdom ? ` (vdom ${part.vdom})` : ''} ==`;
+    await to.emit({ kind: 'text', text: `${first ? '' : '\n'}${run.color ? paint('bold', heading) : heading}\n` }, {});
+    first = false;
+    const facts = { keyField: part.keyField, schema: part.schema, ...options };
+    if (!Array.isArray(part.content)) await to.emit({ kind: 'object', object: part.content }, facts);
+    else if (part.content.length) await to.emit({ kind: 'list', rows: part.content }, facts);
+    else await to.emit({ kind: 'text', text: '(no objects)\n' }, {});
+  }
 }

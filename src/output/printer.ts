@@ -7,6 +7,7 @@ import { createRowSink, render } from './index.js';
 import { StatusLine } from './status.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
+import { UsageError } from '../errors.js';
 import type { BulkSink, PageSink, Run } from './outcomes.js';
 import type {
   IO,
@@ -176,6 +177,8 @@ export class Printer {
         return (await import('./outcomes.js')).printPlan(data, this.run(format), options, to);
       case 'applied':
         return (await import('./outcomes.js')).printApplied(data, this.run(format), options, to);
+      case 'document':
+        return (await import('./outcomes.js')).printDocument(data, this.run(format), options, to);
       case 'started':
         return this.started(data, to);
       case 'answer':
@@ -214,9 +217,18 @@ export class Printer {
     return { format, raw: this.settings.raw, color: this.terminal().color };
   }
 
+  /** The format of a document written to a file (export --dir): the run's, which must be a document's. */
+  fileFormat(): OutputFormat {
+    const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
+    // A table is a preview for people: a file holds the document itself.
+    if (format === 'table')
+      throw new UsageError('-o table does not fit a file (--dir)', 'use -o yaml (the default) or -o json');
+    return format;
+  }
+
   /** The text of a document for a file (export --dir), in the command's format, and the file's extension. */
   async document(data: Shaped): Promise<{ text: string; extension: string }> {
-    const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
+    const format = this.fileFormat();
     return {
       text: await render(data, { format, terminal: { isTTY: false, columns: 80, color: false } }),
       extension: format,

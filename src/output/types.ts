@@ -184,8 +184,37 @@ export interface Applied {
   nothingToDo?: boolean;
 }
 
+/** One table of a config document, as a preview shows it. */
+export interface DocumentPart {
+  vdom: string;
+  keyField: string | null;
+  schema: TableFields;
+  content: Row[] | Row;
+}
+
+/**
+ * A config document (`export`): the document in json and yaml; in table a preview for people, a table
+ * per VDOM and table with the columns a read of it shows.
+ */
+export interface Exported {
+  kind: 'document';
+  document: Row;
+  parts: DocumentPart[];
+}
+
 /** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
-export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests | Planned | Applied | Answer;
+export type Printable =
+  | Shaped
+  | Done
+  | Written
+  | Read
+  | ForPeople
+  | Started
+  | Requests
+  | Planned
+  | Applied
+  | Answer
+  | Exported;
 
 export type Shaped =
   | { kind: 'list'; rows: Row[] }

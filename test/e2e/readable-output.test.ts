@@ -117,6 +117,44 @@ describe('--wide and --columns', () => {
     ok(both, 2);
     assert.match(both.stderr, /--wide and --columns/);
   });
+
+  test('export -o table: a preview, each table under its heading with the columns a list shows', async () => {
+    const r = await run('export', 'firewall/addrgrp', 'firewall/vip', 'log.disk/setting', '-o', 'table');
+    ok(r);
+    const list = await run('list', 'firewall/addrgrp', '-o', 'table');
+    assert.ok(
+      r.stdout.startsWith(
+        `== firewall/addrgrp (vdom root) ==\n${list.stdout}\n== firewall/vip (vdom root) ==\n(no objects)\n\n`,
+      ),
+      r.stdout,
+    );
+    assert.match(r.stdout, /\n== log\.disk\/setting \(vdom root\) ==\nstatus +\S+\n/);
+    const columns = await run('export', 'firewall/addrgrp', '-o', 'table', '--columns', 'member,name');
+    ok(columns);
+    assert.match(
+      columns.stdout,
+      /^== firewall\/addrgrp \(vdom root\) ==\nmember +name\nlan-net servers-net +internal-nets\n/,
+    );
+  });
+
+  test('export: --columns naming no field of the tables, or -o table into --dir, is refused before any read', async () => {
+    for (const [args, message] of [
+      [
+        ['export', 'firewall/addrgrp', 'firewall/address', '--columns', 'membr', '-o', 'table'],
+        /did you mean 'member'/,
+      ],
+      [
+        ['export', 'firewall/addrgrp', '--dir', tempDir('cmdb-preview-'), '-o', 'table'],
+        /-o table does not fit a file/,
+      ],
+    ] as const) {
+      const mark = emu.requests.length;
+      const r = await run(...args);
+      ok(r, 2);
+      assert.match(r.stderr, message);
+      assert.deepEqual(emu.requests.slice(mark), []);
+    }
+  });
 });
 
 describe('plans that show what changed', () => {

@@ -2,7 +2,7 @@
 // printing a read, a write and a bulk write's items, and a device's name in a --dir.
 import type { ApiRequest, ApiResult } from '../../api/client.js';
 import type { QueryParams } from '../../api/url.js';
-import type { TableDef } from '../../catalogue/index.js';
+import { nearestNames, type TableDef } from '../../catalogue/index.js';
 import { redactSecrets } from '../../catalogue/secrets.js';
 import type { Context } from '../../run/context.js';
 import { describeError } from '../../run/hints.js';
@@ -196,6 +196,27 @@ export function readView(table: TableDef, query: QueryParams, shown: ShownOption
     showMeta: asked.length ? asked : undefined,
     hideMeta: !query.with_meta && !fields?.some((f) => f.startsWith('q_')),
   };
+}
+
+/**
+ * The view of a preview of several tables (`export -o table`): --columns names fields of at least one
+ * of them (a table nobody describes takes any name).
+ */
+export function tablesView(tables: readonly TableDef[], shown: ShownOptions): ReadView {
+  if (tables.length === 1) return readView(tables[0]!, {}, shown);
+  const fields = Object.assign({}, ...tables.map((t) => t.fields)) as TableDef['fields'];
+  const known = tables.every((t) => t.known);
+  if (known && shown.columns !== undefined) {
+    for (const name of shown.columns.split(',').map((c) => c.trim())) {
+      if (!name || name in fields || name.startsWith('q_')) continue;
+      const [near] = nearestNames(name, Object.keys(fields));
+      throw new UsageError(
+        `'${name}' is not a field of the tables exported${near ? ` (did you mean '${near}'?)` : ''}`,
+        '--columns names fields of the tables on the line: cmdb schema <table> lists them',
+      );
+    }
+  }
+  return readView({ ...tables[0]!, known: false, fields }, {}, shown);
 }
 
 /**
