@@ -118,6 +118,20 @@ describe('--wide and --columns', () => {
     assert.match(both.stderr, /--wide and --columns/);
   });
 
+  test('what the device says about a table (its defaults) is not an object of it: every field shows', async () => {
+    const table = await run('defaults', 'firewall/address', '-o', 'table');
+    ok(table);
+    const fields = Object.keys(json<Obj>(await run('defaults', 'firewall/address', '-o', 'json')));
+    assert.ok(fields.includes('subnet') && fields.includes('type'), fields.join(' '));
+    assert.deepEqual(
+      table.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/ +/)[0]),
+      fields.filter((f) => !f.startsWith('q_')),
+    );
+  });
+
   test('export -o table: a preview, each table under its heading with the columns a list shows', async () => {
     const r = await run('export', 'firewall/addrgrp', 'firewall/vip', 'log.disk/setting', '-o', 'table');
     ok(r);

@@ -242,23 +242,29 @@ export function readFacts(
   };
 }
 
-/** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
+/**
+ * Prints a read (several VDOMs of which some refused: what the others had, then an error each);
+ * `metadata`: the answer is about the table (its defaults, meta, revision), not its objects.
+ */
 export async function printRead(
   ctx: Context,
   table: TableDef,
   result: ApiResult,
   single: boolean,
   view: ReadView = {},
-  facts: Pick<Read, 'filtered' | 'table' | 'none'> = {},
+  facts: Pick<Read, 'filtered' | 'table' | 'none'> & { metadata?: boolean } = {},
 ): Promise<number> {
   const refused = refusals(result);
   const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
+  const { schema, ...about } = readFacts(ctx, table, facts.filtered);
   await ctx.out.print(
     {
       kind: 'read',
       data,
       body: result.body,
-      ...readFacts(ctx, table, facts.filtered),
+      ...about,
+      // What the device says about the table (its defaults, its schema) is not one of its objects.
+      schema: facts.metadata ? undefined : schema,
       table: facts.table,
       none: facts.none,
       refusals: refused,
