@@ -189,6 +189,8 @@ export class ListTable implements RowFormatter {
   private readonly fixed: boolean;
   /** The columns depend on the values (a table of a catalogued read without --wide). */
   private readonly judging: boolean;
+  /** Columns not yet known to carry information: while none is left, rows are not judged. */
+  private undecided = 0;
   private rows = 0;
 
   constructor(private readonly opts: RenderOptions) {
@@ -204,6 +206,7 @@ export class ListTable implements RowFormatter {
       this.index.set(name, i);
       this.filled[i] = this.informative[i] = false;
       this.schemas[i] = this.opts.schema?.fields[name];
+      if (this.judging) this.undecided++;
     }
     return i;
   }
@@ -235,7 +238,10 @@ export class ListTable implements RowFormatter {
   private judge(value: unknown, i: number): void {
     if (this.informative[i]) return;
     if (!this.filled[i]) this.filled[i] = !isEmptyValue(value);
-    this.informative[i] = carriesInformation(value, this.schemas[i]);
+    if (carriesInformation(value, this.schemas[i])) {
+      this.informative[i] = true;
+      this.undecided--;
+    }
   }
 
   /**
@@ -262,7 +268,7 @@ export class ListTable implements RowFormatter {
           if (i < 0) continue;
           const value = row[name];
           cells[i] = this.cell(value, i);
-          if (this.judging) this.judge(value, i);
+          if (this.undecided) this.judge(value, i);
         }
       }
       // A column this row lacks (seen in an earlier row): an empty cell.
