@@ -222,7 +222,10 @@ export class Printer {
     const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
     // A table is a preview for people: a file holds the document itself.
     if (format === 'table')
-      throw new UsageError('-o table does not fit a file (--dir)', 'use -o yaml (the default) or -o json');
+      throw new UsageError(
+        '--dir writes the document itself: a table (a preview for people) does not fit a file',
+        'use -o yaml (the default) or -o json',
+      );
     return format;
   }
 

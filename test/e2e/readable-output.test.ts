@@ -159,7 +159,7 @@ describe('--wide and --columns', () => {
       ],
       [
         ['export', 'firewall/addrgrp', '--dir', tempDir('cmdb-preview-'), '-o', 'table'],
-        /-o table does not fit a file/,
+        /--dir writes the document itself: a table \(a preview for people\) does not fit a file/,
       ],
     ] as const) {
       const mark = emu.requests.length;

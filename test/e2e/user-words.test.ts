@@ -95,11 +95,11 @@ describe('a file is reported in its own format, with its line', () => {
   });
 });
 
-test('CMDB_OUTPUT=table with export names the variable, not -o table', async () => {
-  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'table' } });
+test('CMDB_OUTPUT=csv with export names the variable, not -o csv', async () => {
+  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'csv' } });
   assert.equal(r.code, 2, r.stderr);
-  assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=table does not fit a config document$/);
-  assert.doesNotMatch(firstLine(r), /-o table/);
+  assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=csv does not fit a config document$/);
+  assert.doesNotMatch(firstLine(r), /-o csv/);
 });
 
 test('cmdb tables on a narrow terminal suggests --fields, which it has', async () => {
