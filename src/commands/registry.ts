@@ -22,10 +22,10 @@ const READ_OPTIONS = [
 
 /** What a table or csv of objects shows, chosen here and never sent (CLI.md, "Output"). */
 const COLUMN_OPTIONS = [
-  { flags: '--wide', description: 'table: every column, none left out to fit the terminal' },
+  { flags: '--wide', description: 'table: every field, whole (none left out or cut to fit the terminal)' },
   {
     flags: '--columns <a,b>',
-    description: 'table and csv: exactly these columns, in this order (the device still sends every field)',
+    description: 'table and csv: exactly these columns, in this order (chosen here; --fields asks the device)',
     kind: 'fields',
   },
 ] as const satisfies readonly OptionDef[];
