@@ -42,7 +42,7 @@ export function readAction(command: ReadActionCommand) {
               `${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}`,
           }
         : {};
-    return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none });
+    return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none, metadata: true });
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
     const table = await lineTable(ctx, tableInput);

@@ -27,16 +27,16 @@ export async function run(
   // A dry run: the device keeps the writes instead of sending them, to print them with the plan.
   const recorded = opts.dryRun ? await device.recordWrites() : undefined;
   // The plan holds only what the tables' operations can do, --force or not: applying it makes the device match.
-  const { planned } = await planFor(ctx, opts, tableInputs);
+  const { planned, facts } = await planFor(ctx, opts, tableInputs);
   const client = await device.client();
   const steps = planned.steps;
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (recorded) {
     await applySteps(client, steps, requests, { atomic: false });
-    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), requests: [...recorded] });
+    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, requests: [...recorded] });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), preview: true });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, preview: true });
   if (planIsEmpty(planned.plan)) {
     await ctx.out.print(appliedReport(emptyReport(), planned.tables, { nothingToDo: true, describe: describeError }));
     return EXIT.OK;

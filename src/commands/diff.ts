@@ -15,7 +15,7 @@ export async function run(
   { tables: tableInputs = [] }: { tables?: string[] },
   opts: DiffOptions,
 ): Promise<number> {
-  const { planned } = await planFor(ctx, opts, tableInputs);
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned) });
+  const { planned, facts } = await planFor(ctx, opts, tableInputs);
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts });
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
 }

@@ -9,9 +9,9 @@ import { READ_CONCURRENCY, readConfiguration, type ReadFailure } from '../plan/r
 import { chosenTables } from '../plan/tables.js';
 import { parseConcurrency } from '../request/bulk.js';
 import { describeError } from '../run/hints.js';
-import { deviceFileName } from './common/request.js';
+import { deviceFileName, tablesView, type ShownOptions } from './common/request.js';
 
-export interface ExportOptions {
+export interface ExportOptions extends Pick<ShownOptions, 'wide' | 'columns'> {
   excludeDefaultValues?: boolean;
   dir?: string;
   concurrency?: string;
@@ -77,6 +77,9 @@ export async function run(
     force: ctx.settings.force,
     say: ctx.out,
   });
+  // Checked before anything is read: a file holds a document, and --columns names fields of these tables.
+  if (opts.dir !== undefined) ctx.out.fileFormat();
+  const view = tablesView(chosen, opts);
   const progress = ctx.out.progress('tables', chosen.length);
   let done = 0;
   const { tables, failures } = await readConfiguration(ctx.device(), chosen, vdoms, {
@@ -87,24 +90,27 @@ export async function run(
   // When no table can be read, that is the error; otherwise the document holds the others.
   if (failures.length && failures.length === chosen.length) throw failures[0].error;
   const exits = reportFailures(ctx, failures, tableInputs.length === 0);
-  const document = {
-    kind: 'object',
-    object: buildDocument(tables, {
-      device: await origin(ctx),
-      defaultsExcluded: opts.excludeDefaultValues,
-    }) as unknown as Record<string, unknown>,
-  } as const;
+  const document = buildDocument(tables, {
+    device: await origin(ctx),
+    defaultsExcluded: opts.excludeDefaultValues,
+  }) as unknown as Record<string, unknown>;
   // In the device's syntax (-o cli) each table is spelt by its catalogue entry.
-  const view = { conf: { tables: tables.map((t) => t.table), changed: !!opts.excludeDefaultValues } };
+  const shown = { ...view, conf: { tables: tables.map((t) => t.table), changed: !!opts.excludeDefaultValues } };
   if (opts.dir !== undefined) {
-    const { text, extension } = await ctx.out.document(document, view);
+    const { text, extension } = await ctx.out.document({ kind: 'object', object: document }, shown);
     const path = join(opts.dir, deviceFileName(ctx, extension));
     // Private: an export holds ENC secrets and private keys. An existing folder others can read is named.
     writePrivateFile(path, text, { warn: (message) => ctx.out.warn(message) });
     ctx.record.files?.push(path);
     ctx.out.notice(`wrote ${path}`);
   } else {
-    await ctx.out.print(document, view);
+    const parts = tables.map(({ vdom, table, content }) => ({
+      vdom,
+      keyField: table.key,
+      schema: { path: table.aliasOf ?? table.path, fields: table.fields },
+      content,
+    }));
+    await ctx.out.print({ kind: 'document', document, parts }, shown);
   }
   return mostSevere(exits);
 }

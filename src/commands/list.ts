@@ -11,18 +11,17 @@ import {
   printRead,
   readFacts,
   readView,
-  type ReadView,
   request,
   steadyHeap,
+  type ReadView,
+  type ShownOptions,
   vdomsFor,
 } from './common/request.js';
 import type { TableDef } from '../catalogue/index.js';
 
-export interface ListOptions extends ReadOptions {
+export interface ListOptions extends ReadOptions, ShownOptions {
   all?: boolean;
   pageSize?: string;
-  /** false with --no-headers. */
-  headers?: boolean;
 }
 
 /** `cmdb list <table>`: E1, one request, or every page with --all. */
@@ -32,17 +31,12 @@ export async function run(ctx: Context, { table: tableInput }: { table: string }
   else requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L');
   const query: QueryParams = { ...vdomQuery(vdomsFor(ctx, table)), ...readQuery(table, opts) };
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
+  const view = readView(table, query, opts);
   if (!opts.all || table.singleton) {
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
-    return printRead(ctx, table, result, false, readView(table, query, opts.headers), { filtered: filtered(query) });
+    return printRead(ctx, table, result, false, view, { filtered: filtered(query) });
   }
-  await listAll(
-    ctx,
-    table,
-    query,
-    parseCount(opts.pageSize, '--page-size', 1) ?? 1000,
-    readView(table, query, opts.headers),
-  );
+  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, view);
   return 0;
 }
 

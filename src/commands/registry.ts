@@ -20,6 +20,16 @@ const READ_OPTIONS = [
   { flags: '--fields <a,b>', description: 'only these fields (sent as format=a|b)', kind: 'fields' },
 ] as const satisfies readonly OptionDef[];
 
+/** What a table or csv of objects shows, chosen here and never sent (CLI.md, "Output"). */
+const COLUMN_OPTIONS = [
+  { flags: '--wide', description: 'table: every field, whole (none left out or cut to fit the terminal)' },
+  {
+    flags: '--columns <a,b>',
+    description: 'table and csv: exactly these columns, in this order (chosen here; --fields asks the device)',
+    kind: 'fields',
+  },
+] as const satisfies readonly OptionDef[];
+
 const BODY_OPTIONS = [
   { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
   { flags: '--data <json>', description: 'body as JSON', kind: 'none' },
@@ -120,9 +130,11 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       { flags: '--exclude-default-values', description: 'leave out properties that hold their default value' },
       { flags: '--no-headers', description: 'table and csv: leave out the header line' },
+      ...COLUMN_OPTIONS,
     ],
     examples: [
-      'cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action',
+      'cmdb list firewall/policy --wide',
+      'cmdb list firewall/address --columns name,subnet,comment -o csv',
       "cmdb list firewall/address --filter 'type==ipmask' -o json",
       'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway',
       "cmdb list firewall/addrgrp --vdom '*' -o cli --exclude-default-values",
@@ -137,12 +149,12 @@ export const COMMANDS: readonly CommandDef[] = [
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
-    options: READ_OPTIONS,
+    options: [...READ_OPTIONS, ...COLUMN_OPTIONS],
     examples: [
       'cmdb get firewall/policy 1',
       'cmdb get firewall/address lan-net dmz-net -o json',
       'cmdb get firewall/policy 1 -o cli',
-      'cmdb get system/interface port1 --fields name,ip,allowaccess',
+      'cmdb get system/interface port1 --wide',
     ],
     load: async () => (await import('./get.js')).run,
   }),
@@ -264,7 +276,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     signature: 'export [tables...]',
     devices: 'each',
-    output: { what: 'a config document', formats: ['yaml', 'json', 'cli'], default: 'yaml' },
+    output: { what: 'a config document', formats: ['yaml', 'json', 'cli', 'table'], default: 'yaml' },
     description:
       'print the config document of the tables (default: every table the device has that can be read as a whole)',
     group: 'configuration as code',
@@ -285,10 +297,11 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'only the 42 core tables of the API specification (default: every table the device has)',
       },
       { flags: '--concurrency <n>', description: 'tables read at once (default 8)', kind: 'none' },
+      ...COLUMN_OPTIONS,
     ],
     examples: [
       "cmdb export --vdom '*' > fw1.yaml",
-      'cmdb export firewall/address firewall/policy router/static',
+      'cmdb export firewall/address firewall/policy -o table',
       "cmdb -d fw1 export --vdom '*' --dir configs/",
       'cmdb export firewall/address firewall/policy -o cli --exclude-default-values',
     ],

@@ -102,7 +102,13 @@ export async function renderByDevice(parts: DevicePart[], format: OutputFormat, 
       hideMeta: false,
       exclude: ['device', ...vdom],
     });
-    return (await import('./csv.js')).csv(['device', ...vdom, ...rest], rows, terminal.isTTY, first.headers !== false);
+    return (await import('./csv.js')).csv(
+      ['device', ...vdom, ...rest],
+      rows,
+      terminal.isTTY,
+      first.headers !== false,
+      first.schema,
+    );
   }
   const value = Object.fromEntries(parts.map((part) => [part.device, deviceValue(part)]));
   if (format === 'yaml' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw')))

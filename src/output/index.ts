@@ -6,7 +6,9 @@ import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, RowSink
 export type {
   Answer,
   Applied,
+  DocumentPart,
   Done,
+  Exported,
   ForPeople,
   Formatter,
   IO,
@@ -32,7 +34,7 @@ export type {
 export type { BulkItem, BulkSink, PageSink } from './outcomes.js';
 export { decideColor, defaultFormat, loadPalette, paint, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './messages.js';
-export { stepInWords, type PlanView } from './plan.js';
+export { objectSlot, stepInWords, type PlanFacts, type PlanView } from './plan.js';
 export type { ErrorReport } from './messages.js';
 
 import { OUTPUT_FORMATS } from './types.js';

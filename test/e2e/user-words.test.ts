@@ -95,16 +95,16 @@ describe('a file is reported in its own format, with its line', () => {
   });
 });
 
-test('CMDB_OUTPUT=table with export names the variable, not -o table', async () => {
-  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'table' } });
+test('CMDB_OUTPUT=csv with export names the variable, not -o csv', async () => {
+  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'csv' } });
   assert.equal(r.code, 2, r.stderr);
-  assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=table does not fit a config document$/);
-  assert.doesNotMatch(firstLine(r), /-o table/);
+  assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=csv does not fit a config document$/);
+  assert.doesNotMatch(firstLine(r), /-o csv/);
 });
 
 test('cmdb tables on a narrow terminal suggests --fields, which it has', async () => {
   const narrow = await cmdbOnTerminal(['tables'], '', env, { columns: 50 });
-  assert.match(narrow.stdout, /more columns?: use --fields/);
+  assert.match(narrow.stdout, /more columns? \(use --fields or -o yaml\)/);
   const r = await run('tables', '--fields', 'path,group', '-o', 'json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(Object.keys(json<Record<string, unknown>[]>(r)[0]), ['path', 'group']);

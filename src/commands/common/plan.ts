@@ -1,10 +1,12 @@
 // What diff and apply share before they differ: the desired configuration, the device's current one, the
-// plan between them (which fields it leaves out, whether it sends secrets), and one line each for what the
-// plan leaves out: changes the API cannot make, secrets not compared, objects created anew.
+// plan between them (which fields it leaves out, whether it sends secrets), one line each for what the
+// plan leaves out (changes the API cannot make, secrets not compared, objects created anew), and what the
+// printer needs beside the plan: the tables' fields and the names of the numbered objects it touches.
 import { nearestNames } from '../../catalogue/index.js';
 import { UsageError } from '../../errors.js';
-import { stepInWords } from '../../output/index.js';
-import { computePlan, type PlannedTables } from '../../plan/plan.js';
+import { isObject, keyId, keyOf } from '../../objects/normalize.js';
+import { objectSlot, stepInWords, type PlanFacts } from '../../output/index.js';
+import { computePlan, type Comparison, type PlannedTables } from '../../plan/plan.js';
 import { readCurrent } from '../../plan/read.js';
 import type { Context } from '../../run/context.js';
 import { readDesiredFrom, type Desired, type DesiredSource } from './desired.js';
@@ -58,7 +60,7 @@ export async function planFor(
   ctx: Context,
   opts: PlanSource,
   tableInputs: string[],
-): Promise<{ desired: Desired; planned: PlannedTables }> {
+): Promise<{ desired: Desired; planned: PlannedTables; facts: PlanFacts }> {
   const ignored = fieldList(opts.ignoreFields);
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
   checkFieldNames(ignored, desired);
@@ -93,5 +95,26 @@ export async function planFor(
         .map((s) => `${s.field} of ${stepInWords({ action: '', ...s }).trimStart()}`)
         .join(', ')}`,
     );
-  return { desired, planned };
+  return { desired, planned, facts: planFacts(planned, current.comparisons) };
+}
+
+/**
+ * The facts of a plan's lines: each table's key and fields, and the `name` of every object of an
+ * integer-keyed table with a `name` field, as the device has it, else as the document gives it.
+ */
+function planFacts(planned: PlannedTables, comparisons: readonly Comparison[]): PlanFacts {
+  const names = new Map<string, string>();
+  for (const { desired, actual } of comparisons) {
+    const { vdom, table } = desired;
+    if (table.keyType !== 'integer' || !('name' in table.fields)) continue;
+    for (const content of [actual, desired.content]) {
+      if (!Array.isArray(content)) continue;
+      for (const object of content) {
+        const slot = objectSlot(vdom, table.path, keyId(keyOf(table, object)));
+        if (isObject(object) && typeof object.name === 'string' && object.name && !names.has(slot))
+          names.set(slot, object.name);
+      }
+    }
+  }
+  return { tables: planned.tables, names };
 }
