@@ -65,7 +65,7 @@ export function referencesDocument(): { vdoms: Record<string, Record<string, unk
 
 /** Today's plan: the document checked and read, then planned against a device without its objects. */
 function plan(document: unknown) {
-  const tables = readDocument(document, 'bench');
+  const { tables } = readDocument(document, 'bench');
   return computePlan(
     tables.map((desired) => ({ desired, actual: [] })),
     { prune: false },

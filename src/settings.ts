@@ -98,7 +98,7 @@ const GLOBAL_OPTION_RECORDS = [
     flags: '-o, --output <format>',
     env: 'CMDB_OUTPUT',
     kind: 'output',
-    description: 'table, json, yaml, ndjson or csv (env CMDB_OUTPUT)',
+    description: 'table, json, yaml, ndjson, csv; cli for list, get, export (env CMDB_OUTPUT)',
     parse: (text: string) => parseFormat(text),
   },
   { name: 'raw', flags: '--raw', description: "print the device's JSON response untouched" },
@@ -141,7 +141,11 @@ const GLOBAL_OPTION_RECORDS = [
     env: 'CMDB_DEMO',
     description: 'run against the built-in emulated device (env CMDB_DEMO=1)',
   },
-  { name: 'force', flags: '--force', description: 'send an operation the catalogue does not list for the table' },
+  {
+    name: 'force',
+    flags: '--force',
+    description: 'send an operation the catalogue does not list for the table, or a table it does not know',
+  },
 ] as const satisfies readonly GlobalOption[];
 
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = GLOBAL_OPTION_RECORDS;

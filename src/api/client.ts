@@ -112,6 +112,18 @@ export interface ClientOptions {
    */
   transport?: Transport;
   onExchange?: (exchange: Exchange) => void;
+  /** Where this client counts its writes and how they ended (shared by the clients of one run). */
+  writes?: WriteTally;
+}
+
+/**
+ * The writes (anything but GET) clients have sent and how they ended so far: answered with success
+ * (`applied`) or with the device's refusal (`refused`); the rest have no answer (yet, or lost).
+ */
+export interface WriteTally {
+  sent: number;
+  applied: number;
+  refused: number;
 }
 
 /** What a command asks of the device: one CMDB operation. */
@@ -316,6 +328,7 @@ export class CmdbClient {
   readonly timeoutMs: number;
   private readonly tls: TlsOptions;
   private readonly onExchange?: (exchange: Exchange) => void;
+  private readonly writes?: WriteTally;
   private dispatcher: Dispatcher | undefined;
   private readonly ownsDispatcher: boolean;
   private transportGiven: Transport | undefined;
@@ -338,6 +351,7 @@ export class CmdbClient {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.tls = options.tls ?? {};
     this.onExchange = options.onExchange;
+    this.writes = options.writes;
     this.dispatcher = options.dispatcher;
     this.ownsDispatcher = !options.dispatcher;
     this.transportGiven = options.transport;
@@ -464,9 +478,26 @@ export class CmdbClient {
       vdoms: req.query?.vdom,
       group: req.group,
     };
-    for (let tries = 1; ; tries++) {
-      const res = await this.sendLimited(path, req, body, tries);
-      if (res) return this.unwrap(res, subject, path, tries, req.eachVdom);
+    return this.counted(req.method, async () => {
+      for (let tries = 1; ; tries++) {
+        const res = await this.sendLimited(path, req, body, tries);
+        if (res) return this.unwrap(res, subject, path, tries, req.eachVdom);
+      }
+    });
+  }
+
+  /** Runs one request, counted in the write tally when it is a write: sent, then applied or refused. */
+  private async counted<T>(method: string, work: () => Promise<T>): Promise<T> {
+    const tally = method === 'GET' ? undefined : this.writes;
+    if (!tally) return work();
+    tally.sent++;
+    try {
+      const result = await work();
+      tally.applied++;
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError) tally.refused++;
+      throw error;
     }
   }
 
@@ -520,10 +551,12 @@ export class CmdbClient {
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const subject: RequestSubject = { method: req.method, tablePath: checked.path };
     const outgoing: Outgoing = { method: req.method, binary: true, signal: req.signal };
-    for (let tries = 1; ; tries++) {
-      const res = await this.sendLimited(path, outgoing, body, tries);
-      if (res) return this.answer(res, subject, path, tries);
-    }
+    return this.counted(req.method, async () => {
+      for (let tries = 1; ; tries++) {
+        const res = await this.sendLimited(path, outgoing, body, tries);
+        if (res) return this.answer(res, subject, path, tries);
+      }
+    });
   }
 
   /** A call's answer: an error as request() throws it, JSON parsed, anything else as bytes. */

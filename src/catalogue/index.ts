@@ -88,6 +88,11 @@ export function devicePicksKey(table: TableSummary, key: unknown): boolean {
   return table.keyType === 'integer' && (key === 0 || key === '0');
 }
 
+/** A table whose objects exist once for the whole device (scope `global`); every other scope is per VDOM. */
+export function isGlobal(table: TableSummary | undefined): boolean {
+  return table?.scope === 'global';
+}
+
 /** A stand-in definition for a well-formed path outside the catalogue. */
 export function uncataloguedTable(path: string): TableDef {
   return {
@@ -120,16 +125,20 @@ function editDistance(a: string, b: string): number {
 export function suggestTables(path: string, max = 3, summaries: TableSummary[] = tableSummaries()): string[] {
   const p = normalizeTablePath(path);
   const paths = summaries.map((t) => t.path);
-  const name = p.split('/').pop() ?? p;
-  const sameName = name.length >= 3 ? paths.filter((c) => c.endsWith(`/${name}`) && c !== p) : [];
+  const name = (p.split('/').pop() ?? p).toLowerCase();
+  const sameName = name.length >= 3 ? paths.filter((c) => c.toLowerCase().endsWith(`/${name}`) && c !== p) : [];
   return [...new Set([...nearestNames(p, paths, max), ...sameName])].slice(0, max);
 }
 
-/** The candidates within a small edit distance of `name`, closest first (for "did you mean"). */
+/**
+ * The candidates within a small edit distance of `name`, closest first (for "did you mean"). Case is
+ * not counted: `FIREWALL/address` is nearest to `firewall/address`, though only that spelling is a table.
+ */
 export function nearestNames(name: string, candidates: string[], max = 1): string[] {
   const limit = Math.max(2, Math.floor(name.length / 3));
+  const folded = name.toLowerCase();
   return candidates
-    .map((c) => ({ c, d: editDistance(name, c) }))
+    .map((c) => ({ c, d: editDistance(folded, c.toLowerCase()) }))
     .filter((x) => x.d <= limit)
     .sort((a, b) => a.d - b.d)
     .slice(0, max)

@@ -53,18 +53,6 @@ export const SHIPPED_CATALOGUE: Catalogue = {
   },
 };
 
-/** The same catalogue without looking tables up in the device's schema (a command about the schema itself). */
-export function withoutLookup(catalogue: Catalogue): Catalogue {
-  return {
-    release: catalogue.release,
-    shipped: catalogue.shipped,
-    find: (path) => catalogue.find(path),
-    summaries: () => catalogue.summaries(),
-    all: () => catalogue.all(),
-    referrers: (path) => catalogue.referrers(path),
-  };
-}
-
 /** Whether a device of this release uses the shipped catalogue: 6.4.14, or a release not known yet. */
 export function usesShipped(release: DeviceRelease | undefined): boolean {
   return !release?.version || releaseNumber(release.version) === RELEASE;

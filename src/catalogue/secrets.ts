@@ -35,3 +35,19 @@ export function redactSecrets(fields: TableDef['fields'] | undefined, object: Ob
   }
   return out;
 }
+
+function holdsPlainSecret(name: string, schema: FieldSchema | undefined, value: unknown): boolean {
+  if (Array.isArray(value))
+    return value.some(
+      (entry) =>
+        !!entry &&
+        typeof entry === 'object' &&
+        Object.entries(entry as Obj).some(([n, v]) => holdsPlainSecret(n, schema?.items?.[n], v)),
+    );
+  return isSecret(name, schema) && typeof value === 'string' && value !== '' && !isEncrypted(value);
+}
+
+/** The top-level fields of an object that hold a secret in plain text (not `ENC ...`), in list entries too. */
+export function plainSecretFields(fields: TableDef['fields'] | undefined, object: Obj): string[] {
+  return Object.keys(object).filter((name) => holdsPlainSecret(name, fields?.[name], object[name]));
+}

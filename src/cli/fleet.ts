@@ -209,6 +209,7 @@ function deviceContext(
     connect: run.device.connect,
     profile,
     stores: run.stores,
+    writes: parent.record.writes,
   };
   return new Context({
     io,
@@ -218,6 +219,7 @@ function deviceContext(
     prompt,
     device: () => new Device(deps),
     cache: parent.cache,
+    record: parent.record,
     several: true,
   });
 }

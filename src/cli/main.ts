@@ -234,7 +234,12 @@ export async function main(
       // What it was doing is left as it is: the process ends as soon as this line is out.
       work.catch(() => undefined);
       const printer = ctx?.out ?? out;
-      const report = interruptedReport(printer.endPartial(), writing);
+      const writes = ctx?.record.writes;
+      const report = interruptedReport({
+        partial: printer.endPartial(),
+        files: ctx?.record.files,
+        writes: writing || writes?.sent ? writes : undefined,
+      });
       printer.error(report, !!ctx?.settings.machineErrors);
       ctx = undefined;
       return report.exit;

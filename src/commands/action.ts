@@ -2,13 +2,12 @@
 // `transactions`; `schema --all` reads the device's whole tree.
 import type { ApiResult } from '../api/client.js';
 import { uncataloguedTable, type TableDef } from '../catalogue/index.js';
-import { withoutLookup } from '../catalogue/provider.js';
 import type { Context } from '../run/context.js';
 import { UsageError } from '../errors.js';
 import type { FieldSchema } from '../catalogue/index.js';
 import type { Row } from '../output/index.js';
-import { parseMkey, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, request } from './common/request.js';
+import { parseMkey, vdomQuery } from '../request/table.js';
+import { lineTable, printRead, request, vdomsFor } from './common/request.js';
 
 /** The read actions of SPEC.md E1/E2, one command each: `cmdb schema <table>` → `?action=schema`. */
 export const READ_ACTIONS = {
@@ -43,15 +42,15 @@ export function readAction(command: ReadActionCommand) {
               `${mkey === undefined ? ` on ${table.path}` : ` on ${table.path} ${JSON.stringify(String(mkey))}`}`,
           }
         : {};
-    return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none });
+    return printRead(ctx, table, result, !Array.isArray(results), {}, { ...forPeople, ...none, metadata: true });
   };
   const run = async (ctx: Context, { table: tableInput, key }: { table: string; key?: string }): Promise<number> => {
-    const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
-    const mkey = key === undefined ? undefined : parseMkey(table, key);
+    const table = await lineTable(ctx, tableInput);
+    const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
     const result = await request(ctx, table, {
       method: 'GET',
       mkey,
-      query: { ...vdomQuery(ctx.device().vdoms), action: READ_ACTIONS[command] },
+      query: { ...vdomQuery(vdomsFor(ctx, table)), action: READ_ACTIONS[command] },
     });
     return print(ctx, table, result, mkey);
   };
@@ -86,11 +85,11 @@ export async function schema(
       'say which table',
       "give a table path, or --all for every table (cmdb schema --all --raw > FILE saves the device's whole schema)",
     );
-  // Its schema is what is asked for: the table is not looked up in the device's schema first.
-  const table = await resolveTable(withoutLookup(await ctx.device().catalogue()), tableInput, ctx.out);
+  // A typo is refused as for every command; a table only the device's schema has is read twice.
+  const table = await lineTable(ctx, tableInput);
   const result = await request(ctx, table, {
     method: 'GET',
-    query: { ...vdomQuery(ctx.device().vdoms), action: 'schema' },
+    query: { ...vdomQuery(vdomsFor(ctx, table)), action: 'schema' },
   });
   if (opts.refresh) device.refreshTableSchema(ctx.device(), table.path, result);
   return readAction('schema').print(ctx, table, result);

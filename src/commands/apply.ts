@@ -3,15 +3,12 @@
 // asks the one question and hands the printer the plan and the report.
 import { EXIT } from '../errors.js';
 import { appliedReport, applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
-import { readCurrent } from '../plan/read.js';
-import { computePlan, planIsEmpty, redactPlan, requestOf, stepAllowed, type Step } from '../plan/plan.js';
-import { stepInWords } from '../output/index.js';
+import { planIsEmpty, redactPlan, requestOf } from '../plan/plan.js';
 import { declined, type Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
-import { readDesiredFrom, type DesiredSource } from './common/desired.js';
+import { planFor, type PlanSource } from './common/plan.js';
 
-export interface ApplyOptions extends DesiredSource {
-  prune?: boolean;
+export interface ApplyOptions extends PlanSource {
   atomic?: boolean;
   dryRun?: boolean;
   yes?: boolean;
@@ -29,25 +26,17 @@ export async function run(
   const device = ctx.device();
   // A dry run: the device keeps the writes instead of sending them, to print them with the plan.
   const recorded = opts.dryRun ? await device.recordWrites() : undefined;
-  const desired = await readDesiredFrom(ctx, opts, tableInputs);
-  const current = await readCurrent(device, desired);
-  if (current.failures.length) throw current.failures[0].error;
-  const planned = computePlan(current.comparisons, { prune: !!opts.prune });
+  // The plan holds only what the tables' operations can do, --force or not: applying it makes the device match.
+  const { planned, facts } = await planFor(ctx, opts, tableInputs);
   const client = await device.client();
-  const allowed = (s: Step) => ctx.settings.force || stepAllowed(s, planned.tables.get(s.table)!);
-  const skipped = planned.steps.filter((s) => !allowed(s));
-  for (const step of skipped)
-    ctx.out.warn(
-      `cannot ${stepInWords(step)}: the catalogue lists no ${step.action} for that table (--force sends it anyway)`,
-    );
-  const steps = planned.steps.filter(allowed);
+  const steps = planned.steps;
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (recorded) {
     await applySteps(client, steps, requests, { atomic: false });
-    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), requests: [...recorded] });
+    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, requests: [...recorded] });
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), preview: true });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, preview: true });
   if (planIsEmpty(planned.plan)) {
     await ctx.out.print(appliedReport(emptyReport(), planned.tables, { nothingToDo: true, describe: describeError }));
     return EXIT.OK;
@@ -75,7 +64,7 @@ export async function run(
   } finally {
     interrupt.release();
   }
-  await ctx.out.print(appliedReport(report, planned.tables, { skipped, describe: describeError }));
+  await ctx.out.print(appliedReport(report, planned.tables, { describe: describeError }));
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return describeError(report.failed.error).exit;
   return EXIT.OK;

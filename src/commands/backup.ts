@@ -7,6 +7,7 @@ import type { Context } from '../run/context.js';
 import { fileProblem } from '../config/files.js';
 import { writePrivateFile } from '../files.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
+import { interruptedReport } from '../run/hints.js';
 import { deviceFileName } from './common/request.js';
 
 export interface BackupOptions {
@@ -93,33 +94,39 @@ export async function run(ctx: Context, _args: object, opts: BackupOptions): Pro
     throw new UsageError('--scope vdom saves one VDOM', 'name it with --vdom NAME (default: the management VDOM)');
   const destination = opts.file ?? (opts.dir !== undefined ? join(opts.dir, deviceFileName(ctx, 'conf')) : undefined);
   const client = await ctx.device().client();
-  // Into a file: an interrupt stops the download and nothing is written (to stdout, it ends the run as usual).
+  if (destination !== undefined) ctx.record.files ??= [];
+  // Into a file: an interrupt stops the download, nothing is written, and the run says so (to stdout,
+  // it ends the run as usual).
   const interrupt = destination === undefined ? undefined : ctx.signals.interruptible();
+  const stopped = () => {
+    const code = interrupt?.exitCode();
+    if (code === undefined) return undefined;
+    const { message } = interruptedReport({ partial: ctx.out.endPartial(), files: ctx.record.files });
+    return new CmdbError(message, code);
+  };
+  let text: Buffer;
   try {
-    const text = configText(
-      await download(client, scope, scope === 'vdom' ? vdoms?.[0] : undefined, interrupt?.signal),
-    );
-    const stopped = interrupt?.exitCode();
-    if (stopped !== undefined) return stopped;
-    if (destination === undefined) {
-      await ctx.out.print({ kind: 'answer', data: null, body: null, bytes: text });
-      return EXIT.OK;
-    }
-    try {
-      writePrivateFile(destination, text);
-    } catch (err) {
-      throw new UsageError(
-        `cannot write ${destination}: ${fileProblem(err)}`,
-        'choose a file in a folder you may write to',
-      );
-    }
-    ctx.out.notice(`wrote ${destination} (${text.length} bytes)`);
-    return EXIT.OK;
+    text = configText(await download(client, scope, scope === 'vdom' ? vdoms?.[0] : undefined, interrupt?.signal));
   } catch (err) {
-    const stopped = interrupt?.exitCode();
-    if (stopped !== undefined) return stopped;
-    throw err;
+    throw stopped() ?? err;
   } finally {
     interrupt?.release();
   }
+  const stop = stopped();
+  if (stop) throw stop;
+  if (destination === undefined) {
+    await ctx.out.print({ kind: 'answer', data: null, body: null, bytes: text });
+    return EXIT.OK;
+  }
+  try {
+    writePrivateFile(destination, text);
+  } catch (err) {
+    throw new UsageError(
+      `cannot write ${destination}: ${fileProblem(err)}`,
+      'choose a file in a folder you may write to',
+    );
+  }
+  ctx.record.files?.push(destination);
+  ctx.out.notice(`wrote ${destination} (${text.length} bytes)`);
+  return EXIT.OK;
 }

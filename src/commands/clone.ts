@@ -1,8 +1,8 @@
 // `cmdb clone`: a copy of an object under a new key, made by the device.
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../run/context.js';
-import { parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
+import { lineTable, printWrite, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 
 /** `cmdb clone <table> <key> <new-key>`: E3 with action=clone on the item path of <key>. */
 export async function run(
@@ -18,11 +18,11 @@ async function clone(
   { table: tableInput, key, newKey }: { table: string; key: string; newKey: string },
   opts: WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   requireKeyed(table, 'clone');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
-  const mkey = parseMkey(table, key);
-  const nkey = parseMkey(table, newKey, 'new key');
+  const mkey = parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
+  const nkey = parseMkey(table, newKey, null, 'new key');
   const result = await requestWrite(
     ctx,
     opts,
@@ -31,7 +31,7 @@ async function clone(
       method: 'POST',
       mkey,
       eachVdom: true,
-      query: { ...vdomQuery(ctx.device().vdoms), action: 'clone', nkey: String(nkey) },
+      query: { ...vdomQuery(vdomsFor(ctx, table)), action: 'clone', nkey: String(nkey) },
     },
     { mkey: nkey, cloneOf: mkey },
   ).catch((err: unknown) => {

@@ -4,14 +4,16 @@ import { keepsOrder } from '../catalogue/index.js';
 import type { Context } from '../run/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
-import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { requireOperation, vdomQuery } from '../request/table.js';
 import {
   bulkPrinter,
   confirmSeveralVdoms,
+  lineTable,
   printWrite,
   requestWrite,
   runWrites,
   steadyHeap,
+  vdomsFor,
   type WriteOptions,
 } from './common/request.js';
 import { expectFields, severalVdoms } from '../outcome/index.js';
@@ -31,7 +33,7 @@ async function create(
   { table: tableInput, body: inlineBody }: { table: string; body?: string },
   opts: CreateOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'C');
   let concurrency = parseConcurrency(opts.concurrency);
   // The device places objects in the order their creates land; where that order matters (the rule
@@ -67,7 +69,7 @@ async function create(
       all.map((object) => ({ action: 'create', key: keyOf(object) ?? null, object })),
     );
   }
-  const query = vdomQuery(ctx.device().vdoms);
+  const query = vdomQuery(vdomsFor(ctx, table));
   // The device names no key when it refuses a duplicate (in one VDOM of several, too): the key is the body's.
   const named = (body: Record<string, unknown>) => (err: ApiError) =>
     err.duplicate && keyOf(body) !== undefined ? err.about({ mkey: keyOf(body) }) : err;

@@ -2,8 +2,17 @@
 import type { Context } from '../run/context.js';
 import { bulkItem, forEachConcurrent, parseConcurrency } from '../request/bulk.js';
 import { UsageError } from '../errors.js';
-import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { bulkPrinter, confirmWrite, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
+import {
+  bulkPrinter,
+  confirmWrite,
+  lineTable,
+  printWrite,
+  requestWrite,
+  runWrites,
+  vdomsFor,
+  type WriteOptions,
+} from './common/request.js';
 import { severalVdoms } from '../outcome/index.js';
 
 /** `cmdb delete <table> <key>...`: E5 per key, concurrently; never a DELETE without a key. */
@@ -20,17 +29,17 @@ async function remove(
   { table: tableInput, keys = [] }: { table: string; keys?: string[] },
   opts: { concurrency?: string; atomic?: boolean } & WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   requireKeyed(table, 'delete');
   if (!keys.length)
     throw new UsageError(
       `give the ${table.key} of each object to delete`,
-      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, ctx.device().vdoms)}`,
+      `usage: cmdb delete ${table.path} <${table.key}>...; ${keysHint(table.path, vdomsFor(ctx, table))}`,
     );
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'D');
   const concurrency = parseConcurrency(opts.concurrency);
-  const mkeys = keys.map((k) => parseMkey(table, k));
-  const query = vdomQuery(ctx.device().vdoms);
+  const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: vdomsFor(ctx, table) }));
+  const query = vdomQuery(vdomsFor(ctx, table));
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
   await confirmWrite(
     ctx,

@@ -1,13 +1,10 @@
 // `cmdb diff`: what apply would do, from reads only.
 import { EXIT } from '../errors.js';
-import { computePlan, planIsEmpty, redactPlan } from '../plan/plan.js';
-import { readCurrent } from '../plan/read.js';
+import { planIsEmpty, redactPlan } from '../plan/plan.js';
 import type { Context } from '../run/context.js';
-import { readDesiredFrom, type DesiredSource } from './common/desired.js';
+import { planFor, type PlanSource } from './common/plan.js';
 
-export interface DiffOptions extends DesiredSource {
-  prune?: boolean;
-}
+export type DiffOptions = PlanSource;
 
 /**
  * `cmdb diff -f FILE [<table>...]` (or `--from DEVICE`, or `--dir DIR` with a file per device): the
@@ -18,10 +15,7 @@ export async function run(
   { tables: tableInputs = [] }: { tables?: string[] },
   opts: DiffOptions,
 ): Promise<number> {
-  const desired = await readDesiredFrom(ctx, opts, tableInputs);
-  const current = await readCurrent(ctx.device(), desired);
-  if (current.failures.length) throw current.failures[0].error;
-  const planned = computePlan(current.comparisons, { prune: !!opts.prune });
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned) });
+  const { planned, facts } = await planFor(ctx, opts, tableInputs);
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts });
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
 }

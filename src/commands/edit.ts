@@ -5,9 +5,9 @@ import type { Context } from '../run/context.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import { checkBody } from '../request/body.js';
 import { parseYaml } from '../request/input.js';
-import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { parseMkey, requireOperation, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './common/readback.js';
-import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { lineTable, printWrite, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 type Obj = Record<string, unknown>;
@@ -67,7 +67,7 @@ async function edit(
   { table: tableInput, key }: { table: string; key?: string },
   opts: WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   if (table.singleton) {
     if (key !== undefined)
       throw new UsageError(`${table.path} is a singleton table: it takes no key`, `use 'cmdb edit ${table.path}'`);
@@ -80,8 +80,8 @@ async function edit(
       );
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
-  const mkey = key === undefined ? undefined : parseMkey(table, key);
-  const query = vdomQuery(ctx.device().vdoms);
+  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
+  const query = vdomQuery(vdomsFor(ctx, table));
   if (query.vdom && (query.vdom.length > 1 || query.vdom.includes('*')))
     throw new UsageError('edit works in one VDOM at a time', 'give one VDOM with --vdom');
   const read = await readForChange(ctx, table, mkey, query);

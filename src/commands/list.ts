@@ -5,29 +5,38 @@ import { UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 import { parseCount, readQuery, type ReadOptions } from '../request/query.js';
-import { requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printRead, readFacts, readView, request, steadyHeap, type ReadView } from './common/request.js';
+import { requireOperation, vdomQuery } from '../request/table.js';
+import {
+  lineTable,
+  printRead,
+  readFacts,
+  readView,
+  request,
+  steadyHeap,
+  type ReadView,
+  type ShownOptions,
+  vdomsFor,
+} from './common/request.js';
 import type { TableDef } from '../catalogue/index.js';
 
-export interface ListOptions extends ReadOptions {
+export interface ListOptions extends ReadOptions, ShownOptions {
   all?: boolean;
   pageSize?: string;
-  /** false with --no-headers. */
-  headers?: boolean;
 }
 
 /** `cmdb list <table>`: E1, one request, or every page with --all. */
 export async function run(ctx: Context, { table: tableInput }: { table: string }, opts: ListOptions): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   if (table.singleton) requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L', 'G');
   else requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'L');
-  const query: QueryParams = { ...vdomQuery(ctx.device().vdoms), ...readQuery(table, opts) };
+  const query: QueryParams = { ...vdomQuery(vdomsFor(ctx, table)), ...readQuery(table, opts) };
   if (opts.pageSize !== undefined && !opts.all) throw new UsageError('--page-size goes with --all');
+  const view = readView(table, query, opts);
   if (!opts.all || table.singleton) {
     const result = await request(ctx, table, { method: 'GET', query, eachVdom: true });
-    return printRead(ctx, table, result, false, readView(query, opts.headers), { filtered: filtered(query) });
+    return printRead(ctx, table, result, false, view, { filtered: filtered(query) });
   }
-  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, readView(query, opts.headers));
+  await listAll(ctx, table, query, parseCount(opts.pageSize, '--page-size', 1) ?? 1000, view);
   return 0;
 }
 

@@ -2,8 +2,16 @@
 import { ApiError } from '../api/errors.js';
 import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
-import { keysHint, parseMkey, requireKeyed, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
-import { printWrite, request, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { keysHint, parseMkey, requireKeyed, requireOperation, vdomQuery } from '../request/table.js';
+import {
+  lineTable,
+  printWrite,
+  request,
+  requestWrite,
+  runWrites,
+  vdomsFor,
+  type WriteOptions,
+} from './common/request.js';
 
 export interface MoveOptions extends WriteOptions {
   before?: string;
@@ -25,13 +33,13 @@ async function move(
   { table: tableInput, key }: { table: string; key: string },
   opts: MoveOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   requireKeyed(table, 'move');
   const given = [opts.before !== undefined, opts.after !== undefined, !!opts.top, !!opts.bottom].filter(Boolean).length;
   if (given !== 1) throw new UsageError('move needs exactly one of --before <key>, --after <key>, --top or --bottom');
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
-  const mkey = parseMkey(table, key);
-  const query = vdomQuery(ctx.device().vdoms);
+  const mkey = parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
+  const query = vdomQuery(vdomsFor(ctx, table));
   let where: 'before' | 'after' = opts.before !== undefined || opts.top ? 'before' : 'after';
   let other: string | number;
   if (opts.top || opts.bottom) {
@@ -46,7 +54,7 @@ async function move(
       throw new CmdbError(
         `${table.path} has no object ${mkey}${query.vdom ? ` in vdom ${query.vdom[0]}` : ''}`,
         EXIT.NOT_FOUND,
-        keysHint(table.path, ctx.device().vdoms),
+        keysHint(table.path, vdomsFor(ctx, table)),
       );
     const end = opts.top ? keys[0] : keys[keys.length - 1];
     if (String(end) === String(mkey)) {
@@ -56,7 +64,7 @@ async function move(
     other = end;
     where = opts.top ? 'before' : 'after';
   } else {
-    other = parseMkey(table, (opts.before ?? opts.after)!, `--${where} key`);
+    other = parseMkey(table, (opts.before ?? opts.after)!, { vdoms: vdomsFor(ctx, table) }, `--${where} key`);
     if (String(other) === String(mkey))
       throw new UsageError(
         `cannot move ${table.path} ${JSON.stringify(String(mkey))} ${where} itself`,

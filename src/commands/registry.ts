@@ -20,6 +20,16 @@ const READ_OPTIONS = [
   { flags: '--fields <a,b>', description: 'only these fields (sent as format=a|b)', kind: 'fields' },
 ] as const satisfies readonly OptionDef[];
 
+/** What a table or csv of objects shows, chosen here and never sent (CLI.md, "Output"). */
+const COLUMN_OPTIONS = [
+  { flags: '--wide', description: 'table: every field, whole (none left out or cut to fit the terminal)' },
+  {
+    flags: '--columns <a,b>',
+    description: 'table and csv: exactly these columns, in this order (chosen here; --fields asks the device)',
+    kind: 'fields',
+  },
+] as const satisfies readonly OptionDef[];
+
 const BODY_OPTIONS = [
   { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
   { flags: '--data <json>', description: 'body as JSON', kind: 'none' },
@@ -35,6 +45,22 @@ const BODY_OPTIONS = [
 const WRITE_OPTIONS = [
   { flags: '--dry-run', description: 'print the requests that would be sent (reads still happen); send no write' },
   { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
+] as const satisfies readonly OptionDef[];
+
+/** Objects read: every format, the device's own syntax (`cli`) included. */
+const OBJECTS_OUTPUT = { what: 'objects', formats: ['table', 'json', 'yaml', 'ndjson', 'csv', 'cli'] } as const;
+
+/** What diff and apply compare and send (CLI.md "Configuration as code"). */
+const PLAN_OPTIONS = [
+  {
+    flags: '--with-uuid',
+    description: 'compare and send uuid fields also when the document comes from another device (or --from)',
+  },
+  { flags: '--ignore-fields <a,b>', description: 'leave these fields out of comparisons and writes', kind: 'none' },
+  {
+    flags: '--set-secrets',
+    description: "send the document's plain-text secrets as updates (otherwise compared only as set or not)",
+  },
 ] as const satisfies readonly OptionDef[];
 
 /** A plan: lines for people, or a document. */
@@ -76,6 +102,7 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     signature: 'list <table>',
     devices: 'each',
+    output: OBJECTS_OUTPUT,
     description: 'list the objects of a table',
     group: 'objects',
     args: { table: 'table' },
@@ -103,28 +130,31 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       { flags: '--exclude-default-values', description: 'leave out properties that hold their default value' },
       { flags: '--no-headers', description: 'table and csv: leave out the header line' },
+      ...COLUMN_OPTIONS,
     ],
     examples: [
-      'cmdb list firewall/policy --fields policyid,name,srcaddr,dstaddr,action',
+      'cmdb list firewall/policy --wide',
+      'cmdb list firewall/address --columns name,subnet,comment -o csv',
       "cmdb list firewall/address --filter 'type==ipmask' -o json",
       'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway',
-      "cmdb list firewall.ipmacbinding/table --vdom '*' --fields seq-num,ip",
+      "cmdb list firewall/addrgrp --vdom '*' -o cli --exclude-default-values",
     ],
     load: async () => (await import('./list.js')).run,
   }),
   defineCommand({
     signature: 'get <table> [keys...]',
     devices: 'each',
+    output: OBJECTS_OUTPUT,
     description: 'read objects by key (several keys: a list), or a singleton table',
     group: 'objects',
     args: { table: 'table', keys: 'keys' },
     tables: { keyed: ['R'], singleton: ['G', 'L'] },
-    options: READ_OPTIONS,
+    options: [...READ_OPTIONS, ...COLUMN_OPTIONS],
     examples: [
       'cmdb get firewall/policy 1',
       'cmdb get firewall/address lan-net dmz-net -o json',
-      'cmdb get log.disk/setting -o yaml',
-      'cmdb get system/interface port1 --fields name,ip,allowaccess',
+      'cmdb get firewall/policy 1 -o cli',
+      'cmdb get system/interface port1 --wide',
     ],
     load: async () => (await import('./get.js')).run,
   }),
@@ -246,25 +276,34 @@ export const COMMANDS: readonly CommandDef[] = [
   defineCommand({
     signature: 'export [tables...]',
     devices: 'each',
-    output: { what: 'a config document', formats: ['yaml', 'json'], default: 'yaml' },
+    output: { what: 'a config document', formats: ['yaml', 'json', 'cli', 'table'], default: 'yaml' },
     description:
       'print the config document of the tables (default: every table the device has that can be read as a whole)',
     group: 'configuration as code',
     args: { tables: 'table' },
     tables: { keyed: ['L'], singleton: ['G'] },
     options: [
-      { flags: '--exclude-default-values', description: 'leave out fields that hold their default value' },
-      { flags: '--dir <dir>', description: 'write DIR/<device>.yaml instead of printing', kind: 'file' },
+      {
+        flags: '--exclude-default-values',
+        description: 'leave out fields that hold their default value (the document says so: defaults: excluded)',
+      },
+      {
+        flags: '--dir <dir>',
+        description: 'write DIR/<device>.yaml (.conf with -o cli) instead of printing',
+        kind: 'file',
+      },
       {
         flags: '--spec',
         description: 'only the 42 core tables of the API specification (default: every table the device has)',
       },
       { flags: '--concurrency <n>', description: 'tables read at once (default 8)', kind: 'none' },
+      ...COLUMN_OPTIONS,
     ],
     examples: [
       "cmdb export --vdom '*' > fw1.yaml",
-      'cmdb export firewall/address firewall/policy router/static',
+      'cmdb export firewall/address firewall/policy -o table',
       "cmdb -d fw1 export --vdom '*' --dir configs/",
+      'cmdb export firewall/address firewall/policy -o cli --exclude-default-values',
     ],
     load: async () => (await import('./export.js')).run,
   }),
@@ -296,8 +335,13 @@ export const COMMANDS: readonly CommandDef[] = [
         flags: '--prune',
         description: 'also list objects of the keyed tables the document names that it does not list',
       },
+      ...PLAN_OPTIONS,
     ],
-    examples: ['cmdb diff -f fw1.yaml', 'cmdb diff -f fw1.yaml --prune -o json'],
+    examples: [
+      'cmdb diff -f fw1.yaml',
+      'cmdb diff -f fw1.yaml --prune -o json',
+      'cmdb diff -f fw1.yaml --ignore-fields comment,uuid',
+    ],
     load: async () => (await import('./diff.js')).run,
   }),
   defineCommand({
@@ -325,7 +369,12 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'each device from DIR/<device>.yaml (as export --dir writes them)',
         kind: 'file',
       },
-      { flags: '--prune', description: 'delete objects of the keyed tables the document names that it does not list' },
+      {
+        flags: '--prune',
+        description:
+          'delete objects of the keyed tables the document names that it does not list (never factory objects)',
+      },
+      ...PLAN_OPTIONS,
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       {
         flags: '--dry-run',

@@ -4,9 +4,9 @@ import { CmdbError, EXIT, UsageError } from '../errors.js';
 import type { Context } from '../run/context.js';
 import { checkBody, readBodies, withInlineBody, type BodyOptions } from '../request/body.js';
 import { applyMemberChanges, splitMemberChanges } from '../request/members.js';
-import { parseMkey, requireOperation, resolveTable, vdomQuery } from '../request/table.js';
+import { parseMkey, requireOperation, vdomQuery } from '../request/table.js';
 import { readForChange, requireUnchanged } from './common/readback.js';
-import { printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
+import { lineTable, printWrite, requestWrite, runWrites, vdomsFor, type WriteOptions } from './common/request.js';
 import { expectFields } from '../outcome/index.js';
 
 /**
@@ -26,7 +26,7 @@ async function update(
   { table: tableInput, args }: { table: string; args: string[] },
   opts: BodyOptions & WriteOptions,
 ): Promise<number> {
-  const table = await resolveTable(await ctx.device().catalogue(), tableInput, ctx.out);
+  const table = await lineTable(ctx, tableInput);
   let key: string | undefined;
   let inline: string | undefined;
   if (table.singleton) {
@@ -45,9 +45,9 @@ async function update(
     [key, inline] = args;
     requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');
   }
-  const mkey = key === undefined ? undefined : parseMkey(table, key);
+  const mkey = key === undefined ? undefined : parseMkey(table, key, { vdoms: vdomsFor(ctx, table) });
   const { sets, changes } = splitMemberChanges(table, opts.set ?? []);
-  const query = vdomQuery(ctx.device().vdoms);
+  const query = vdomQuery(vdomsFor(ctx, table));
   if (!changes.length) {
     const { bodies } = await readBodies(ctx.io.stdin, table, withInlineBody(opts, inline), false);
     const body = bodies[0];

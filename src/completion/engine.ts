@@ -4,7 +4,7 @@ import { areaOf, describeOperations, type TableDef, type TableSummary } from '..
 import type { Catalogue } from '../catalogue/provider.js';
 import type { GlobalOptions } from '../settings.js';
 import { FILTER_TERM } from '../request/filter.js';
-import { OUTPUT_FORMATS, SHELLS, type TableRule, type ValueKind } from '../grammar/types.js';
+import { COMMON_FORMATS, OUTPUT_FORMATS, SHELLS, type TableRule, type ValueKind } from '../grammar/types.js';
 import type { ArgumentModel, CommandModel, OptionModel } from './model.js';
 import { findOption, readArgv, type Reading } from '../grammar/argv.js';
 
@@ -188,7 +188,13 @@ async function valueCandidates(
     case 'choices':
       return { candidates: matching(cur, candidatesOf(choices)) };
     case 'output':
-      return { candidates: matching(cur, candidatesOf(OUTPUT_FORMATS)) };
+      // Before the command is named, every format; after, those it prints.
+      return {
+        candidates: matching(
+          cur,
+          candidatesOf(p.path.length > 1 ? (leaf(p).formats ?? COMMON_FORMATS) : OUTPUT_FORMATS),
+        ),
+      };
     case 'shell':
       return { candidates: matching(cur, candidatesOf(SHELLS)) };
     case 'group':

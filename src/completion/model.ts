@@ -73,6 +73,7 @@ function commandModel(def: CommandDef): CommandModel {
     commands: [],
   };
   if (def.tables) model.tables = def.tables;
+  if (def.output) model.formats = def.output.formats;
   return model;
 }
 

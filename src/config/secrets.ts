@@ -225,7 +225,10 @@ export class KeychainStore implements SecretStore {
   }
 }
 
-/** --insecure-storage: credentials.yaml (mode 0600) beside the profiles, with a warning each run that uses it. */
+/**
+ * --insecure-storage: credentials.yaml (mode 0600) beside the profiles, with a warning each run that
+ * stores a secret there or uses one it holds (not one that only looks: a login that then fails).
+ */
 export class FileSecretStore implements SecretStore {
   readonly kind = 'file' as const;
   readonly location: string;
@@ -241,8 +244,7 @@ export class FileSecretStore implements SecretStore {
     this.location = `${path} (plain text, --insecure-storage)`;
   }
 
-  private read(account?: string): Record<string, string> {
-    if (account === undefined || !this.acknowledged(account)) this.warnOnce();
+  private read(): Record<string, string> {
     const hint = `fix that line, or delete ${this.path} and log in again`;
     const file = readYamlFile(this.path, hint);
     if (!file || file.doc.contents === null) return {};
@@ -265,8 +267,8 @@ export class FileSecretStore implements SecretStore {
     writePrivateFile(this.path, header + yaml().stringify(secrets));
   }
 
-  private warnOnce(): void {
-    if (this.warned) return;
+  private warnOnce(account: string): void {
+    if (this.warned || this.acknowledged(account)) return;
     this.warned = true;
     this.warn(
       `secrets are kept in plain text in ${this.path} (--insecure-storage): ` +
@@ -276,7 +278,9 @@ export class FileSecretStore implements SecretStore {
   }
 
   async get(account: string): Promise<string | null> {
-    return this.read(account)[account] ?? null;
+    const secret = this.read()[account] ?? null;
+    if (secret !== null) this.warnOnce(account);
+    return secret;
   }
 
   /** Read-modify-write under the file's lock: other cmdb processes may be saving their own secrets. */
@@ -284,6 +288,7 @@ export class FileSecretStore implements SecretStore {
     await withLock(lockFileFor(this.path), () => this.write({ ...this.read(), [account]: secret }), {
       waitMs: this.lockWaitMs,
     });
+    this.warnOnce(account);
   }
 
   async delete(account: string): Promise<boolean> {

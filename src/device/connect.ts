@@ -95,6 +95,7 @@ export async function newClient(
     transport,
     dispatcher: device.deps.dispatcher,
     onExchange: device.settings.verbose ? (ex) => device.deps.exchange(ex) : undefined,
+    writes: device.deps.writes,
   });
 }
 

@@ -3,7 +3,7 @@
 // where its messages, questions and requests go, and its client. The run's Device (device.ts) is one;
 // the parts take it as this, and so never import the class that uses them.
 import type { Dispatcher } from 'undici';
-import type { CmdbClient, Exchange } from '../api/client.js';
+import type { CmdbClient, Exchange, WriteTally } from '../api/client.js';
 import type { DeviceProfile, SecretsKind } from '../config/profiles.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Settings } from '../settings.js';
@@ -36,6 +36,8 @@ export interface DeviceDeps {
   stores?: SharedStores;
   /** How a device reaches its device: the device layer's connect(), or a stand-in in tests. */
   connect?: (device: DeviceSetup) => Promise<Connection>;
+  /** Where its clients count their writes (the run's, for what an interruption says). */
+  writes?: WriteTally;
 }
 
 /** A device as the device layer's parts see it. */

@@ -7,7 +7,7 @@
 // so (`doubt`): the fast path (src/cli/dispatch.ts) then leaves the line to commander, Tab completes
 // what it can. It imports no registry: the grammar is handed in (on Tab and for --help as data written
 // at build time), so that the quick paths read a line without loading the registry or commander.
-import type { TableRule, ValueKind } from './types.js';
+import type { OutputFormat, TableRule, ValueKind } from './types.js';
 
 /** One option of the grammar. */
 export interface OptionModel {
@@ -47,6 +47,8 @@ export interface CommandModel {
   commands: CommandModel[];
   /** Which tables it accepts (from the registry), for Tab; absent: every table. */
   tables?: TableRule;
+  /** The output formats it prints (from the registry), for Tab; absent: the common ones. */
+  formats?: readonly OutputFormat[];
 }
 
 /** What a command line says, as commander would hand it over. */

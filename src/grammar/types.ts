@@ -6,7 +6,7 @@
 /** Operation codes of SPEC.md: L list, C create, R read, U update, D delete, G get singleton, P put singleton. */
 export type OperationCode = 'L' | 'C' | 'R' | 'U' | 'D' | 'G' | 'P';
 
-export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv';
+export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv' | 'cli';
 
 /** Every output format, in the order help lists them. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze([
@@ -15,7 +15,11 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = Object.freeze([
   'yaml',
   'ndjson',
   'csv',
+  'cli',
 ] as const);
+
+/** The formats of a command without a rule of its own: all but `cli`, which only commands naming it print. */
+export const COMMON_FORMATS: readonly OutputFormat[] = Object.freeze(OUTPUT_FORMATS.filter((f) => f !== 'cli'));
 
 /** The shells Tab completion has a script for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -47,13 +51,21 @@ export interface TableRule {
   singleton: OperationCode[];
 }
 
-/** The output formats a command prints, when not every one: the others are a usage error before it runs. */
+/**
+ * The output formats a command prints, when not the common ones: the others are a usage error before it
+ * runs.
+ */
 export interface FormatRule {
   /** What it prints, for the error: `a plan`. */
   readonly what: string;
   readonly formats: readonly OutputFormat[];
   /** Its own format when the run names none (else the run's: table on a terminal, json elsewhere). */
   readonly default?: OutputFormat;
+}
+
+/** The formats a command prints: its rule's, else the common ones. */
+export function formatsOf(rule: FormatRule | undefined): readonly OutputFormat[] {
+  return rule?.formats ?? COMMON_FORMATS;
 }
 
 /** Where a command shows in help. */

@@ -45,3 +45,12 @@ export function keyOf(table: TableDef, object: Obj): string | number {
 export function keyId(key: unknown): string {
   return String(key);
 }
+
+/**
+ * The `name` an object states, in a table that has a `name` field beside its key (policies, rules): what
+ * finds an object written under key 0, whose key the device picks (CLI.md "Key 0").
+ */
+export function nameOf(table: TableDef, object: Obj): string | undefined {
+  const name = table.key !== 'name' && table.fields.name ? object.name : undefined;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}

@@ -463,7 +463,8 @@ export function expectFields(table: TableDef, mkey: Key | undefined, body: Obj):
 /** A write that touched one object of a table in one VDOM, as several of them are read back together (a commit). */
 export interface TableWrite {
   table: TableDef;
-  vdom: string;
+  /** null: a global table. */
+  vdom: string | null;
   expected: Expectation;
 }
 

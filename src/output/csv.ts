@@ -1,8 +1,10 @@
 // The csv format, whole or page by page, in bounded memory.
+import type { FieldSchema } from '../catalogue/index.js';
+import { memberNames } from './cells.js';
 import { chooseColumns } from './columns.js';
 import { rowsWithVdom, writeResultObject } from './data.js';
 import { sanitizeMultiline } from './text.js';
-import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
+import type { Formatter, RenderOptions, Row, RowFormatter, TableFields } from './types.js';
 import { Spool } from './spool.js';
 
 // RFC 4180 fields and quoting, but lines end in "\n", not "\r\n": what Unix tools (cut, awk,
@@ -10,20 +12,33 @@ import { Spool } from './spool.js';
 const EOL = '\n';
 const NEEDS_QUOTES = /[",\r\n]/;
 
-function field(value: unknown, visible: boolean): string {
+/**
+ * One cell: a list of references or members as its names joined by spaces (`lan-net servers-net`), any
+ * other nested value as JSON.
+ */
+function field(value: unknown, visible: boolean, schema?: FieldSchema): string {
   if (value === null || value === undefined) return '';
-  const raw = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const raw = typeof value === 'object' ? (memberNames(value, schema) ?? JSON.stringify(value)) : String(value);
   // On a terminal, escape sequences in device data are shown, not obeyed; a file gets the data as is.
   const text = visible ? sanitizeMultiline(raw) : raw;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const lineOf = (cells: unknown[], visible: boolean) => cells.map((cell) => field(cell, visible)).join(',') + EOL;
+const headerOf = (columns: string[], visible: boolean) => columns.map((name) => field(name, visible)).join(',') + EOL;
 
-export function csv(columns: string[], rows: Row[], visible: boolean, headers = true): string {
+/** A row's line: each column's cell, read with its field's schema (`schemas`, by column). */
+function rowLine(row: Row, columns: string[], schemas: (FieldSchema | undefined)[], visible: boolean): string {
+  let line = '';
+  for (let i = 0; i < columns.length; i++) line += (i ? ',' : '') + field(row[columns[i]!], visible, schemas[i]);
+  return line + EOL;
+}
+
+export function csv(columns: string[], rows: Row[], visible: boolean, headers = true, schema?: TableFields): string {
   if (columns.length === 0) return '';
-  const line = (cells: unknown[]) => lineOf(cells, visible);
-  return (headers ? line(columns) : '') + rows.map((row) => line(columns.map((name) => row[name]))).join('');
+  const schemas = columns.map((name) => schema?.fields[name]);
+  return (
+    (headers ? headerOf(columns, visible) : '') + rows.map((row) => rowLine(row, columns, schemas, visible)).join('')
+  );
 }
 
 /** Lines per chunk of text handed to the writer. */
@@ -36,18 +51,20 @@ const CHUNK = 512;
  */
 export function csvRows(opts: RenderOptions): RowFormatter {
   const visible = opts.terminal.isTTY;
-  const line = (cells: unknown[]) => lineOf(cells, visible);
   const fields = opts.fields?.length ? opts.fields : null;
+  const schemaOf = (name: string) => opts.schema?.fields[name];
   if (fields) {
+    const schemas = fields.map(schemaOf);
     // --no-headers: as if the header line had been written already.
     let started = opts.headers === false;
-    const header = () => (started ? '' : ((started = true), line(fields)));
+    const header = () => (started ? '' : ((started = true), headerOf(fields, visible)));
     return {
-      add: (rows) => (rows.length ? header() + rows.map((row) => line(fields.map((name) => row[name]))).join('') : ''),
+      add: (rows) => (rows.length ? header() + rows.map((row) => rowLine(row, fields, schemas, visible)).join('') : ''),
       end: () => [header()],
     };
   }
   const names: string[] = [];
+  const schemas: (FieldSchema | undefined)[] = [];
   const index = new Map<string, number>();
   const spool = new Spool();
   return {
@@ -56,8 +73,11 @@ export function csvRows(opts: RenderOptions): RowFormatter {
         const cells: string[] = [];
         for (const name of Object.keys(row)) {
           let i = index.get(name);
-          if (i === undefined) index.set(name, (i = names.push(name) - 1));
-          cells[i] = field(row[name], visible);
+          if (i === undefined) {
+            index.set(name, (i = names.push(name) - 1));
+            schemas[i] = schemaOf(name);
+          }
+          cells[i] = field(row[name], visible, schemas[i]);
         }
         spool.pushCells(cells);
       }
@@ -68,7 +88,13 @@ export function csvRows(opts: RenderOptions): RowFormatter {
         if (names.length === 0) return;
         const keyAt = opts.keyField ? index.get(opts.keyField) : undefined;
         const order = [...(keyAt === undefined ? [] : [keyAt]), ...names.map((_, i) => i).filter((i) => i !== keyAt)];
-        let text = opts.headers === false ? '' : line(order.map((i) => names[i]));
+        let text =
+          opts.headers === false
+            ? ''
+            : headerOf(
+                order.map((i) => names[i]!),
+                visible,
+              );
         let n = 0;
         for (const cells of spool.cellRecords()) {
           text += order.map((i) => cells[i] ?? '').join(',') + EOL;
@@ -91,6 +117,7 @@ function rowsCsv(rows: Row[], opts: RenderOptions): string {
     rows,
     opts.terminal.isTTY,
     opts.headers !== false,
+    opts.schema,
   );
 }
 
@@ -109,7 +136,7 @@ export const formatCsv: Formatter = (data, opts) => {
         hideMeta: false,
         exclude: ['vdom'],
       });
-      return csv(['vdom', ...rest], rows, opts.terminal.isTTY, opts.headers !== false);
+      return csv(['vdom', ...rest], rows, opts.terminal.isTTY, opts.headers !== false, opts.schema);
     }
     case 'write': {
       const result = writeResultObject(data.result);

@@ -1,6 +1,7 @@
 // Output keyed by device (CLI.md, "Many devices"): what several devices printed, put together.
 // json/yaml: one object keyed by device name; ndjson: each line with `device` first, as it comes;
-// csv: one header, the union of the columns, `device` first; table: one `== device: x ==` section each.
+// csv: one header, the union of the columns, `device` first; table: one `== device: x ==` section each;
+// cli: each device's text after a `#device: x` comment.
 import { writeResultObject, plainData, rowsWithVdom } from './data.js';
 import { chooseColumns } from './columns.js';
 import { escapeJsonControls } from './text.js';
@@ -74,8 +75,19 @@ export function rowsByDevice(parts: DevicePart[]): Row[] {
   return parts.flatMap((part) => part.prints.flatMap((p) => rowsOf(p.data).map((row) => withDevice(part.device, row))));
 }
 
-/** json, yaml or csv of several devices, once every device is done. */
+/** json, yaml, csv or cli of several devices, once every device is done. */
 export async function renderByDevice(parts: DevicePart[], format: OutputFormat, terminal: Terminal): Promise<string> {
+  if (format === 'cli') {
+    const { render } = await import('./index.js');
+    let text = '';
+    for (const part of parts) {
+      if (!part.prints.length) continue;
+      // A comment line: a reader of the syntax skips it.
+      text += `#device: ${part.device}\n`;
+      for (const p of part.prints) text += await render(p.data, { ...p.options, format, terminal });
+    }
+    return text;
+  }
   if (format === 'csv' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw'))) {
     const rows = parts.flatMap((part) =>
       part.prints.flatMap((p) => rowsOf(p.data).map((row) => withDevice(part.device, row))),
@@ -90,7 +102,13 @@ export async function renderByDevice(parts: DevicePart[], format: OutputFormat, 
       hideMeta: false,
       exclude: ['device', ...vdom],
     });
-    return (await import('./csv.js')).csv(['device', ...vdom, ...rest], rows, terminal.isTTY, first.headers !== false);
+    return (await import('./csv.js')).csv(
+      ['device', ...vdom, ...rest],
+      rows,
+      terminal.isTTY,
+      first.headers !== false,
+      first.schema,
+    );
   }
   const value = Object.fromEntries(parts.map((part) => [part.device, deviceValue(part)]));
   if (format === 'yaml' && !parts.some((p) => p.prints.some((x) => x.data.kind === 'raw')))

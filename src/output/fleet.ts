@@ -92,7 +92,13 @@ export interface DeviceSink {
  * are done. json, yaml, csv: kept until every device is done, then one document keyed by device.
  */
 export class FleetOutput {
-  private readonly parts: (DevicePart & { text: string; finished: boolean; failed: boolean; shown: boolean })[];
+  private readonly parts: (DevicePart & {
+    text: string;
+    /** A table's notes (columns left out), said once its section is on stdout. */
+    notes: (() => void)[];
+    finished: boolean;
+    failed: boolean;
+  })[];
   private nextSection = 0;
   /** A section is on stdout already: the next one starts after a blank line. */
   private sectionShown = false;
@@ -105,9 +111,9 @@ export class FleetOutput {
       device,
       prints: [],
       text: '',
+      notes: [],
       finished: false,
       failed: false,
-      shown: false,
     }));
   }
 
@@ -118,14 +124,21 @@ export class FleetOutput {
     return this.parent.io.stdout.write(text);
   }
 
+  /** Sections on stdout, then the notes of their tables on stderr. */
+  private showSections(parts: (typeof this.parts)[number][]): void {
+    const text = parts.map((part) => this.section(part)).join('');
+    if (text) this.stdout(text);
+    for (const part of parts) for (const note of part.notes.splice(0)) note();
+  }
+
   /** A device's section: its heading, then what it printed since its heading was last shown. */
   private section(part: (typeof this.parts)[number]): string {
     const text = part.text;
     part.text = '';
-    // A device that printed only rows of the table of every device (`cmdb status`) has no section.
-    if (part.failed || (!text && (part.shown || part.prints.length > 0))) return '';
+    // A device with nothing to show (an empty list, only rows of the table of every device) has no section.
+    if (part.failed || !text) return '';
     const first = !this.sectionShown;
-    part.shown = this.sectionShown = true;
+    this.sectionShown = true;
     return (first ? '' : '\n') + deviceHeading(part.device) + text;
   }
 
@@ -135,9 +148,7 @@ export class FleetOutput {
    */
   flush(): void {
     if (this.parent.format !== 'table' || this.streamsLines) return;
-    let text = '';
-    for (let i = this.nextSection; i < this.parts.length; i++) text += this.section(this.parts[i]);
-    if (text) this.stdout(text);
+    this.showSections(this.parts.slice(this.nextSection));
   }
 
   private get streamsLines(): boolean {
@@ -182,7 +193,12 @@ export class FleetOutput {
           part.prints.push({ data, options });
         else if (this.streamsLines || this.parent.format === 'table') {
           if (data.kind === 'raw' && this.streamsLines) write(JSON.stringify(data.body) + '\n');
-          else write(await render(data, { format: this.parent.format, terminal, ...options }));
+          else {
+            // A table's note follows its section, which waits for the devices before it.
+            const { note, ...rest } = options;
+            const said = note && ((message: string) => void part.notes.push(() => note(message)));
+            write(await render(data, { format: this.parent.format, terminal, ...rest, note: said }));
+          }
         } else part.prints.push({ data, options });
       },
     };
@@ -192,12 +208,10 @@ export class FleetOutput {
   finish(index: number, failed: boolean): void {
     Object.assign(this.parts[index], { finished: true, failed });
     if (this.parent.format !== 'table' || this.streamsLines) return;
-    let text = '';
-    while (this.nextSection < this.parts.length && this.parts[this.nextSection].finished) {
-      const part = this.parts[this.nextSection++];
-      text += this.section(part);
-    }
-    if (text) this.stdout(text);
+    const done: (typeof this.parts)[number][] = [];
+    while (this.nextSection < this.parts.length && this.parts[this.nextSection].finished)
+      done.push(this.parts[this.nextSection++]);
+    this.showSections(done);
   }
 
   async end(): Promise<void> {

@@ -6,7 +6,9 @@ import type { Formatter, OutputFormat, RenderOptions, Row, RowFormatter, RowSink
 export type {
   Answer,
   Applied,
+  DocumentPart,
   Done,
+  Exported,
   ForPeople,
   Formatter,
   IO,
@@ -32,7 +34,7 @@ export type {
 export type { BulkItem, BulkSink, PageSink } from './outcomes.js';
 export { decideColor, defaultFormat, loadPalette, paint, terminalFor } from './color.js';
 export { formatError, formatNotice, formatWarning } from './messages.js';
-export { stepInWords, type PlanView } from './plan.js';
+export { objectSlot, stepInWords, type PlanFacts, type PlanView } from './plan.js';
 export type { ErrorReport } from './messages.js';
 
 import { OUTPUT_FORMATS } from './types.js';
@@ -49,6 +51,7 @@ const FORMATTERS: Record<OutputFormat, () => Promise<Formatter>> = {
   yaml: async () => (await import('./yaml.js')).formatYaml,
   ndjson: async () => (await import('./json.js')).formatNdjson,
   csv: async () => (await import('./csv.js')).formatCsv,
+  cli: async () => (await import('./cli.js')).formatCli,
 };
 
 /**
@@ -65,13 +68,15 @@ export async function render(data: Shaped, opts: RenderOptions): Promise<string>
 
 /**
  * Page-by-page formatters. table and csv keep each row only as its cells' text, in bounded memory
- * (spilled to a temporary file past a few MB); yaml keeps the rows and renders them at the end.
+ * (spilled to a temporary file past a few MB); yaml keeps the rows and renders them at the end; cli
+ * writes each object as it comes.
  */
 const ROW_FORMATTERS: Record<OutputFormat, (opts: RenderOptions) => Promise<RowFormatter>> = {
   table: async (opts) => new (await import('./table.js')).ListTable(opts),
   json: async (opts) => (await import('./json.js')).jsonRows(opts),
   ndjson: async () => (await import('./json.js')).ndjsonRows(),
   csv: async (opts) => (await import('./csv.js')).csvRows(opts),
+  cli: async (opts) => (await import('./cli.js')).cliRows(opts),
   yaml: async (opts) => {
     const { formatYaml } = await import('./yaml.js');
     const kept: Row[] = [];
@@ -126,7 +131,8 @@ export function createRowSink(out: Writable, opts: RenderOptions): RowSink {
     abandon() {
       if (ended || !begun || !loaded) return '';
       ended = true;
-      // Only json's end is nothing but a closing; the others' would print what they keep (a table).
+      // Only json's end is nothing but a closing; the others' would print what they keep (a table). A cut
+      // cli block stays open: closed, it would read as a whole table to whoever applies it.
       return opts.format === 'json' ? [...loaded.end()].join('') : '';
     },
   };

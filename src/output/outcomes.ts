@@ -2,12 +2,15 @@
 // of `list --all`, in the run's format (or as the device's answer with --raw). The commands say what
 // happened; every decision of format, --raw, notices and columns is taken here. Loaded on first use.
 import { errorObject, readWithoutBookkeeping, withoutBookkeeping, writeResultObject } from './data.js';
-import { formatPlan, stepInWords } from './plan.js';
+import { formatPlan, memberChange } from './plan-lines.js';
+import { stepInWords, type PlanFacts, type PlanView } from './plan.js';
 import { formatRequestLines } from './requests.js';
+import { paint } from './color.js';
 import { keyWord } from './text.js';
 import type { ErrorReport } from './messages.js';
 import type {
   Applied,
+  Exported,
   OutputFormat,
   Planned,
   PlanStep,
@@ -109,7 +112,7 @@ export async function printRead(data: Read, run: Run, options: ShapeOptions, to:
     } else {
       const columns =
         options.fields ?? ((empty || emptyVdoms) && run.format === 'csv' && !data.byKey ? data.columns : undefined);
-      await to.emit(shaped, { keyField: data.keyField, ...options, fields: columns });
+      await to.emit(shaped, { keyField: data.keyField, schema: data.schema, ...options, fields: columns });
     }
   }
   for (const f of data.refusals) to.error(f.report);
@@ -231,7 +234,8 @@ export function pageSink(
   let several = false;
   let written = 0;
   let sink: RowSink | undefined;
-  const out = async () => (sink ??= await to.rows({ keyField: data.keyField, ...options }));
+  const facts = { keyField: data.keyField, schema: data.schema };
+  const out = async () => (sink ??= await to.rows({ ...facts, ...options }));
   return {
     page(body, severalVdoms) {
       if (run.raw) bodies.push(body);
@@ -252,7 +256,7 @@ export function pageSink(
     async end() {
       if (run.raw) return to.emit({ kind: 'raw', body: bodies.length === 1 ? bodies[0] : bodies }, options);
       if (several && run.format !== 'ndjson')
-        return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { keyField: data.keyField, ...options });
+        return to.emit({ kind: 'byVdom', vdoms: Object.fromEntries(byVdom) }, { ...facts, ...options });
       await (await out()).end();
       if (several || written) return;
       if (run.format === 'table') sayNone(data, to);
@@ -273,17 +277,39 @@ function planSummary({ plan }: Planned): string {
   );
 }
 
+/**
+ * The plan object for scripts: as the plan is, with a changed list of references or multi-value field's
+ * `from`/`to` joined by the members it adds and removes (`added`, `removed`).
+ */
+function planObject(plan: PlanView, facts: PlanFacts = {}): PlanView {
+  return {
+    ...plan,
+    update: plan.update.map((entry) => {
+      const fields = facts.tables?.get(entry.table)?.fields ?? {};
+      const changes = Object.fromEntries(
+        Object.entries(entry.changes).map(([name, change]) => {
+          const members = memberChange(fields[name], change);
+          return [name, members ? { ...change, ...members } : change];
+        }),
+      );
+      return { ...entry, changes };
+    }),
+  };
+}
+
 /** The plan: `+ ~ -` lines with a summary on stderr (and a dry run's requests), or the plan object. */
 export async function printPlan(data: Planned, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
   if (forScripts(run)) {
-    if (!data.preview)
+    if (!data.preview) {
+      const plan = planObject(data.plan, data.facts);
       await to.emit(
-        { kind: 'object', object: { ...data.plan, ...(data.requests ? { requests: data.requests } : {}) } },
+        { kind: 'object', object: { ...plan, ...(data.requests ? { requests: data.requests } : {}) } },
         options,
       );
+    }
     return;
   }
-  await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color) }, options);
+  await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color, data.facts) }, options);
   to.notice(planSummary(data));
   if (data.requests?.length) await to.emit({ kind: 'text', text: `\n${formatRequestLines(data.requests)}` }, options);
 }
@@ -335,4 +361,22 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
     `applied ${data.applied.length} of ` +
       `${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
   );
+}
+
+/**
+ * A config document: the document in json and yaml; in table a preview, each VDOM's table under its
+ * heading with the columns a read of it shows (an empty one says so).
+ */
+export async function printDocument(data: Exported, run: Run, options: ShapeOptions, to: PrintHooks): Promise<void> {
+  if (run.format !== 'table') return to.emit({ kind: 'object', object: data.document }, options);
+  let first = true;
+  for (const part of data.parts) {
+    const heading = `== ${part.schema.path}${part.vdom === null ? ' (global)' : part.vdom ? ` (vdom ${part.vdom})` : ''} ==`;
+    await to.emit({ kind: 'text', text: `${first ? '' : '\n'}${run.color ? paint('bold', heading) : heading}\n` }, {});
+    first = false;
+    const facts = { keyField: part.keyField, schema: part.schema, ...options };
+    if (!Array.isArray(part.content)) await to.emit({ kind: 'object', object: part.content }, facts);
+    else if (part.content.length) await to.emit({ kind: 'list', rows: part.content }, facts);
+    else await to.emit({ kind: 'text', text: '(no objects)\n' }, {});
+  }
 }

@@ -1,62 +1,56 @@
-// A plan for people (create, update, move, delete, like `terraform plan`), and a step in words.
-import { paint as style, type Style } from './color.js';
-import { keyWord, sanitizeMultiline } from './text.js';
+// A plan as the output layer sees it (CLI.md's plan object), what its lines say beyond it, and a step in words.
+import type { TableDef } from '../catalogue/index.js';
+import { keyWord, sanitizeInline, sanitizeMultiline } from './text.js';
 
 type Obj = Record<string, unknown>;
 
+/** Where a plan entry is: `vdom` null for a global table. */
+type Place = { vdom: string | null; table: string; key: unknown };
+
 /** A plan as the output layer sees it (CLI.md's plan object). */
 export interface PlanView {
-  create: { vdom: string; table: string; key: unknown; object: Obj }[];
-  update: { vdom: string; table: string; key: unknown; changes: Record<string, { from: unknown; to: unknown }> }[];
-  move: ({ vdom: string; table: string; key: unknown } & ({ before: unknown } | { after: unknown }))[];
-  delete: { vdom: string; table: string; key: unknown }[];
+  create: (Place & { object: Obj })[];
+  update: (Place & { changes: Record<string, { from: unknown; to: unknown }> })[];
+  move: (Place & ({ before: unknown } | { after: unknown }))[];
+  delete: Place[];
 }
 
-function value(v: unknown): string {
+/** A value in a plan line: text as is (escaped for the terminal), anything else as JSON. */
+export function value(v: unknown): string {
   if (typeof v === 'string' && v !== '' && v.trim() === v) return sanitizeMultiline(v).replace(/\n/g, '\\n');
   return JSON.stringify(v ?? null);
 }
 
-/** ` (vdom root)`; nothing for a run without --vdom (the device's own VDOM, which it does not name). */
-function inVdom(vdom: string): string {
-  return vdom ? ` (vdom ${vdom})` : '';
+/** ` (vdom root)`, ` (global)`; nothing for a run without --vdom (the device's own VDOM, which it does not name). */
+function inVdom(vdom: string | null): string {
+  return vdom === null ? ' (global)' : vdom ? ` (vdom ${vdom})` : '';
 }
 
-function subject(entry: { vdom: string; table: string; key: unknown }): string {
+/** `firewall/policy 4 (server-updates) (vdom root)`: the table, the key, a numbered object's name, the VDOM. */
+export function subject(entry: Place, name?: string): string {
   const key =
     entry.key === null || entry.key === undefined
       ? ''
       : ` ${typeof entry.key === 'string' ? keyWord(entry.key) : value(entry.key)}`;
-  return `${entry.table}${key}${inVdom(entry.vdom)}`;
+  return `${entry.table}${key}${name ? ` (${sanitizeInline(name)})` : ''}${inVdom(entry.vdom)}`;
 }
 
-/**
- * The plan for people, like `terraform plan`: `+` objects to create with their fields, `~` objects to
- * update with each changed field `old → new`, `↕` objects to move (`move before K` or `move after K`),
- * `-` objects to delete; green, yellow, yellow and red on a terminal.
- */
-export function formatPlan(plan: PlanView, color: boolean): string {
-  const paint = (name: Style, s: string) => (color ? style(name, s) : s);
-  const lines: string[] = [];
-  for (const entry of plan.create) {
-    lines.push(paint('green', `+ ${subject(entry)}`));
-    for (const [name, v] of Object.entries(entry.object)) lines.push(`    ${name}: ${value(v)}`);
-  }
-  for (const entry of plan.update) {
-    lines.push(paint('yellow', `~ ${subject(entry)}`));
-    for (const [name, change] of Object.entries(entry.changes))
-      lines.push(`    ${name}: ${value(change.from)} → ${value(change.to)}`);
-  }
-  for (const entry of plan.move) {
-    const [where, anchor] = 'before' in entry ? ['before', entry.before] : ['after', entry.after];
-    lines.push(paint('yellow', `↕ ${subject(entry)}: move ${where} ${value(anchor)}`));
-  }
-  for (const entry of plan.delete) lines.push(paint('red', `- ${subject(entry)}`));
-  return lines.length ? `${lines.join('\n')}\n` : '';
+/** What a plan's lines say beyond the plan object: the tables' keys and fields, and the names of numbered objects. */
+export interface PlanFacts {
+  /** Each table by path: its key, and its fields' defaults (what a create shows), member lists, multi-value fields. */
+  tables?: ReadonlyMap<string, Pick<TableDef, 'key' | 'fields'>>;
+  /** The `name` of objects of integer-keyed tables, by objectSlot(). */
+  names?: ReadonlyMap<string, string>;
+}
+
+/** Where PlanFacts.names files an object's name. */
+export function objectSlot(vdom: string | null, table: string, key: unknown): string {
+  // A global table's objects (vdom null) apart from those of a VDOM whatever its name.
+  return `${vdom === null ? '\u0001' : vdom}\0${table}\0${String(key)}`;
 }
 
 /** `update firewall/address a (vdom root)`, or the transaction of a VDOM: a step in an error or a warning. */
-export function stepInWords(step: { action: string; vdom: string; table: string | null; key: unknown }): string {
+export function stepInWords(step: { action: string; vdom: string | null; table: string | null; key: unknown }): string {
   return step.table === null
     ? `the transaction${step.vdom ? ` of vdom ${step.vdom}` : ''}`
     : `${step.action} ${step.table}${step.key === null ? '' : ` ${keyWord(step.key)}`}${inVdom(step.vdom)}`;

@@ -7,6 +7,7 @@ import { createRowSink, render } from './index.js';
 import { StatusLine } from './status.js';
 import { sanitizeMultiline } from './text.js';
 import type { Exchange } from '../api/client.js';
+import { UsageError } from '../errors.js';
 import type { BulkSink, PageSink, Run } from './outcomes.js';
 import type {
   IO,
@@ -156,6 +157,8 @@ export class Printer {
     const format = own ?? this.settings.format();
     const { tableFields, ...options } = own ? { ...view, format: own } : view;
     if (tableFields && format === 'table' && !options.fields) options.fields = tableFields;
+    // What a table leaves out to fit the terminal is said once on stderr, as the run's notices are.
+    if (format === 'table') options.note ??= (message) => to.notice(message);
     switch (data.kind) {
       case 'done':
         return format === 'table'
@@ -174,6 +177,8 @@ export class Printer {
         return (await import('./outcomes.js')).printPlan(data, this.run(format), options, to);
       case 'applied':
         return (await import('./outcomes.js')).printApplied(data, this.run(format), options, to);
+      case 'document':
+        return (await import('./outcomes.js')).printDocument(data, this.run(format), options, to);
       case 'started':
         return this.started(data, to);
       case 'answer':
@@ -212,12 +217,27 @@ export class Printer {
     return { format, raw: this.settings.raw, color: this.terminal().color };
   }
 
-  /** The text of a document for a file (export --dir), in the command's format, and the file's extension. */
-  async document(data: Shaped): Promise<{ text: string; extension: string }> {
+  /** The format of a document written to a file (export --dir): the run's, which must be a document's. */
+  fileFormat(): OutputFormat {
     const format = this.settings.explicitFormat?.() ?? this.settings.ownFormat?.() ?? this.settings.format();
+    // A table is a preview for people: a file holds the document itself.
+    if (format === 'table')
+      throw new UsageError(
+        '--dir writes the document itself: a table (a preview for people) does not fit a file',
+        'use -o yaml (the default), -o json or -o cli',
+      );
+    return format;
+  }
+
+  /**
+   * The text of a document for a file (export --dir), in the command's format, and the file's extension
+   * (`conf` for the device's syntax).
+   */
+  async document(data: Shaped, view: ShapeOptions = {}): Promise<{ text: string; extension: string }> {
+    const format = this.fileFormat();
     return {
-      text: await render(data, { format, terminal: { isTTY: false, columns: 80, color: false } }),
-      extension: format,
+      text: await render(data, { ...view, format, terminal: { isTTY: false, columns: 80, color: false } }),
+      extension: format === 'cli' ? 'conf' : format,
     };
   }
 
@@ -231,14 +251,23 @@ export class Printer {
     what: Omit<Read, 'kind' | 'data' | 'body' | 'refusals' | 'byKey' | 'table'>,
     view: ShapeOptions,
   ): Promise<PageSink> {
-    return (await import('./outcomes.js')).pageSink(what, this.run(), view, this.to);
+    const note = view.note ?? ((message: string) => this.to.notice(message));
+    return (await import('./outcomes.js')).pageSink(what, this.run(), { ...view, note }, this.to);
   }
 
   /** A shape in the run's format on stdout. */
   async write(data: Shaped, options: Omit<View, 'tableFields'> = {}): Promise<void> {
-    const { format, ...rest } = options;
-    const text = await render(data, { format: format ?? this.settings.format(), terminal: this.terminal(), ...rest });
+    const { format, note, ...rest } = options;
+    // A table's note (columns left out) follows the table.
+    const notes: string[] = [];
+    const text = await render(data, {
+      format: format ?? this.settings.format(),
+      terminal: this.terminal(),
+      ...rest,
+      ...(note ? { note: (message: string) => void notes.push(message) } : {}),
+    });
     this.out(text);
+    for (const message of notes) note!(message);
   }
 
   /** Rows that arrive page by page (`list --all`): written as the format allows. */

@@ -1,7 +1,8 @@
 // The table format: columns fitted to the terminal, objects as `field  value`, in bounded memory page by page.
 import { cellText, valueLines } from './cells.js';
 import { paint } from './color.js';
-import { chooseColumns, isMetaField } from './columns.js';
+import { carriesInformation, columnRank, columnsSeenIn, isEmptyValue, isMetaField, tableColumns } from './columns.js';
+import type { FieldSchema } from '../catalogue/index.js';
 import { displayWidth, isPrintableAscii, sanitizeInline, truncate, wrap } from './text.js';
 import type { Formatter, RenderOptions, Row, RowFormatter } from './types.js';
 import { cellsOf, SEPARATOR, Spool } from './spool.js';
@@ -35,6 +36,8 @@ const BREAKS = new RegExp(`[${SEPARATOR}\n]`, 'g');
  * (which the line must not end in): laid out record by record instead.
  */
 const AWKWARD = new RegExp(`[^\\x20-\\x7e${SEPARATOR}\n]|[${SEPARATOR} ](?:\n|$)`);
+/** A block some record of which is not plain printable ASCII: its cells' widths are not their lengths. */
+const NOT_PLAIN = new RegExp(`[^\\x20-\\x7e${SEPARATOR}\n]`);
 
 /** One line of single-line cells padded to `widths` and joined by GAP spaces, no trailing blanks. */
 function lineOf(texts: readonly string[], widths: readonly number[]): string {
@@ -87,11 +90,17 @@ interface ColumnPlan {
 /**
  * Fit columns of natural widths `natural` (headers `headerWidths`) into `total` columns.
  * Keeps the longest run of leading columns that fits at their floor width (never below
- * MIN_COLUMN or the header; never below its natural width for a `whole` column), then cuts the
- * widest columns first down to a common cap,
- * handing any remainder back to the leftmost capped columns.
+ * MIN_COLUMN or the header; never below its natural width for a `whole` column), or every column
+ * with `keepAll` (--columns: the line may then run past the width), then cuts the widest
+ * columns first down to a common cap, handing any remainder back to the leftmost capped columns.
  */
-function planColumns(natural: number[], headerWidths: number[], total: number, whole: boolean[] = []): ColumnPlan {
+function planColumns(
+  natural: number[],
+  headerWidths: number[],
+  total: number,
+  whole: boolean[] = [],
+  keepAll = false,
+): ColumnPlan {
   const floors = natural.map((w, i) =>
     whole[i] ? w : Math.min(w, Math.max(MIN_COLUMN, Math.min(headerWidths[i]!, HEADER_KEEP))),
   );
@@ -100,7 +109,7 @@ function planColumns(natural: number[], headerWidths: number[], total: number, w
   while (kept < natural.length) {
     const next = used + (kept > 0 ? GAP : 0) + floors[kept]!;
     // A column that is never cut is kept even past the width (the terminal wraps the line).
-    if (next > total && kept > 0 && !whole[kept]) break;
+    if (next > total && kept > 0 && !whole[kept] && !keepAll) break;
     used = next;
     kept++;
   }
@@ -136,25 +145,58 @@ function listTable(rows: Row[], opts: RenderOptions): string {
   return [...table.end()].join('');
 }
 
+/** Names of columns left out, as the note lists them: the first few. */
+const NAMED_IN_NOTE = 5;
+
+/** Room the notice's `cmdb: ` takes before a note on stderr. */
+const NOTICE_PREFIX = 6;
+
+/**
+ * The one line a table says on stderr when columns did not fit: how many, how to see them, which (as
+ * many as the terminal's width leaves room for). `read`: a table of a read (list, get).
+ */
+function leftOutNote(names: string[], width: number, read: boolean): string {
+  const listed = names.slice(0, NAMED_IN_NOTE).map(sanitizeInline).join(', ');
+  const more = names.length > NAMED_IN_NOTE ? ', …' : '';
+  // A read's table takes --wide and --columns; other tables (`cmdb tables`) --fields, or another format.
+  const how = read ? '--wide or --columns shows them' : 'use --fields or -o yaml';
+  const text = `${names.length} more ${names.length === 1 ? 'column' : 'columns'} (${how})`;
+  const full = `${text}: ${listed}${more}`;
+  const room = width - NOTICE_PREFIX;
+  // How to see them is never cut; the names give way first.
+  return displayWidth(full) <= room ? full : room < text.length + 4 ? text : truncate(full, room);
+}
+
 /**
  * A list table built from rows that arrive page by page (`list --all`). Widths need every row, so
  * each row is kept only as its cells' text in a Spool (bounded memory), with the natural width of
- * every column updated as it goes; end() lays the kept cells out.
+ * every column updated as it goes, and whether some row fills it and carries information in it
+ * (columns.ts); end() chooses the columns and lays the kept cells out.
  */
 export class ListTable implements RowFormatter {
   /** Columns in first-seen order (or exactly --fields), and the natural width of each. */
   private readonly names: string[] = [];
   private readonly index = new Map<string, number>();
   private readonly natural: number[] = [];
+  /** Per column: some row has a value in it; some row's value carries information (tableColumns). */
+  private readonly filled: boolean[] = [];
+  private readonly informative: boolean[] = [];
+  /** Per column, its field in the catalogue (undefined when it has none). */
+  private readonly schemas: (FieldSchema | undefined)[] = [];
   /** Each field seen: its column, or -1 when not shown. */
   private readonly slots = new Map<string, number>();
   private readonly spool = new Spool();
   private readonly fixed: boolean;
+  /** The columns depend on the values (a table of a catalogued read without --wide). */
+  private readonly judging: boolean;
+  /** Columns not yet known to carry information: while none is left, rows are not judged. */
+  private undecided = 0;
   private rows = 0;
 
   constructor(private readonly opts: RenderOptions) {
     this.fixed = !!opts.fields && opts.fields.length > 0;
     if (this.fixed) this.names.push(...opts.fields!);
+    this.judging = !this.fixed && !opts.wide && !!opts.schema;
   }
 
   private column(name: string): number {
@@ -162,6 +204,9 @@ export class ListTable implements RowFormatter {
     if (i === undefined) {
       i = this.names.push(name) - 1;
       this.index.set(name, i);
+      this.filled[i] = this.informative[i] = false;
+      this.schemas[i] = this.opts.schema?.fields[name];
+      if (this.judging) this.undecided++;
     }
     return i;
   }
@@ -189,15 +234,41 @@ export class ListTable implements RowFormatter {
     return text;
   }
 
+  /** Whether the rows so far fill column `i`, and carry information in it (asked until they do). */
+  private judge(value: unknown, i: number): void {
+    if (this.informative[i]) return;
+    if (!this.filled[i]) this.filled[i] = !isEmptyValue(value);
+    if (carriesInformation(value, this.schemas[i])) {
+      this.informative[i] = true;
+      this.undecided--;
+    }
+  }
+
+  /**
+   * The first row's fields take their columns in the order the table shows them (columnRank): when every
+   * column is shown, the kept cells are already in place (end() lays out a block with one replace).
+   */
+  private placeColumns(row: Row): void {
+    const rank = columnRank(this.opts);
+    const names = Object.keys(row);
+    const order = names.map((name, i) => ({ name, i, rank: rank(name) }));
+    order.sort((a, b) => a.rank - b.rank || a.i - b.i);
+    for (const { name } of order) this.slot(name);
+  }
+
   add(rows: readonly Row[]): string {
     const names = this.names;
+    if (!this.fixed && this.rows === 0 && rows.length) this.placeColumns(rows[0]!);
     for (const row of rows) {
       const cells: string[] = [];
       if (this.fixed) for (let i = 0; i < names.length; i++) cells[i] = this.cell(row[names[i]!], i);
       else {
         for (const name of Object.keys(row)) {
           const i = this.slot(name);
-          if (i >= 0) cells[i] = this.cell(row[name], i);
+          if (i < 0) continue;
+          const value = row[name];
+          cells[i] = this.cell(value, i);
+          if (this.undecided) this.judge(value, i);
         }
       }
       // A column this row lacks (seen in an earlier row): an empty cell.
@@ -212,35 +283,39 @@ export class ListTable implements RowFormatter {
     return '';
   }
 
+  /** The shown columns, as indexes into the kept cells, in order. */
+  private order(): number[] {
+    if (this.fixed) return this.names.map((_, i) => i);
+    const at = (name: string) => this.index.get(name)!;
+    const columns = tableColumns(
+      {
+        names: this.names,
+        filled: (name) => this.filled[at(name)]!,
+        informative: (name) => this.informative[at(name)]!,
+      },
+      this.opts,
+      true,
+    );
+    return columns.map(at);
+  }
+
   *end(): Generator<string> {
     try {
       if (this.rows === 0) return;
       const key = this.opts.keyField;
-      const keyAt = this.fixed || !key ? undefined : this.index.get(key);
-      // Key first, then the meta fields asked for (q_ref), then the rest in first-seen order.
-      const leading = this.fixed
-        ? []
-        : [keyAt, ...(this.opts.showMeta ?? []).map((name) => this.index.get(name))].filter(
-            (i): i is number => i !== undefined,
-          );
-      const order = this.fixed
-        ? this.names.map((_, i) => i)
-        : [...leading, ...this.names.map((_, i) => i).filter((i) => !leading.includes(i))];
+      const order = this.order();
       if (order.length === 0) return;
       const { terminal } = this.opts;
       let header = order.map((i) => sanitizeInline(this.names[i]!));
       let widths = order.map((i, c) => Math.max(this.natural[i] ?? 0, displayWidth(header[c]!)));
-      let note = '';
-      const cut = fits(terminal);
+      let leftOut: string[] = [];
+      // --wide: every column whole, as piped (for a pager that scrolls sideways).
+      const cut = fits(terminal) && !this.opts.wide;
       if (cut) {
         // The key column is never cut either: it names the object. Other columns give way first.
         const whole = order.map((i) => this.names[i] === key || !!this.opts.whole?.includes(this.names[i]!));
-        const plan = planColumns(widths, header.map(displayWidth), terminal.columns, whole);
-        const dropped = order.length - plan.widths.length;
-        if (dropped > 0) {
-          const plural = dropped === 1 ? 'column' : 'columns';
-          note = truncate(`(${dropped} more ${plural}: use --fields or -o yaml)`, terminal.columns) + '\n';
-        }
+        const plan = planColumns(widths, header.map(displayWidth), terminal.columns, whole, this.opts.keepColumns);
+        leftOut = order.slice(plan.widths.length).map((i) => this.names[i]!);
         widths = plan.widths;
         header = widths.map((width, c) => truncate(header[c]!, width));
       }
@@ -256,7 +331,7 @@ export class ListTable implements RowFormatter {
       };
       // Cells in their own order, uncut: a block of plain records is laid out by one replace, each
       // separator becoming the padding after its cell (a cell of printable ASCII is as wide as long).
-      const inPlace = !cut && order.every((i, c) => i === c);
+      const inPlace = !cut && order.length === this.names.length && order.every((i, c) => i === c);
       let column = 0;
       let from = 0;
       const pad = (separator: string, at: number): string => {
@@ -269,31 +344,48 @@ export class ListTable implements RowFormatter {
         from = at + 1;
         return padding;
       };
+      // Plain cells in another order (the key and `name` first), uncut: each as wide as it is long.
+      const plainLine = (record: string): string => {
+        const cells = record.split(SEPARATOR);
+        let line = '';
+        for (let c = 0; c < last; c++) {
+          const text = cells[order[c]!] ?? '';
+          line += text + spaces(widths[c]! - text.length + GAP);
+        }
+        line += cells[order[last]!] ?? '';
+        return line.charCodeAt(line.length - 1) === 32 ? line.trimEnd() : line;
+      };
       for (const block of this.spool.blocks()) {
         if (inPlace && !AWKWARD.test(block)) {
           column = 0;
           from = 0;
           yield block.replace(BREAKS, pad) + '\n';
+        } else if (!cut && !NOT_PLAIN.test(block)) {
+          const lines = block.split('\n');
+          for (let i = 0; i < lines.length; i++) lines[i] = plainLine(lines[i]!);
+          yield lines.join('\n') + '\n';
         } else {
           const lines = block.split('\n');
           for (let i = 0; i < lines.length; i++) lines[i] = lineOfRecord(lines[i]!);
           yield lines.join('\n') + '\n';
         }
       }
-      if (note) yield note;
+      // Said after the rows, so that it is the last line a person sees of the table.
+      if (leftOut.length) this.opts.note?.(leftOutNote(leftOut, terminal.columns, !!this.opts.schema));
     } finally {
       this.spool.close();
     }
   }
 }
 
+/** One object as `field  value` rows: its table's chosen set first, then every other field that says something. */
 function objectTable(object: Row, opts: RenderOptions): string {
-  const names = chooseColumns([object], {
-    keyField: opts.keyField,
-    fields: opts.fields,
-    hideMeta: true,
-    showMeta: opts.showMeta,
-  });
+  const seen = columnsSeenIn(
+    [object],
+    { keyField: opts.keyField, hideMeta: true, showMeta: opts.showMeta },
+    opts.schema,
+  );
+  const names = tableColumns(seen, opts, false);
   if (names.length === 0) return '';
   const { terminal } = opts;
   let labels = names.map(sanitizeInline);
@@ -308,8 +400,14 @@ function objectTable(object: Row, opts: RenderOptions): string {
   return layout(rows, naturalWidths(rows));
 }
 
-function vdomSections(vdoms: Record<string, Row[] | Row>, opts: RenderOptions): string {
+function vdomSections(vdoms: Record<string, Row[] | Row>, given: RenderOptions): string {
   const entries = Object.entries(vdoms);
+  // One note for the run, however many sections left columns out.
+  let noted = false;
+  const note = given.note;
+  const opts: RenderOptions = note
+    ? { ...given, note: (message) => void (noted || ((noted = true), note(message))) }
+    : given;
   if (entries.every(([, value]) => Array.isArray(value) && value.length === 0)) return '';
   return entries
     .map(([vdom, value]) => {

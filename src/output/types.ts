@@ -1,10 +1,12 @@
 // What commands hand the printer (data and what happened), and the types the formats share.
 import type { Terminal } from './color.js';
 import type { ErrorReport } from './messages.js';
-import type { PlanView } from './plan.js';
+import type { PlanFacts, PlanView } from './plan.js';
 import type { PlannedRequest } from './requests.js';
 
+import type { FieldSchema } from '../catalogue/index.js';
 import type { OutputFormat } from '../grammar/types.js';
+import type { TableDef } from '../catalogue/index.js';
 
 // The words of -o are the command line's (src/grammar): the output layer gives each its formatter.
 export { OUTPUT_FORMATS, type OutputFormat } from '../grammar/types.js';
@@ -12,6 +14,15 @@ export type { Terminal } from './color.js';
 
 /** One object as the device returns it (`seq-num`, `q_origin_key`, nested arrays of objects...). */
 export type Row = Record<string, unknown>;
+
+/**
+ * A table's fields as the catalogue (or the device's own schema) gives them, in its order: what decides
+ * the columns of a table (defaults, a chosen set by path) and which lists print as names.
+ */
+export interface TableFields {
+  path: string;
+  fields: Record<string, FieldSchema>;
+}
 
 export interface WriteResult {
   status: string;
@@ -74,6 +85,8 @@ export interface Read {
   keyField?: string | null;
   /** The table's columns as the catalogue knows them: the header of an empty csv. */
   columns?: string[];
+  /** The table's fields, for the columns a table shows and the lists printed as names. */
+  schema?: TableFields;
   /** The VDOMs asked, named when nothing was found. */
   vdoms?: string[];
   /** The device was asked to filter: nothing found is "nothing matched". */
@@ -133,10 +146,10 @@ export interface Requests {
   requests: PlannedRequest[];
 }
 
-/** A step of a plan as printed (secrets hidden); with `table` null, the transaction of a VDOM. */
+/** A step of a plan as printed (secrets hidden); with `table` null, the transaction of a VDOM; `vdom` null: global. */
 export interface PlanStep {
   action: string;
-  vdom: string;
+  vdom: string | null;
   table: string | null;
   key: unknown;
   outcome?: string;
@@ -146,6 +159,8 @@ export interface PlanStep {
 export interface Planned {
   kind: 'plan';
   plan: PlanView;
+  /** What its lines say beyond the plan: the tables' fields, the names of numbered objects. */
+  facts?: PlanFacts;
   /** Shown before the plan is applied: for people only (scripts read the report). */
   preview?: boolean;
   /** A dry run: the requests the plan makes. */
@@ -170,8 +185,38 @@ export interface Applied {
   nothingToDo?: boolean;
 }
 
+/** One table of a config document, as a preview shows it. */
+export interface DocumentPart {
+  /** null for a table the device holds once (`global:`). */
+  vdom: string | null;
+  keyField: string | null;
+  schema: TableFields;
+  content: Row[] | Row;
+}
+
+/**
+ * A config document (`export`): the document in json and yaml; in table a preview for people, a table
+ * per VDOM and table with the columns a read of it shows.
+ */
+export interface Exported {
+  kind: 'document';
+  document: Row;
+  parts: DocumentPart[];
+}
+
 /** What a command returns to be printed: data, or what happened. The printer decides how it looks. */
-export type Printable = Shaped | Done | Written | Read | ForPeople | Started | Requests | Planned | Applied | Answer;
+export type Printable =
+  | Shaped
+  | Done
+  | Written
+  | Read
+  | ForPeople
+  | Started
+  | Requests
+  | Planned
+  | Applied
+  | Answer
+  | Exported;
 
 export type Shaped =
   | { kind: 'list'; rows: Row[] }
@@ -201,8 +246,16 @@ export interface RenderOptions {
   terminal: Terminal;
   /** The table's key field: first column in table and csv. */
   keyField?: string | null;
-  /** Columns the user asked for with --fields, in this order (table and csv show exactly these). */
+  /** Columns the user asked for with --columns or --fields, in this order (table and csv show exactly these). */
   fields?: string[];
+  /** --wide: a table shows every column, whole (as piped), and leaves none out to fit the terminal. */
+  wide?: boolean;
+  /** The user named the columns (--columns, --fields): a table cuts cells to fit, but leaves none out. */
+  keepColumns?: boolean;
+  /** The table's fields (a read): its columns by the catalogue's rules, member lists as names in table and csv. */
+  schema?: TableFields;
+  /** Where a table on a terminal says, in one line on stderr, which columns it left out to fit. */
+  note?: (message: string) => void;
   /** false: table and csv rows without the header line (--no-headers). */
   headers?: boolean;
   /** Columns a table on a terminal never cuts (a device's address): other columns give way first. */
@@ -217,6 +270,18 @@ export interface RenderOptions {
    * A read without --with-meta: the device's bookkeeping fields (`q_*`) are left out in every format (not with --raw).
    */
   hideMeta?: boolean;
+  /** What the `cli` format writes the device's syntax from: the catalogue's tables. */
+  conf?: ConfView;
+}
+
+/** The tables behind data in the `cli` format (src/syntax spells each field by its catalogue entry). */
+export interface ConfView {
+  /** The table a read is of (list, get). */
+  table?: TableDef;
+  /** The tables of a config document (export), each under the path the document names it by. */
+  tables?: readonly TableDef[];
+  /** Only fields that differ from their default, as the device's `show` prints (--exclude-default-values). */
+  changed?: boolean;
 }
 
 /** What every formatter module exports: text for stdout, "" or ending with "\n". */

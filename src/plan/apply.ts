@@ -22,7 +22,7 @@ import { redactStep, type Step } from './plan.js';
  * transaction failed. `outcome` when it never reached the device (`not_applied`), or its answer was
  * lost and reading back did not show it applied (`unknown`).
  */
-export type FailedStep = (Step | { action: 'transaction'; vdom: string; table: null; key: null }) & {
+export type FailedStep = (Step | { action: 'transaction'; vdom: string | null; table: null; key: null }) & {
   error: unknown;
   outcome?: Exclude<Outcome, 'applied'>;
 };
@@ -207,9 +207,9 @@ async function commitOutcome(
 }
 
 /**
- * Every VDOM's writes in its own device transaction; nothing is committed until all of them have
- * succeeded. Any failure, or an interruption, aborts every open transaction: the device is left as
- * it was.
+ * Every VDOM's writes in its own device transaction, the global tables' in the first VDOM's; nothing
+ * is committed until all of them have succeeded. Any failure, or an interruption, aborts every open
+ * transaction: the device is left as it was.
  */
 async function applyAtomically(
   client: CmdbClient,
@@ -218,7 +218,9 @@ async function applyAtomically(
   options: ApplyOptions,
 ): Promise<ApplyReport> {
   const report = emptyReport();
-  const vdoms = [...new Set(steps.map((s) => s.vdom))];
+  const first = steps.find((s) => s.vdom !== null)?.vdom ?? null;
+  const txOf = (s: Step) => s.vdom ?? first;
+  const vdoms = [...new Set(steps.map(txOf))];
   const open: Transaction[] = [];
   let failedStep: Step | undefined;
   let aborting: Promise<unknown> | undefined;
@@ -228,12 +230,12 @@ async function applyAtomically(
   try {
     for (const vdom of vdoms) {
       const tx = await unlessInterrupted(
-        Transaction.start(client, { vdom, timeoutSeconds: transactionTimeout(steps.length) }),
+        Transaction.start(client, { vdom: vdom ?? undefined, timeoutSeconds: transactionTimeout(steps.length) }),
         options.signal,
       );
       open.push(tx);
       for (let i = 0; i < steps.length; i++) {
-        if (steps[i].vdom !== vdom) continue;
+        if (txOf(steps[i]) !== vdom) continue;
         try {
           await unlessInterrupted(requestStep(client, tx, requests[i]), options.signal);
         } catch (error) {
@@ -257,12 +259,12 @@ async function applyAtomically(
     options.signal?.removeEventListener('abort', onInterrupt);
   }
   for (const [n, tx] of open.entries()) {
-    const committed = steps.filter((s) => s.vdom === vdoms[n]);
+    const committed = steps.filter((s) => txOf(s) === vdoms[n]);
     let outcome: Outcome | undefined;
     try {
       await tx.commit();
     } catch (error) {
-      const what = `the commit of the transaction of vdom ${vdoms[n]}`;
+      const what = `the commit of the transaction of ${vdoms[n] === null ? 'the global tables' : `vdom ${vdoms[n]}`}`;
       let shown: unknown = error;
       if (neverSent(error)) [outcome, shown] = ['not_applied', WriteOutcomeError.notSent(error)];
       else if (options.tables && answerLost(error))
@@ -287,7 +289,7 @@ async function applyAtomically(
         };
         if (outcome === 'unknown') report.unknown = committed;
         report.not_applied = steps.filter(
-          (s) => vdoms.indexOf(s.vdom) > n || (outcome !== 'unknown' && s.vdom === vdoms[n]),
+          (s) => vdoms.indexOf(txOf(s)) > n || (outcome !== 'unknown' && txOf(s) === vdoms[n]),
         );
         return report;
       }
@@ -315,12 +317,12 @@ export function applySteps(
 
 /**
  * What an apply did, as it is printed: its steps with secrets hidden, the failure in the user's words
- * (`describe`, the run's one map from an error to them), the steps it skipped among those not applied.
+ * (`describe`, the run's one map from an error to them).
  */
 export function appliedReport(
   report: ApplyReport,
   tables: Map<string, TableDef>,
-  options: { skipped?: Step[]; nothingToDo?: boolean; describe: (error: unknown) => ErrorReport },
+  options: { nothingToDo?: boolean; describe: (error: unknown) => ErrorReport },
 ): Applied {
   const shown = (steps: Step[]) => steps.map((s) => redactStep(s, tables));
   const failed = report.failed && {
@@ -331,7 +333,7 @@ export function appliedReport(
     kind: 'applied',
     applied: shown(report.applied),
     failed,
-    notApplied: shown([...report.not_applied, ...(options.skipped ?? [])]),
+    notApplied: shown(report.not_applied),
     unknown: shown(report.unknown),
     aborted: report.aborted,
     interrupted: report.interrupted,

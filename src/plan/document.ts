@@ -1,30 +1,53 @@
-// A config document (CLI.md "Configuration as code"): VDOMs, then table paths, then each table's
-// content; read and checked whole before anything is read or sent, and written in a stable order.
+// A config document (CLI.md "Configuration as code"): where it came from, the global tables once, then
+// VDOMs, table paths and each table's content; read and checked whole before anything is read or sent,
+// and written in a stable order.
 import {
   devicePicksKey,
-  findTable,
+  isGlobal,
   isWellFormedTablePath,
   nearestNames,
   normalizeTablePath,
   type TableDef,
 } from '../catalogue/index.js';
+import { SHIPPED_CATALOGUE, type Catalogue } from '../catalogue/provider.js';
 import { validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
-import { isObject, keyId, normalizeObject, type Obj } from '../objects/normalize.js';
+import { isObject, keyId, nameOf, normalizeObject, type Obj } from '../objects/normalize.js';
+import { tableTypoHint } from '../request/table.js';
 
 /** A keyed table's objects (in the device's order) or a singleton's one object. */
 export type TableContent = Obj[] | Obj;
 
-/** A config document: VDOM, then table path, then the table's content (CLI.md "Configuration as code"). */
-export interface ConfigDocument {
-  vdoms: Record<string, Record<string, TableContent>>;
+/** Where a document came from, as `export` writes it first: the device's serial number and release. */
+export interface DocumentOrigin {
+  serial?: string;
+  version?: string;
 }
 
-/** One table of one VDOM of a document, with its catalogue entry. */
+/**
+ * A config document (CLI.md "Configuration as code"): `defaults: excluded` when fields at their
+ * default were left out, where it came from, the global tables once, then VDOM, table path, content.
+ */
+export interface ConfigDocument {
+  defaults?: 'excluded';
+  device?: DocumentOrigin;
+  global?: Record<string, TableContent>;
+  vdoms?: Record<string, Record<string, TableContent>>;
+}
+
+/** One table of a document, with its catalogue entry: of one VDOM, or (`vdom` null) a global table, held once. */
 export interface DocumentTable {
-  vdom: string;
+  vdom: string | null;
   table: TableDef;
   content: TableContent;
+}
+
+/** A document read and checked: its tables (the global ones first), where it came from, how it was written. */
+export interface CheckedDocument {
+  tables: DocumentTable[];
+  device?: DocumentOrigin;
+  /** `defaults: excluded`: a field it leaves out is at its default. */
+  defaultsExcluded: boolean;
 }
 
 export function normalizeContent(table: TableDef, content: TableContent): TableContent {
@@ -33,17 +56,30 @@ export function normalizeContent(table: TableDef, content: TableContent): TableC
     : normalizeObject(table.fields, table.key, content);
 }
 
-function where(vdom: string, tablePath: string, index?: number): string {
-  return `${tablePath} (vdom ${vdom}${index === undefined ? '' : `, object ${index + 1}`})`;
+/** `vdom root`, or `global` for the global tables. */
+const placeOf = (vdom: string | null) => (vdom === null ? 'global' : `vdom ${vdom}`);
+
+/** `firewall/policy (vdom root, object 2)`; `system/accprofile (global, object 2)`. */
+function where(vdom: string | null, tablePath: string, index?: number): string {
+  return `${tablePath} (${placeOf(vdom)}${index === undefined ? '' : `, object ${index + 1}`})`;
 }
 
-function checkTable(source: string, vdom: string, path: string, content: unknown, find: FindTable): DocumentTable {
+function checkTable(
+  source: string,
+  vdom: string | null,
+  path: string,
+  content: unknown,
+  catalogue: DocumentCatalogue,
+): DocumentTable {
   const tablePath = normalizeTablePath(path);
-  const table = isWellFormedTablePath(tablePath) ? find(tablePath) : undefined;
+  const wellFormed = isWellFormedTablePath(tablePath);
+  const table = wellFormed ? catalogue.find(tablePath) : undefined;
   if (!table)
     throw new UsageError(
-      `${source}: '${path}' (vdom ${vdom}) is not a table of the catalogue`,
-      "'cmdb tables' lists them; a document names tables as area[.subarea]/table",
+      `${source}: '${path}' (${placeOf(vdom)}) is not a table of the catalogue`,
+      wellFormed
+        ? tableTypoHint(catalogue, tablePath)
+        : "'cmdb tables' lists them; a document names tables as area[.subarea]/table",
     );
   if (table.singleton && !isObject(content))
     throw new UsageError(`${source}: ${where(vdom, tablePath)} is a singleton table: give one object, not a list`);
@@ -56,6 +92,7 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
   });
   const normalized = (objects as Obj[]).map((object) => normalizeObject(table.fields, table.key, object));
   const seen = new Set<string>();
+  const names = new Set<string>();
   normalized.forEach((object, i) => {
     const at = where(vdom, tablePath, list ? i : undefined);
     const problems = validateObject(table, object);
@@ -68,52 +105,124 @@ function checkTable(source: string, vdom: string, path: string, content: unknown
     const key = object[table.key];
     if (key === undefined || key === null || key === '')
       throw new UsageError(`${source}: ${at} has no '${table.key}', the table's key`);
-    // Key 0: a new object whose key the device picks, never one already there (several may be).
-    if (devicePicksKey(table, key)) return;
+    // Key 0: the device picks the key; such objects are told apart by their name (CLI.md "Key 0").
+    if (devicePicksKey(table, key)) {
+      const name = nameOf(table, object);
+      if (name === undefined) return;
+      if (names.has(name))
+        throw new UsageError(`${source}: ${at} repeats the name ${JSON.stringify(name)} under key 0`);
+      names.add(name);
+      return;
+    }
     if (seen.has(keyId(key))) throw new UsageError(`${source}: ${at} repeats the key ${JSON.stringify(key)}`);
     seen.add(keyId(key));
   });
   return { vdom, table, content: list ? normalized : normalized[0] };
 }
 
-/**
- * Checks a parsed document (shape, tables, keys, field schema) and returns its tables in document
- * order. Anything wrong is a usage error naming where: nothing is read or sent before it is whole.
- */
-/**
- * How a document's table paths are looked up: the catalogue of the device it is meant for (default the shipped one).
- */
+/** How a table path on the line is looked up: the catalogue of the device it is meant for. */
 export type FindTable = (path: string) => TableDef | undefined;
 
-export function readDocument(value: unknown, source: string, find: FindTable = findTable): DocumentTable[] {
-  if (!isObject(value) || !isObject(value.vdoms)) {
+/**
+ * Where a document's table paths are looked up (and a typo's nearest tables found): the catalogue of
+ * the device it is meant for (default the shipped one).
+ */
+export type DocumentCatalogue = Pick<Catalogue, 'find' | 'summaries'>;
+
+const TOP_LEVEL = ['defaults', 'device', 'global', 'vdoms'];
+
+/** `defaults:` and `device:`, checked. */
+function headOf(value: Record<string, unknown>, source: string): Omit<CheckedDocument, 'tables'> {
+  if (value.defaults !== undefined && value.defaults !== 'excluded')
     throw new UsageError(
-      `${source} is not a config document: it must hold 'vdoms', then VDOM names, then table paths`,
+      `${source}: 'defaults' must be 'excluded', not ${JSON.stringify(value.defaults)}`,
+      "'cmdb export --exclude-default-values' writes it; leave it out of a document that states every field",
+    );
+  const device = value.device;
+  if (device === undefined) return { defaultsExcluded: value.defaults === 'excluded' };
+  if (!isObject(device) || Object.entries(device).some(([k, v]) => !['serial', 'version'].includes(k) || !isText(v)))
+    throw new UsageError(
+      `${source}: 'device' must be {serial, version}, the device the document came from`,
+      "'cmdb export' writes it",
+    );
+  const origin: DocumentOrigin = {
+    ...(device.serial !== undefined ? { serial: String(device.serial) } : {}),
+    ...(device.version !== undefined ? { version: String(device.version) } : {}),
+  };
+  return { device: origin, defaultsExcluded: value.defaults === 'excluded' };
+}
+
+const isText = (v: unknown) => typeof v === 'string' || typeof v === 'number';
+
+/**
+ * Checks a parsed document (shape, tables, keys, field schema) and returns its tables, global ones
+ * first, then VDOM by VDOM in document order. A global table found under a VDOM (documents written
+ * before `global:`) is taken as global; copies that differ are a usage error. Anything wrong is a
+ * usage error naming where: nothing is read or sent before the document is whole.
+ */
+export function readDocument(
+  value: unknown,
+  source: string,
+  catalogue: DocumentCatalogue = SHIPPED_CATALOGUE,
+): CheckedDocument {
+  if (!isObject(value) || !(isObject(value.vdoms) || isObject(value.global))) {
+    throw new UsageError(
+      `${source} is not a config document: it must hold 'vdoms' (VDOM names, then table paths) or 'global'`,
       "'cmdb export' writes one; see README 'Configuration as code'",
     );
   }
-  const extra = Object.keys(value).filter((k) => k !== 'vdoms');
+  const extra = Object.keys(value).filter((k) => !TOP_LEVEL.includes(k));
   if (extra.length)
-    throw new UsageError(`${source}: unknown top-level field '${extra[0]}'`, "a config document holds only 'vdoms'");
+    throw new UsageError(
+      `${source}: unknown top-level field '${extra[0]}'`,
+      `a config document holds only ${TOP_LEVEL.join(', ')}`,
+    );
+  for (const section of ['vdoms', 'global'] as const)
+    if (value[section] !== undefined && !isObject(value[section]))
+      throw new UsageError(`${source}: '${section}' must map ${section === 'vdoms' ? 'VDOM names' : 'table paths'}`);
+  const head = headOf(value, source);
+  const global = new Map<string, DocumentTable & { from: string }>();
   const tables: DocumentTable[] = [];
-  for (const [vdom, byTable] of Object.entries(value.vdoms)) {
+  const sections: [string | null, unknown][] = [
+    ...(isObject(value.global) ? [[null, value.global] as [null, unknown]] : []),
+    ...Object.entries(isObject(value.vdoms) ? value.vdoms : {}),
+  ];
+  for (const [vdom, byTable] of sections) {
     if (!isObject(byTable)) throw new UsageError(`${source}: vdom ${vdom} must map table paths to their content`);
     // SPEC.md's name and the device's of a renamed table are the same table (CLI.md "Names").
     const named = new Map<string, string>();
     for (const [path, content] of Object.entries(byTable)) {
-      const checked = checkTable(source, vdom, path, content, find);
+      const checked = checkTable(source, vdom, path, content, catalogue);
       const canonical = checked.table.aliasOf ?? checked.table.path;
       const other = named.get(canonical);
       if (other !== undefined)
         throw new UsageError(
-          `${source}: vdom ${vdom} names the same table twice, as ${other} and ${checked.table.path}`,
+          `${source}: ${placeOf(vdom)} names the same table twice, as ${other} and ${checked.table.path}`,
           'keep one of the two names',
         );
       named.set(canonical, checked.table.path);
-      tables.push(checked);
+      if (!isGlobal(checked.table)) {
+        if (vdom === null)
+          throw new UsageError(
+            `${source}: ${checked.table.path} is not a global table: its objects belong to a VDOM`,
+            'put it under vdoms.<vdom>',
+          );
+        tables.push(checked);
+        continue;
+      }
+      // A global table is one for the device: a copy under each VDOM (an older document) is the same table.
+      const held = global.get(canonical);
+      const from = placeOf(vdom);
+      if (!held) global.set(canonical, { ...checked, vdom: null, from });
+      else if (JSON.stringify(held.content) !== JSON.stringify(checked.content))
+        throw new UsageError(
+          `${source}: ${checked.table.path} is global (one for the whole device), ` +
+            `and ${held.from} and ${from} hold different copies of it`,
+          "keep one copy, under 'global:'",
+        );
     }
   }
-  return tables;
+  return { ...head, tables: [...[...global.values()].map(({ from: _, ...t }) => t), ...tables] };
 }
 
 /**
@@ -150,13 +259,29 @@ export function narrowDocument(
     }
     narrowed = narrowed.filter((t) => wanted.has(canonical(t.table)));
   }
-  if (vdoms && !vdoms.includes('*')) narrowed = narrowed.filter((t) => vdoms.includes(t.vdom));
+  // Global tables belong to no VDOM: --vdom leaves them in.
+  if (vdoms && !vdoms.includes('*')) narrowed = narrowed.filter((t) => t.vdom === null || vdoms.includes(t.vdom));
   return narrowed;
 }
 
-/** The document of some tables, in the order given. */
-export function buildDocument(tables: DocumentTable[]): ConfigDocument {
-  const vdoms: ConfigDocument['vdoms'] = {};
-  for (const { vdom, table, content } of tables) (vdoms[vdom] ??= {})[table.path] = content;
-  return { vdoms };
+/**
+ * The document of some tables, in the order given: `defaults: excluded` first when fields at their
+ * default were left out, then where it came from, the global tables once, then each VDOM's.
+ */
+export function buildDocument(
+  tables: DocumentTable[],
+  head: { device?: DocumentOrigin; defaultsExcluded?: boolean } = {},
+): ConfigDocument {
+  const global: Record<string, TableContent> = {};
+  const vdoms: Record<string, Record<string, TableContent>> = {};
+  for (const { vdom, table, content } of tables) {
+    if (vdom === null) global[table.path] = content;
+    else (vdoms[vdom] ??= {})[table.path] = content;
+  }
+  return {
+    ...(head.defaultsExcluded ? { defaults: 'excluded' as const } : {}),
+    ...(head.device ? { device: head.device } : {}),
+    ...(Object.keys(global).length ? { global } : {}),
+    ...(Object.keys(vdoms).length || !Object.keys(global).length ? { vdoms } : {}),
+  };
 }

@@ -2,15 +2,17 @@
 // deletes with --prune), its steps in the order they are sent, each step's request, secrets hidden.
 import { devicePicksKey, keepsOrder, type TableDef } from '../catalogue/index.js';
 import type { ApiRequest } from '../api/client.js';
-import { redactSecrets } from '../catalogue/secrets.js';
+import { isFactoryObject } from '../catalogue/factory.js';
+import { plainSecretFields, redactSecrets } from '../catalogue/secrets.js';
+import { isMetaField } from '../catalogue/validate.js';
 import { changedFields, type FieldChange } from '../objects/compare.js';
-import { isObject, keyId, keyOf, type Obj } from '../objects/normalize.js';
+import { isObject, keyId, keyOf, nameOf, type Obj } from '../objects/normalize.js';
 import type { DocumentTable, TableContent } from './document.js';
 import { orderMoves, type OrderMove } from './order.js';
 
-/** Where a change happens: `key` null for a singleton. */
+/** Where a change happens: `vdom` null for a global table, `key` null for a singleton. */
 export interface PlanEntry {
-  vdom: string;
+  vdom: string | null;
   table: string;
   key: string | number | null;
 }
@@ -62,94 +64,175 @@ export interface PlannedTables {
    * must leave.
    */
   orders: Map<string, (string | number)[]>;
+  /**
+   * Changes the table's operations cannot make (a create in a table without `C`: imported certificates),
+   * left out of the plan whatever `--force` says: not restorable through the API, never a difference.
+   */
+  notRestorable: Step[];
+  /** The document's plain-text secrets on objects the device has, compared as set or not only (no setSecrets). */
+  secrets: (PlanEntry & { field: string })[];
+  /** Objects under key 0 that nothing finds again (no `name`): created anew by every apply. */
+  createdAnew: PlanEntry[];
 }
 
 /** The key of a table of a VDOM in PlannedTables.orders. */
-export function orderSlot(vdom: string, table: string): string {
+export function orderSlot(vdom: string | null, table: string): string {
   return `${vdom}\0${table}`;
 }
 
-/** A document table and the device's current content of it. */
+/**
+ * A document table and the device's current content of it (objects with their `q_*` facts when read
+ * with them); `defaults`, the table's, for a document that leaves out fields at their default.
+ */
 export interface Comparison {
   desired: DocumentTable;
   actual: TableContent;
+  defaults?: Obj;
+}
+
+/** How a plan compares and what it may send (CLI.md "Configuration as code"). */
+export interface PlanOptions {
+  /** Delete the objects of the document's keyed tables that it does not list, factory objects aside. */
+  prune: boolean;
+  /** Top-level fields left out of comparisons and writes (`--ignore-fields`; `uuid` from another device). */
+  ignoreFields?: ReadonlySet<string>;
+  /** Send the document's plain-text secrets as updates (`--set-secrets`). */
+  setSecrets?: boolean;
 }
 
 export function planIsEmpty(plan: Plan): boolean {
   return plan.create.length + plan.update.length + plan.move.length + plan.delete.length === 0;
 }
 
+/** An object the device keeps whatever a document says: a factory object (PROTOCOL.md), or a VDOM. */
+function keptByDevice(table: TableDef, object: Obj): boolean {
+  const path = table.aliasOf ?? table.path;
+  return object.q_static === true || path === 'system/vdom' || isFactoryObject(path, keyOf(table, object));
+}
+
+/**
+ * The desired object as it is compared and sent: without the fields ignored; with `defaults` (a document
+ * that leaves out fields at their default), each field it leaves out that the device shows at that
+ * default, its key and UUIDs aside.
+ */
+function desiredOf(table: TableDef, object: Obj, ignore: ReadonlySet<string>, current?: Obj, defaults?: Obj): Obj {
+  const out = ignore.size ? Object.fromEntries(Object.entries(object).filter(([name]) => !ignore.has(name))) : object;
+  if (!current || !defaults) return out;
+  const filled = { ...out };
+  for (const [name, value] of Object.entries(defaults)) {
+    if (name in filled || name === table.key || ignore.has(name) || isMetaField(name)) continue;
+    if (current[name] === undefined || table.fields[name]?.format === 'uuid') continue;
+    filled[name] = value;
+  }
+  return filled;
+}
+
 /**
  * The plan that makes the device match the document, from reads only: creates for objects the device
  * lacks, updates with the fields that differ (CLI.md's comparison rules), moves where the table's
  * order matters and the device's order of the document's objects is not the document's, and with
- * `prune` deletes for objects of the document's keyed tables that the document does not list.
+ * `prune` deletes for objects of the document's keyed tables that the document does not list (never
+ * the device's factory objects). An object under key 0 is the device's object of the same `name`.
+ * A change the table's operations cannot make is left out (`notRestorable`).
  */
-export function computePlan(comparisons: Comparison[], options: { prune: boolean }): PlannedTables {
+export function computePlan(comparisons: Comparison[], options: PlanOptions): PlannedTables {
   const plan: Plan = { create: [], update: [], move: [], delete: [] };
   const steps: Step[] = [];
   const deletes: Step[][] = [];
   const tables = new Map<string, TableDef>();
   const orders = new Map<string, (string | number)[]>();
-  for (const { desired, actual } of comparisons) {
+  const notRestorable: Step[] = [];
+  const secrets: PlannedTables['secrets'] = [];
+  const createdAnew: PlanEntry[] = [];
+  const ignore = options.ignoreFields ?? new Set<string>();
+  /** Whether the table's operations can make a change; one they cannot is set aside, never sent. */
+  const allowed = (step: Step, table: TableDef): boolean => {
+    if (stepAllowed(step, table)) return true;
+    notRestorable.push(step);
+    return false;
+  };
+  /** An update of the fields that differ, the document's plain-text secrets added or noted. */
+  const update = (at: PlanEntry, table: TableDef, object: Obj, current: Obj) => {
+    const changes = changedFields(table.fields, table.key, object, current);
+    for (const field of plainSecretFields(table.fields, object)) {
+      if (field in changes) continue;
+      if (options.setSecrets) changes[field] = { from: current[field] ?? null, to: object[field] };
+      else secrets.push({ ...at, field });
+    }
+    const step = { action: 'update' as const, ...at, changes };
+    if (!Object.keys(changes).length || !allowed(step, table)) return;
+    plan.update.push({ ...at, changes });
+    steps.push(step);
+  };
+  const create = (at: PlanEntry, table: TableDef, object: Obj): boolean => {
+    const step = { action: 'create' as const, ...at, object };
+    if (!allowed(step, table)) return false;
+    plan.create.push({ ...at, object });
+    steps.push(step);
+    return true;
+  };
+  for (const { desired, actual, defaults } of comparisons) {
     const { vdom, table } = desired;
     tables.set(table.path, table);
     const at = { vdom, table: table.path };
     if (!Array.isArray(desired.content)) {
-      const changes = changedFields(table.fields, null, desired.content, isObject(actual) ? actual : {});
-      if (Object.keys(changes).length) {
-        plan.update.push({ ...at, key: null, changes });
-        steps.push({ action: 'update', ...at, key: null, changes });
-      }
+      const current = isObject(actual) ? actual : {};
+      update({ ...at, key: null }, table, desiredOf(table, desired.content, ignore, current, defaults), current);
       continue;
     }
     // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
     if (!table.key) continue;
-    const deviceOrder = (Array.isArray(actual) ? actual : []).map((object) => keyOf(table, object));
-    const onDevice = new Map(
-      (Array.isArray(actual) ? actual : []).map((object) => [keyId(keyOf(table, object)), object]),
-    );
+    const onTable = Array.isArray(actual) ? actual : [];
+    const deviceOrder = onTable.map((object) => keyOf(table, object));
+    const onDevice = new Map(onTable.map((object) => [keyId(keyOf(table, object)), object]));
+    const byName = new Map<string, Obj>();
+    for (const object of onTable) {
+      const name = nameOf(table, object);
+      if (name !== undefined && !byName.has(name)) byName.set(name, object);
+    }
     const listed = new Set<string>();
+    // Each object's key on the device: an object under key 0 found by its name has the device's.
+    const keys: (string | number)[] = [];
     for (const object of desired.content) {
-      const key = keyOf(table, object);
+      let key = keyOf(table, object);
+      let current: Obj | undefined;
       if (devicePicksKey(table, key)) {
-        // Key 0: created each time, under the key the device picks, at the end of the table.
-        plan.create.push({ ...at, key, object });
-        steps.push({ action: 'create', ...at, key, object });
-        continue;
-      }
+        const name = nameOf(table, object);
+        current = name === undefined ? undefined : byName.get(name);
+        if (!current) {
+          // Created under the key the device picks, at the end of the table; with no name, on every apply.
+          if (create({ ...at, key }, table, desiredOf(table, object, ignore)) && name === undefined)
+            createdAnew.push({ ...at, key });
+          continue;
+        }
+        key = keyOf(table, current);
+      } else current = onDevice.get(keyId(key));
+      keys.push(key);
       listed.add(keyId(key));
-      const current = onDevice.get(keyId(key));
       if (!current) {
-        plan.create.push({ ...at, key, object });
-        steps.push({ action: 'create', ...at, key, object });
         // A new object lands at the end of the table.
-        deviceOrder.push(key);
+        if (create({ ...at, key }, table, desiredOf(table, object, ignore))) deviceOrder.push(key);
         continue;
       }
-      const changes = changedFields(table.fields, table.key, object, current);
-      if (Object.keys(changes).length) {
-        plan.update.push({ ...at, key, changes });
-        steps.push({ action: 'update', ...at, key, changes });
-      }
+      update({ ...at, key }, table, desiredOf(table, object, ignore, current, defaults), current);
     }
     if (keepsOrder(table)) {
-      // Objects under key 0 have no key to place them by until the device picks one: they stay last.
-      const order = desired.content.map((object) => keyOf(table, object)).filter((key) => !devicePicksKey(table, key));
-      const moves = orderMoves(deviceOrder, order).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
-      if (moves.length) orders.set(orderSlot(vdom, table.path), order);
+      // Objects under key 0 that are not on the device yet have no key to place them by: they stay last.
+      const moves = orderMoves(deviceOrder, keys).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
+      if (moves.length) orders.set(orderSlot(vdom, table.path), keys);
       plan.move.push(...moves);
       steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
     }
     if (!options.prune) continue;
-    const gone = [...onDevice.values()]
-      .filter((object) => !listed.has(keyId(keyOf(table, object))))
-      .map((object) => ({ ...at, key: keyOf(table, object) }));
-    plan.delete.push(...gone);
-    deletes.push(gone.map((entry) => ({ action: 'delete' as const, ...entry })));
+    const gone = onTable
+      .filter((object) => !listed.has(keyId(keyOf(table, object))) && !keptByDevice(table, object))
+      .map((object): Step => ({ action: 'delete', ...at, key: keyOf(table, object) }))
+      .filter((step) => allowed(step, table));
+    plan.delete.push(...gone.map(({ action: _, ...entry }) => entry));
+    deletes.push(gone);
   }
   for (const group of deletes.reverse()) steps.push(...group.reverse());
-  return { plan, steps, tables, orders };
+  return { plan, steps, tables, orders, notRestorable, secrets, createdAnew };
 }
 
 const NEEDS = { create: 'C', update: 'U', move: 'U', delete: 'D' } as const;
@@ -163,7 +246,11 @@ export function stepAllowed(step: Step, table: TableDef): boolean {
  * The request that carries out one step: POST the object, PUT only the changed fields, PUT action=move, DELETE by key.
  */
 export function requestOf(step: Step, table: TableDef): ApiRequest {
-  const base = { tablePath: table.path, group: table.group, query: { vdom: [step.vdom] } };
+  const base = {
+    tablePath: table.path,
+    group: table.group,
+    query: step.vdom === null ? {} : { vdom: [step.vdom] },
+  };
   const mkey = step.key === null ? undefined : step.key;
   switch (step.action) {
     case 'create':

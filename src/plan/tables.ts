@@ -3,7 +3,6 @@
 // --spec).
 import type { TableDef, TableSummary } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import { UsageError } from '../errors.js';
 import { requireOperation, resolveTable, type Say } from '../request/table.js';
 
 /** Whether a table can be read as a whole: a keyed table's list, or a singleton's object (by L or G). */
@@ -11,8 +10,9 @@ const readable = (table: TableSummary) => table.operations.includes('L') || tabl
 
 /**
  * The tables named (each resolved in the device's catalogue, once, in the catalogue's order), or every
- * table that can be read as a whole (`spec`: of SPEC.md's 42). `force`: a named table the catalogue
- * lists no read for is read anyway (--force), with a warning.
+ * table that can be read as a whole (`spec`: of SPEC.md's 42). A named table the catalogue does not
+ * know is a usage error (its key is needed); `force`: one it lists no read for is read anyway
+ * (--force), with a warning.
  */
 export async function chosenTables(
   catalogue: Catalogue,
@@ -27,14 +27,9 @@ export async function chosenTables(
       .map((t) => catalogue.find(t.path)!);
   if (!inputs.length) return catalogue.all().filter(readable);
   const resolved: TableDef[] = [];
-  for (const input of inputs) resolved.push(await resolveTable(catalogue, input, options.say));
+  for (const input of inputs) resolved.push(await resolveTable(catalogue, input, null));
   const named = [...new Map(resolved.map((t) => [t.path, t])).values()];
   for (const table of named) {
-    if (!table.known)
-      throw new UsageError(
-        `${table.path} is not in the catalogue: cmdb cannot tell its key, so it cannot export it`,
-        "'cmdb tables' lists the tables it can export",
-      );
     if (!readable(table))
       requireOperation(table, { force: options.force, say: options.say }, table.singleton ? 'G' : 'L');
   }

@@ -29,14 +29,14 @@ export function parseFilter(table: TableDef, expr: string): string {
   return terms.join(',');
 }
 
-/** `--fields a,b` → `format=a|b`. */
-export function parseFields(table: TableDef, raw: string | undefined): string[] | undefined {
+/** `--fields a,b` → `format=a|b`; with `option` `--columns`, the columns a table shows (checked the same way). */
+export function parseFields(table: TableDef, raw: string | undefined, option = '--fields'): string[] | undefined {
   if (raw === undefined) return undefined;
   const fields = raw
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  if (!fields.length) throw new UsageError('--fields needs at least one field name');
+  if (!fields.length) throw new UsageError(`${option} needs at least one field name`);
   fields.forEach((f) => {
     checkField(table, f);
   });

@@ -3,7 +3,8 @@
 // device layer, from plain values) and signal handling. Commands never write to streams, read the
 // environment or build URLs themselves; the device, request and plan code they call take plain values.
 import type { Dispatcher } from 'undici';
-import type { FormatRule } from '../grammar/types.js';
+import type { WriteTally } from '../api/client.js';
+import { formatsOf, type FormatRule } from '../grammar/types.js';
 import { Device } from '../device/device.js';
 import type { DeviceDeps } from '../device/setup.js';
 import { UsageError } from '../errors.js';
@@ -53,6 +54,20 @@ function interruptible(): { signal: AbortSignal; exitCode: () => number | undefi
   };
 }
 
+/**
+ * What a run has done besides its output, for what an interruption says: the files it writes (once a
+ * command says it writes some) and the writes its devices' clients sent. Shared by every device of a run.
+ */
+export interface RunRecord {
+  /** The files written so far; undefined while the command writes none. */
+  files?: string[];
+  readonly writes: WriteTally;
+}
+
+export function newRunRecord(): RunRecord {
+  return { writes: { sent: 0, applied: 0, refused: 0 } };
+}
+
 export interface ContextParts {
   io: IO;
   env: NodeJS.ProcessEnv;
@@ -65,6 +80,8 @@ export interface ContextParts {
   cache?: Map<string, Promise<unknown>>;
   /** One device of a run on several (-d a,b): what one device would print to stdout, each must put elsewhere. */
   several?: boolean;
+  /** What the run has done besides its output (shared by every device of it). */
+  record?: RunRecord;
 }
 
 export class Context {
@@ -79,6 +96,8 @@ export class Context {
   readonly several: boolean;
   /** Work done once per run, shared by every device of it. */
   readonly cache: Map<string, Promise<unknown>>;
+  /** What the run has done besides its output: files written, writes sent (for what an interruption says). */
+  readonly record: RunRecord;
   private readonly makeDevice: () => Device;
   private made: Device | undefined;
 
@@ -91,6 +110,7 @@ export class Context {
     this.makeDevice = parts.device;
     this.cache = parts.cache ?? new Map();
     this.several = !!parts.several;
+    this.record = parts.record ?? newRunRecord();
   }
 
   /** The device of this run, from the device layer: its profile, VDOMs, client and catalogue, each on first use. */
@@ -122,8 +142,8 @@ export interface RunOptions {
  * a format the command does not print is a usage error before anything is sent.
  */
 export function checkFormat(settings: Settings, rule: FormatRule | undefined, tty: boolean): void {
-  if (!rule) return;
-  const { what, formats, default: own } = rule;
+  const formats = formatsOf(rule);
+  const own = rule?.default;
   const format = settings.format ?? own ?? defaultFormat(tty);
   if (formats.includes(format)) return;
   const others = formats.filter((f) => f !== own);
@@ -131,11 +151,23 @@ export function checkFormat(settings: Settings, rule: FormatRule | undefined, tt
     ? `use -o ${own} (the default) or -o ${others.join(' or -o ')}`
     : `use -o ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
   const asked = settings.formatAsked ?? `-o ${format}`;
+  // The device's syntax is for objects only; other commands have no rule that could name it.
+  if (!rule) throw new UsageError(`${asked} is only for list, get and export`, hint);
   // The variable is named when it set the format, so the user knows what to unset or override.
   throw new UsageError(
-    `${asked} does not fit ${what}`,
+    `${asked} does not fit ${rule.what}`,
     asked.startsWith('-o') ? hint : `${hint}, which overrides CMDB_OUTPUT`,
   );
+}
+
+/**
+ * The run's settings for its command: `CMDB_OUTPUT=cli` (set for list, get and export) is no format
+ * for the others, which print their default instead; `-o cli` stays, for checkFormat to refuse.
+ */
+export function settingsFor(settings: Settings, rule: FormatRule | undefined): Settings {
+  if (settings.format !== 'cli' || settings.flags.output !== undefined || formatsOf(rule).includes('cli'))
+    return settings;
+  return Object.freeze({ ...settings, format: undefined, formatAsked: undefined });
 }
 
 /** The printer of a run: its format, --raw, colour and whether errors are machine-readable. */
@@ -156,16 +188,18 @@ export function runPrinter(io: IO, env: NodeJS.ProcessEnv, settings: Settings, f
  * up front with the command's formats, so a bad value stops the command before anything is sent.
  */
 export function runContext(io: IO, env: NodeJS.ProcessEnv, options: GlobalOptions, run: RunOptions = {}): Context {
-  const settings = resolveSettings(options, env);
+  const settings = settingsFor(resolveSettings(options, env), run.formats);
   checkFormat(settings, run.formats, !!io.stdout.isTTY);
   const out = runPrinter(io, env, settings, run.formats);
   const prompt = terminalPrompt(io, env, out);
+  const record = newRunRecord();
   return new Context({
     io,
     env,
     settings,
     out,
     prompt,
+    record,
     device: () =>
       new Device({
         settings,
@@ -175,6 +209,7 @@ export function runContext(io: IO, env: NodeJS.ProcessEnv, options: GlobalOption
         ask: async (question) => (prompt.interactive ? prompt.ask(question) : null),
         dispatcher: run.dispatcher,
         connect: run.connect,
+        writes: record.writes,
       }),
   });
 }

@@ -10,6 +10,7 @@ import {
   TlsVerificationError,
   type RequestSubject,
 } from '../api/errors.js';
+import type { WriteTally } from '../api/client.js';
 import { displayFingerprint } from '../api/fingerprint.js';
 import { CmdbError, EXIT, WriteOutcomeError } from '../errors.js';
 import { keysHint, shellWord, supports } from '../request/table.js';
@@ -492,15 +493,52 @@ export function partialWords(partial: PartialOutput): string {
   );
 }
 
-/** Ctrl-C: one line saying what was done (exit 130). `writes`: the command may have sent a write. */
-export function interruptedReport(partial: PartialOutput, writes: boolean): Shown {
-  const sent = writes ? '; a write already sent may have been applied: read the objects back to see' : '';
+/** What a run had done when it was interrupted: its output, the files it wrote, the writes it sent. */
+export interface InterruptedRun {
+  partial: PartialOutput;
+  /** The files written, when the command writes files (export --dir). */
+  files?: string[];
+  /** The writes sent and how they ended, when the command writes (or sent some anyway). */
+  writes?: WriteTally;
+}
+
+/** `3 writes sent: 2 applied, 1 not answered yet: the device may still apply it; read ...`. */
+function writesWords({ sent, applied, refused }: WriteTally): string {
+  if (!sent) return 'no write was sent';
+  const waiting = sent - applied - refused;
+  const one = sent === 1;
+  const counts = [
+    [applied, 'applied'],
+    [refused, 'refused'],
+    [waiting, 'not answered yet'],
+  ].filter(([n]) => n) as [number, string][];
+  const all = counts.length === 1 ? counts[0][1] : undefined;
+  const outcome =
+    all === 'not answered yet'
+      ? `${one ? '1 write sent, not answered yet' : `${sent} writes sent, none answered yet`}`
+      : all
+        ? `${sent} write${one ? '' : 's'} sent and ${all}`
+        : `${sent} writes sent: ${counts.map(([n, word]) => `${n} ${word}`).join(', ')}`;
+  return waiting
+    ? `${outcome}: the device may still apply ${waiting === 1 ? 'it' : 'them'}; read the objects back to see`
+    : outcome;
+}
+
+/** Ctrl-C: one line saying what was done, in words that fit the command (exit 130). */
+export function interruptedReport(run: InterruptedRun): Shown {
+  const { partial, files, writes } = run;
+  const done: string[] = [];
+  // What stdout holds: said for a read, and for a command that does more only when it printed some.
+  if (partial.printed || (!files && !writes)) done.push(partialWords(partial));
+  if (files) done.push(files.length ? `wrote ${files.join(', ')}; no other file was written` : 'no file was written');
+  if (writes) done.push(writesWords(writes));
+  const words = done.join('; ');
   return {
     exit: EXIT.INTERRUPTED,
     status: null,
     code: null,
     cliError: null,
-    message: `interrupted ${partialWords(partial)}${sent}`,
+    message: `interrupted${words.startsWith('after ') ? ' ' : ': '}${words}`,
     hint: null,
   };
 }

@@ -42,8 +42,13 @@ test('a full export asks for every readable table once and writes each, empty ke
   assert.equal(code, 0, io.err());
   assert.equal(sent.length, readable.length);
   assert.equal(new Set(sent.map((r) => r.path)).size, readable.length);
-  const doc = JSON.parse(io.out()) as { vdoms: { root: Record<string, unknown> } };
-  assert.equal(Object.keys(doc.vdoms.root).length, readable.length);
+  const doc = JSON.parse(io.out()) as { global: Record<string, unknown>; vdoms: { root: Record<string, unknown> } };
+  // The global tables once, under `global:`; every other table under its VDOM.
+  assert.deepEqual(
+    Object.keys(doc.global),
+    readable.filter((t) => t.scope === 'global').map((t) => t.path),
+  );
+  assert.equal(Object.keys(doc.vdoms.root).length + Object.keys(doc.global).length, readable.length);
   assert.deepEqual(doc.vdoms.root['firewall/policy'], []);
   assert.equal(io.err(), '', 'no progress line when stderr is not a terminal');
 });

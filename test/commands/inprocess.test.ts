@@ -58,7 +58,7 @@ test('list --all -o table --no-headers: rows only; --raw prints the device bodie
   );
   const lines = table.io.out().trimEnd().split('\n');
   assert.equal(lines.length, 5);
-  assert.match(lines[0], /^1\s+10\.0\.0\.1\s/);
+  assert.match(lines[0], /^1\s+h1\s+10\.0\.0\.1\s/);
   const raw = mockDevice(page, { globals: { output: 'table', raw: true } });
   assert.equal(
     await runCommand(

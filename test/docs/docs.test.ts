@@ -1,12 +1,14 @@
 // The documentation: README.md is a short front page; every relative link of README.md and
 // docs/**/*.md resolves to a file of the repository (and its #anchor to a heading there); nothing
 // names a contract document users do not have; docs/reference.md is what the build writes from the
-// help's data.
+// help's data; every table path shown, in the docs and the help, is a table of the catalogue.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { anchorOf, referencePage } from '../../src/cli/help.js';
+import { allTables, areaOf, findTable } from '../../src/catalogue/index.js';
+import { anchorOf, commandName, EXAMPLES, referencePage } from '../../src/cli/help.js';
+import { COMMANDS } from '../../src/commands/registry.js';
 import { ROOT } from '../helpers/cli.js';
 
 /** README.md and every docs/**\/*.md, repository-relative. */
@@ -83,4 +85,52 @@ test('docs/reference.md is what the build writes from the help data (run `npm ru
     checkedIn === referencePage(),
     'docs/reference.md differs from what src/cli/help.ts generates: run `npm run build` and commit docs/reference.md',
   );
+});
+
+/** The code of a document: its fenced blocks and code spans, where table paths and command lines stand. */
+function code(text: string): string[] {
+  const blocks = [...text.matchAll(/^\s*```[^\n]*\n([\s\S]*?)^\s*```\s*$/gm)].map((m) => m[1]!);
+  // A code span may go on over a line break.
+  const spans = [...text.replace(/^\s*```[\s\S]*?^\s*```\s*$/gm, '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  return [...blocks, ...spans];
+}
+
+/** Typos the docs show on purpose, as what cmdb refuses with a "did you mean". */
+const TYPOS_SHOWN = ['firewall/adress', 'FIREWALL/address'];
+
+test('every table path in the docs and the help is a table of the catalogue, and so is the table of every command shown', () => {
+  for (const typo of TYPOS_SHOWN) assert.equal(findTable(typo), undefined, `${typo} is a table`);
+  const areas = new Set(allTables().map((t) => areaOf(t.path)));
+  // Commands whose first argument is a table (`get <table> [keys...]`).
+  const tableFirst = COMMANDS.filter((def) => {
+    const first = /[<[]([\w-]+)(?:\.\.\.)?[>\]]/.exec(def.signature)?.[1];
+    return !def.parent && first !== undefined && def.args?.[first] === 'table';
+  }).map((def) => def.signature.split(' ')[0]!);
+  assert.ok(tableFirst.includes('delete') && tableFirst.includes('export'), tableFirst.join(' '));
+  const command = new RegExp(`(?:^|[\\s\`'"(])(?:${tableFirst.join('|')}) +([^\\s\`'"()|>]+)`, 'gm');
+  // A path of a catalogue area standing alone: not a part of a longer path, a URL or a file name.
+  const path = /(?<![\w./:-])([a-z0-9][\w-]*(?:\.[\w+-]+)*\/[A-Za-z0-9][\w+-]*)(?![\w+/-]|\.\w)/g;
+  const sources: [string, string[]][] = documents().map((f) => [f, code(readFileSync(join(ROOT, f), 'utf8'))]);
+  sources.push(['cmdb --help', [...EXAMPLES]]);
+  for (const def of COMMANDS)
+    sources.push([`cmdb ${commandName(def)} --help`, [...(def.examples ?? []), ...(def.notes ?? []), def.description]]);
+  const wrong: string[] = [];
+  let seen = 0;
+  for (const [where, texts] of sources) {
+    for (const text of texts) {
+      for (const [, candidate] of text.matchAll(path)) {
+        if (!areas.has(areaOf(candidate!))) continue;
+        seen++;
+        if (!findTable(candidate!) && !TYPOS_SHOWN.includes(candidate!)) wrong.push(`${where}: ${candidate}`);
+      }
+      for (const [, word] of text.matchAll(command)) {
+        // An option, a placeholder, a variable or its value (`export CMDB_HOST=...`), not a table path.
+        if (/^[-<$[.]|=/.test(word!) || !/[./]/.test(word!) || TYPOS_SHOWN.includes(word!)) continue;
+        seen++;
+        if (!findTable(word!)) wrong.push(`${where}: ${word} (the table of a command)`);
+      }
+    }
+  }
+  assert.ok(seen > 100, `only ${seen} table paths found`);
+  assert.deepEqual(wrong, []);
 });

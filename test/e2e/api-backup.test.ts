@@ -345,7 +345,7 @@ describe('an interrupted backup', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  test('SIGINT during the download leaves no file (and no temp file) and exits 130', async () => {
+  test('SIGINT during the download leaves no file (and no temp file), says so, and exits 130', async () => {
     const h = home({ CMDB_HOST: url, CMDB_TOKEN: 'abcdefghij0123456789abcdefghij' });
     try {
       const folder = join(h.dir, 'out');
@@ -362,6 +362,7 @@ describe('an interrupted backup', () => {
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
       clearTimeout(watchdog);
       assert.equal(code, 130, stderr);
+      assert.equal(stderr, 'cmdb: interrupted: no file was written\n');
       assert.deepEqual(readdirSync(folder), []);
       assert.ok(!existsSync(join(folder, 'fw.conf')));
     } finally {

@@ -177,7 +177,11 @@ describe('diff and apply', () => {
 
     const human = await run('diff', '-f', exported, '-o', 'table');
     expectCode(human, 10);
-    assert.match(human.stdout, /^\+ firewall\.ipmacbinding\/table 2 \(vdom root\)$/m);
+    // A numbered object is also named by its name; a create shows the fields that differ from their defaults.
+    assert.match(
+      human.stdout,
+      /^\+ firewall\.ipmacbinding\/table 2 \(nas-01\) \(vdom root\)\n {4}ip: 192\.168\.1\.11$/m,
+    );
     assert.match(human.stdout, /^~ log\.disk\/setting \(vdom root\)\n {4}max-log-file-size: 99 → 20$/m);
     // The binding created again goes back to its place: the table's order matters (integer key, updatable).
     assert.match(human.stderr, /1 to create, 2 to update, 1 to move, 0 to delete/);
@@ -517,7 +521,7 @@ describe('the order of objects where it matters to the device', () => {
     );
     const human = await run('diff', '-f', exported, '--prune', '-o', 'table');
     expectCode(human, 10);
-    assert.equal(human.stdout, `↕ ${BWL} 4 (vdom root): move after 3\n`);
+    assert.equal(human.stdout, `↕ ${BWL} 4 (list-4) (vdom root): move after 3\n`);
     assert.match(human.stderr, /0 to create, 0 to update, 1 to move, 0 to delete/);
 
     const dry = await run('apply', '-f', exported, '--prune', '--dry-run');

@@ -15,7 +15,8 @@ test('the README quick start shows the demo bindings', async () => {
     env,
   });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout.split('\n')[0], /^seq-num\s+ip\s+mac/);
+  // The key, the name, then what carries information in the catalogue's order (CLI.md, "Output").
+  assert.match(r.stdout.split('\n')[0], /^seq-num\s+name\s+ip\s+mac/);
   assert.ok(r.stdout.trim().split('\n').length > 3);
 });
 
@@ -48,7 +49,7 @@ test('list --no-headers: table and csv rows only, --all too; json is unchanged',
     { env },
   );
   assert.equal(table.code, 0, table.stderr);
-  assert.match(table.stdout.split('\n')[0], /^1\s+\d+\.\d+\.\d+\.\d+/);
+  assert.match(table.stdout.split('\n')[0], /^1\s+printer-2f\s+\d+\.\d+\.\d+\.\d+/);
   const jsonRun = await runInProcess(
     ['--demo', 'list', 'firewall.ipmacbinding/table', '--vdom', 'root', '-o', 'json', '--no-headers'],
     { env },

@@ -163,6 +163,37 @@ describe('reads keyed by device in every format', () => {
     assert.match(sections[4], /^name +hq-a$/m);
   });
 
+  test('table: a device with nothing to show has no section (its note names it on stderr)', async () => {
+    const r = await runInProcess(
+      ['list', BINDINGS, '-d', 'branch-1,branch-2,hq', '-o', 'table', '--filter', 'name==branch-2-b'],
+      { env: healthy },
+    );
+    ok(r);
+    assert.deepEqual(
+      [...r.stdout.matchAll(/^== device: (.+) ==$/gm)].map((m) => m[1]),
+      ['branch-2'],
+    );
+    assert.match(r.stdout, /^== device: branch-2 ==\nseq-num .*\n3 .*branch-2-b.*\n$/);
+    assert.match(r.stderr, /^cmdb: branch-1: nothing matched the filter/m);
+    assert.match(r.stderr, /^cmdb: hq: nothing matched the filter/m);
+  });
+
+  test("table on a narrow terminal: each device's note on the columns left out follows its own section", async () => {
+    const { stdin } = terminalIO();
+    let screen = '';
+    const show = (s: string | Uint8Array) => ((screen += String(s)), true);
+    const io = { stdin, stdout: { isTTY: true, columns: 30, write: show }, stderr: { isTTY: true, write: show } };
+    const code = await main(['list', BINDINGS, '-d', 'branch-1,hq', '--no-color'], io, healthy);
+    assert.equal(code, 0, screen);
+    const lines = screen.split('\n').filter((l) => l && !l.includes('devices'));
+    const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
+    const notes = lines.filter((l) => / more columns? /.test(l));
+    assert.equal(notes.length, 2, screen);
+    assert.ok(at(/^== device: branch-1 ==$/) < at(/^cmdb: branch-1: \d+ more column/), screen);
+    assert.ok(at(/^cmdb: branch-1: \d+ more column/) < at(/^== device: hq ==$/), screen);
+    assert.ok(at(/\bhq-b\b/) >= 0 && at(/\bhq-b\b/) < at(/^cmdb: hq: \d+ more column/), screen);
+  });
+
   test('--verbose: each exchange line names its device', async () => {
     const r = await runInProcess(['list', BINDINGS, '-d', 'branch-1,hq', '-o', 'json', '-v'], { env: healthy });
     ok(r);
@@ -617,7 +648,11 @@ describe('configuration as code on several devices', () => {
     }
     const keyed = await runInProcess(['export', BINDINGS, '-d', 'branch-*'], { env: healthy });
     ok(keyed);
-    assert.match(keyed.stdout, /^branch-1:\n {2}vdoms:\n/, 'yaml, the export default, keyed by device');
+    assert.match(
+      keyed.stdout,
+      /^branch-1:\n {2}device:\n(?: {4}\S.*\n)+ {2}vdoms:\n/,
+      'yaml, the export default, keyed by device',
+    );
   });
 
   test("diff --from a reference: each device's drift, the reference read once; exit 10", async () => {

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { rmSync } from 'node:fs';
-import { allTables } from '../../src/catalogue/index.js';
+import { allTables, type TableDef } from '../../src/catalogue/index.js';
+import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { isolatedEnv, type Run } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
@@ -112,12 +113,19 @@ describe('a full export restored onto a fresh device', () => {
     assert.equal(first.stderr, '', 'a full export of a device with every table says nothing');
     const ids = policyIds(first.stdout, 'root');
     assert.deepEqual(ids.slice(-3), [30, 10, 20]);
-    // Every table that can be read as a whole, in both VDOMs; an empty keyed table is an empty list.
+    // Every table that can be read as a whole: the global ones once, the others in both VDOMs; an empty
+    // keyed table is an empty list.
     const readable = allTables().filter((t) => t.operations.includes('L') || t.operations.includes('G'));
+    const [head, vdomsPart] = first.stdout.split(/^vdoms:$/m);
+    const global = new Set([...head.matchAll(/^ {2}(\S+):/gm)].map((m) => m[1]));
+    for (const t of readable.filter((t) => t.scope === 'global'))
+      assert.ok(global.has(t.path), `${t.path} (global) is in the export`);
     for (const vdom of ['root', 'dmz']) {
-      const section = first.stdout.split(/^ {2}(?=\S)/m).find((s) => s.startsWith(`${vdom}:`)) ?? '';
+      const section = vdomsPart.split(/^ {2}(?=\S)/m).find((s) => s.startsWith(`${vdom}:`)) ?? '';
       const named = new Set([...section.matchAll(/^ {4}(\S+):/gm)].map((m) => m[1]));
-      for (const t of readable) assert.ok(named.has(t.path), `${t.path} (vdom ${vdom}) is in the export`);
+      for (const t of readable.filter((t) => t.scope !== 'global'))
+        assert.ok(named.has(t.path), `${t.path} (vdom ${vdom}) is in the export`);
+      for (const t of global) assert.ok(!named.has(t), `${t}, a global table, is not under vdom ${vdom}`);
     }
     assert.match(first.stdout, /^ {4}firewall\/DoS-policy: \[\]$/m);
 
@@ -266,7 +274,7 @@ describe('what a full export leaves out', () => {
     const r = await run(e, 'export');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^cmdb: warning: 1 table left out: one is not on this device\n$/);
-    assert.match(r.stdout, /^ {4}log\.fortianalyzer2\/filter:$/m);
+    assert.match(r.stdout, /^ {2}log\.fortianalyzer2\/filter:$/m);
     assert.match(r.stdout, /^ {4}vpn\.ipsec\/forticlient:( \[\])?$/m);
     assert.doesNotMatch(r.stdout, /vendoranalyzer|vendorclient|DoS-policy6/);
     asked.length = 0;
@@ -289,7 +297,8 @@ describe('what a full export leaves out', () => {
     assert.match(named.stderr, /firewall\/DoS-policy6 is left out/);
     const spec = await run(e, 'export', '--spec', '-o', 'json');
     ok(spec, 'export --spec');
-    const tables = Object.keys((JSON.parse(spec.stdout) as { vdoms: Record<string, Obj> }).vdoms.root);
+    const document = JSON.parse(spec.stdout) as { global: Obj; vdoms: Record<string, Obj> };
+    const tables = [...Object.keys(document.global), ...Object.keys(document.vdoms.root)];
     assert.equal(
       tables.length,
       allTables().filter((t) => t.spec && (t.operations.includes('L') || t.operations.includes('G'))).length,
@@ -314,5 +323,38 @@ describe('what a full export leaves out', () => {
       ),
     );
     assert.match(r.stdout, /log\.disk\/setting:/);
+  });
+});
+
+describe('a table the device will not list (405: its model or mode lacks it)', () => {
+  // An emulated device whose own catalogue has no list for firewall/decrypted-traffic-mirror: it
+  // answers 405 there, as devices do, while the shipped catalogue documents the list.
+  const REFUSED = 'firewall/decrypted-traffic-mirror';
+  let emu: RunningEmulator;
+  before(async () => {
+    const unlisted = (table: TableDef | undefined) =>
+      table?.path === REFUSED ? { ...table, operations: table.operations.filter((op) => op !== 'L') } : table;
+    emu = await startEmulator({
+      port: 0,
+      seed: 'demo',
+      catalogue: { ...SHIPPED_CATALOGUE, find: (path) => unlisted(SHIPPED_CATALOGUE.find(path)) },
+    });
+  });
+  after(() => emu.close());
+
+  test('a full export leaves it out, counts it in the one summary line, and exits 0', async () => {
+    const e = env({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+    const r = await run(e, 'export');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^cmdb: warning: 1 table left out: one is not listed by this device \(HTTP 405\)\n$/);
+    assert.ok(!/^ {4}firewall\/decrypted-traffic-mirror:/m.test(r.stdout), 'the table is left out');
+    assert.ok(/^ {4}firewall\/address:$/m.test(r.stdout), 'the others are written');
+  });
+
+  test('named on the line, its refusal keeps its exit code (7)', async () => {
+    const e = env({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+    const r = await run(e, 'export', REFUSED, 'firewall/address');
+    assert.equal(r.code, 7, r.stderr);
+    assert.match(r.stderr, /firewall\/decrypted-traffic-mirror is left out/);
   });
 });

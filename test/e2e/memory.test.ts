@@ -1,6 +1,6 @@
 // The memory bound of `list --all`: 200,000 objects from the emulator, printed by a CLI whose heap is
 // capped at 64 MB. Every page held at once would need several times that; the run only finishes
-// when the output keeps at most a page (json, ndjson, csv) or the cells' text in bounded memory (table).
+// when the output keeps at most a page (json, ndjson, csv, cli) or the cells' text in bounded memory (table).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,12 +102,22 @@ describe(`list --all of ${N.toLocaleString('en')} objects with the heap capped a
     assert.match(r.tail, /,host-200000,disable\n$/);
   });
 
+  test('cli: one block, an edit block per object, written as the pages come', async () => {
+    const r = await list('cli');
+    ok(r);
+    // `config`, then per object `edit`, four `set` lines and `next`, then `end`.
+    assert.equal(r.lines, 6 * N + 2);
+    assert.match(r.head, /^config firewall ipmacbinding table\n {4}edit 1\n {8}set ip 10\.0\.0\.0\n/);
+    assert.match(r.tail, /set name "host-200000"\n {8}set status disable\n {4}next\nend\n$/);
+  });
+
   test('table: a header and one line per object', async () => {
     const r = await list('table');
     ok(r);
     assert.equal(r.lines, N + 1);
-    assert.match(r.head, /^seq-num +ip +mac +name +status\n1 +10\.0\.0\.0 /);
-    assert.match(r.tail, /host-200000 +disable\n$/);
+    // The key, the name, then the fields that carry information in the catalogue's order.
+    assert.match(r.head, /^seq-num +name +ip +mac +status\n1 +host-1 +10\.0\.0\.0 /);
+    assert.match(r.tail, /host-200000 +10\.3\.13\.63 +02:00:00:03:0d:3f +disable\n$/);
   });
 });
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { displayFingerprint } from '../../src/api/fingerprint.js';
 import { keysHint } from '../../src/request/table.js';
-import { isolatedEnv, type Run } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, isolatedEnv, type Run } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -75,6 +76,67 @@ describe('keys: the message names the key that is in the way', () => {
     const r = await run('clone', ACL, 'deny-all', 'mgmt nets');
     expectError(r, 7, `cmdb: ${ACL} "mgmt nets" already exists`);
     assert.equal(hint(r), `choose another key, or change the existing object with 'cmdb update ${ACL} "mgmt nets"'`);
+  });
+});
+
+describe('an integer key typed as a name', () => {
+  const POLICY = 'firewall/policy';
+  const LOOKUP = `find it by name: cmdb list ${POLICY} --filter name==lan-to-internet`;
+  const NOT_AN_INTEGER = `cmdb: ${POLICY} has integer keys (policyid); 'lan-to-internet' is not an integer`;
+
+  test('every command that takes a key keeps the message and adds how to find the object by name', async () => {
+    for (const args of [
+      ['get', POLICY, 'lan-to-internet'],
+      ['update', POLICY, 'lan-to-internet', '--set', 'comments=x'],
+      ['delete', POLICY, 'lan-to-internet', '--yes'],
+      ['clone', POLICY, 'lan-to-internet', '9'],
+      ['move', POLICY, 'lan-to-internet', '--top'],
+      ['move', POLICY, '3', '--before', 'lan-to-internet'],
+      ['edit', POLICY, 'lan-to-internet'],
+      ['revision', POLICY, 'lan-to-internet'],
+      ['transactions', POLICY, 'lan-to-internet'],
+    ]) {
+      const sent = emu.requests.length;
+      const r = await run(...args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(firstLine(r), /has integer keys \(policyid\); 'lan-to-internet' is not an integer$/, args.join(' '));
+      assert.equal(hint(r), LOOKUP, args.join(' '));
+      assert.equal(emu.requests.length, sent, `${args.join(' ')} sent nothing`);
+    }
+    expectError(await run('get', POLICY, 'lan-to-internet'), 2, NOT_AN_INTEGER);
+  });
+
+  test('the hint runs as pasted: the name quoted and escaped for the filter, the VDOM given', async () => {
+    const name = 'pdf, "all" $files';
+    const created = await run('create', 'dlp/filepattern', '--set', 'id=30', '--set', `name=${name}`, '--vdom', 'root');
+    assert.equal(created.code, 0, created.stderr);
+    const r = await run('get', 'dlp/filepattern', name, '--vdom', 'root');
+    assert.equal(r.code, 2, r.stderr);
+    const command = /^find it by name: (cmdb list .*)$/.exec(hint(r))?.[1];
+    assert.ok(command?.endsWith(' --vdom root'), hint(r));
+    const pasted = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const shell = spawn('bash', ['-c', `cmdb() { "${process.execPath}" "${BIN}" "$@"; }; ${command} -o json`], {
+        env,
+      });
+      let stdout = '';
+      shell.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      shell.on('error', reject);
+      shell.on('close', (code) => resolve({ code, stdout }));
+    });
+    assert.equal(pasted.code, 0, command);
+    assert.deepEqual(
+      (JSON.parse(pasted.stdout) as { id: number; name: string }[]).map((o) => [o.id, o.name]),
+      [[30, name]],
+    );
+  });
+
+  test("no hint where the table has no name field, or the key is a new object's", async () => {
+    const noName = await run('get', 'firewall/central-snat-map', 'lan');
+    assert.equal(noName.code, 2, noName.stderr);
+    assert.doesNotMatch(noName.stderr, /find it by name/);
+    const newKey = await run('clone', POLICY, '1', 'copy-of-1');
+    assert.equal(newKey.code, 2, newKey.stderr);
+    assert.doesNotMatch(newKey.stderr, /find it by name/);
   });
 });
 

@@ -3,7 +3,7 @@
 // "no transactions", no bookkeeping fields, multi-value fields marked, a warning that can be silenced.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -95,16 +95,16 @@ describe('a file is reported in its own format, with its line', () => {
   });
 });
 
-test('CMDB_OUTPUT=table with export names the variable, not -o table', async () => {
-  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'table' } });
+test('CMDB_OUTPUT=csv with export names the variable, not -o csv', async () => {
+  const r = await runInProcess(['export', ACL], { env: { ...env, CMDB_OUTPUT: 'csv' } });
   assert.equal(r.code, 2, r.stderr);
-  assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=table does not fit a config document$/);
-  assert.doesNotMatch(firstLine(r), /-o table/);
+  assert.match(firstLine(r), /^cmdb: CMDB_OUTPUT=csv does not fit a config document$/);
+  assert.doesNotMatch(firstLine(r), /-o csv/);
 });
 
 test('cmdb tables on a narrow terminal suggests --fields, which it has', async () => {
   const narrow = await cmdbOnTerminal(['tables'], '', env, { columns: 50 });
-  assert.match(narrow.stdout, /more columns?: use --fields/);
+  assert.match(narrow.stdout, /more columns? \(use --fields or -o yaml\)/);
   const r = await run('tables', '--fields', 'path,group', '-o', 'json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(Object.keys(json<Record<string, unknown>[]>(r)[0]), ['path', 'group']);
@@ -231,6 +231,27 @@ test('cmdb schema marks multi-value fields', async () => {
     await run('schema', 'log.disk/setting', '--raw'),
   );
   assert.equal(doc.results.children['roll-day'].multiple_values, true);
+});
+
+test('the plain-text-credential warning is given when a secret is stored, not for a login that fails', async () => {
+  const home = isolatedEnv();
+  try {
+    const refused = await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+      env: home,
+      stdin: 'not-the-token-0123456789abcdef',
+    });
+    assert.equal(refused.code, 4, refused.stderr);
+    assert.doesNotMatch(refused.stderr, /plain text/);
+    assert.ok(!existsSync(join(home.XDG_CONFIG_HOME!, 'cmdb', 'credentials.yaml')), 'nothing was stored');
+    const stored = await runInProcess(['login', '--host', emu.url, '--token-stdin', '--insecure-storage'], {
+      env: home,
+      stdin: emu.token,
+    });
+    assert.equal(stored.code, 0, stored.stderr);
+    assert.match(stored.stderr, /warning: secrets are kept in plain text/);
+  } finally {
+    rmSync(home.HOME!, { recursive: true, force: true });
+  }
 });
 
 test('the plain-text-credential warning can be silenced per device once acknowledged', async () => {

@@ -6,15 +6,20 @@ export interface Meddler {
 }
 
 /**
- * An HTTP proxy in front of a device that runs `before(req)` ahead of forwarding each request: a
- * test's way to change the device between two requests of one command (another administrator).
+ * An HTTP proxy in front of a device that runs `before(req, body)` ahead of forwarding each request: a
+ * test's way to change the device between two requests of one command (another administrator), or
+ * to hold one request.
  */
-export async function startMeddler(target: string, before: (req: IncomingMessage) => Promise<void>): Promise<Meddler> {
+export async function startMeddler(
+  target: string,
+  before: (req: IncomingMessage, body: Buffer) => Promise<void>,
+): Promise<Meddler> {
   const to = new URL(target);
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    await before(req);
+    const body = Buffer.concat(chunks);
+    await before(req, body);
     const upstream = request(
       { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -23,7 +28,7 @@ export async function startMeddler(target: string, before: (req: IncomingMessage
       },
     );
     upstream.on('error', () => res.destroy());
-    upstream.end(Buffer.concat(chunks));
+    upstream.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };

@@ -36,8 +36,8 @@ describe('defaultFormat', () => {
     assert.equal(defaultFormat(false), 'json');
   });
 
-  it('lists the five formats', () => {
-    assert.deepEqual([...OUTPUT_FORMATS], ['table', 'json', 'yaml', 'ndjson', 'csv']);
+  it('lists the six formats', () => {
+    assert.deepEqual([...OUTPUT_FORMATS], ['table', 'json', 'yaml', 'ndjson', 'csv', 'cli']);
     assert.ok(isOutputFormat('ndjson'));
     assert.ok(!isOutputFormat('xml'));
   });

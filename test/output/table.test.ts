@@ -90,7 +90,7 @@ describe('table: list', () => {
       '3         ctrl\\x1b[31m         tab\\tin           true',
       '4         no last              x',
       '5',
-      '6         nested               a,b               k=v',
+      '6         nested               a b               k=v',
       '-1.5e+21  ideographic space　                    done',
       '8         é                                      déjà',
       '9         last                                   x',
@@ -103,13 +103,16 @@ describe('table: list', () => {
       '3         ctrl\\x1b[31m    tab\\tin',
       '4         no last         x',
       '5',
-      '6         nested          a,b',
+      '6         nested          a b',
       '-1.5e+21  ideographic s…',
       '8         é',
       '9         last',
       '10        tab',
-      '(1 more column: use --fields or -o yaml)',
     ]);
+    const notes: string[] = [];
+    await table({ kind: 'list', rows }, tty(40), { keyField: 'id', note: (m: string) => notes.push(m) });
+    // How to see it is never cut; the names give way first.
+    assert.deepEqual(notes, ['1 more column (use --fields or -o yaml)']);
   });
 
   it('shows nested tables compactly', async () => {
@@ -134,7 +137,7 @@ describe('table: list', () => {
     ];
     const lines = linesOf(await table({ kind: 'list', rows }, tty(200), { keyField: 'name' }));
     assert.deepEqual(cells(lines[0]!), ['name', 'member', 'rule', 'one', 'allowaccess', 'ref', 'empty', 'none']);
-    assert.deepEqual(cells(lines[1]!), ['grp1', 'port1,port2', '3 items', '1 item', 'ping,https', 'id=4,action=deny']);
+    assert.deepEqual(cells(lines[1]!), ['grp1', 'port1 port2', '3 items', '1 item', 'ping https', 'id=4,action=deny']);
   });
 
   it('shows access-list rules as a count', async () => {
@@ -215,14 +218,19 @@ describe('table: fitting the terminal', () => {
   it('drops trailing columns with a note when even narrow columns do not fit', async () => {
     const wide: Row = { 'seq-num': 1 };
     for (let i = 1; i <= 30; i++) wide[`field-number-${i}`] = `value-${i}`;
-    const lines = linesOf(await table({ kind: 'list', rows: [wide] }, tty(80), { keyField: 'seq-num' }));
-    assert.equal(lines.length, 3);
+    const notes: string[] = [];
+    const note = (m: string) => notes.push(m);
+    const lines = linesOf(await table({ kind: 'list', rows: [wide] }, tty(80), { keyField: 'seq-num', note }));
+    assert.equal(lines.length, 2);
     for (const line of lines) assert.ok(visibleWidth(line) <= 80, line);
     const header = cells(lines[0]!);
     assert.equal(header[0], 'seq-num');
     assert.ok(header.length > 3 && header.length < 31);
     for (const name of header) assert.ok(name.length >= 6, `column ${name} cut below 6`);
-    assert.match(lines[2]!, new RegExp(`^\\(${31 - header.length} more columns: use --fields or -o yaml\\)$`));
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]!, new RegExp(`^${31 - header.length} more columns \\(use --fields or -o yaml\\): `));
+    // What the note says, with `cmdb: ` before it, fits the terminal too.
+    assert.ok(notes[0]!.length + 'cmdb: '.length <= 80, notes[0]);
   });
 
   it('counts East Asian wide characters as two columns', async () => {
@@ -372,9 +380,12 @@ describe('table: the key column and --with-meta', () => {
     assert.equal(cells(narrow[1]!)[0], 'branch-office-north-east-primary-uplink');
     assert.match(narrow[1]!, /…/, 'comments is cut instead');
     for (const line of narrow) assert.ok(visibleWidth(line) <= 60, line);
-    const tiny = linesOf(await table({ kind: 'list', rows }, tty(30), { keyField: 'name' }));
-    assert.deepEqual(tiny.slice(0, 3), ['name', 'branch-office-north-east-primary-uplink', 'hq']);
-    assert.match(tiny[3]!, /^\(2 more columns: use --fields/);
+    const notes: string[] = [];
+    const tiny = linesOf(
+      await table({ kind: 'list', rows }, tty(30), { keyField: 'name', note: (m: string) => notes.push(m) }),
+    );
+    assert.deepEqual(tiny, ['name', 'branch-office-north-east-primary-uplink', 'hq']);
+    assert.match(notes.join('\n'), /^2 more columns/);
   });
 
   it('shows q_ref after the key when asked (--with-meta), in lists and single objects', async () => {

@@ -4,16 +4,16 @@ import { describe, test } from 'node:test';
 import { allTables, findTable, keepsOrder } from '../../src/catalogue/index.js';
 import { changedFields, sameValue } from '../../src/objects/compare.js';
 import type { Obj } from '../../src/objects/normalize.js';
-import { readDocument } from '../../src/plan/document.js';
+import { buildDocument, readDocument } from '../../src/plan/document.js';
 import { orderMoves } from '../../src/plan/order.js';
-import { computePlan, redactPlan, requestOf, type Comparison } from '../../src/plan/plan.js';
+import { computePlan, planIsEmpty, redactPlan, requestOf, type Comparison } from '../../src/plan/plan.js';
 
 const table = (path: string) => findTable(path)!;
 const BINDINGS = 'firewall.ipmacbinding/table';
 const ACL = 'router/access-list';
 
 function compare(vdoms: Record<string, Record<string, unknown>>, actual: Record<string, unknown>, prune = false) {
-  const desired = readDocument({ vdoms }, 'doc');
+  const desired = readDocument({ vdoms }, 'doc').tables;
   const comparisons: Comparison[] = desired.map((d) => ({
     desired: d,
     actual: actual[`${d.vdom} ${d.table.path}`] as Obj[],
@@ -23,7 +23,9 @@ function compare(vdoms: Record<string, Record<string, unknown>>, actual: Record<
 
 describe('documents', () => {
   test('drop q_* fields and order fields stably: key first, then the catalogue order, then others by name', () => {
-    const [t] = readDocument(
+    const {
+      tables: [t],
+    } = readDocument(
       {
         vdoms: {
           root: {
@@ -288,5 +290,123 @@ describe('order', () => {
       { [`root ${ACL}`]: [{ name: 'a' }, { name: 'b' }] },
     );
     assert.deepEqual(planned.plan, { create: [], update: [], move: [], delete: [] });
+  });
+});
+
+describe('the document around the tables: global:, device:, defaults:', () => {
+  test('global tables come first and once; a copy under each VDOM is the same table, copies that differ are refused', () => {
+    const read = readDocument(
+      {
+        defaults: 'excluded',
+        device: { serial: 'FGT60F0000000001', version: 'v6.4.14' },
+        vdoms: { root: { [ACL]: [], 'system/dns': { timeout: 3 } }, dmz: { 'system/dns': { timeout: 3 } } },
+      },
+      'doc',
+    );
+    assert.deepEqual(
+      read.tables.map((t) => [t.vdom, t.table.path]),
+      [
+        [null, 'system/dns'],
+        ['root', ACL],
+      ],
+    );
+    assert.deepEqual(read.device, { serial: 'FGT60F0000000001', version: 'v6.4.14' });
+    assert.equal(read.defaultsExcluded, true);
+    const bad: [unknown, RegExp][] = [
+      [
+        { vdoms: { root: { 'system/dns': { timeout: 3 } }, dmz: { 'system/dns': { timeout: 4 } } } },
+        /different copies/,
+      ],
+      [{ global: { [ACL]: [] } }, /not a global table/],
+      [{ defaults: 'omitted', vdoms: {} }, /'defaults' must be 'excluded'/],
+      [{ device: { serial: ['x'] }, vdoms: {} }, /'device' must be \{serial, version\}/],
+      [{ vdoms: {}, extra: 1 }, /unknown top-level field 'extra'/],
+    ];
+    for (const [doc, message] of bad) assert.throws(() => readDocument(doc, 'doc'), message);
+  });
+
+  test('a document is written defaults:, device:, global:, vdoms:, in that order, each only when it has something', () => {
+    const { tables } = readDocument(
+      { global: { 'system/dns': { timeout: 3 } }, vdoms: { root: { [ACL]: [] } } },
+      'doc',
+    );
+    const written = buildDocument(tables, { device: { serial: 'S', version: 'v6.4.14' }, defaultsExcluded: true });
+    assert.deepEqual(Object.keys(written), ['defaults', 'device', 'global', 'vdoms']);
+    assert.deepEqual(Object.keys(buildDocument(tables.slice(0, 1))), ['global']);
+    assert.deepEqual(Object.keys(buildDocument(tables.slice(1))), ['vdoms']);
+  });
+});
+
+describe('what a plan leaves out', () => {
+  const address = table('firewall/address');
+  const at = (content: unknown, actual: unknown, vdom: string | null = 'root', t = address): Comparison => ({
+    desired: { vdom, table: t, content: content as Obj[] },
+    actual: actual as Obj[],
+  });
+
+  test('a left-out field is compared with the default where the document leaves out defaults; never the key or a UUID', () => {
+    const defaults = {
+      name: '',
+      uuid: '00000000-0000-0000-0000-000000000000',
+      comment: '',
+      color: 0,
+      'sub-type': 'sdn',
+    };
+    const current = { name: 'a', uuid: '5a1d...', comment: 'x', color: 0 };
+    const planned = computePlan([{ ...at([{ name: 'a' }], [current]), defaults }], { prune: false });
+    // `sub-type` is not shown on the device: not compared.
+    assert.deepEqual(planned.plan.update, [
+      { vdom: 'root', table: 'firewall/address', key: 'a', changes: { comment: { from: 'x', to: '' } } },
+    ]);
+    const ignored = computePlan([{ ...at([{ name: 'a' }], [current]), defaults }], {
+      prune: false,
+      ignoreFields: new Set(['comment']),
+    });
+    assert.deepEqual(ignored.plan.update, []);
+  });
+
+  test('--prune keeps factory objects, q_static objects and VDOMs', () => {
+    const planned = computePlan(
+      [
+        at([], [{ name: 'all' }, { name: 'mine', q_static: true }, { name: 'extra' }]),
+        at([{ name: 'root' }], [{ name: 'root' }, { name: 'dmz' }], null, table('system/vdom')),
+      ],
+      { prune: true },
+    );
+    assert.deepEqual(planned.plan.delete, [{ vdom: 'root', table: 'firewall/address', key: 'extra' }]);
+  });
+
+  test("a change the table's operations cannot make is left out of the plan, and said", () => {
+    const certificates = table('certificate/local');
+    const planned = computePlan([at([{ name: 'imported' }], [], null, certificates)], { prune: true });
+    assert.ok(planIsEmpty(planned.plan));
+    assert.deepEqual(
+      planned.notRestorable.map((s) => [s.action, s.key]),
+      [['create', 'imported']],
+    );
+  });
+
+  test('plain-text secrets are listed as not compared, or sent with setSecrets; ENC values never', () => {
+    const users = table('user/local');
+    const comparison = at(
+      [
+        { name: 'bob', passwd: 'N3w' },
+        { name: 'eve', passwd: 'ENC abc' },
+      ],
+      [
+        { name: 'bob', passwd: 'ENC old' },
+        { name: 'eve', passwd: 'ENC old' },
+      ],
+      'root',
+      users,
+    );
+    const noted = computePlan([comparison], { prune: false });
+    assert.deepEqual(noted.plan.update, []);
+    assert.deepEqual(noted.secrets, [{ vdom: 'root', table: 'user/local', key: 'bob', field: 'passwd' }]);
+    const sent = computePlan([comparison], { prune: false, setSecrets: true });
+    assert.deepEqual(sent.plan.update, [
+      { vdom: 'root', table: 'user/local', key: 'bob', changes: { passwd: { from: 'ENC old', to: 'N3w' } } },
+    ]);
+    assert.deepEqual(sent.secrets, []);
   });
 });

@@ -16,7 +16,7 @@ const table = (path: string) => findTable(path)!;
 const POLICY = 'firewall/policy';
 
 function compare(vdoms: Record<string, Record<string, unknown>>, actual: Record<string, unknown>, prune = false) {
-  const desired = readDocument({ vdoms }, 'doc');
+  const desired = readDocument({ vdoms }, 'doc').tables;
   const comparisons: Comparison[] = desired.map((d) => ({
     desired: d,
     actual: actual[`${d.vdom} ${d.table.path}`] as Obj[],
@@ -180,28 +180,52 @@ describe('order and keys', () => {
     assert.deepEqual(planned.plan.move, []);
   });
 
-  test('key 0: the device picks the key, so each such object is created, never matched, repeated or moved', () => {
+  test("key 0: the device picks the key; such an object is the device's of the same name, else created", () => {
     assert.ok(
       devicePicksKey(table(POLICY), 0) &&
         devicePicksKey(table(POLICY), '0') &&
         !devicePicksKey(table('firewall/address'), '0'),
     );
     const planned = compare(
-      { root: { [POLICY]: [{ policyid: 0, name: 'a' }, { policyid: 1 }, { policyid: 0, name: 'b' }] } },
-      { [`root ${POLICY}`]: [{ policyid: 1 }, { policyid: 2 }] },
+      {
+        root: {
+          [POLICY]: [{ policyid: 0, name: 'a' }, { policyid: 1 }, { policyid: 0, name: 'b', comments: 'new' }],
+        },
+      },
+      { [`root ${POLICY}`]: [{ policyid: 1 }, { policyid: 2, name: 'b' }, { policyid: 3, name: 'c' }] },
       true,
     );
     assert.deepEqual(
       planned.plan.create.map((c) => [c.key, c.object.name]),
-      [
-        [0, 'a'],
-        [0, 'b'],
-      ],
+      [[0, 'a']],
     );
+    assert.deepEqual(planned.plan.update, [
+      { vdom: 'root', table: POLICY, key: 2, changes: { comments: { from: null, to: 'new' } } },
+    ]);
     assert.deepEqual(planned.plan.move, []);
     assert.deepEqual(
       planned.plan.delete.map((d) => d.key),
-      [2],
+      [3],
+    );
+    assert.deepEqual(planned.createdAnew, []);
+    const unnamed = compare({ root: { 'router/static': [{ 'seq-num': 0 }] } }, { 'root router/static': [] });
+    assert.deepEqual(unnamed.createdAnew, [{ vdom: 'root', table: 'router/static', key: 0 }]);
+    assert.throws(
+      () =>
+        readDocument(
+          {
+            vdoms: {
+              root: {
+                [POLICY]: [
+                  { policyid: 0, name: 'x' },
+                  { policyid: 0, name: 'x' },
+                ],
+              },
+            },
+          },
+          'doc',
+        ),
+      /repeats the name "x" under key 0/,
     );
     assert.throws(
       () => readDocument({ vdoms: { root: { 'router/static': [{ 'seq-num': 3 }, { 'seq-num': 3 }] } } }, 'doc'),
@@ -212,14 +236,12 @@ describe('order and keys', () => {
 
 describe("SPEC.md's renamed tables", () => {
   test('either name in a document is the same table, under the name written; both at once are refused', () => {
-    const [spec] = readDocument(
-      { vdoms: { root: { 'log.vendoranalyzer2/filter': { severity: 'information' } } } },
-      'doc',
-    );
-    const [device] = readDocument(
-      { vdoms: { root: { 'log.fortianalyzer2/filter': { severity: 'information' } } } },
-      'doc',
-    );
+    const {
+      tables: [spec],
+    } = readDocument({ vdoms: { root: { 'log.vendoranalyzer2/filter': { severity: 'information' } } } }, 'doc');
+    const {
+      tables: [device],
+    } = readDocument({ vdoms: { root: { 'log.fortianalyzer2/filter': { severity: 'information' } } } }, 'doc');
     assert.equal(spec.table.path, 'log.vendoranalyzer2/filter');
     assert.equal(device.table.path, 'log.fortianalyzer2/filter');
     assert.equal(device.table.aliasOf, 'log.vendoranalyzer2/filter');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findTable, type TableDef } from '../../src/catalogue/index.js';
+import { allTables, findTable, type TableDef } from '../../src/catalogue/index.js';
 import { tableFromSchema } from '../../src/catalogue/device-schema.js';
 import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
 import { parseFilter, readQuery } from '../../src/request/query.js';
@@ -48,9 +48,33 @@ test('list options become query parameters', () => {
 });
 
 test('integer keys must be integers', () => {
-  assert.equal(parseMkey(table('dlp/filepattern'), '7'), 7);
-  assert.throws(() => parseMkey(table('dlp/filepattern'), '7a'), UsageError);
-  assert.equal(parseMkey(table('router/access-list'), '10.0.0.0/8'), '10.0.0.0/8');
+  assert.equal(parseMkey(table('dlp/filepattern'), '7', { vdoms: undefined }), 7);
+  assert.throws(() => parseMkey(table('dlp/filepattern'), '7a', { vdoms: undefined }), UsageError);
+  assert.equal(parseMkey(table('router/access-list'), '10.0.0.0/8', { vdoms: undefined }), '10.0.0.0/8');
+});
+
+test('a name typed for the integer key of any table with a name field gets the list that finds it by name', () => {
+  const hintOf = (t: TableDef, raw: string, existing: { vdoms: string[] | undefined } | null) => {
+    try {
+      parseMkey(t, raw, existing);
+    } catch (e) {
+      if (e instanceof UsageError) return e.hint;
+    }
+    assert.fail(`${t.path} took '${raw}'`);
+  };
+  const named = allTables().filter((t) => t.keyType === 'integer' && t.fields.name && t.operations.includes('L'));
+  assert.ok(named.length > 30);
+  for (const t of named)
+    assert.equal(hintOf(t, 'web', { vdoms: undefined }), `find it by name: cmdb list ${t.path} --filter name==web`);
+  const policy = table('firewall/policy');
+  assert.equal(
+    hintOf(policy, String.raw`a,b c\d`, { vdoms: ['*'] }),
+    // The filter's escapes (\, and \\), then the shell's double quotes around them.
+    String.raw`find it by name: cmdb list firewall/policy --filter "name==a\\,b c\\\\d" --vdom "*"`,
+  );
+  assert.equal(hintOf(policy, 'web', null), null);
+  for (const t of allTables().filter((t) => t.keyType === 'integer' && !t.fields.name))
+    assert.equal(hintOf(t, 'web', { vdoms: undefined }), null, t.path);
 });
 
 test('an operation the catalogue does not list is a usage error naming what the table has, unless --force', () => {
@@ -64,21 +88,41 @@ test('an operation the catalogue does not list is a usage error naming what the 
   assert.match(io.err(), /--force/);
 });
 
-test('an uncatalogued path is sent with a notice and a did-you-mean', async () => {
-  const io = captureIO();
-  const t = await resolveTable(SHIPPED_CATALOGUE, 'router/access-lst', offlineContext({}, {}, io).out);
-  assert.equal(t.known, false);
-  assert.equal(t.keyType, 'string');
-  assert.match(io.err(), /not in the 6\.4\.14 catalogue.*did you mean router\/access-list/);
-  await assert.rejects(resolveTable(SHIPPED_CATALOGUE, 'not a path', offlineContext().out), UsageError);
-  assert.equal(
-    (await resolveTable(SHIPPED_CATALOGUE, '/log.disk/setting', offlineContext().out)).path,
-    'log.disk/setting',
+/** How a command line resolves its table: --force or not, notices to `io`. */
+const line = (io = captureIO(), force = false) => ({ force, say: offlineContext({ force }, {}, io).out });
+
+test('a path in no catalogue is a typo: a usage error naming the nearest tables (case folded), unless --force', async () => {
+  const typo = async (input: string, hint: RegExp) =>
+    assert.rejects(
+      resolveTable(SHIPPED_CATALOGUE, input, line()),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        /is not a table of the 6\.4\.14 catalogue$/.test(e.message) &&
+        hint.test(e.hint ?? ''),
+    );
+  await typo('router/access-lst', /^did you mean router\/access-list\b.*--force sends it anyway/);
+  await typo('Firewall.ipmacbinding/table', /^did you mean firewall\.ipmacbinding\/table\b/);
+  await typo('FIREWALL/address', /^did you mean firewall\/address\b/);
+  await typo('firewall/x_y', /--force/);
+  // Case matters on devices: a table spelt with capitals is found as it is spelt.
+  assert.equal((await resolveTable(SHIPPED_CATALOGUE, 'firewall/DoS-policy', line())).known, true);
+  // Where nothing else could use it (an export needs the key): no --force in the hint.
+  await assert.rejects(
+    resolveTable(SHIPPED_CATALOGUE, 'router/access-lst', null),
+    (e: unknown) => e instanceof UsageError && !/--force/.test(e.hint ?? ''),
   );
+  const io = captureIO();
+  const forced = await resolveTable(SHIPPED_CATALOGUE, 'router/access-lst', line(io, true));
+  assert.deepEqual([forced.known, forced.keyType], [false, 'string']);
+  assert.match(
+    io.err(),
+    /router\/access-lst is not a table of the 6\.4\.14 catalogue; sending it anyway .*\(--force\)/,
+  );
+  await assert.rejects(resolveTable(SHIPPED_CATALOGUE, 'not a path', line()), UsageError);
+  assert.equal((await resolveTable(SHIPPED_CATALOGUE, '/log.disk/setting', line())).path, 'log.disk/setting');
 });
 
-test('a table the catalogue lacks is looked up in the device schema where the catalogue can, before the notice', async () => {
-  const io = captureIO();
+test('a table the catalogue lacks is looked up in the device schema where the catalogue can; in neither, it is a typo', async () => {
   const asked: string[] = [];
   const catalogue = {
     ...SHIPPED_CATALOGUE,
@@ -89,12 +133,14 @@ test('a table the catalogue lacks is looked up in the device schema where the ca
         : undefined
     ),
   };
-  const t = await resolveTable(catalogue, 'router/policy-x', offlineContext({}, {}, io).out);
+  const t = await resolveTable(catalogue, 'router/policy-x', line());
   assert.deepEqual([t.known, t.key, t.keyType], [true, 'seq-num', 'integer']);
-  assert.equal((await resolveTable(catalogue, 'router/static', offlineContext({}, {}, io).out)).known, true);
-  assert.equal((await resolveTable(catalogue, 'router/nothing-here', offlineContext({}, {}, io).out)).known, false);
+  assert.equal((await resolveTable(catalogue, 'router/static', line())).known, true);
+  await assert.rejects(
+    resolveTable(catalogue, 'router/nothing-here', line()),
+    /router\/nothing-here is not a table of the 6\.4\.14 catalogue or of the device's schema/,
+  );
   assert.deepEqual(asked, ['router/policy-x', 'router/nothing-here']);
-  assert.match(io.err(), /router\/nothing-here is not in the 6\.4\.14 catalogue/);
 });
 
 test('filter escapes: \\, is a literal comma and \\\\ a backslash; a lone backslash is escaped', () => {
@@ -118,7 +164,7 @@ test("the vendor's names of catalogued tables are those tables, sent as typed, w
     ['log.fortianalyzer-cloud/filter', 'log.vendoranalyzer-cloud/filter'],
     ['vpn.ipsec/forticlient', 'vpn.ipsec/vendorclient'],
   ]) {
-    const t = await resolveTable(SHIPPED_CATALOGUE, alias, offlineContext({}, {}, io).out);
+    const t = await resolveTable(SHIPPED_CATALOGUE, alias, line(io));
     const c = table(canonical);
     assert.equal(t.path, alias);
     assert.equal(t.known, true);

@@ -6,7 +6,7 @@ import { describeError } from '../../run/hints.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { appliedReport, applySteps, type ApplyReport } from '../../plan/apply.js';
 import type { Step } from '../../plan/plan.js';
-import type { WriteOptions } from './request.js';
+import { vdomsFor, type WriteOptions } from './request.js';
 
 /** One write of a bulk command run with --atomic. */
 export type BulkWrite =
@@ -23,7 +23,7 @@ export async function runAtomically(
   table: TableDef,
   writes: BulkWrite[],
 ): Promise<number> {
-  const vdoms = ctx.device().vdoms;
+  const vdoms = vdomsFor(ctx, table);
   if (vdoms && (vdoms.length > 1 || vdoms[0] === '*')) {
     throw new UsageError(
       '--atomic writes to one VDOM at a time here',

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { readProfiles } from '../../config/profiles.js';
 import { UsageError } from '../../errors.js';
-import { narrowDocument, readDocument, type DocumentTable } from '../../plan/document.js';
+import { narrowDocument, readDocument, type DocumentOrigin, type DocumentTable } from '../../plan/document.js';
 import { readConfiguration } from '../../plan/read.js';
 import { chosenTables } from '../../plan/tables.js';
 import { parseDocument, readSource } from '../../request/input.js';
@@ -20,25 +20,37 @@ export interface DesiredSource {
   dir?: string;
 }
 
+/** The desired configuration: its tables, where it came from, and whether it leaves out fields at their default. */
+export interface Desired {
+  tables: DocumentTable[];
+  /** The document's `device:`; for --from, absent: `fromOtherDevice` says it all. */
+  device?: DocumentOrigin;
+  /** --from: another device's configuration, whatever its serial number. */
+  fromOtherDevice: boolean;
+  /** `defaults: excluded`: a field the document leaves out is at its default. */
+  defaultsExcluded: boolean;
+}
+
 /** The desired configuration of diff and apply, from whichever of -f, --from and --dir was given (one of them). */
-export async function readDesiredFrom(
-  ctx: Context,
-  source: DesiredSource,
-  tableInputs: string[],
-): Promise<DocumentTable[]> {
+export async function readDesiredFrom(ctx: Context, source: DesiredSource, tableInputs: string[]): Promise<Desired> {
   const given = [
     source.file !== undefined && '-f',
     source.from !== undefined && '--from',
     source.dir !== undefined && '--dir',
   ].filter(Boolean);
   if (given.length > 1) throw new UsageError(`give the desired configuration one way: ${given.join(' or ')}, not both`);
-  if (source.from !== undefined) return readOtherDevice(ctx, source.from, tableInputs);
+  if (source.from !== undefined)
+    return {
+      tables: await readOtherDevice(ctx, source.from, tableInputs),
+      fromOtherDevice: true,
+      defaultsExcluded: false,
+    };
   if (source.dir !== undefined) return readDesired(ctx, await deviceFile(ctx, source.dir), tableInputs);
   return readDesired(ctx, source.file, tableInputs);
 }
 
 /** A document file (YAML or JSON; `-` for stdin), checked whole, narrowed to the tables and VDOMs asked. */
-async function readDesired(ctx: Context, file: string | undefined, tableInputs: string[]): Promise<DocumentTable[]> {
+async function readDesired(ctx: Context, file: string | undefined, tableInputs: string[]): Promise<Desired> {
   if (file === undefined)
     throw new UsageError(
       'give the desired configuration with -f FILE, --from DEVICE or --dir DIR',
@@ -47,9 +59,10 @@ async function readDesired(ctx: Context, file: string | undefined, tableInputs: 
   const { text, source } = await readSource(ctx.io.stdin, file);
   const value = await parseDocument(text, source);
   const catalogue = await ctx.device().catalogue();
-  const find = (path: string) => catalogue.find(path);
   const vdoms = ctx.settings.vdomText !== undefined ? ctx.device().vdoms : undefined;
-  return narrowDocument(readDocument(value, source, find), source, tableInputs, find, vdoms);
+  const find = (path: string) => catalogue.find(path);
+  const { tables, ...head } = readDocument(value, source, catalogue);
+  return { ...head, tables: narrowDocument(tables, source, tableInputs, find, vdoms), fromOtherDevice: false };
 }
 
 /** `--from DEVICE`: the other saved device's configuration of the tables (default: all) is the desired one. */

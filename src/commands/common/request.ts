@@ -1,8 +1,8 @@
-// What the object commands share: a read and a write with its question, a dry run's recording,
-// printing a read, a write and a bulk write's items, and a device's name in a --dir.
+// What the object commands share: the table the line names, a read and a write with its question, a
+// dry run's recording, printing a read, a write and a bulk write's items, and a device's name in a --dir.
 import type { ApiRequest, ApiResult } from '../../api/client.js';
 import type { QueryParams } from '../../api/url.js';
-import type { TableDef } from '../../catalogue/index.js';
+import { isGlobal, nearestNames, type TableDef, type TableSummary } from '../../catalogue/index.js';
 import { redactSecrets } from '../../catalogue/secrets.js';
 import type { Context } from '../../run/context.js';
 import { describeError } from '../../run/hints.js';
@@ -10,6 +10,8 @@ import { EXIT, UsageError, WriteOutcomeError } from '../../errors.js';
 import { mostSevere } from '../../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../../output/index.js';
 import { writeResult, type BulkOutcome } from '../../request/bulk.js';
+import { parseFields } from '../../request/query.js';
+import { resolveTable } from '../../request/table.js';
 import { settleWrite, type Expectation, type WriteAnswer } from '../../outcome/index.js';
 
 /** The options every write command takes: --dry-run (its writes recorded, not sent) and --yes (nothing asked). */
@@ -49,6 +51,20 @@ function writeInWords(table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'grou
   return `${verb} ${table.path}${req.mkey === undefined ? '' : ` ${req.mkey}`}`;
 }
 
+/**
+ * The VDOMs a command sends for a table: the run's, or none for a global table (one for the whole
+ * device), for which an explicit --vdom is ignored with a notice, once per run.
+ */
+export function vdomsFor(ctx: Context, table: TableSummary): string[] | undefined {
+  const vdoms = ctx.device().vdoms;
+  if (!vdoms || !isGlobal(table)) return vdoms;
+  if (ctx.settings.vdomText !== undefined)
+    void ctx.once(`global table ${table.path}`, async () =>
+      ctx.out.notice(`${table.path} is one for the whole device (a global table): --vdom is ignored`),
+    );
+  return undefined;
+}
+
 /** On a terminal, a write to several VDOMs (`--vdom a,b`, `*`) is confirmed first, once per run. */
 export async function confirmSeveralVdoms(
   ctx: Context,
@@ -65,6 +81,11 @@ export async function confirmSeveralVdoms(
       `${what} in ${vdoms.includes('*') ? 'every VDOM' : `vdoms ${vdoms.join(', ')}`}?`,
       details,
     );
+}
+
+/** The table the line names, in the device's catalogue (a typo is a usage error unless --force). */
+export async function lineTable(ctx: Context, input: string): Promise<TableDef> {
+  return resolveTable(await ctx.device().catalogue(), input, { force: ctx.settings.force, say: ctx.out });
 }
 
 /** Reads with one request, with the table's access group for the 403 hint. */
@@ -162,53 +183,113 @@ export async function printWrite(
   return mostSevere(refused.map((f) => f.report.exit));
 }
 
-/** How a read is shown: the --fields columns, the header line of table and csv, `q_ref`. */
-export type ReadView = Pick<RenderOptions, 'fields' | 'headers' | 'showMeta' | 'hideMeta'>;
+/** How a read is shown: its columns (--columns, --fields, --wide), the header line, `q_ref`, its table for `cli`. */
+export type ReadView = Pick<
+  RenderOptions,
+  'fields' | 'keepColumns' | 'wide' | 'headers' | 'showMeta' | 'hideMeta' | 'conf'
+>;
+
+/** The options of a read that choose what a table or csv shows, none of them sent. */
+export interface ShownOptions {
+  /** --wide: every column. */
+  wide?: boolean;
+  /** --columns a,b: exactly these columns (table and csv). */
+  columns?: string;
+  /** false with --no-headers. */
+  headers?: boolean;
+}
 
 /**
- * The view of a read's query: exactly --fields, `q_ref` (how many objects use each) with --with-meta
- * and the checksum with --with-contents-hash; without --with-meta the device's other bookkeeping
- * fields (`q_*`) are left out.
+ * The view of a read: exactly --columns (checked against the table, before anything is sent), else
+ * --fields; every column with --wide; `q_ref` (how many objects use each) with --with-meta and the
+ * checksum with --with-contents-hash; without --with-meta the device's other bookkeeping fields (`q_*`)
+ * are left out, unless a column names one; in the device's syntax only the fields off their default with
+ * --exclude-default-values, as its `show` prints.
  */
-export function readView(query: QueryParams, headers?: boolean): ReadView {
+export function readView(table: TableDef, query: QueryParams, shown: ShownOptions = {}): ReadView {
+  if (shown.wide && shown.columns !== undefined)
+    throw new UsageError('--wide and --columns do not go together', 'give --wide for every column, or --columns a,b');
+  const columns = parseFields(table, shown.columns, '--columns');
+  const fields = columns ?? query.format;
   const asked = [...(query.with_meta ? ['q_ref'] : []), ...(query.with_contents_hash ? ['q_contents_hash'] : [])];
   return {
-    fields: query.format,
-    headers,
+    fields,
+    keepColumns: fields ? true : undefined,
+    wide: shown.wide || undefined,
+    headers: shown.headers,
     showMeta: asked.length ? asked : undefined,
-    hideMeta: !query.with_meta && !query.format?.some((f) => f.startsWith('q_')),
+    hideMeta: !query.with_meta && !fields?.some((f) => f.startsWith('q_')),
+    conf: { table, changed: !!query['exclude-default-values'] },
   };
 }
 
-/** What the printer is told of a read's table: its key, its catalogue columns, the VDOMs asked, whether filtered. */
+/**
+ * The view of a preview of several tables (`export -o table`): --columns names fields of at least one
+ * of them (a table nobody describes takes any name).
+ */
+export function tablesView(tables: readonly TableDef[], shown: ShownOptions): ReadView {
+  if (tables.length === 1) return readView(tables[0]!, {}, shown);
+  const fields = Object.assign({}, ...tables.map((t) => t.fields)) as TableDef['fields'];
+  const known = tables.every((t) => t.known);
+  if (known && shown.columns !== undefined) {
+    for (const name of shown.columns.split(',').map((c) => c.trim())) {
+      if (!name || name in fields || name.startsWith('q_')) continue;
+      const [near] = nearestNames(name, Object.keys(fields));
+      throw new UsageError(
+        `'${name}' is not a field of the tables exported${near ? ` (did you mean '${near}'?)` : ''}`,
+        '--columns names fields of the tables on the line: cmdb schema <table> lists them',
+      );
+    }
+  }
+  return readView({ ...tables[0]!, known: false, fields }, {}, shown);
+}
+
+/**
+ * What the printer is told of a read's table: its key, its catalogue columns and fields, the VDOMs
+ * asked, whether filtered.
+ */
 export function readFacts(
   ctx: Context,
   table: TableDef,
   filtered?: boolean,
-): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'vdoms' | 'filtered'> {
+): Pick<Read, 'tablePath' | 'keyField' | 'columns' | 'schema' | 'vdoms' | 'filtered'> {
   const columns = table.known
     ? [...new Set([...(table.key ? [table.key] : []), ...Object.keys(table.fields)])]
     : undefined;
-  return { tablePath: table.path, keyField: table.key, columns, vdoms: ctx.device().vdoms, filtered };
+  return {
+    tablePath: table.path,
+    keyField: table.key,
+    columns,
+    // A renamed table's columns are chosen as under the catalogue's name.
+    schema: { path: table.aliasOf ?? table.path, fields: table.fields },
+    vdoms: vdomsFor(ctx, table),
+    filtered,
+  };
 }
 
-/** Prints a read (several VDOMs of which some refused: what the others had, then an error each). */
+/**
+ * Prints a read (several VDOMs of which some refused: what the others had, then an error each);
+ * `metadata`: the answer is about the table (its defaults, meta, revision), not its objects.
+ */
 export async function printRead(
   ctx: Context,
   table: TableDef,
   result: ApiResult,
   single: boolean,
   view: ReadView = {},
-  facts: Pick<Read, 'filtered' | 'table' | 'none'> = {},
+  facts: Pick<Read, 'filtered' | 'table' | 'none'> & { metadata?: boolean } = {},
 ): Promise<number> {
   const refused = refusals(result);
   const data = !refused.length || result.envelopes.length ? shapeRead(result, single) : null;
+  const { schema, ...about } = readFacts(ctx, table, facts.filtered);
   await ctx.out.print(
     {
       kind: 'read',
       data,
       body: result.body,
-      ...readFacts(ctx, table, facts.filtered),
+      ...about,
+      // What the device says about the table (its defaults, its schema) is not one of its objects.
+      schema: facts.metadata ? undefined : schema,
       table: facts.table,
       none: facts.none,
       refusals: refused,

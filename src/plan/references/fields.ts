@@ -2,7 +2,7 @@
 // (the target table's scope), the steps and readings the library takes, and an index of items by the
 // place a reference looks in. What an object names is the catalogue's (src/catalogue/references.ts).
 // The ground the rest of the reference library (order, checks, usage) stands on; pure functions.
-import { findTable, type TableDef, type TableSummary } from '../../catalogue/index.js';
+import { findTable, isGlobal, type TableDef, type TableSummary } from '../../catalogue/index.js';
 import type { FieldReference } from '../../catalogue/types.js';
 
 export type Obj = Record<string, unknown>;
@@ -44,10 +44,7 @@ export function canonical(table: TableDef | undefined, path: string): string {
   return table?.aliasOf ?? table?.path ?? path;
 }
 
-/** A table whose objects exist once for the whole device (scope `global`); every other scope is per VDOM. */
-export function isGlobal(table: TableSummary | undefined): boolean {
-  return table?.scope === 'global';
-}
+export { isGlobal };
 
 /**
  * Where the objects of a table live, seen from VDOM `vdom`: null (the whole device) for a global table,
