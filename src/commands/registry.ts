@@ -136,7 +136,6 @@ export const COMMANDS: readonly CommandDef[] = [
       'cmdb list firewall/policy --wide',
       'cmdb list firewall/address --columns name,subnet,comment -o csv',
       "cmdb list firewall/address --filter 'type==ipmask' -o json",
-      'cmdb list router/static -o csv --no-headers --fields seq-num,dst,gateway',
       "cmdb list firewall/addrgrp --vdom '*' -o cli --exclude-default-values",
     ],
     load: async () => (await import('./list.js')).run,

@@ -371,7 +371,8 @@ export async function printDocument(data: Exported, run: Run, options: ShapeOpti
   if (run.format !== 'table') return to.emit({ kind: 'object', object: data.document }, options);
   let first = true;
   for (const part of data.parts) {
-    const heading = `== ${part.schema.path}${part.vdom === null ? ' (global)' : part.vdom ? ` (vdom ${part.vdom})` : ''} ==`;
+    const place = part.vdom === null ? ' (global)' : part.vdom ? ` (vdom ${part.vdom})` : '';
+    const heading = `== ${part.schema.path}${place} ==`;
     await to.emit({ kind: 'text', text: `${first ? '' : '\n'}${run.color ? paint('bold', heading) : heading}\n` }, {});
     first = false;
     const facts = { keyField: part.keyField, schema: part.schema, ...options };

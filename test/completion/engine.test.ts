@@ -55,7 +55,7 @@ describe('commands and options', () => {
     assert.deepEqual(await values('-o '), ['cli', 'csv', 'json', 'ndjson', 'table', 'yaml']);
     // Once the command is named, the formats it prints: the device's syntax only for list, get and export.
     assert.deepEqual(await values('list t -o c'), ['cli', 'csv']);
-    assert.deepEqual(await values('export -o '), ['cli', 'json', 'yaml']);
+    assert.deepEqual(await values('export -o '), ['cli', 'json', 'table', 'yaml']);
     assert.deepEqual(await values('tables -o c'), ['csv']);
     assert.deepEqual(await values('diff -o '), ['json', 'table', 'yaml']);
     assert.deepEqual(await values('list t --output j'), ['json']);
