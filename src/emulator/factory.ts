@@ -2,6 +2,7 @@
 // device: every seed starts with them, the empty one included. Objects not described here are made
 // of their key and the table's defaults.
 import { createHash } from 'node:crypto';
+import { ALSO_FACTORY } from '../catalogue/factory.js';
 import type { Obj } from './schema.js';
 
 /** A PEM block with deterministic filler, standing in for real certificate material. */
@@ -146,7 +147,15 @@ export function factoryObject(tablePath: string, keyField: string, key: string):
   return { [keyField]: key, ...extra };
 }
 
-/** Singletons whose factory settings hold an object others name: the SD-WAN zone every device has. */
-export const FACTORY_SETTINGS: Record<string, Obj> = {
-  'system/sdwan': { zone: [{ name: 'virtual-wan-link' }] },
-};
+/**
+ * What a singleton's factory settings hold that others name: the catalogue's factory entries of its
+ * sub-tables (`system/sdwan` `zone.name`: the zone `virtual-wan-link` every device has).
+ */
+export function factorySettings(tablePath: string): Obj {
+  const out: Record<string, Obj[]> = {};
+  for (const { table, field, key } of ALSO_FACTORY) {
+    const [list, name] = field.split('.');
+    if (table === tablePath && name) (out[list] ??= []).push({ [name]: key });
+  }
+  return out;
+}

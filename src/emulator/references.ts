@@ -2,17 +2,10 @@
 // "References and integrity"): a write naming a missing object is refused, an object in use cannot be
 // deleted, a renamed object's users follow it. The index of users is built per table the first time a
 // question needs it (a delete, `q_ref`, the usage query), then kept up to date by every write.
-import { factoryObjects } from '../catalogue/factory.js';
+import { factoryObjects, isFactoryObject } from '../catalogue/factory.js';
 import type { TableDef } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
-import {
-  INTERFACE_WORDS,
-  namesAt,
-  namesInterfaces,
-  referenceSites,
-  valuesAt,
-  type ReferenceSite,
-} from '../catalogue/references.js';
+import { eachReference, namesAt, referenceSites, valuesAt, type ReferenceSite } from '../catalogue/references.js';
 import { fail } from './envelope.js';
 import type { Obj } from './schema.js';
 import {
@@ -88,13 +81,11 @@ class Places {
   named(owner: Owner, table: TableDef, object: Obj | undefined, sign: 1 | -1, into: UseMap): void {
     if (!object) return;
     const key = keyOf(table, object);
-    for (const site of referenceSites(table)) {
-      for (const name of namesAt(object, site)) {
-        const use: Use = { owner, table: table.path, key, field: site.field, count: sign };
-        for (const target of site.targets)
-          add(into, targetId(this.targetOwner(owner, target.table), target.table, target.field, name), use);
-      }
-    }
+    eachReference(table, object, (site, name) => {
+      const use: Use = { owner, table: table.path, key, field: site.field, count: sign };
+      for (const target of site.targets)
+        add(into, targetId(this.targetOwner(owner, target.table), target.table, target.field, name), use);
+    });
   }
 }
 
@@ -193,8 +184,8 @@ function provided(catalogue: Catalogue, table: TableDef): string[] {
 function namesIn(object: Obj | undefined, field: string): Set<string> {
   if (!object) return new Set();
   return new Set(
-    valuesAt(object, field.split('.'))
-      .filter((v) => v !== undefined && v !== null && v !== '')
+    valuesAt(object, field)
+      .filter((v) => v !== '')
       .map(keyId),
   );
 }
@@ -208,7 +199,7 @@ function describeUsers(users: readonly Use[]): string {
 function renamedAt(value: unknown, site: ReferenceSite, at: number, from: string, to: unknown): unknown {
   if (Array.isArray(value)) return value.map((entry) => renamedAt(entry, site, at, from, to));
   if (at === site.path.length) {
-    if (site.multiple && typeof value === 'string')
+    if (site.kind === 'words' && typeof value === 'string')
       return value
         .split(' ')
         .map((name) => (name === from ? String(to) : name))
@@ -258,16 +249,16 @@ export class Integrity {
       const had = new Set(before ? namesAt(before, site).map(keyId) : []);
       for (const name of namesAt(after, site)) {
         if (had.has(keyId(name)) || this.resolves(view, owner, table, after, site, name)) continue;
-        throw fail.missingReference(site.path[site.path.length - 1], keyId(name), namesInterfaces(site));
+        throw fail.missingReference(site.path[site.path.length - 1], keyId(name), site.interfaces);
       }
     }
   }
 
   private resolves(view: View, owner: Owner, table: TableDef, after: Obj, site: ReferenceSite, name: unknown) {
-    if (namesInterfaces(site) && INTERFACE_WORDS.has(String(name))) return true;
     const { databases } = factoryObjects();
     return site.targets.some((target) => {
-      if (databases.has(target.table)) return true;
+      // Every device has them: a database's entries, a factory object (`ssl.root` among them).
+      if (databases.has(target.table) || isFactoryObject(target.table, name, target.field)) return true;
       // A name inside the object being written (`system/sdwan` members named by its neighbors).
       if (target.table === table.path && namesIn(after, target.field).has(keyId(name))) return true;
       const targetTable = this.places.catalogue.find(target.table);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { allows, type TableDef } from '../catalogue/index.js';
 import { factoryObjects } from '../catalogue/factory.js';
-import { FACTORY_SETTINGS, factoryObject, pem } from './factory.js';
+import { factoryObject, factorySettings, pem } from './factory.js';
 import { isUuid, materialize, type Obj } from './schema.js';
 import { keyId, KeyedTable, SingletonTable, type Owner, type TableState } from './store.js';
 
@@ -1018,7 +1018,7 @@ function seededUuid(table: TableDef, flavor: Flavor, object: Obj): Obj {
 export function seedTable(table: TableDef, flavor: Flavor, seed: 'demo' | 'empty'): TableState {
   if (table.singleton) {
     const settings = {
-      ...FACTORY_SETTINGS[table.path],
+      ...factorySettings(table.path),
       ...(seed === 'demo' ? (demoObjects(table, flavor) as Obj) : {}),
     };
     return new SingletonTable(materialize(table.fields, settings, true));

@@ -342,6 +342,12 @@ test('the shipped catalogue: who can name a table, and the factory objects, comp
   assert.ok(factory.databases.has('firewall/internet-service-name'));
   assert.ok(isFactoryObject('firewall.schedule/recurring', 'always'));
   assert.ok(!isFactoryObject('firewall/address', 'lan-net'));
+  // As a reference names them (by the key, or a sub-table's entry), the file's alsoFactory rules too.
+  assert.ok(isFactoryObject('firewall/address', 'all', 'name'));
+  assert.ok(isFactoryObject('system/interface', 'ssl.root', 'name'));
+  assert.ok(isFactoryObject('system/sdwan', 'virtual-wan-link', 'zone.name'));
+  assert.ok(!isFactoryObject('system/sdwan', 'virtual-wan-link'));
+  assert.ok(!isFactoryObject('system/interface', 'port1'), "the model's ports are the emulator's own");
   // Every table the file names is a table of the catalogue, under its path.
   for (const path of [...factory.objects.keys(), ...factory.databases]) assert.ok(SHIPPED_CATALOGUE.find(path), path);
 });

@@ -3,7 +3,7 @@
 // along, `q_ref`/`q_static` count them, the usage query lists them, transactions see their own view.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { findTable } from '../../src/catalogue/index.js';
+import { findTable, type TableDef } from '../../src/catalogue/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { call, CMDB, get, item, type Json, keysOf, start } from './helpers.js';
 
@@ -391,15 +391,13 @@ describe('the demo seed', () => {
     try {
       const problems: string[] = [];
       const { allTables } = await import('../../src/catalogue/index.js');
-      const { namesAt, namesInterfaces, referenceSites, valuesAt, INTERFACE_WORDS } = await import(
-        '../../src/catalogue/references.js'
-      );
-      const { factoryObjects } = await import('../../src/catalogue/factory.js');
+      const { namesAt, referenceSites, valuesAt } = await import('../../src/catalogue/references.js');
+      const { factoryObjects, isFactoryObject } = await import('../../src/catalogue/factory.js');
       const vdoms = ['root', 'dmz'];
       const holds = (tablePath: string, field: string, vdom: string, name: unknown) => {
         const data = fresh.objects(tablePath, vdom);
         return (Array.isArray(data) ? data : [data]).some((object) =>
-          valuesAt(object, field.split('.')).some((value) => String(value) === String(name)),
+          valuesAt(object, field).some((value) => String(value) === String(name)),
         );
       };
       let names = 0;
@@ -411,9 +409,9 @@ describe('the demo seed', () => {
             for (const site of referenceSites(table)) {
               for (const name of namesAt(object, site)) {
                 names++;
-                if (namesInterfaces(site) && INTERFACE_WORDS.has(String(name))) continue;
                 const found = site.targets.some((target) => {
                   if (factoryObjects().databases.has(target.table)) return true;
+                  if (isFactoryObject(target.table, name, target.field)) return true;
                   const targetGlobal = findTable(target.table)?.scope === 'global';
                   // A global object naming a per-VDOM table names it in whichever VDOM has it.
                   const where = targetGlobal ? ['root'] : global ? vdoms : [vdom];
@@ -429,6 +427,56 @@ describe('the demo seed', () => {
         }
       }
       assert.ok(names > 250, `${names} references walked`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('one reading of references', () => {
+  it("the emulator's usage query and the reference library's UsageIndex name the same users of every demo object", async () => {
+    const fresh = await start();
+    try {
+      const { allTables } = await import('../../src/catalogue/index.js');
+      const { SHIPPED_CATALOGUE } = await import('../../src/catalogue/provider.js');
+      const { UsageIndex } = await import('../../src/plan/references/index.js');
+      const vdoms = ['root', 'dmz'];
+      const where = (global: boolean) => (global ? [null] : vdoms);
+      const readings = allTables().flatMap((table) =>
+        where(table.scope === 'global').map((vdom) => ({
+          vdom,
+          table: table.path,
+          content: fresh.objects(table.path, vdom ?? 'root'),
+        })),
+      );
+      const library = new UsageIndex(readings);
+      const row = (vdom: string | null, table: string, key: unknown, field: string) =>
+        `${vdom ?? 'global'} ${table} ${String(key)} (${field})`;
+      const asked: { table: TableDef; vdom: string | null; key: unknown }[] = [];
+      for (const table of allTables()) {
+        // Only what something can name: an object of another table has no users.
+        if (table.singleton || !table.key || !SHIPPED_CATALOGUE.referrers(table.path).length) continue;
+        for (const vdom of where(table.scope === 'global'))
+          for (const object of fresh.objects(table.path, vdom ?? 'root') as Json[])
+            asked.push({ table, vdom, key: object[table.key] });
+      }
+      const problems: string[] = [];
+      let users = 0;
+      const compare = async ({ table, vdom, key }: (typeof asked)[number]) => {
+        const [path, name] = table.path.split('/');
+        const query = `q_path=${path}&q_name=${name}&mkey=${encodeURIComponent(String(key))}&vdom=${vdom ?? 'root'}`;
+        const answer = (await get(fresh, `${USAGE}?${query}`)).json.results.currently_using as Json[];
+        const device = answer.map((u) => row(u.vdom ?? null, `${u.path}/${u.name}`, u.mkey ?? null, u.attribute));
+        const expected = (library.usersOf(vdom, table.path, key as string) ?? []).map((u) =>
+          row(u.vdom, u.table, u.key, u.field),
+        );
+        users += expected.length;
+        if (JSON.stringify([...device].sort()) !== JSON.stringify([...expected].sort()))
+          problems.push(`${table.path} ${key} in ${vdom}: device ${device.join(', ')}; library ${expected.join(', ')}`);
+      };
+      for (let i = 0; i < asked.length; i += 16) await Promise.all(asked.slice(i, i + 16).map(compare));
+      assert.ok(users > 100, `${users} users compared`);
       assert.deepEqual(problems, []);
     } finally {
       await fresh.close();

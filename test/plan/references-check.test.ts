@@ -2,22 +2,18 @@
 // sent"): what to read, names nobody has, deletes of objects a kept object still names, what could not
 // be checked. Real catalogue references, the shipped factory objects and databases.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { factoryObjects, isFactoryObject } from '../../src/catalogue/factory.js';
 import {
   checkNeeds,
   checkPlan,
-  factoryFacts,
   type CheckOptions,
   type RefStep,
   type TableReading,
 } from '../../src/plan/references/index.js';
-import { ROOT } from '../helpers/cli.js';
 import { chainCreates, create, members, remove, update } from './references-fixtures.js';
 
-const FACTORY = factoryFacts(JSON.parse(readFileSync(join(ROOT, 'src/catalogue/factory-objects-6.4.14.json'), 'utf8')));
-const OPTIONS: CheckOptions = FACTORY;
+const OPTIONS: CheckOptions = { isFactory: isFactoryObject, databases: factoryObjects().databases };
 const ports = ['port1', 'port2', 'port3', 'port4'].map((name) => ({ name, vdom: 'root', type: 'physical' }));
 const read = (table: string, content: TableReading['content'], vdom: string | null = 'root'): TableReading => ({
   vdom,

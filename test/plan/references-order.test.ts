@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { findTable } from '../../src/catalogue/index.js';
-import { orderSteps, referencesOf, type OrderOptions, type RefStep } from '../../src/plan/references/index.js';
+import { referencesOf } from '../../src/catalogue/references.js';
+import { orderSteps, type OrderOptions, type RefStep } from '../../src/plan/references/index.js';
 import {
   chainCreates,
   chainDeletes,

@@ -1,22 +1,15 @@
 // Who names what, from tables read from a device: an object's users (`refs`' fallback, a `-23`
 // explanation), the tables that can name a table, and what nothing names (`unused`) with its delete order.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { allTables } from '../../src/catalogue/index.js';
-import {
-  factoryFacts,
-  findUnused,
-  namingTables,
-  usedByMessage,
-  UsageIndex,
-  type TableReading,
-} from '../../src/plan/references/index.js';
-import { ROOT } from '../helpers/cli.js';
+import { isFactoryObject } from '../../src/catalogue/factory.js';
+import { SHIPPED_CATALOGUE } from '../../src/catalogue/provider.js';
+import { findUnused, usedByMessage, UsageIndex, type TableReading } from '../../src/plan/references/index.js';
 import { members } from './references-fixtures.js';
 
-const FACTORY = factoryFacts(JSON.parse(readFileSync(join(ROOT, 'src/catalogue/factory-objects-6.4.14.json'), 'utf8')));
+const FACTORY = { isFactory: isFactoryObject };
+/** The tables that can name a table, from the catalogue (what `refs` and `unused` read). */
+const namingTables = (table: string) => SHIPPED_CATALOGUE.referrers(table).map((r) => r.table);
 const read = (table: string, content: TableReading['content'], vdom: string | null = 'root'): TableReading => ({
   vdom,
   table,
@@ -74,13 +67,17 @@ describe('the users of an object', () => {
   });
 
   test('the tables that can name a table, from the catalogue', () => {
-    const naming = namingTables(allTables(), 'firewall/address');
+    const naming = namingTables('firewall/address');
     for (const table of ['firewall/policy', 'firewall/addrgrp', 'router/static', 'firewall/central-snat-map'])
       assert.ok(naming.includes(table), table);
     assert.ok(!naming.includes('firewall/address'));
-    assert.ok(namingTables(allTables(), 'system/sdwan').includes('firewall/policy'), 'through zone.name');
-    assert.equal(namingTables(allTables(), 'firewall/address'), naming, 'indexed once');
-    assert.deepEqual(namingTables(allTables(), 'no/such-table'), []);
+    assert.ok(namingTables('system/sdwan').includes('firewall/policy'), 'through zone.name');
+    assert.equal(
+      SHIPPED_CATALOGUE.referrers('firewall/address'),
+      SHIPPED_CATALOGUE.referrers('firewall/address'),
+      'indexed once',
+    );
+    assert.deepEqual(namingTables('no/such-table'), []);
   });
 });
 

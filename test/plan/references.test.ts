@@ -3,14 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { allTables, findTable } from '../../src/catalogue/index.js';
+import { referencesOf, tablesNamedBy, valuesAt } from '../../src/catalogue/references.js';
 import {
   evaluatesTopDown,
   missingRequired,
-  referencesOf,
   refusedReferenceMessage,
-  tablesNamedBy,
   usedByMessage,
-  valuesAt,
   whereOf,
 } from '../../src/plan/references/index.js';
 import { CHAIN, members } from './references-fixtures.js';

@@ -4,19 +4,16 @@
 // deletes may still be named by an object the plan keeps. Problems are values: the caller decides
 // between exit 2, a warning and --force. What the device holds comes from reads the caller makes
 // (checkNeeds says which), concurrently, before calling checkPlan.
+import { referencesOf, valuesAt, type ObjectReference } from '../../catalogue/references.js';
 import {
   isGlobal,
   isSubTableField,
   keyId,
-  referencesOf,
-  SSL_VPN_INTERFACE,
   Tables,
-  valuesAt,
   whereOf,
   type FieldReference,
   type FindTable,
   type Key,
-  type ObjectReference,
   type Obj,
   type RefStep,
   type TableReading,
@@ -34,12 +31,13 @@ export interface TableAt {
 export interface CheckNeeds {
   /** The tables whose objects the check needs (the names the plan sends that it does not bring itself). */
   keys: TableAt[];
-  /** The objects the plan deletes: their users are needed (the usage query, else reads of namingTables). */
+  /** The objects the plan deletes: their users are needed (the usage query, else reads of `catalogue.referrers`). */
   users: ObjectAt[];
 }
 
 export interface CheckOptions {
   find?: FindTable;
+  /** The device's factory objects (the catalogue's `isFactoryObject`: the factory file and its `alsoFactory` rules). */
   isFactory?: IsFactory;
   /** The tables a device fills from its FortiGuard databases (any value accepted there); a leading `/` is taken off. */
   databases?: Iterable<string>;
@@ -57,7 +55,7 @@ export interface ReferenceProblem {
   path: string;
   value: Key;
   /** Where the value was looked for (`in-use`: the deleted object's table). */
-  targets: FieldReference[];
+  targets: readonly FieldReference[];
   message: string;
 }
 
@@ -151,13 +149,11 @@ class Judge {
     });
   }
 
-  /** Names that need no device: a database's, `ssl.root`, what the plan brings, a factory object. */
+  /** Names that need no device: a database's, a factory object (`ssl.root` among them), what the plan brings. */
   resolvedByPlan(ref: ObjectReference, where: string | null): boolean {
     const { value, targets } = ref;
-    for (const t of targets) {
+    for (const t of targets)
       if (this.databases.has(t.table) || this.options.isFactory?.(t.table, value, t.field)) return true;
-      if (value === SSL_VPN_INTERFACE && t.table === 'system/interface') return true;
-    }
     return namesAny(this.facts.providers, this.facts.tables, targets, where, value);
   }
 
@@ -215,7 +211,7 @@ export function checkNeeds(steps: readonly RefStep[], options: CheckOptions = {}
  * object the plan deletes (`in-use`). `device` holds the reads checkNeeds asked for (and any others:
  * the plan's own reads), a table that could not be read with content null: its names are not
  * checked, and said once in `unchecked`. `usersOf` gives an object's users from the device's usage
- * query; by default they are found in `device` (the tables namingTables lists, read).
+ * query; by default they are found in `device` (the tables `catalogue.referrers` lists, read).
  */
 export function checkPlan(
   steps: readonly RefStep[],

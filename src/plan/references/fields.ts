@@ -1,15 +1,8 @@
-// What the values of an object name (CLI.md "References between tables"): the catalogue's `references`
-// read out of plain objects, where each named object lives (the target table's scope), the words that
-// name no object, and an index of objects by the place a reference looks in. The ground the rest of
-// the reference library (order, checks, usage) stands on; pure functions of the catalogue and values.
-import {
-  entryKeyOf,
-  findTable,
-  isGlobal,
-  type FieldSchema,
-  type TableDef,
-  type TableSummary,
-} from '../../catalogue/index.js';
+// The plan's side of references (CLI.md "References between tables"): where each named object lives
+// (the target table's scope), the steps and readings the library takes, and an index of items by the
+// place a reference looks in. What an object names is the catalogue's (src/catalogue/references.ts).
+// The ground the rest of the reference library (order, checks, usage) stands on; pure functions.
+import { findTable, isGlobal, type TableDef, type TableSummary } from '../../catalogue/index.js';
 import type { FieldReference } from '../../catalogue/types.js';
 
 export type Obj = Record<string, unknown>;
@@ -17,17 +10,6 @@ export type Key = string | number;
 /** How table paths are looked up: the catalogue of the device at hand (default the shipped one). */
 export type FindTable = (path: string) => TableDef | undefined;
 export type { FieldReference };
-
-/** One value of an object that names another object. */
-export interface ObjectReference {
-  /** The top-level field that holds it: `srcaddr`. */
-  field: string;
-  /** Where in the object: `srcaddr[].name`, `ipv6[].ip6-upstream-interface`, `device`. */
-  path: string;
-  value: Key;
-  /** The tables (and their field) one of which must hold an object with this value. */
-  targets: FieldReference[];
-}
 
 /** A change of a plan: only `action`, where and what are read (plan.ts's steps fit). */
 export interface RefStep {
@@ -47,10 +29,6 @@ export interface TableReading {
   table: string;
   content: Obj[] | Obj | null;
 }
-
-/** The interface of the SSL VPN tunnel, which every device has (PROTOCOL.md "Words that are not objects"). */
-export const SSL_VPN_INTERFACE = 'ssl.root';
-const INTERFACES = 'system/interface';
 
 export function isObject(value: unknown): value is Obj {
   return !!value && typeof value === 'object' && !Array.isArray(value);
@@ -86,187 +64,6 @@ export function evaluatesTopDown(table: TableSummary): boolean {
   return !table.singleton && table.keyType === 'integer' && name.includes('policy');
 }
 
-type LeafKind = 'value' | 'integer' | 'words' | 'entries';
-
-/** A field that carries references, as read out of values. */
-interface Leaf {
-  kind: LeafKind;
-  path: string;
-  targets: FieldReference[];
-  /** `entries`: the field of each entry that names (`name`). */
-  entryKey?: string;
-  /** An interface reference: also takes `any`, which names nothing. */
-  interfaces: boolean;
-}
-
-/** One field of a table or sub-table that holds references itself or in its entries. */
-interface Walker {
-  name: string;
-  leaf?: Leaf;
-  items?: Walkers;
-}
-
-/** A table's or sub-table's fields that hold references: in the catalogue's order, and by name. */
-interface Walkers {
-  list: Walker[];
-  byName: Map<string, Walker>;
-}
-
-const walkersOf = new WeakMap<Record<string, FieldSchema>, Walkers>();
-
-/**
- * A sub-table's own entries are not references to themselves: `system/sdwan` `zone` (marked as naming
- * `zone.name`), `members[].seq-num` (naming `members.seq-num`), a key naming its own table.
- */
-function definesItself(table: string, dotted: string, target: FieldReference): boolean {
-  return target.table === table && (target.field === dotted || target.field.startsWith(`${dotted}.`));
-}
-
-function compile(table: string, fields: Record<string, FieldSchema>, path: string, dotted: string): Walkers {
-  const out: Walkers = { list: [], byName: new Map() };
-  for (const [name, field] of Object.entries(fields)) {
-    const here = path ? `${path}[].${name}` : name;
-    const hereDotted = dotted ? `${dotted}.${name}` : name;
-    const walker: Walker = { name };
-    const targets = (field.references ?? []).filter((t) => !definesItself(table, hereDotted, t));
-    if (targets.length) {
-      const interfaces = targets.some((t) => t.table === INTERFACES);
-      if (field.type === 'array') {
-        const entryKey = field.items ? entryKeyOf(field.items) : undefined;
-        walker.leaf = {
-          kind: 'entries',
-          path: entryKey ? `${here}[].${entryKey}` : here,
-          targets,
-          entryKey,
-          interfaces,
-        };
-      } else
-        walker.leaf = {
-          kind: field.multiple ? 'words' : field.type === 'integer' ? 'integer' : 'value',
-          path: here,
-          targets,
-          interfaces,
-        };
-    }
-    if (field.items) {
-      const items = compile(table, field.items, here, hereDotted);
-      if (items.list.length) walker.items = items;
-      // Marked on the list and on its entries' key alike: read once, from the entries.
-      if (walker.leaf?.kind === 'entries' && walker.leaf.entryKey && items.byName.get(walker.leaf.entryKey)?.leaf)
-        delete walker.leaf;
-    }
-    if (walker.leaf || walker.items) {
-      out.list.push(walker);
-      out.byName.set(name, walker);
-    }
-  }
-  return out;
-}
-
-/** The fields of a table that carry references, compiled once per field set. */
-function walkers(table: TableDef): Walkers {
-  let compiled = walkersOf.get(table.fields);
-  if (!compiled) {
-    compiled = compile(canonical(table, table.path), table.fields, '', '');
-    walkersOf.set(table.fields, compiled);
-  }
-  return compiled;
-}
-
-/** Whether a value names nothing: empty, or a word no table holds (`any` for an interface). */
-function namesNothing(leaf: Leaf, value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return true;
-  if (typeof value !== 'string' && typeof value !== 'number') return true;
-  if (leaf.kind === 'integer' && Number(value) === 0) return true;
-  return leaf.interfaces && value === 'any';
-}
-
-/** What is told each value that names: the top-level field, the path, the value and where to look. */
-export type ReferenceVisitor = (field: string, path: string, value: Key, targets: FieldReference[]) => void;
-
-function emit(leaf: Leaf, field: string, value: unknown, visit: ReferenceVisitor): void {
-  if (leaf.kind === 'entries') {
-    if (Array.isArray(value))
-      for (const e of value) {
-        const v = isObject(e) && leaf.entryKey ? e[leaf.entryKey] : e;
-        if (!namesNothing(leaf, v)) visit(field, leaf.path, v as Key, leaf.targets);
-      }
-  } else if (leaf.kind === 'words') {
-    if (typeof value === 'string')
-      for (const word of value.split(/\s+/)) if (!namesNothing(leaf, word)) visit(field, leaf.path, word, leaf.targets);
-  } else if (!namesNothing(leaf, value)) visit(field, leaf.path, value as Key, leaf.targets);
-}
-
-function visitField(walker: Walker, value: unknown, field: string, visit: ReferenceVisitor): void {
-  if (value === undefined || value === null) return;
-  if (walker.leaf) emit(walker.leaf, field, value, visit);
-  if (walker.items && Array.isArray(value))
-    for (const entry of value) if (isObject(entry)) collect(walker.items, entry, field, visit);
-}
-
-function collect(list: Walkers, object: Obj, top: string | undefined, visit: ReferenceVisitor): void {
-  // A few fields that name (a member list's entry: `name`): read each; else look up each field the object holds.
-  if (list.list.length <= 4) {
-    for (let k = 0; k < list.list.length; k++) {
-      const walker = list.list[k];
-      visitField(walker, object[walker.name], top ?? walker.name, visit);
-    }
-    return;
-  }
-  for (const name in object) {
-    const walker = list.byName.get(name);
-    if (walker) visitField(walker, object[name], top ?? name, visit);
-  }
-}
-
-/** Each value of an object that names another object, told to `visit` in the object's field order (referencesOf). */
-export function eachReference(table: TableDef, object: Obj, visit: ReferenceVisitor): void {
-  collect(walkers(table), object, undefined, visit);
-}
-
-/**
- * Every value of an object that names another object: single fields, member lists, fields of
- * sub-table entries at any depth, multi-value fields (split on spaces), integer references. `""`,
- * `[]`, `0` and an interface reference's `any` name nothing. In the object's field order.
- */
-export function referencesOf(table: TableDef, object: Obj): ObjectReference[] {
-  const out: ObjectReference[] = [];
-  eachReference(table, object, (field, path, value, targets) => out.push({ field, path, value, targets }));
-  return out;
-}
-
-/** Whether any field of the table carries references (cheap: compiled once per table). */
-export function hasReferences(table: TableDef): boolean {
-  return walkers(table).list.length > 0;
-}
-
-const targetsOfFields = new WeakMap<Walkers, FieldReference[]>();
-
-/** Every table and field a table's fields can name, each once, first seen first. */
-export function targetsOf(table: TableDef): FieldReference[] {
-  const list = walkers(table);
-  let targets = targetsOfFields.get(list);
-  if (!targets) {
-    const seen = new Map<string, FieldReference>();
-    const visit = (ws: Walkers) => {
-      for (const w of ws.list) {
-        for (const t of w.leaf?.targets ?? [])
-          if (!seen.has(`${t.table}\0${t.field}`)) seen.set(`${t.table}\0${t.field}`, t);
-        if (w.items) visit(w.items);
-      }
-    };
-    visit(list);
-    targets = [...seen.values()];
-    targetsOfFields.set(list, targets);
-  }
-  return targets;
-}
-
-/** The tables a table's fields can name (catalogue paths, first seen first). */
-export function tablesNamedBy(table: TableDef): string[] {
-  return [...new Set(targetsOf(table).map((t) => t.table))];
-}
-
 /** The object's value as the plan sends it in an update: each changed field's new value. */
 export function newValues(changes: Record<string, { from: unknown; to: unknown }>): Obj {
   const out: Obj = {};
@@ -278,24 +75,6 @@ export function newValues(changes: Record<string, { from: unknown; to: unknown }
 export function oldValues(changes: Record<string, { from: unknown; to: unknown }>): Obj {
   const out: Obj = {};
   for (const name in changes) out[name] = changes[name].from;
-  return out;
-}
-
-/**
- * The values an object holds at a reference's target field: its key (`name`), or the keys of its
- * sub-table entries for a path through sub-tables (`zone.name`: each `zone` entry's `name`).
- */
-export function valuesAt(object: Obj, field: string): Key[] {
-  const parts = field.split('.');
-  let level: unknown[] = [object];
-  for (const part of parts.slice(0, -1))
-    level = level.flatMap((o) => (isObject(o) && Array.isArray(o[part]) ? (o[part] as unknown[]) : []));
-  const last = parts[parts.length - 1];
-  const out: Key[] = [];
-  for (const o of level) {
-    const value = isObject(o) ? o[last] : undefined;
-    if (typeof value === 'string' || typeof value === 'number') out.push(value);
-  }
   return out;
 }
 

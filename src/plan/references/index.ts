@@ -1,22 +1,19 @@
 // The reference library (CLI.md "References between tables"): what objects name, the order a plan's
 // steps must be written in, the checks before a plan is sent, who names an object, what nothing names,
 // and the explanations of a device's refusals. Pure functions of the catalogue and plain values: the
-// commands read the device and print; nothing here sends a request.
+// commands read the device and print; nothing here sends a request. What an object names, which tables
+// can name a table and which objects are factory objects are the catalogue's facts
+// (src/catalogue/references.ts, factory.ts), which this library reads.
 export {
   evaluatesTopDown,
   isGlobal,
   keyId,
   missingRequired,
-  referencesOf,
-  SSL_VPN_INTERFACE,
-  tablesNamedBy,
   targetName,
-  valuesAt,
   whereOf,
   type FieldReference,
   type FindTable,
   type Key,
-  type ObjectReference,
   type Obj,
   type RefStep,
   type TableReading,
@@ -32,7 +29,7 @@ export {
   type TableAt,
   type Unchecked,
 } from './check.js';
-export { findUnused, namingTables, UsageIndex, type IsFactory, type ObjectAt, type Unused } from './usage.js';
+export { findUnused, UsageIndex, type IsFactory, type ObjectAt, type Unused } from './usage.js';
 export {
   missingMessage,
   inUseMessage,
@@ -41,4 +38,3 @@ export {
   userName,
   type RefUser,
 } from './messages.js';
-export { factoryFacts, type FactoryFile } from './factory.js';

@@ -30,12 +30,12 @@ export function objectName(table: string, key: Key | null, vdom?: string | null)
 }
 
 /** The distinct target tables (a sub-table's entries as `system/sdwan zone`) in the catalogue's order. */
-function targetNames(targets: FieldReference[]): string[] {
+function targetNames(targets: readonly FieldReference[]): string[] {
   return [...new Set(targets.map(targetName))];
 }
 
 /** A reference to an object neither the device nor the plan has. */
-export function missingMessage(who: string, field: string, value: Key, targets: FieldReference[]): string {
+export function missingMessage(who: string, field: string, value: Key, targets: readonly FieldReference[]): string {
   const names = targetNames(targets);
   return names.length === 1
     ? `${who} ${field} names ${names[0]} ${quoted(value)}: not on the device, not in the document`
@@ -51,7 +51,7 @@ export function inUseMessage(who: string, field: string, value: Key, target: Fie
  * A write the device refused for a reference (`-3`, `-651`), the field and value it lacks known:
  * `srcaddr names "nope", which is not in firewall/address or firewall/addrgrp`.
  */
-export function refusedReferenceMessage(field: string, value: Key, targets: FieldReference[]): string {
+export function refusedReferenceMessage(field: string, value: Key, targets: readonly FieldReference[]): string {
   return `${field} names ${quoted(value)}, which is not in ${either(targetNames(targets))}`;
 }
 

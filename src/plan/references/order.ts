@@ -5,17 +5,8 @@
 // just before itself, what it still waits for, so an object moves only as far forward as it must.
 // A circle is opened where it closes: the object that would wait on an object already waiting on
 // it is written without those fields, and a closing update adds them once their objects exist.
-import {
-  eachReference,
-  evaluatesTopDown,
-  oldValues,
-  Tables,
-  type FindTable,
-  type Key,
-  type Obj,
-  type ReferenceVisitor,
-  type RefStep,
-} from './fields.js';
+import { eachReference, type ReferenceVisitor } from '../../catalogue/references.js';
+import { evaluatesTopDown, oldValues, Tables, type FindTable, type Key, type Obj, type RefStep } from './fields.js';
 import { eachNamed, lookup, readSteps, type PlanFacts } from './steps.js';
 
 const NONE: number[] = [];
@@ -136,15 +127,15 @@ class Order {
       if (this.into === NONE) this.into = [];
       this.into.push(p);
     };
-    this.intoProviders = (field, _path, value, targets) => {
-      if (this.keep(field))
-        eachNamed(facts.providers, this.tables, targets, facts.steps[this.current].where, value, addProvider);
+    this.intoProviders = (site, value) => {
+      if (this.keep(site.field))
+        eachNamed(facts.providers, this.tables, site.targets, facts.steps[this.current].where, value, addProvider);
     };
     const waitFor = (d: number) => {
       if (d !== this.current) this.wait(d, this.current);
     };
-    this.intoDeletes = (_field, _path, value, targets) =>
-      eachNamed(facts.deletes, this.tables, targets, facts.steps[this.current].where, value, waitFor);
+    this.intoDeletes = (site, value) =>
+      eachNamed(facts.deletes, this.tables, site.targets, facts.steps[this.current].where, value, waitFor);
     this.deps = steps.map((_, i) => this.providersOf(i, all));
     this.waitForStopNaming();
     this.waitInTables();
@@ -251,7 +242,7 @@ class Order {
     const fields = new Set<string>();
     const step = this.steps[node];
     if (node >= this.n || !def || !values || (step.action !== 'create' && step.action !== 'update')) return fields;
-    eachReference(def, values, (field, _path, value, targets) => {
+    eachReference(def, values, ({ field, targets }, value) => {
       if (
         field !== def.key &&
         targets.some((t) => lookup(this.facts.providers, this.tables, t, where, value).includes(other))

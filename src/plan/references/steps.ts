@@ -2,14 +2,13 @@
 // step's object lives, the values its create or update sends, the objects its creates and renames
 // bring (and the sub-table entries other fields can name), and the objects its deletes remove.
 import { devicePicksKey, type TableDef } from '../../catalogue/index.js';
+import { targetsOf, valuesAt } from '../../catalogue/references.js';
 import {
   canonical,
   isGlobal,
   isSubTableField,
   newValues,
   Places,
-  targetsOf,
-  valuesAt,
   whereOf,
   type FieldReference,
   type Filed,
@@ -52,7 +51,12 @@ export function lookup<T>(
 }
 
 /** Whether an item is filed where one of the targets, looked for from `where`, is. */
-function filedForAny<T>(e: Filed<T>, tables: Tables, targets: FieldReference[], where: string | null): boolean {
+function filedForAny<T>(
+  e: Filed<T>,
+  tables: Tables,
+  targets: readonly FieldReference[],
+  where: string | null,
+): boolean {
   for (const target of targets) {
     if (e.table !== target.table || e.field !== (isSubTableField(target.field) ? target.field : '')) continue;
     const def = tables.get(target.table);
@@ -65,7 +69,7 @@ function filedForAny<T>(e: Filed<T>, tables: Tables, targets: FieldReference[], 
 function visitFiled<T>(
   e: Filed<T>,
   tables: Tables,
-  targets: FieldReference[],
+  targets: readonly FieldReference[],
   where: string | null,
   visit: (item: T) => void,
 ): void {
@@ -76,7 +80,7 @@ function visitFiled<T>(
 export function namesAny<T>(
   places: Places<T>,
   tables: Tables,
-  targets: FieldReference[],
+  targets: readonly FieldReference[],
   where: string | null,
   value: Key,
 ): boolean {
@@ -93,7 +97,7 @@ export function namesAny<T>(
 export function eachNamed<T>(
   places: Places<T>,
   tables: Tables,
-  targets: FieldReference[],
+  targets: readonly FieldReference[],
   where: string | null,
   value: Key,
   visit: (item: T) => void,

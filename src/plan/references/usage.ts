@@ -1,8 +1,9 @@
 // Who names what, from the content of tables read from a device: the users of an object (`cmdb refs`
-// where the device's usage query does not answer, and the explanation of a `-23` refusal), the tables
-// that can name a table (what to read for that), and the objects nothing names (`cmdb unused`), with
-// the order to delete them.
+// where the device's usage query does not answer, and the explanation of a `-23` refusal), and the
+// objects nothing names (`cmdb unused`), with the order to delete them. The tables to read for either
+// are those the catalogue says can name them (`catalogue.referrers(table)`).
 import type { TableDef } from '../../catalogue/index.js';
+import { referencesOf, tablesNamedBy, valuesAt } from '../../catalogue/references.js';
 import {
   canonical,
   isGlobal,
@@ -10,10 +11,7 @@ import {
   isSubTableField,
   keyId,
   Places,
-  referencesOf,
   Tables,
-  tablesNamedBy,
-  valuesAt,
   whereOf,
   type FindTable,
   type Key,
@@ -31,7 +29,7 @@ export interface ObjectAt {
   key: Key;
 }
 
-/** Whether an object is one of the device's factory objects (the factory file, `ssl.root`, ...). */
+/** Whether an object is one of the device's factory objects (the catalogue's `isFactoryObject`). */
 export type IsFactory = (table: string, key: Key, field?: string) => boolean;
 
 interface ReadObject {
@@ -66,7 +64,7 @@ export class UsageIndex {
   /** The readings that could not be read: the tables they could name may have users nobody saw. */
   private readonly unread: { where: string | null; names: Set<string> }[] = [];
 
-  /** From the content of the tables that can name the objects asked about (namingTables), per VDOM and global. */
+  /** From the content of the tables that can name the objects asked about (`catalogue.referrers`), per VDOM, global. */
   constructor(readings: readonly TableReading[], options: { find?: FindTable } = {}) {
     this.tables = new Tables(options.find);
     for (const reading of readings) {
@@ -109,29 +107,6 @@ export class UsageIndex {
   }
 }
 
-const namersOf = new WeakMap<readonly TableDef[], Map<string, string[]>>();
-
-/**
- * The tables whose fields can name objects of a table (its catalogue path), from a catalogue's tables
- * (`catalogue.all()`): what `refs` reads where the device's usage query does not answer. The index
- * is built once per list of tables.
- */
-export function namingTables(all: readonly TableDef[], table: string): string[] {
-  let index = namersOf.get(all);
-  if (!index) {
-    index = new Map();
-    for (const def of all)
-      for (const named of tablesNamedBy(def)) {
-        const list = index.get(named) ?? [];
-        const path = canonical(def, def.path);
-        if (!list.includes(path)) list.push(path);
-        index.set(named, list);
-      }
-    namersOf.set(all, index);
-  }
-  return index.get(table) ?? [];
-}
-
 export interface Unused {
   /** The objects nothing names, in the order read (tables as read, objects in the device's order). */
   unused: ObjectAt[];
@@ -145,7 +120,7 @@ export interface Unused {
  * The objects of some tables that nothing names (`cmdb unused`), an object named only by unused
  * objects counting as unused (a group nothing uses and members nothing else uses; two objects that
  * name only each other too). `readings` holds those tables and every table that can name them
- * (namingTables), per VDOM and global. Factory objects (`isFactory`, or `q_static` as the device
+ * (`catalogue.referrers`), per VDOM and global. Factory objects (`isFactory`, or `q_static` as the device
  * marks them) are never listed, and what they name is used.
  */
 export function findUnused(
