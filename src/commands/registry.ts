@@ -310,6 +310,28 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./refs.js')).run,
   }),
   defineCommand({
+    signature: 'unused [tables...]',
+    writes: 'delete',
+    devices: 'each',
+    output: { what: 'objects', formats: ['table', 'json', 'yaml', 'ndjson', 'csv'] },
+    description:
+      'objects nothing names (default: addresses, services, schedules, pools, VIPs, security profiles); --delete them',
+    group: 'objects',
+    args: { tables: 'table' },
+    tables: { keyed: ['L'], singleton: [] },
+    options: [
+      { flags: '--delete', description: 'delete them, a group before its members, after showing them and asking' },
+      ...ROWS_OPTIONS,
+      ...WRITE_OPTIONS,
+    ],
+    examples: [
+      'cmdb unused firewall/address',
+      'cmdb unused -o json',
+      'cmdb unused firewall/address firewall/addrgrp --delete --dry-run',
+    ],
+    load: async () => (await import('./unused.js')).run,
+  }),
+  defineCommand({
     signature: 'export [tables...]',
     devices: 'each',
     output: { what: 'a config document', formats: ['yaml', 'json', 'cli', 'table'], default: 'yaml' },
