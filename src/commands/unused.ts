@@ -11,15 +11,7 @@ import { vdomQuery } from '../request/table.js';
 import type { Context } from '../run/context.js';
 import { mostSevere } from '../severity.js';
 import { describeError } from '../run/hints.js';
-import {
-  confirmWrite,
-  lineTable,
-  printWrite,
-  requestWrite,
-  runWrites,
-  vdomsFor,
-  type WriteOptions,
-} from './common/request.js';
+import { confirmWrite, lineTable, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
 import { rowsView } from './refs.js';
 
 /** What CLI.md lists: addresses and groups (IPv4, IPv6), services and groups, schedules, pools, VIPs, profiles. */
