@@ -99,7 +99,9 @@ export async function planDeletes(
     return { keys: order, inOrder, details };
   }
   const usersAt = new Map<string, RefUser[] | null>();
-  steps.forEach((s, i) => usersAt.set(`${s.vdom}\0${keyId(s.key)}`, found.users[i]));
+  steps.forEach((s, i) => {
+    usersAt.set(`${s.vdom}\0${keyId(s.key)}`, found.users[i]);
+  });
   const checked = checkPlan(steps, [], {
     find,
     isFactory: (t, k, f) => isFactoryObject(t, k, f),
