@@ -305,7 +305,7 @@ export const COMMANDS: readonly CommandDef[] = [
     examples: [
       'cmdb refs firewall/address lan-net',
       'cmdb refs system/interface port1 -o json',
-      "cmdb refs firewall/schedule/recurring always --vdom '*'",
+      "cmdb refs firewall.schedule/recurring always --vdom '*'",
     ],
     load: async () => (await import('./refs.js')).run,
   }),
