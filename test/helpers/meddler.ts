@@ -18,7 +18,7 @@ export interface OwnAnswer {
  */
 export async function startMeddler(
   target: string,
-  before: (req: IncomingMessage, body: Buffer) => Promise<OwnAnswer | void>,
+  before: (req: IncomingMessage, body: Buffer) => Promise<OwnAnswer | undefined>,
 ): Promise<Meddler> {
   const to = new URL(target);
   const server = createServer(async (req, res) => {
