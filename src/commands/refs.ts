@@ -1,30 +1,15 @@
 // `cmdb refs`: where an object is used (CLI.md "References between tables"): one row per object and
 // top-level field that names it, from the device's usage query where it answers, else by reading the
 // tables that can name it, in every VDOM asked.
-import { CmdbError, EXIT, UsageError } from '../errors.js';
+import { CmdbError, EXIT } from '../errors.js';
 import type { Context } from '../run/context.js';
 import type { Row } from '../output/index.js';
 import { keysHint, parseMkey, requireKeyed } from '../request/table.js';
-import { lineTable, vdomsFor, type ShownOptions } from './common/request.js';
+import { lineTable, rowsView, vdomsFor, type ShownOptions } from './common/request.js';
 import { objectsAt, usersOfObjects } from './common/users.js';
 
 /** The columns of `refs` (and its JSON's fields). */
-export const REFS_COLUMNS = ['vdom', 'table', 'key', 'field'] as const;
-
-/** How rows of fixed columns are shown: --columns among them, --wide, the header line. */
-export function rowsView(
-  columns: readonly string[],
-  keyField: string,
-  shown: ShownOptions,
-): { keyField: string; fields: string[]; keepColumns: true; wide?: true; headers?: boolean } {
-  if (shown.wide && shown.columns !== undefined)
-    throw new UsageError('--wide and --columns do not go together', 'give --wide for every column, or --columns a,b');
-  const asked = shown.columns?.split(',').map((c) => c.trim()) ?? [...columns];
-  const unknown = asked.find((c) => !columns.includes(c));
-  if (unknown !== undefined)
-    throw new UsageError(`'${unknown}' is not a column here`, `columns: ${columns.join(', ')}`);
-  return { keyField, fields: asked, keepColumns: true, wide: shown.wide || undefined, headers: shown.headers };
-}
+const REFS_COLUMNS = ['vdom', 'table', 'key', 'field'] as const;
 
 /** `cmdb refs <table> <key>`: the objects that name it; nothing: no output, exit 0; a key the table lacks: exit 6. */
 export async function run(

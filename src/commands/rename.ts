@@ -25,7 +25,8 @@ async function rename(
   requireKeyed(table, 'rename');
   if (table.keyType === 'integer' || !table.key)
     throw new UsageError(
-      `${table.path} is keyed by ${table.key ? `an integer (${table.key})` : 'position'}: its objects have no name to change`,
+      `${table.path} is keyed by ${table.key ? `an integer (${table.key})` : 'position'}: ` +
+        'its objects have no name to change',
       table.key ? `give it another number with 'cmdb clone ${table.path} <${table.key}> <new-${table.key}>'` : null,
     );
   requireOperation(table, { force: ctx.settings.force, say: ctx.out }, 'U');

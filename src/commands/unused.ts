@@ -11,8 +11,15 @@ import { vdomQuery } from '../request/table.js';
 import type { Context } from '../run/context.js';
 import { mostSevere } from '../severity.js';
 import { describeError } from '../run/hints.js';
-import { confirmWrite, lineTable, printWrite, requestWrite, runWrites, type WriteOptions } from './common/request.js';
-import { rowsView } from './refs.js';
+import {
+  confirmWrite,
+  lineTable,
+  printWrite,
+  rowsView,
+  requestWrite,
+  runWrites,
+  type WriteOptions,
+} from './common/request.js';
 
 /** What CLI.md lists: addresses and groups (IPv4, IPv6), services and groups, schedules, pools, VIPs, profiles. */
 export const DEFAULT_UNUSED_TABLES = [

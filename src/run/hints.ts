@@ -258,7 +258,7 @@ function referenceWords(err: ApiError): { message: string; hint: string | null }
   if (err.missingReference)
     return {
       message: `cannot ${verb} ${what}: it names an object the device does not have`,
-      hint: 'the device said which value below; create that object first, or name one the device has',
+      hint: "the device's words name the value: create that object first, or name one the device has",
     };
   return undefined;
 }

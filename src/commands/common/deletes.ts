@@ -2,7 +2,9 @@
 // tables"): ordered so that an object goes before the objects it names (a group of groups), and checked
 // that nothing kept still names one (the device's usage query, else reads): such a delete is refused
 // with exit 2, each listed, unless --force. On a terminal, what uses an object is shown before the question.
+import { ApiError, MalformedAnswerError } from '../../api/errors.js';
 import { isGlobal, type TableDef } from '../../catalogue/index.js';
+import { describeError } from '../../run/hints.js';
 import { isFactoryObject } from '../../catalogue/factory.js';
 import { UsageError } from '../../errors.js';
 import {
@@ -51,7 +53,8 @@ async function current(ctx: Context, table: TableDef, query: QueryParams) {
 
 /**
  * Plans the deletes of `keys`: several in their order, checked that no object not deleted names one
- * (exit 2 unless --force); one (on a terminal) with its users, for the question.
+ * (exit 2 unless --force); one (on a terminal) with its users, for the question. A device that answers
+ * the reads with an error or not as the API does: said once, and the deletes go as given, unchecked.
  */
 export async function planDeletes(
   ctx: Context,
@@ -59,6 +62,19 @@ export async function planDeletes(
   keys: Key[],
   query: QueryParams,
 ): Promise<PlannedDeletes> {
+  try {
+    return await plan(ctx, table, keys, query);
+  } catch (err) {
+    if (!(err instanceof ApiError || err instanceof MalformedAnswerError)) throw err;
+    ctx.out.notice(
+      `${table.path}: what uses the objects could not be read (${describeError(err).message}): ` +
+        'the deletes go in the order given, not checked',
+    );
+    return { keys, inOrder: false, details: [] };
+  }
+}
+
+async function plan(ctx: Context, table: TableDef, keys: Key[], query: QueryParams): Promise<PlannedDeletes> {
   const path = table.aliasOf ?? table.path;
   const keyField = table.key!;
   const asked = new Set(keys.map(keyId));
@@ -110,10 +126,11 @@ export async function planDeletes(
   });
   for (const u of checked.unchecked) ctx.out.notice(u.message);
   const problems = checked.problems.map((p) => p.message);
+  const many = problems.length > 1;
   if (problems.length && !ctx.settings.force)
     throw new UsageError(
-      `${problems.length === 1 ? 'an object not deleted names one to delete' : `${problems.length} objects not deleted name ones to delete`}: ` +
-        problems.join('; '),
+      `${many ? `${problems.length} objects` : 'an object'} not deleted ${many ? 'name ones' : 'names one'} ` +
+        `to delete: ${problems.join('; ')}`,
       'delete those too (on the same line), change them first, or give --force to send the deletes anyway',
     );
   for (const problem of problems) ctx.out.warn(`${problem} (sent anyway: --force)`);

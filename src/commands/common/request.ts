@@ -256,6 +256,21 @@ export function readView(table: TableDef, query: QueryParams, shown: ShownOption
   };
 }
 
+/** How rows of fixed columns are shown: --columns among them, --wide, the header line. */
+export function rowsView(
+  columns: readonly string[],
+  keyField: string,
+  shown: ShownOptions,
+): { keyField: string; fields: string[]; keepColumns: true; wide?: true; headers?: boolean } {
+  if (shown.wide && shown.columns !== undefined)
+    throw new UsageError('--wide and --columns do not go together', 'give --wide for every column, or --columns a,b');
+  const asked = shown.columns?.split(',').map((c) => c.trim()) ?? [...columns];
+  const unknown = asked.find((c) => !columns.includes(c));
+  if (unknown !== undefined)
+    throw new UsageError(`'${unknown}' is not a column here`, `columns: ${columns.join(', ')}`);
+  return { keyField, fields: asked, keepColumns: true, wide: shown.wide || undefined, headers: shown.headers };
+}
+
 /**
  * The view of a preview of several tables (`export -o table`): --columns names fields of at least one
  * of them (a table nobody describes takes any name).
