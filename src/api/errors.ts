@@ -65,6 +65,14 @@ export class ApiError extends CmdbApiError {
     return this.code === -5 || this.code === -15;
   }
 
+  /**
+   * Whether the device refused a write for naming an object it does not have: `-3` answered to a POST
+   * or PUT with HTTP 500 (a missing object of the path answers 404), PROTOCOL.md "References and integrity".
+   */
+  get missingReference(): boolean {
+    return this.code === -3 && this.status >= 500 && (this.subject.method === 'POST' || this.subject.method === 'PUT');
+  }
+
   /** Whether the device said the object is not there (-3 or 404). */
   get notFound(): boolean {
     return this.code === -3 || this.status === 404;

@@ -6,7 +6,7 @@ import type { Command, CommanderError } from 'commander';
 import { CmdbApiError } from '../api/errors.js';
 import { CmdbError, EXIT } from '../errors.js';
 import { COMMANDS, PARENTS } from '../commands/registry.js';
-import type { CommandDef, Run } from '../commands/define.js';
+import { writesWith, type CommandDef, type Run } from '../commands/define.js';
 import { readKeychainEarly } from '../device/early.js';
 import { namesSeveral } from '../device/select.js';
 import { readArgv } from '../grammar/argv.js';
@@ -187,7 +187,7 @@ export async function main(
   /** The command under way may send a write (for what an interruption says). */
   let writing = false;
   const run = async (def: CommandDef, args: Record<string, unknown>, options: object, globals: object) => {
-    writing = !!def.writes && !(options as { dryRun?: boolean }).dryRun;
+    writing = writesWith(def, options);
     // Device resolution (profiles, keychain, HTTP) is loaded only by commands that reach a device.
     const made = runContext(io, env, globals as GlobalOptions, { formats: def.output });
     ctx = made;
@@ -202,7 +202,7 @@ export async function main(
       const command = {
         name,
         devices: def.devices,
-        writes: !!def.writes && !opts.dryRun,
+        writes: writesWith(def, options),
         yes: !!opts.yes,
         what: typedTargets(def, args),
         asks: def.asks,

@@ -52,8 +52,11 @@ export interface CommandDef {
    * "Many devices"); 'one' needs exactly one; absent, it talks to no device and ignores -d.
    */
   readonly devices?: 'each' | 'one';
-  /** It changes the device (unless --dry-run): on several devices a terminal is asked once first. */
-  readonly writes?: boolean;
+  /**
+   * It changes the device (unless --dry-run): on several devices a terminal is asked once first. An
+   * option's name (camelCase): it writes only with that option (`unused --delete`).
+   */
+  readonly writes?: boolean | string;
   /**
    * 'plan': on several devices it reads every one and shows each plan before the one question
    * (apply), instead of asking before anything is read.
@@ -65,6 +68,13 @@ export interface CommandDef {
   readonly notes?: readonly string[];
   /** Imports the command's module (only when it runs) and gives its run(). */
   readonly load: () => Promise<Run<never, never>>;
+}
+
+/** Whether a run of a command with these options may send a write (never with --dry-run). */
+export function writesWith(def: Pick<CommandDef, 'writes'>, options: object): boolean {
+  const given = options as Record<string, unknown>;
+  if (given.dryRun || !def.writes) return false;
+  return typeof def.writes === 'string' ? !!given[def.writes] : true;
 }
 
 /**

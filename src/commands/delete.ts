@@ -41,18 +41,24 @@ async function remove(
   const mkeys = keys.map((k) => parseMkey(table, k, { vdoms: vdomsFor(ctx, table) }));
   const query = vdomQuery(vdomsFor(ctx, table));
   const where = query.vdom ? ` in ${query.vdom.includes('*') ? 'every VDOM' : `vdom ${query.vdom.join(', ')}`}` : '';
+  // Several keys are ordered and checked; one is shown with its users before a terminal's question.
+  const asks = ctx.prompt.interactive && !opts.yes && !opts.dryRun;
+  const plan =
+    mkeys.length > 1 || asks
+      ? await (await import('./common/deletes.js')).planDeletes(ctx, table, mkeys, query)
+      : { keys: mkeys, inOrder: false, details: [] };
   await confirmWrite(
     ctx,
     opts,
     `delete ${mkeys.length === 1 ? `${table.path} ${mkeys[0]}` : `${mkeys.length} objects of ${table.path}`}${where}?`,
-    mkeys.length > 1 ? [mkeys.join(', ')] : [],
+    [...(mkeys.length > 1 ? [plan.keys.join(', ')] : []), ...plan.details],
   );
   if (opts.atomic)
     return (await import('./common/atomic.js')).runAtomically(
       ctx,
       opts,
       table,
-      mkeys.map((key) => ({ action: 'delete', key })),
+      plan.keys.map((key) => ({ action: 'delete', key })),
     );
   if (mkeys.length === 1) {
     const result = await requestWrite(
@@ -68,8 +74,9 @@ async function remove(
   // Several VDOMs: one result per key and VDOM.
   const several = severalVdoms(query);
   await forEachConcurrent(
-    mkeys,
-    concurrency,
+    plan.keys,
+    // A delete that must wait for another (a group before the group it is a member of): one at a time.
+    plan.inOrder ? 1 : concurrency,
     (mkey) =>
       bulkItem(
         mkey,

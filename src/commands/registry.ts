@@ -30,6 +30,12 @@ const COLUMN_OPTIONS = [
   },
 ] as const satisfies readonly OptionDef[];
 
+/** Rows of fixed columns (`refs`, `unused`): the same choices as a table's objects. */
+const ROWS_OPTIONS = [
+  ...COLUMN_OPTIONS,
+  { flags: '--no-headers', description: 'table and csv: leave out the header line' },
+] as const satisfies readonly OptionDef[];
+
 const BODY_OPTIONS = [
   { flags: '-f, --file <path>', description: "body from a JSON or YAML file ('-' for stdin)", kind: 'file' },
   { flags: '--data <json>', description: 'body as JSON', kind: 'none' },
@@ -191,6 +197,21 @@ export const COMMANDS: readonly CommandDef[] = [
     load: async () => (await import('./clone.js')).run,
   }),
   defineCommand({
+    signature: 'rename <table> <key> <new-key>',
+    writes: true,
+    devices: 'each',
+    description: 'give an object a new name; the device makes the objects that name it follow',
+    group: 'objects',
+    args: { table: 'table', key: 'key', 'new-key': 'none' },
+    tables: { keyed: ['U'], singleton: [] },
+    options: WRITE_OPTIONS,
+    examples: [
+      'cmdb rename firewall/address dmz-net dmz-lan',
+      'cmdb rename firewall/addrgrp published public-servers --dry-run',
+    ],
+    load: async () => (await import('./rename.js')).run,
+  }),
+  defineCommand({
     signature: 'update <table> [args...]',
     writes: true,
     devices: 'each',
@@ -271,6 +292,44 @@ export const COMMANDS: readonly CommandDef[] = [
       'cmdb delete firewall.ipmacbinding/table 1 --dry-run',
     ],
     load: async () => (await import('./delete.js')).run,
+  }),
+  defineCommand({
+    signature: 'refs <table> <key>',
+    devices: 'each',
+    output: { what: 'references', formats: ['table', 'json', 'yaml', 'ndjson', 'csv'] },
+    description: "where an object is used: each object and field naming it (the device's usage query, else reads)",
+    group: 'objects',
+    args: { table: 'table', key: 'key' },
+    tables: { keyed: ['R'], singleton: [] },
+    options: ROWS_OPTIONS,
+    examples: [
+      'cmdb refs firewall/address lan-net',
+      'cmdb refs system/interface port1 -o json',
+      "cmdb refs firewall.schedule/recurring always --vdom '*'",
+    ],
+    load: async () => (await import('./refs.js')).run,
+  }),
+  defineCommand({
+    signature: 'unused [tables...]',
+    writes: 'delete',
+    devices: 'each',
+    output: { what: 'objects', formats: ['table', 'json', 'yaml', 'ndjson', 'csv'] },
+    description:
+      'objects nothing names (default: addresses, services, schedules, pools, VIPs, security profiles); --delete them',
+    group: 'objects',
+    args: { tables: 'table' },
+    tables: { keyed: ['L'], singleton: [] },
+    options: [
+      { flags: '--delete', description: 'delete them, a group before its members, after showing them and asking' },
+      ...ROWS_OPTIONS,
+      ...WRITE_OPTIONS,
+    ],
+    examples: [
+      'cmdb unused firewall/address',
+      'cmdb unused -o json',
+      'cmdb unused firewall/address firewall/addrgrp --delete --dry-run',
+    ],
+    load: async () => (await import('./unused.js')).run,
   }),
   defineCommand({
     signature: 'export [tables...]',

@@ -2,6 +2,7 @@
 // under the cursor: commands, options, values from the catalogue, and from the device or the profiles.
 import { areaOf, describeOperations, type TableDef, type TableSummary } from '../catalogue/index.js';
 import type { Catalogue } from '../catalogue/provider.js';
+import { referenceSites } from '../catalogue/references.js';
 import type { GlobalOptions } from '../settings.js';
 import { FILTER_TERM } from '../request/filter.js';
 import { COMMON_FORMATS, OUTPUT_FORMATS, SHELLS, type TableRule, type ValueKind } from '../grammar/types.js';
@@ -122,16 +123,40 @@ function fieldCandidates(t: TableDef): Candidate[] {
   }));
 }
 
-/** `--set field=value`: field names first (no space: the value follows), then the field's enum values. */
-function setCandidates(cur: string, t: TableDef): Candidate[] {
+/** The tables whose keys a top-level field names (`srcaddr`: addresses and groups), in the catalogue's order. */
+function namedTables(t: TableDef, field: string): string[] {
+  const tables = referenceSites(t)
+    // The field itself, or the entries of its list (`srcaddr[].name`): not fields deeper inside.
+    .filter((site) => site.field === field && site.path.length <= 2)
+    .flatMap((site) => site.targets.filter((target) => !target.field.includes('.')).map((target) => target.table));
+  return [...new Set(tables)];
+}
+
+/**
+ * `--set field=value` (and `field+=`, `field-=` of update): field names first (no space: the value
+ * follows), then the field's enum values, or for a reference the keys of the tables it names, from the
+ * device (cached as keys are); after a comma, the next value of a list.
+ */
+async function setCandidates(
+  cur: string,
+  t: TableDef,
+  keysOf: (tables: string[]) => Promise<Candidate[]>,
+): Promise<Candidate[]> {
   const eq = cur.indexOf('=');
   if (eq < 0)
     return matching(
       cur,
       fieldCandidates(t).map((c) => ({ ...c, value: `${c.value}=`, noSpace: true })),
     );
-  const field = cur.slice(0, eq);
-  return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
+  const op = cur[eq - 1] === '+' || cur[eq - 1] === '-' ? 1 : 0;
+  const field = cur.slice(0, eq - op);
+  const named = namedTables(t, field);
+  if (!named.length) return matching(cur, candidatesOf((t.fields[field]?.enum ?? []).map((v) => `${field}=${v}`)));
+  const head = cur.slice(0, Math.max(eq + 1, cur.lastIndexOf(',') + 1));
+  return matching(
+    cur,
+    (await keysOf(named)).map((c) => ({ ...c, value: head + c.value })),
+  );
 }
 
 /** `--filter field<op>value[,…]`: field names, then the enum values of the field after its operator. */
@@ -233,7 +258,18 @@ async function valueCandidates(
     }
     case 'set': {
       const t = await table();
-      return { candidates: t ? setCandidates(cur, t) : [] };
+      const keysOf = async (paths: string[]) => {
+        const catalogue = await sources.catalogue(lineOptions(p));
+        const found = await Promise.all(
+          paths.map(async (path) => {
+            const named = catalogue.find(path);
+            if (!named || named.singleton || !named.key) return [];
+            return (await sources.keys(named, lineOptions(p))).map((k) => ({ value: k, description: path }));
+          }),
+        );
+        return found.flat();
+      };
+      return { candidates: t ? await setCandidates(cur, t, keysOf) : [] };
     }
     case 'apipath':
       return { candidates: apiPathCandidates(await sources.catalogue(lineOptions(p)), cur) };

@@ -10,7 +10,7 @@ import type { Device } from '../device/device.js';
 import { isObject } from '../objects/normalize.js';
 import { settleConcurrent } from '../request/bulk.js';
 import { READ_CONCURRENCY, readConfiguration } from './read.js';
-import { UsageIndex, type Key, type ObjectAt, type RefUser, type TableReading } from './references/index.js';
+import { UsageIndex, whereOf, type Key, type ObjectAt, type RefUser, type TableReading } from './references/index.js';
 
 export const USAGE_PATH = 'monitor/system/object/usage';
 
@@ -117,7 +117,8 @@ export async function findUsers(
     if (!queryWorks) return void toRead.push(i);
     try {
       const found = await queryUsers(client, table, at, options.signal);
-      if (found) users[i] = found;
+      // The device names the VDOM it was asked in also for a user in a global table: it has none.
+      if (found) users[i] = found.map((u) => ({ ...u, vdom: whereOf(catalogue.find(u.table), u.vdom) }));
       else toRead.push(i);
     } catch (error) {
       if (!unavailable(error)) throw error;

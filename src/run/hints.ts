@@ -70,6 +70,16 @@ const VALUE_ERROR_CODES: ReadonlySet<number> = new Set([-651, -8, -9, -50, -72])
 
 const isValueError = (code: number | null) => code !== null && VALUE_ERROR_CODES.has(code);
 
+/**
+ * The refusals about references (CLI.md "References between tables", "Exit codes"): an object still
+ * in use (-23), a value the CLI layer cannot parse (-651), a write naming an object the device lacks
+ * (-3 with HTTP 500 to a POST or PUT) are requests rejected, whatever the HTTP status.
+ */
+function referenceExit(err: ApiError): number | undefined {
+  if (err.code === -23 || err.code === -651 || err.missingReference) return EXIT.REJECTED;
+  return undefined;
+}
+
 /** Where the device's body names the failure class, it decides over the HTTP status (CLI.md). */
 function apiExit(status: number, code: number | null): number {
   if (code === -5 || code === -15) return EXIT.REJECTED;
@@ -109,6 +119,8 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
       `the device does not allow ${subject.method} on ${what}`,
       'this endpoint takes another method (-X GET, POST, PUT or DELETE): see the API reference of its release',
     );
+  const refused = referenceWords(err);
+  if (refused) return refused;
   if ((code === -3 || status === 404) && rawPath) {
     // A raw request (cmdb api): a path of any API tree.
     return say(
@@ -122,16 +134,6 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
       subject.mkey === undefined
         ? 'the device does not have this table (check the path with cmdb tables), or the VDOM does not exist'
         : keysHint(subject.tablePath ?? '', subject.vdoms),
-    );
-  }
-  if (code === -23) {
-    return say(
-      `cannot ${verb} ${what}${where}: it is in use by other objects`,
-      supports(subject.tablePath, 'R')
-        ? `find the references with 'cmdb get ${subject.tablePath} ` +
-            `${subject.mkey === undefined ? '<key>' : shellWord(subject.mkey)} --with-meta' (q_ref) ` +
-            `and remove them first`
-        : 'remove the references to it first',
     );
   }
   if (status === 401) {
@@ -227,6 +229,38 @@ function apiWords(err: ApiError): { message: string; hint: string | null } {
     `the device rejected the request to ${verb} ${what}${where}${detail ? `: ${detail}` : ''} (HTTP ${status})`,
     `check the field values against 'cmdb schema ${subject.tablePath || '<table>'}'`,
   );
+}
+
+/** `cmdb refs <table> <key>` for a hint, with the VDOM asked when it was one (pasted, it asks the same). */
+export function refsCommand(tablePath: string, key: string | number, vdoms?: readonly string[]): string {
+  const vdom = vdoms?.length === 1 && vdoms[0] !== '*' ? ` --vdom ${shellWord(vdoms[0])}` : '';
+  return `cmdb refs ${tablePath} ${shellWord(key)}${vdom}`;
+}
+
+/**
+ * A refusal about references in words (CLI.md "References between tables"), before the command
+ * explains it with what it reads (src/commands/common/refusals.ts): an object still in use (-23), a
+ * write naming an object the device does not have (-3 with HTTP 500 to a POST or PUT).
+ */
+function referenceWords(err: ApiError): { message: string; hint: string | null } | undefined {
+  const { subject } = err;
+  const what = `${target(subject)}${inVdom(subject)}`;
+  const verb = VERB[subject.method] ?? subject.method;
+  if (err.code === -23)
+    return {
+      message: `cannot ${verb} ${what}: it is in use by other objects`,
+      hint:
+        subject.tablePath && subject.mkey !== undefined
+          ? `see what uses it with '${refsCommand(subject.tablePath, subject.mkey, subject.vdoms)}' ` +
+            'and remove those references first'
+          : 'remove the references to it first',
+    };
+  if (err.missingReference)
+    return {
+      message: `cannot ${verb} ${what}: it names an object the device does not have`,
+      hint: "the device's words name the value: create that object first, or name one the device has",
+    };
+  return undefined;
 }
 
 /**
@@ -551,7 +585,7 @@ export function describeError(err: unknown, typed?: TypedLine): Shown {
   const none = { status: null, code: null, cliError: null };
   if (err instanceof ApiError) {
     return {
-      exit: apiExit(err.status, err.code),
+      exit: referenceExit(err) ?? apiExit(err.status, err.code),
       status: err.status,
       code: err.code,
       cliError: err.cliError,

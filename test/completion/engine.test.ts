@@ -265,6 +265,37 @@ describe('fields', () => {
     assert.deepEqual(await values('update log.disk/setting --set max-log-file-size='), []);
   });
 
+  it('completes a reference with the keys of the tables it names, from the device, after = += -= and a comma', async () => {
+    const keysOf = (table: string) => (table === 'firewall/address' ? ['lan-net', 'dmz-net'] : ['internal-nets']);
+    const asked: string[] = [];
+    const sources: Sources = {
+      ...stub().sources,
+      keys: async (table: TableDef) => {
+        asked.push(table.path);
+        return keysOf(table.path);
+      },
+    };
+    assert.deepEqual(await values('create firewall/policy --set srcaddr=', sources), [
+      'srcaddr=dmz-net',
+      'srcaddr=internal-nets',
+      'srcaddr=lan-net',
+    ]);
+    assert.ok(asked.includes('firewall/address') && asked.includes('firewall/addrgrp'), asked.join());
+    assert.deepEqual(await values('update firewall/policy 1 --set srcaddr+=l', sources), ['srcaddr+=lan-net']);
+    assert.deepEqual(await values('update firewall/addrgrp g --set member-=d', sources), ['member-=dmz-net']);
+    assert.deepEqual(await values('update firewall/addrgrp g --set member+=lan-net,d', sources), [
+      'member+=lan-net,dmz-net',
+    ]);
+    // A single-value reference: the interfaces a route names.
+    const routes = await values('create router/static --set device=', {
+      ...stub().sources,
+      keys: async (table: TableDef) => (table.path === 'system/interface' ? ['port1', 'port2'] : []),
+    });
+    assert.deepEqual(routes, ['device=port1', 'device=port2']);
+    // A field that names nothing still offers its enum values only.
+    assert.deepEqual(await values('create firewall/policy --set action=d', sources), ['action=deny']);
+  });
+
   it('completes --key with a field name', async () => {
     assert.deepEqual(await values('list firewall.ipmacbinding/table --key se'), ['seq-num']);
   });

@@ -130,6 +130,19 @@ describe('bash', () => {
     ]);
   });
 
+  it("completes a reference's value with the keys of the tables it names, from the device", async (t) => {
+    if (!needShells(t, 'bash')) return;
+    const env = shellEnv(device);
+    assert.deepEqual((await bashComplete('cmdb create firewall/policy --set srcaddr=lan', env)).candidates, [
+      'lan-net',
+    ]);
+    assert.deepEqual(
+      (await bashComplete('cmdb update firewall/addrgrp internal-nets --set member+=dmz', env)).candidates,
+      ['dmz-net'],
+    );
+    assert.deepEqual((await bashComplete('cmdb create router/static --set device=port1', env)).candidates, ['port1']);
+  });
+
   it('leaves file names to bash', async (t) => {
     if (!needShells(t, 'bash')) return;
     const dir = bodyFolder();
@@ -196,6 +209,14 @@ describe('zsh', () => {
     assert.equal(value.line, 'cmdb update log.disk/setting --set roll-day=monday ');
   });
 
+  it("completes a reference's value with the keys of the tables it names, from the device", async (t) => {
+    if (!needShells(t, 'zsh')) return;
+    const env = shellEnv(device);
+    const value = await zshComplete('cmdb update firewall/addrgrp internal-nets --set member-=lan', env);
+    assert.deepEqual(value.candidates, ['member-=lan-net']);
+    assert.equal(value.line, 'cmdb update firewall/addrgrp internal-nets --set member-=lan-net ');
+  });
+
   it('leaves file names to zsh', async (t) => {
     if (!needShells(t, 'zsh')) return;
     const dir = bodyFolder();
@@ -244,6 +265,14 @@ describe('fish', () => {
     ]);
     assert.deepEqual((await fishComplete('cmdb update log.disk/setting --set roll-day=mo', shellEnv())).candidates, [
       'roll-day=monday',
+    ]);
+  });
+
+  it("completes a reference's value with the keys of the tables it names, from the device", async (t) => {
+    if (!needShells(t, 'fish')) return;
+    const env = shellEnv(device);
+    assert.deepEqual((await fishComplete('cmdb create firewall/policy --set dstaddr=web', env)).candidates, [
+      'dstaddr=web-server',
     ]);
   });
 

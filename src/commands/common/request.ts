@@ -6,6 +6,7 @@ import { isGlobal, nearestNames, type TableDef, type TableSummary } from '../../
 import { redactSecrets } from '../../catalogue/secrets.js';
 import type { Context } from '../../run/context.js';
 import { describeError } from '../../run/hints.js';
+import { ApiError } from '../../api/errors.js';
 import { EXIT, UsageError, WriteOutcomeError } from '../../errors.js';
 import { mostSevere } from '../../severity.js';
 import type { BulkSink, Read, ReadData, Refusal, RenderOptions, Row } from '../../output/index.js';
@@ -98,6 +99,11 @@ export async function request(
   return client.request({ ...req, tablePath: table.path, group: table.group });
 }
 
+/** A write's answer, with the refusals of some VDOMs explained (`explained[i]` is `failed[i]` in words). */
+export interface Written extends WriteAnswer {
+  explained?: unknown[];
+}
+
 /**
  * Sends a write, confirmed first when it goes to several VDOMs, and settles its outcome when its
  * answer is lost (src/outcome: applied, not_applied or unknown).
@@ -108,11 +114,35 @@ export async function requestWrite(
   table: TableDef,
   req: Omit<ApiRequest, 'tablePath' | 'group'>,
   expected: Expectation | null,
-): Promise<WriteAnswer> {
+): Promise<Written> {
   const body =
     req.body && typeof req.body === 'object' ? [JSON.stringify(redactSecrets(table.fields, req.body as Row))] : [];
   await confirmSeveralVdoms(ctx, opts, writeInWords(table, req), req.query, body);
-  return settleWrite(await ctx.device().client(), table, req, expected);
+  const client = await ctx.device().client();
+  let answer: WriteAnswer;
+  try {
+    answer = await settleWrite(client, table, req, expected);
+  } catch (err) {
+    throw await explainWrite(ctx, table, req, err);
+  }
+  if (!answer.failed?.some(explainable)) return answer;
+  // Several VDOMs: each refusal explained in its own VDOM.
+  const explained = await Promise.all(answer.failed.map((err) => explainWrite(ctx, table, req, err)));
+  return { ...answer, explained };
+}
+
+/** A refusal whose words need reading: -23, -651, -3 with HTTP 500 to a POST or PUT, a missing attribute. */
+function explainable(err: unknown): err is ApiError {
+  return (
+    err instanceof ApiError &&
+    (err.code === -23 || err.code === -651 || err.missingReference || /MUST be set/.test(err.cliError ?? ''))
+  );
+}
+
+/** A refusal in words that say what to fix (src/commands/common/refusals.ts), loaded only for one. */
+async function explainWrite(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, err: unknown) {
+  if (!explainable(err)) return err;
+  return (await import('./refusals.js')).explainRefusal(ctx, table, req, err);
 }
 
 function asRows(results: unknown): Row[] {
@@ -147,9 +177,12 @@ export function shapeRead(result: ApiResult, single: boolean): ReadData {
  * The VDOMs that refused a request to several, each as the user sees its error; and those in which a
  * write whose answer was lost was read back and not found applied (`lost`), with that outcome.
  */
-function refusals(result: WriteAnswer): Refusal[] {
+function refusals(result: Written): Refusal[] {
   return [
-    ...(result.failed ?? []).map((err) => ({ vdom: err.subject.vdoms?.[0] ?? null, report: describeError(err) })),
+    ...(result.failed ?? []).map((err, i) => ({
+      vdom: err.subject.vdoms?.[0] ?? null,
+      report: describeError(result.explained?.[i] ?? err),
+    })),
     ...(result.lost ?? []).map((l) => ({ vdom: l.vdom, report: describeError(l.error), outcome: l.error.outcome })),
   ];
 }
@@ -161,7 +194,7 @@ function refusals(result: WriteAnswer): Refusal[] {
 export async function printWrite(
   ctx: Context,
   opts: WriteOptions,
-  result: WriteAnswer,
+  result: Written,
   verb: string,
   table: TableDef,
   mkey?: string | number,
@@ -221,6 +254,21 @@ export function readView(table: TableDef, query: QueryParams, shown: ShownOption
     hideMeta: !query.with_meta && !fields?.some((f) => f.startsWith('q_')),
     conf: { table, changed: !!query['exclude-default-values'] },
   };
+}
+
+/** How rows of fixed columns are shown: --columns among them, --wide, the header line. */
+export function rowsView(
+  columns: readonly string[],
+  keyField: string,
+  shown: ShownOptions,
+): { keyField: string; fields: string[]; keepColumns: true; wide?: true; headers?: boolean } {
+  if (shown.wide && shown.columns !== undefined)
+    throw new UsageError('--wide and --columns do not go together', 'give --wide for every column, or --columns a,b');
+  const asked = shown.columns?.split(',').map((c) => c.trim()) ?? [...columns];
+  const unknown = asked.find((c) => !columns.includes(c));
+  if (unknown !== undefined)
+    throw new UsageError(`'${unknown}' is not a column here`, `columns: ${columns.join(', ')}`);
+  return { keyField, fields: asked, keepColumns: true, wide: shown.wide || undefined, headers: shown.headers };
 }
 
 /**

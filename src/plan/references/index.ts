@@ -33,6 +33,7 @@ export { findUnused, UsageIndex, type IsFactory, type ObjectAt, type Unused } fr
 export {
   missingMessage,
   inUseMessage,
+  objectName,
   refusedReferenceMessage,
   usedByMessage,
   userName,
