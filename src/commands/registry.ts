@@ -63,6 +63,12 @@ const PLAN_OPTIONS = [
   },
 ] as const satisfies readonly OptionDef[];
 
+/** Readers of the device's own syntax (`.conf`): a block of a table the device does not know refuses the file. */
+const STRICT_OPTION = {
+  flags: '--strict',
+  description: '.conf: a block for a table this device does not know is an error (exit 2), not a note',
+} as const satisfies OptionDef;
+
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
@@ -166,9 +172,15 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', body: 'none' },
     tables: { keyed: ['C'], singleton: ['C'] },
     options: [
-      ...BODY_OPTIONS,
+      {
+        ...BODY_OPTIONS[0],
+        description:
+          "body from a JSON, YAML or .conf file (the device's syntax: its blocks of the table; '-' for stdin)",
+      },
+      ...BODY_OPTIONS.slice(1),
       CONCURRENCY('an array body'),
       { flags: '--atomic', description: 'all or nothing: every element in one device transaction' },
+      STRICT_OPTION,
       ...WRITE_OPTIONS,
     ],
     examples: [
@@ -317,7 +329,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       {
         flags: '-f, --file <path>',
-        description: "the desired config document, YAML or JSON ('-' for stdin)",
+        description: "the desired config document: YAML, JSON or the device's own syntax ('-' for stdin)",
         kind: 'file',
       },
       {
@@ -327,7 +339,7 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       {
         flags: '--dir <dir>',
-        description: 'each device against DIR/<device>.yaml (as export --dir writes them)',
+        description: 'each device against DIR/<device>.yaml or .conf (as export --dir writes them)',
         kind: 'file',
       },
       {
@@ -335,6 +347,7 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'also list objects of the keyed tables the document names that it does not list',
       },
       ...PLAN_OPTIONS,
+      STRICT_OPTION,
     ],
     examples: [
       'cmdb diff -f fw1.yaml',
@@ -355,7 +368,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       {
         flags: '-f, --file <path>',
-        description: "the desired config document, YAML or JSON ('-' for stdin)",
+        description: "the desired config document: YAML, JSON or the device's own syntax ('-' for stdin)",
         kind: 'file',
       },
       {
@@ -365,7 +378,7 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       {
         flags: '--dir <dir>',
-        description: 'each device from DIR/<device>.yaml (as export --dir writes them)',
+        description: 'each device from DIR/<device>.yaml or .conf (as export --dir writes them)',
         kind: 'file',
       },
       {
@@ -374,6 +387,7 @@ export const COMMANDS: readonly CommandDef[] = [
           'delete objects of the keyed tables the document names that it does not list (never factory objects)',
       },
       ...PLAN_OPTIONS,
+      STRICT_OPTION,
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       {
         flags: '--dry-run',

@@ -12,6 +12,7 @@ import { isObject, keyId, type Obj } from '../objects/normalize.js';
 import { settleConcurrent } from '../request/bulk.js';
 import { normalizeContent, type DocumentTable, type TableContent } from './document.js';
 import type { Comparison } from './plan.js';
+import { hasVerb } from './verbs.js';
 
 /** Tables read at once over the device's one connection pool. */
 export const READ_CONCURRENCY = 8;
@@ -240,7 +241,7 @@ export async function readCurrent(
       const actual = first?.content ?? [];
       return {
         desired: { ...d, table },
-        actual: options.prune ? await markStatic(client, d, table, actual) : actual,
+        actual: options.prune || hasVerb(d.verbs, 'purge') ? await markStatic(client, d, table, actual) : actual,
         ...(options.defaults ? { defaults: await defaults.get(table.path) } : {}),
       };
     },
