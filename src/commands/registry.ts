@@ -186,6 +186,7 @@ export const COMMANDS: readonly CommandDef[] = [
     examples: [
       'cmdb create firewall/address --set name=lab-net --set subnet=10.20.0.0/24',
       'cmdb create firewall/address -f addresses.yaml',
+      'cmdb create firewall/address -f snippet.conf',
       'cmdb create router/static --set dst=10.30.0.0/16 --set gateway=10.10.10.254 --set device=port4',
     ],
     load: async () => (await import('./create.js')).run,
@@ -353,6 +354,7 @@ export const COMMANDS: readonly CommandDef[] = [
       'cmdb diff -f fw1.yaml',
       'cmdb diff -f fw1.yaml --prune -o json',
       'cmdb diff -f fw1.yaml --ignore-fields comment,uuid',
+      'cmdb diff -f snippet.conf --strict   # exit 10',
     ],
     load: async () => (await import('./diff.js')).run,
   }),
@@ -395,7 +397,11 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
     ],
-    examples: ['cmdb apply -f fw1.yaml --dry-run', 'cmdb apply -f fw1.yaml --prune --atomic --yes'],
+    examples: [
+      'cmdb apply -f fw1.yaml --dry-run',
+      'cmdb apply -f fw1.yaml --prune --atomic --yes',
+      'cmdb apply -f snippet.conf --yes',
+    ],
     load: async () => (await import('./apply.js')).run,
   }),
   defineCommand({
