@@ -83,7 +83,7 @@ function checkTable(
   path: string,
   content: unknown,
   catalogue: DocumentCatalogue,
-  lines?: { table: number; objects: number[] },
+  lines?: { table: number; objects: number[]; fields: Record<string, number>[] },
 ): DocumentTable {
   const tablePath = normalizeTablePath(path);
   const wellFormed = isWellFormedTablePath(tablePath);
@@ -112,9 +112,11 @@ function checkTable(
     const file = lines ? `${source}:${lines.objects[i] ?? lines.table}` : source;
     const at = where(vdom, tablePath, list ? i : undefined);
     const problems = validateObject(table, object);
+    // A `.conf`: the line of the first field at fault (`member.name` → `member`'s line), else the object's.
+    const line = lines?.fields[i]?.[problems[0]?.field.split('.')[0] ?? ''];
     if (problems.length)
       throw new UsageError(
-        `${file}: ${at}: ${problems.map((p) => p.message).join('; ')}`,
+        `${line === undefined ? file : `${source}:${line}`}: ${at}: ${problems.map((p) => p.message).join('; ')}`,
         `see each field's type and limits with 'cmdb schema ${tablePath}'`,
       );
     if (!list || !table.key) return;
@@ -326,7 +328,7 @@ export function readConfDocument(
   const tables: DocumentTable[] = [];
   for (const t of conf.tables) {
     const content = t.table.singleton ? (t.objects[0]?.fields ?? {}) : t.objects.map((o) => o.fields);
-    const lines = { table: t.line, objects: t.objects.map((o) => o.line) };
+    const lines = { table: t.line, objects: t.objects.map((o) => o.line), fields: t.objects.map((o) => o.lines) };
     const checked = checkTable(source, t.vdom, t.table.path, content, catalogue, lines);
     const lists = new Map<number, { line: number; append: Obj; unselect: Obj }>();
     t.objects.forEach((o, i) => {

@@ -331,7 +331,8 @@ function confBodies(text: string, source: string, table: TableDef, strict: boole
           `${source}:${object.line}: ${list in object.append ? 'append' : 'unselect'} ${list} in a file given to create`,
           `give the whole list with set ${list}, or 'cmdb apply -f ${source}'`,
         );
-      checkBody(table, object.fields, `${source}:${object.line}`);
+      const [problem] = table.known ? validateObject(table, object.fields) : [];
+      checkBody(table, object.fields, `${source}:${object.lines[problem?.field.split('.')[0] ?? ''] ?? object.line}`);
       bodies.push(object.fields);
     }
   }

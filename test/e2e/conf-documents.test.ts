@@ -214,6 +214,22 @@ describe('the verbs, each a step of the plan', () => {
     expectCode(await run(['diff', '-f', path]), 0);
   });
 
+  test('append and unselect on a multi-value option (one string of words on the device)', async () => {
+    await device('PUT', 'system/interface/port1?vdom=root', { allowaccess: 'ping https' });
+    const path = file(
+      'access.conf',
+      'config system interface',
+      '    edit "port1"',
+      '        append allowaccess ssh https',
+      '        unselect allowaccess ping',
+      '    next',
+      'end',
+    );
+    expectCode(await run(['apply', '-f', path, '--yes', '-o', 'json']), 0);
+    assert.equal(find('system/interface', 'name', 'port1')!.allowaccess, 'https ssh');
+    expectCode(await run(['diff', '-f', path]), 0);
+  });
+
   test('rename is an update of the key; the lines after it name the new key; done once', async () => {
     await device('POST', 'firewall/address?vdom=root', { name: 'old-name', subnet: '10.9.9.0 255.255.255.0' });
     const path = file(
@@ -452,7 +468,7 @@ describe('errors name the file and line; nothing is sent', () => {
     [
       'a value its field refuses',
       ['config firewall address', '    edit "a"', '        set color 99', '    next', 'end'],
-      /bad\.conf:2: firewall\/address \(vdom root, object 1\): 'color' must be between 0 and 32/,
+      /bad\.conf:3: firewall\/address \(vdom root, object 1\): 'color' must be between 0 and 32/,
     ],
     [
       'a word for a number',
