@@ -53,6 +53,8 @@ export interface TableVerbs {
   lists: Map<number, { line: number; append: Obj; unselect: Obj }>;
   /** `delete`, `purge`, `rename`, `move`, in file order. */
   steps: ConfStep[];
+  /** A snippet (no backup header): its sub-table entries merge by key into the device's. */
+  mergeEntries: boolean;
 }
 
 /** A document read and checked: its tables (the global ones first), where it came from, how it was written. */
@@ -335,7 +337,8 @@ export function readConfDocument(
       if (Object.keys(o.append).length || Object.keys(o.unselect).length)
         lists.set(i, { line: o.line, append: o.append, unselect: o.unselect });
     });
-    tables.push(lists.size || t.steps.length ? { ...checked, verbs: { source, lists, steps: t.steps } } : checked);
+    const verbs = { source, lists, steps: t.steps, mergeEntries: !conf.backup };
+    tables.push(lists.size || t.steps.length || !conf.backup ? { ...checked, verbs } : checked);
   }
   // Global tables first, as every document's (readDocument).
   return {

@@ -9,7 +9,7 @@ import { changedFields, type FieldChange } from '../objects/compare.js';
 import { isObject, keyId, keyOf, nameOf, type Obj } from '../objects/normalize.js';
 import type { DocumentTable, TableContent } from './document.js';
 import { orderMoves, type OrderMove } from './order.js';
-import { deletesOf, hasVerb, movesOf, renamesOf, withListVerbs } from './verbs.js';
+import { deletesOf, hasVerb, mergedEntries, movesOf, renamesOf, withListVerbs } from './verbs.js';
 
 /** Where a change happens: `vdom` null for a global table, `key` null for a singleton. */
 export interface PlanEntry {
@@ -176,9 +176,13 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
     const { vdom, table } = desired;
     tables.set(table.path, table);
     const at = { vdom, table: table.path };
+    /** A snippet's object as compared: its sub-table entries merged by key into the device's. */
+    const merged = (object: Obj, current: Obj | undefined) =>
+      desired.verbs?.mergeEntries ? mergedEntries(table.fields, object, current) : object;
     if (!Array.isArray(desired.content)) {
       const current = isObject(actual) ? actual : {};
-      update({ ...at, key: null }, table, desiredOf(table, desired.content, ignore, current, defaults), current);
+      const object = merged(desired.content, current);
+      update({ ...at, key: null }, table, desiredOf(table, object, ignore, current, defaults), current);
       continue;
     }
     // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
@@ -234,7 +238,7 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
         if (create({ ...at, key }, table, desiredOf(table, object, ignore))) deviceOrder.push(key);
         continue;
       }
-      update({ ...at, key }, table, desiredOf(table, object, ignore, current, defaults), current);
+      update({ ...at, key }, table, desiredOf(table, merged(object, current), ignore, current, defaults), current);
     }
     // A file's `move` lines say the order themselves; otherwise a table whose order matters takes the document's.
     const moved = hasVerb(verbs, 'move')

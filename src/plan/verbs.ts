@@ -1,11 +1,11 @@
 // The verbs of a `.conf` besides `set` (CLI.md "Verbs") against the device's current table: members
 // added and removed relative to its lists, renames and explicit moves as the steps they need now
 // (none when the device already shows them done, so a second apply finds nothing to do).
-import type { FieldSchema, TableDef } from '../catalogue/index.js';
+import { entryKeyOf, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { isMetaField } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import { isObject, keyId, keyOf, type Obj } from '../objects/normalize.js';
-import type { ConfStep } from '../syntax/index.js';
+import { memberField, type ConfStep } from '../syntax/index.js';
 import type { TableVerbs } from './document.js';
 
 type Key = string | number;
@@ -149,3 +149,37 @@ export function movesOf(
 /** Whether a table's verbs include `purge` (its objects the file does not list are deleted) or `move`. */
 export const hasVerb = (verbs: TableVerbs | undefined, verb: ConfStep['verb']): boolean =>
   !!verbs?.steps.some((s) => s.verb === verb);
+
+/**
+ * A snippet's sub-table entries merged by key into the device's (CLI.md "Snippet or backup"): an entry
+ * it states changes only the fields it states, one it does not state stays; entries' own sub-tables
+ * the same way. Member lists (`set srcaddr "a" "b"`) are whole values, as `set` is on the device.
+ */
+export function mergedEntries(fields: Record<string, FieldSchema>, object: Obj, current: Obj | undefined): Obj {
+  if (!current) return object;
+  let out: Obj | undefined;
+  for (const [name, value] of Object.entries(object)) {
+    const schema = fields[name];
+    const held = current[name];
+    if (
+      schema?.type !== 'array' ||
+      !schema.items ||
+      memberField(schema) ||
+      !Array.isArray(value) ||
+      !Array.isArray(held)
+    )
+      continue;
+    const items = schema.items;
+    const key = entryKeyOf(items);
+    if (key === undefined) continue;
+    const merged = held.filter(isObject).map(plain);
+    for (const entry of value.filter(isObject)) {
+      const at = merged.findIndex((e) => keyId(e[key]) === keyId(entry[key]));
+      if (at < 0) merged.push(entry);
+      else merged[at] = { ...merged[at], ...mergedEntries(items, entry, merged[at]) };
+    }
+    out ??= { ...object };
+    out[name] = merged;
+  }
+  return out ?? object;
+}

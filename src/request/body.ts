@@ -326,9 +326,10 @@ function confBodies(text: string, source: string, table: TableDef, strict: boole
       );
     for (const object of t.objects) {
       const list = Object.keys(object.append)[0] ?? Object.keys(object.unselect)[0];
+      const verb = list !== undefined && list in object.append ? 'append' : 'unselect';
       if (list !== undefined)
         throw new UsageError(
-          `${source}:${object.line}: ${list in object.append ? 'append' : 'unselect'} ${list} in a file given to create`,
+          `${source}:${object.lines[list] ?? object.line}: ${verb} ${list} in a file given to create`,
           `give the whole list with set ${list}, or 'cmdb apply -f ${source}'`,
         );
       const [problem] = table.known ? validateObject(table, object.fields) : [];

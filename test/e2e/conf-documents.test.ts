@@ -230,6 +230,41 @@ describe('the verbs, each a step of the plan', () => {
     expectCode(await run(['diff', '-f', path]), 0);
   });
 
+  test("a snippet's sub-table entries merge by key into the device's; a backup's replace them whole", async () => {
+    const rules = () =>
+      (find('router/access-list', 'name', 'mgmt nets')!.rule as Obj[]).map((r) => [r.id, r.prefix, r['exact-match']]);
+    const had = rules();
+    assert.ok(had.length === 3, JSON.stringify(had));
+    const block = [
+      'config router access-list',
+      '    edit "mgmt nets"',
+      '        config rule',
+      '            edit 1',
+      '                set exact-match enable',
+      '            next',
+      '        end',
+      '    next',
+      'end',
+    ];
+    const path = file('rule.conf', ...block);
+    expectCode(await run(['apply', '-f', path, '--yes', '-o', 'json']), 0);
+    assert.deepEqual(rules(), [[1, had[0][1], 'enable'], ...had.slice(1)], 'rules 2 and 3 stay');
+    expectCode(await run(['diff', '-f', path]), 0);
+    const whole = file(
+      'whole.conf',
+      '#config-version=FGVM64-6.4.14-FW-build2093-230912:opmode=0:vdom=0:user=admin',
+      ...block,
+    );
+    const plan = await run(['diff', '-f', whole, 'router/access-list', '-o', 'json']);
+    expectCode(plan, 10);
+    const update = json<{ update: { key: string; changes: Record<string, { to: Obj[] }> }[] }>(plan).update;
+    assert.deepEqual(
+      update.find((u) => u.key === 'mgmt nets')?.changes.rule.to.map((r) => r.id),
+      [1],
+      'a backup states the whole list',
+    );
+  });
+
   test('rename is an update of the key; the lines after it name the new key; done once', async () => {
     await device('POST', 'firewall/address?vdom=root', { name: 'old-name', subnet: '10.9.9.0 255.255.255.0' });
     const path = file(
