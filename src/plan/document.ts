@@ -51,6 +51,8 @@ export interface TableVerbs {
   source: string;
   /** By the index of an object in `content`: the members its `append` and `unselect` lines add and remove. */
   lists: Map<number, { line: number; append: Obj; unselect: Obj }>;
+  /** By the index of an object in `content`: the fields its `unset` lines return to the device's default. */
+  unset: Map<number, string[]>;
   /** `delete`, `purge`, `rename`, `move`, in file order. */
   steps: ConfStep[];
   /** A snippet (no backup header): its sub-table entries merge by key into the device's. */
@@ -333,12 +335,14 @@ export function readConfDocument(
     const lines = { table: t.line, objects: t.objects.map((o) => o.line), fields: t.objects.map((o) => o.lines) };
     const checked = checkTable(source, t.vdom, t.table.path, content, catalogue, lines);
     const lists = new Map<number, { line: number; append: Obj; unselect: Obj }>();
+    const unset = new Map<number, string[]>();
     t.objects.forEach((o, i) => {
       if (Object.keys(o.append).length || Object.keys(o.unselect).length)
         lists.set(i, { line: o.line, append: o.append, unselect: o.unselect });
+      if (o.unset.length) unset.set(i, o.unset);
     });
-    const verbs = { source, lists, steps: t.steps, mergeEntries: !conf.backup };
-    tables.push(lists.size || t.steps.length || !conf.backup ? { ...checked, verbs } : checked);
+    const verbs = { source, lists, unset, steps: t.steps, mergeEntries: !conf.backup };
+    tables.push(lists.size || unset.size || t.steps.length || !conf.backup ? { ...checked, verbs } : checked);
   }
   // Global tables first, as every document's (readDocument).
   return {

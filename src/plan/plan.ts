@@ -89,6 +89,8 @@ export interface Comparison {
   desired: DocumentTable;
   actual: TableContent;
   defaults?: Obj;
+  /** The table's defaults, for a `.conf`'s `unset` lines (the device's, where the catalogue's may differ or lack one). */
+  unsetTo?: Obj;
 }
 
 /** How a plan compares and what it may send (CLI.md "Configuration as code"). */
@@ -172,16 +174,24 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
     steps.push(step);
     return true;
   };
-  for (const { desired, actual, defaults } of comparisons) {
+  for (const { desired, actual, defaults, unsetTo } of comparisons) {
     const { vdom, table } = desired;
     tables.set(table.path, table);
     const at = { vdom, table: table.path };
     /** A snippet's object as compared: its sub-table entries merged by key into the device's. */
     const merged = (object: Obj, current: Obj | undefined) =>
       desired.verbs?.mergeEntries ? mergedEntries(table.fields, object, current) : object;
+    /** The object with its `unset` fields at the table's defaults as the device gives them. */
+    const unset = (object: Obj, index: number) => {
+      const names = desired.verbs?.unset.get(index);
+      if (!names || !unsetTo) return object;
+      const out = { ...object };
+      for (const name of names) if (unsetTo[name] !== undefined && !isMetaField(name)) out[name] = unsetTo[name];
+      return out;
+    };
     if (!Array.isArray(desired.content)) {
       const current = isObject(actual) ? actual : {};
-      const object = merged(desired.content, current);
+      const object = merged(unset(desired.content, 0), current);
       update({ ...at, key: null }, table, desiredOf(table, object, ignore, current, defaults), current);
       continue;
     }
@@ -215,7 +225,7 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
       const lists = verbs?.lists.get(index);
       let key = keyOf(table, stated);
       let current: Obj | undefined;
-      let object = stated;
+      let object = unset(stated, index);
       if (devicePicksKey(table, key)) {
         const name = nameOf(table, object);
         current = name === undefined ? undefined : byName.get(name);

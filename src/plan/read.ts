@@ -237,12 +237,16 @@ export async function readCurrent(
         prefer: (n) => names.prefer(n),
       });
       names.answered(namesOf(d.table), table.path);
-      if (options.defaults && !defaults.has(table.path)) defaults.set(table.path, readDefaults(client, table, d.vdom));
+      // `unset` lines of a `.conf` return fields to the device's defaults: read them as a document without defaults would.
+      const unsets = !!d.verbs?.unset.size;
+      if ((options.defaults || unsets) && !defaults.has(table.path))
+        defaults.set(table.path, readDefaults(client, table, d.vdom));
       const actual = first?.content ?? [];
       return {
         desired: { ...d, table },
         actual: options.prune || hasVerb(d.verbs, 'purge') ? await markStatic(client, d, table, actual) : actual,
         ...(options.defaults ? { defaults: await defaults.get(table.path) } : {}),
+        ...(unsets ? { unsetTo: await defaults.get(table.path) } : {}),
       };
     },
     READ_CONCURRENCY,

@@ -214,6 +214,23 @@ describe('the verbs, each a step of the plan', () => {
     expectCode(await run(['diff', '-f', path]), 0);
   });
 
+  test("unset takes the device's default where the catalogue gives none (?action=default)", async () => {
+    assert.equal(find('firewall.service/custom', 'name', 'PING')!.icmptype, 8);
+    const path = file(
+      'unset.conf',
+      'config firewall service custom',
+      '    edit "PING"',
+      '        unset icmptype',
+      '    next',
+      'end',
+    );
+    const plan = await run(['diff', '-f', path, '-o', 'json']);
+    expectCode(plan, 10);
+    assert.deepEqual(json<{ update: Obj[] }>(plan).update, [
+      { vdom: 'root', table: 'firewall.service/custom', key: 'PING', changes: { icmptype: { from: 8, to: 0 } } },
+    ]);
+  });
+
   test('append and unselect on a multi-value option (one string of words on the device)', async () => {
     await device('PUT', 'system/interface/port1?vdom=root', { allowaccess: 'ping https' });
     const path = file(
