@@ -472,6 +472,12 @@ describe('create -f and --dir', () => {
     assert.match(r.stderr, /left out of .*snippet\.conf, blocks of other tables: firewall\/addrgrp, firewall\/policy/);
     assert.ok(find('firewall/address', 'name', 'doc-net') && find('firewall/address', 'name', 'doc-host'));
     assert.ok(!find('firewall/addrgrp', 'name', 'doc-grp'));
+    const piped = await run(
+      ['create', 'firewall/address', '-f', '-', '-o', 'json'],
+      'config firewall address\n    edit "from-stdin"\n        set subnet 10.4.4.0/24\n    next\nend\n',
+    );
+    expectCode(piped, 0);
+    assert.equal(find('firewall/address', 'name', 'from-stdin')?.subnet, '10.4.4.0 255.255.255.0');
     const verb = file('verb.conf', 'config firewall address', '    delete "doc-net"', 'end');
     const refused = await run(['create', 'firewall/address', '-f', verb]);
     expectCode(refused, 2);
