@@ -89,7 +89,7 @@ export interface Comparison {
   desired: DocumentTable;
   actual: TableContent;
   defaults?: Obj;
-  /** The table's defaults, for a `.conf`'s `unset` lines (the device's, where the catalogue's may differ or lack one). */
+  /** The table's defaults for a `.conf`'s `unset` lines: the device's (the catalogue may lack one). */
   unsetTo?: Obj;
 }
 

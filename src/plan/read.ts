@@ -237,7 +237,7 @@ export async function readCurrent(
         prefer: (n) => names.prefer(n),
       });
       names.answered(namesOf(d.table), table.path);
-      // `unset` lines of a `.conf` return fields to the device's defaults: read them as a document without defaults would.
+      // A `.conf`'s `unset` lines return fields to the device's defaults: read them for that table too.
       const unsets = !!d.verbs?.unset.size;
       if ((options.defaults || unsets) && !defaults.has(table.path))
         defaults.set(table.path, readDefaults(client, table, d.vdom));
