@@ -413,6 +413,15 @@ await paired(
   10,
   Math.min(runs, 5),
 );
+const confDocument = join(home, 'held.conf');
+writeFileSync(confDocument, await stdoutOf(cli(['export', TABLE, '--vdom', 'dmz', '-o', 'cli'], demoEnv)));
+await paired(
+  '`cmdb diff` of the same document as a `.conf` / in YAML',
+  cli(['diff', '-f', confDocument, '--vdom', 'dmz'], demoEnv),
+  cli(['diff', '-f', yamlDocument], demoEnv),
+  1.1,
+  Math.min(runs, 5),
+);
 const writes = demo.requests.filter((r) => r.method !== 'GET').length - writesBefore;
 record({
   measure: 'writes sent by those in-sync diffs and applies',

@@ -21,6 +21,7 @@ import { expectFields, severalVdoms } from '../outcome/index.js';
 export interface CreateOptions extends BodyOptions, WriteOptions {
   concurrency?: string;
   atomic?: boolean;
+  strict?: boolean;
 }
 
 /** `cmdb create <table> [body]`: E3; an array body creates every element concurrently. */
@@ -53,9 +54,10 @@ async function create(
   if (bodyOptions.file !== undefined) await steadyHeap();
   // An NDJSON file streams through; anything else is read whole.
   const stream = await streamNdjsonBodies(table, bodyOptions);
-  const { bodies, many } = stream
-    ? { bodies: stream.bodies(), many: true }
-    : await readBodies(ctx.io.stdin, table, bodyOptions, true);
+  const { bodies, many, note } = stream
+    ? { bodies: stream.bodies(), many: true, note: undefined }
+    : await readBodies(ctx.io.stdin, table, bodyOptions, true, { strict: opts.strict });
+  if (note) ctx.out.notice(note);
   const keyOf = (body: Record<string, unknown>) =>
     table.key && table.key in body ? (body[table.key] as string | number) : undefined;
   if (opts.atomic) {

@@ -69,6 +69,12 @@ const PLAN_OPTIONS = [
   },
 ] as const satisfies readonly OptionDef[];
 
+/** Readers of the device's own syntax (`.conf`): a block of a table the device does not know refuses the file. */
+const STRICT_OPTION = {
+  flags: '--strict',
+  description: '.conf: a block for a table this device does not know is an error (exit 2), not a note',
+} as const satisfies OptionDef;
+
 /** A plan: lines for people, or a document. */
 const PLAN_OUTPUT = { what: 'a plan', formats: ['table', 'json', 'yaml'] } as const;
 
@@ -172,14 +178,21 @@ export const COMMANDS: readonly CommandDef[] = [
     args: { table: 'table', body: 'none' },
     tables: { keyed: ['C'], singleton: ['C'] },
     options: [
-      ...BODY_OPTIONS,
+      {
+        ...BODY_OPTIONS[0],
+        description:
+          "body from a JSON, YAML or .conf file (the device's syntax: its blocks of the table; '-' for stdin)",
+      },
+      ...BODY_OPTIONS.slice(1),
       CONCURRENCY('an array body'),
       { flags: '--atomic', description: 'all or nothing: every element in one device transaction' },
+      STRICT_OPTION,
       ...WRITE_OPTIONS,
     ],
     examples: [
       'cmdb create firewall/address --set name=lab-net --set subnet=10.20.0.0/24',
       'cmdb create firewall/address -f addresses.yaml',
+      'cmdb create firewall/address -f snippet.conf',
       'cmdb create router/static --set dst=10.30.0.0/16 --set gateway=10.10.10.254 --set device=port4',
     ],
     load: async () => (await import('./create.js')).run,
@@ -376,7 +389,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       {
         flags: '-f, --file <path>',
-        description: "the desired config document, YAML or JSON ('-' for stdin)",
+        description: "the desired config document: YAML, JSON or the device's own syntax ('-' for stdin)",
         kind: 'file',
       },
       {
@@ -386,7 +399,7 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       {
         flags: '--dir <dir>',
-        description: 'each device against DIR/<device>.yaml (as export --dir writes them)',
+        description: 'each device against DIR/<device>.yaml or .conf (as export --dir writes them)',
         kind: 'file',
       },
       {
@@ -394,11 +407,13 @@ export const COMMANDS: readonly CommandDef[] = [
         description: 'also list objects of the keyed tables the document names that it does not list',
       },
       ...PLAN_OPTIONS,
+      STRICT_OPTION,
     ],
     examples: [
       'cmdb diff -f fw1.yaml',
       'cmdb diff -f fw1.yaml --prune -o json',
       'cmdb diff -f fw1.yaml --ignore-fields comment,uuid',
+      'cmdb diff -f snippet.conf --strict   # exit 10',
     ],
     load: async () => (await import('./diff.js')).run,
   }),
@@ -414,7 +429,7 @@ export const COMMANDS: readonly CommandDef[] = [
     options: [
       {
         flags: '-f, --file <path>',
-        description: "the desired config document, YAML or JSON ('-' for stdin)",
+        description: "the desired config document: YAML, JSON or the device's own syntax ('-' for stdin)",
         kind: 'file',
       },
       {
@@ -424,7 +439,7 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       {
         flags: '--dir <dir>',
-        description: 'each device from DIR/<device>.yaml (as export --dir writes them)',
+        description: 'each device from DIR/<device>.yaml or .conf (as export --dir writes them)',
         kind: 'file',
       },
       {
@@ -433,6 +448,7 @@ export const COMMANDS: readonly CommandDef[] = [
           'delete objects of the keyed tables the document names that it does not list (never factory objects)',
       },
       ...PLAN_OPTIONS,
+      STRICT_OPTION,
       { flags: '--atomic', description: "all or nothing: each VDOM's writes in one device transaction" },
       {
         flags: '--dry-run',
@@ -440,7 +456,11 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
     ],
-    examples: ['cmdb apply -f fw1.yaml --dry-run', 'cmdb apply -f fw1.yaml --prune --atomic --yes'],
+    examples: [
+      'cmdb apply -f fw1.yaml --dry-run',
+      'cmdb apply -f fw1.yaml --prune --atomic --yes',
+      'cmdb apply -f snippet.conf --yes',
+    ],
     load: async () => (await import('./apply.js')).run,
   }),
   defineCommand({

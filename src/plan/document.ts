@@ -14,6 +14,7 @@ import { validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 import { isObject, keyId, nameOf, normalizeObject, type Obj } from '../objects/normalize.js';
 import { tableTypoHint } from '../request/table.js';
+import { readConf, type ConfStep, type UnknownBlock } from '../syntax/index.js';
 
 /** A keyed table's objects (in the device's order) or a singleton's one object. */
 export type TableContent = Obj[] | Obj;
@@ -40,6 +41,22 @@ export interface DocumentTable {
   vdom: string | null;
   table: TableDef;
   content: TableContent;
+  /** What a `.conf` says of the table besides its objects' fields (its verbs); absent for YAML and JSON. */
+  verbs?: TableVerbs;
+}
+
+/** A `.conf` table's verbs (CLI.md "Verbs"), each with its line for messages. */
+export interface TableVerbs {
+  /** The file as messages name it (`'fw.conf'`). */
+  source: string;
+  /** By the index of an object in `content`: the members its `append` and `unselect` lines add and remove. */
+  lists: Map<number, { line: number; append: Obj; unselect: Obj }>;
+  /** By the index of an object in `content`: the fields its `unset` lines return to the device's default. */
+  unset: Map<number, string[]>;
+  /** `delete`, `purge`, `rename`, `move`, in file order. */
+  steps: ConfStep[];
+  /** A snippet (no backup header): its sub-table entries merge by key into the device's. */
+  mergeEntries: boolean;
 }
 
 /** A document read and checked: its tables (the global ones first), where it came from, how it was written. */
@@ -70,6 +87,7 @@ function checkTable(
   path: string,
   content: unknown,
   catalogue: DocumentCatalogue,
+  lines?: { table: number; objects: number[]; fields: Record<string, number>[] },
 ): DocumentTable {
   const tablePath = normalizeTablePath(path);
   const wellFormed = isWellFormedTablePath(tablePath);
@@ -94,27 +112,30 @@ function checkTable(
   const seen = new Set<string>();
   const names = new Set<string>();
   normalized.forEach((object, i) => {
+    // A `.conf` names the line of the object's `edit`: `'fw.conf':12: firewall/address (vdom root, object 3)`.
+    const file = lines ? `${source}:${lines.objects[i] ?? lines.table}` : source;
     const at = where(vdom, tablePath, list ? i : undefined);
     const problems = validateObject(table, object);
+    // A `.conf`: the line of the first field at fault (`member.name` → `member`'s line), else the object's.
+    const line = lines?.fields[i]?.[problems[0]?.field.split('.')[0] ?? ''];
     if (problems.length)
       throw new UsageError(
-        `${source}: ${at}: ${problems.map((p) => p.message).join('; ')}`,
+        `${line === undefined ? file : `${source}:${line}`}: ${at}: ${problems.map((p) => p.message).join('; ')}`,
         `see each field's type and limits with 'cmdb schema ${tablePath}'`,
       );
     if (!list || !table.key) return;
     const key = object[table.key];
     if (key === undefined || key === null || key === '')
-      throw new UsageError(`${source}: ${at} has no '${table.key}', the table's key`);
+      throw new UsageError(`${file}: ${at} has no '${table.key}', the table's key`);
     // Key 0: the device picks the key; such objects are told apart by their name (CLI.md "Key 0").
     if (devicePicksKey(table, key)) {
       const name = nameOf(table, object);
       if (name === undefined) return;
-      if (names.has(name))
-        throw new UsageError(`${source}: ${at} repeats the name ${JSON.stringify(name)} under key 0`);
+      if (names.has(name)) throw new UsageError(`${file}: ${at} repeats the name ${JSON.stringify(name)} under key 0`);
       names.add(name);
       return;
     }
-    if (seen.has(keyId(key))) throw new UsageError(`${source}: ${at} repeats the key ${JSON.stringify(key)}`);
+    if (seen.has(keyId(key))) throw new UsageError(`${file}: ${at} repeats the key ${JSON.stringify(key)}`);
     seen.add(keyId(key));
   });
   return { vdom, table, content: list ? normalized : normalized[0] };
@@ -283,5 +304,53 @@ export function buildDocument(
     ...(head.device ? { device: head.device } : {}),
     ...(Object.keys(global).length ? { global } : {}),
     ...(Object.keys(vdoms).length || !Object.keys(global).length ? { vdoms } : {}),
+  };
+}
+
+/** A `.conf` read as a document: its tables as a YAML document's are, and what only that syntax says. */
+export interface ConfCheckedDocument extends CheckedDocument {
+  /** A whole configuration (a `#config-version=` header): with --prune every table it could hold counts as named. */
+  backup: boolean;
+  /** The VDOMs its `config vdom` blocks name, in order (none: a snippet, read into one VDOM). */
+  vdoms: string[];
+  /** Blocks for tables the catalogue does not know, left out (summarised once by the caller). */
+  unknown: UnknownBlock[];
+}
+
+/**
+ * A file in the device's syntax (CLI.md "The device's own syntax") as a document: the same checks as a
+ * YAML document's tables (each error naming the file and line), global tables once, blocks outside any
+ * `config vdom` of a table that is not global in `vdom`, and each table's verbs beside its objects.
+ */
+export function readConfDocument(
+  text: string,
+  source: string,
+  catalogue: DocumentCatalogue,
+  options: { vdom?: string; strict?: boolean } = {},
+): ConfCheckedDocument {
+  const conf = readConf(text, source, { lookup: (path) => catalogue.find(path), ...options });
+  const tables: DocumentTable[] = [];
+  for (const t of conf.tables) {
+    const content = t.table.singleton ? (t.objects[0]?.fields ?? {}) : t.objects.map((o) => o.fields);
+    const lines = { table: t.line, objects: t.objects.map((o) => o.line), fields: t.objects.map((o) => o.lines) };
+    const checked = checkTable(source, t.vdom, t.table.path, content, catalogue, lines);
+    const lists = new Map<number, { line: number; append: Obj; unselect: Obj }>();
+    const unset = new Map<number, string[]>();
+    t.objects.forEach((o, i) => {
+      if (Object.keys(o.append).length || Object.keys(o.unselect).length)
+        lists.set(i, { line: o.line, append: o.append, unselect: o.unselect });
+      if (o.unset.length) unset.set(i, o.unset);
+    });
+    const verbs = { source, lists, unset, steps: t.steps, mergeEntries: !conf.backup };
+    tables.push(lists.size || unset.size || t.steps.length || !conf.backup ? { ...checked, verbs } : checked);
+  }
+  // Global tables first, as every document's (readDocument).
+  return {
+    tables: [...tables.filter((t) => t.vdom === null), ...tables.filter((t) => t.vdom !== null)],
+    defaultsExcluded: conf.defaultsExcluded,
+    ...(conf.release ? { device: { version: conf.release } } : {}),
+    backup: conf.backup,
+    vdoms: conf.vdoms,
+    unknown: conf.unknown,
   };
 }

@@ -9,6 +9,7 @@ import { changedFields, type FieldChange } from '../objects/compare.js';
 import { isObject, keyId, keyOf, nameOf, type Obj } from '../objects/normalize.js';
 import type { DocumentTable, TableContent } from './document.js';
 import { orderMoves, type OrderMove } from './order.js';
+import { deletesOf, hasVerb, mergedEntries, movesOf, renamesOf, withListVerbs } from './verbs.js';
 
 /** Where a change happens: `vdom` null for a global table, `key` null for a singleton. */
 export interface PlanEntry {
@@ -88,6 +89,8 @@ export interface Comparison {
   desired: DocumentTable;
   actual: TableContent;
   defaults?: Obj;
+  /** The table's defaults for a `.conf`'s `unset` lines: the device's (the catalogue may lack one). */
+  unsetTo?: Obj;
 }
 
 /** How a plan compares and what it may send (CLI.md "Configuration as code"). */
@@ -171,18 +174,43 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
     steps.push(step);
     return true;
   };
-  for (const { desired, actual, defaults } of comparisons) {
+  for (const { desired, actual, defaults, unsetTo } of comparisons) {
     const { vdom, table } = desired;
     tables.set(table.path, table);
     const at = { vdom, table: table.path };
+    /** A snippet's object as compared: its sub-table entries merged by key into the device's. */
+    const merged = (object: Obj, current: Obj | undefined) =>
+      desired.verbs?.mergeEntries ? mergedEntries(table.fields, object, current) : object;
+    /** The object with its `unset` fields at the table's defaults as the device gives them. */
+    const unset = (object: Obj, index: number) => {
+      const names = desired.verbs?.unset.get(index);
+      if (!names || !unsetTo) return object;
+      const out = { ...object };
+      for (const name of names) if (unsetTo[name] !== undefined && !isMetaField(name)) out[name] = unsetTo[name];
+      return out;
+    };
     if (!Array.isArray(desired.content)) {
       const current = isObject(actual) ? actual : {};
-      update({ ...at, key: null }, table, desiredOf(table, desired.content, ignore, current, defaults), current);
+      const object = merged(unset(desired.content, 0), current);
+      update({ ...at, key: null }, table, desiredOf(table, object, ignore, current, defaults), current);
       continue;
     }
     // A list the catalogue names no key for has no item path: nothing to match objects by, or write.
     if (!table.key) continue;
-    const onTable = Array.isArray(actual) ? actual : [];
+    const verbs = desired.verbs;
+    let onTable = Array.isArray(actual) ? actual : [];
+    if (verbs) {
+      // `rename` first: the file's other lines name the objects by their new keys.
+      const renamed = renamesOf(table, vdom, verbs, onTable);
+      onTable = renamed.onTable;
+      for (const { from, to } of renamed.renames) {
+        const changes = { [table.key]: { from, to } };
+        const step = { action: 'update' as const, ...at, key: from, changes };
+        if (!allowed(step, table)) continue;
+        plan.update.push({ ...at, key: from, changes });
+        steps.push(step);
+      }
+    }
     const deviceOrder = onTable.map((object) => keyOf(table, object));
     const onDevice = new Map(onTable.map((object) => [keyId(keyOf(table, object)), object]));
     const byName = new Map<string, Obj>();
@@ -193,12 +221,15 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
     const listed = new Set<string>();
     // Each object's key on the device: an object under key 0 found by its name has the device's.
     const keys: (string | number)[] = [];
-    for (const object of desired.content) {
-      let key = keyOf(table, object);
+    for (const [index, stated] of desired.content.entries()) {
+      const lists = verbs?.lists.get(index);
+      let key = keyOf(table, stated);
       let current: Obj | undefined;
+      let object = unset(stated, index);
       if (devicePicksKey(table, key)) {
         const name = nameOf(table, object);
         current = name === undefined ? undefined : byName.get(name);
+        if (lists) object = withListVerbs(table, object, current, lists);
         if (!current) {
           // Created under the key the device picks, at the end of the table; with no name, on every apply.
           if (create({ ...at, key }, table, desiredOf(table, object, ignore)) && name === undefined)
@@ -206,7 +237,10 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
           continue;
         }
         key = keyOf(table, current);
-      } else current = onDevice.get(keyId(key));
+      } else {
+        current = onDevice.get(keyId(key));
+        if (lists) object = withListVerbs(table, object, current, lists);
+      }
       keys.push(key);
       listed.add(keyId(key));
       if (!current) {
@@ -214,20 +248,32 @@ export function computePlan(comparisons: Comparison[], options: PlanOptions): Pl
         if (create({ ...at, key }, table, desiredOf(table, object, ignore))) deviceOrder.push(key);
         continue;
       }
-      update({ ...at, key }, table, desiredOf(table, object, ignore, current, defaults), current);
+      update({ ...at, key }, table, desiredOf(table, merged(object, current), ignore, current, defaults), current);
     }
-    if (keepsOrder(table)) {
-      // Objects under key 0 that are not on the device yet have no key to place them by: they stay last.
-      const moves = orderMoves(deviceOrder, keys).map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
-      if (moves.length) orders.set(orderSlot(vdom, table.path), keys);
-      plan.move.push(...moves);
-      steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
-    }
-    if (!options.prune) continue;
+    // A file's `move` lines say the order themselves; otherwise a table whose order matters takes the document's.
+    const moved = hasVerb(verbs, 'move')
+      ? movesOf(table, vdom, verbs!, deviceOrder)
+      : keepsOrder(table)
+        ? orderMoves(deviceOrder, keys)
+        : [];
+    // Objects under key 0 that are not on the device yet have no key to place them by: they stay last.
+    const moves = moved.map((move: OrderMove): MoveEntry => ({ ...at, ...move }));
+    if (moves.length && !hasVerb(verbs, 'move')) orders.set(orderSlot(vdom, table.path), keys);
+    plan.move.push(...moves);
+    steps.push(...moves.map((move) => ({ action: 'move' as const, ...move })));
+    // `delete <key>` lines, and `purge`: --prune for this table alone.
+    const purge = options.prune || hasVerb(verbs, 'purge');
+    const deleted = verbs
+      ? new Set(deletesOf(table, vdom, verbs, new Set(onDevice.keys()), listed).map(keyId))
+      : new Set<string>();
     const gone = onTable
-      .filter((object) => !listed.has(keyId(keyOf(table, object))) && !keptByDevice(table, object))
+      .filter((object) => {
+        const id = keyId(keyOf(table, object));
+        return deleted.has(id) || (purge && !listed.has(id) && !keptByDevice(table, object));
+      })
       .map((object): Step => ({ action: 'delete', ...at, key: keyOf(table, object) }))
       .filter((step) => allowed(step, table));
+    if (!gone.length) continue;
     plan.delete.push(...gone.map(({ action: _, ...entry }) => entry));
     deletes.push(gone);
   }

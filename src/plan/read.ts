@@ -12,6 +12,7 @@ import { isObject, keyId, type Obj } from '../objects/normalize.js';
 import { settleConcurrent } from '../request/bulk.js';
 import { normalizeContent, type DocumentTable, type TableContent } from './document.js';
 import type { Comparison } from './plan.js';
+import { hasVerb } from './verbs.js';
 
 /** Tables read at once over the device's one connection pool. */
 export const READ_CONCURRENCY = 8;
@@ -236,12 +237,16 @@ export async function readCurrent(
         prefer: (n) => names.prefer(n),
       });
       names.answered(namesOf(d.table), table.path);
-      if (options.defaults && !defaults.has(table.path)) defaults.set(table.path, readDefaults(client, table, d.vdom));
+      // A `.conf`'s `unset` lines return fields to the device's defaults: read them for that table too.
+      const unsets = !!d.verbs?.unset.size;
+      if ((options.defaults || unsets) && !defaults.has(table.path))
+        defaults.set(table.path, readDefaults(client, table, d.vdom));
       const actual = first?.content ?? [];
       return {
         desired: { ...d, table },
-        actual: options.prune ? await markStatic(client, d, table, actual) : actual,
+        actual: options.prune || hasVerb(d.verbs, 'purge') ? await markStatic(client, d, table, actual) : actual,
         ...(options.defaults ? { defaults: await defaults.get(table.path) } : {}),
+        ...(unsets ? { unsetTo: await defaults.get(table.path) } : {}),
       };
     },
     READ_CONCURRENCY,

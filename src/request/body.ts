@@ -1,9 +1,10 @@
 // The body of a write from --data, --set or a file (JSON, YAML, NDJSON streamed), checked against
 // the table before anything is sent.
-import { nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
+import { findTable, nearestNames, type FieldSchema, type TableDef } from '../catalogue/index.js';
 import { asFieldType, isMetaField, validateObject } from '../catalogue/validate.js';
 import { UsageError } from '../errors.js';
 
+import { isConf, readConf } from '../syntax/index.js';
 import { boundedJson, elementLine, parseDocument, readSource, type Input as Stdin } from './input.js';
 
 export interface BodyOptions {
@@ -242,15 +243,24 @@ export async function readBodies(
   table: TableDef,
   opts: BodyOptions,
   allowMany: boolean,
-): Promise<{ bodies: Obj[]; many: boolean }> {
+  conf: { strict?: boolean } = {},
+): Promise<{ bodies: Obj[]; many: boolean; note?: string }> {
   let bodies: Obj[] = [{}];
   let many = false;
+  let note: string | undefined;
   let file: { text: string; source: string } | undefined;
   if (opts.file !== undefined) {
     file = await readSource(stdin, opts.file);
     const { text, source } = file;
-    const doc = await parseDocument(text, source);
-    if (Array.isArray(doc)) {
+    const doc = isConf(text) ? undefined : await parseDocument(text, source);
+    if (doc === undefined) {
+      const read = confBodies(text, opts.file === '-' ? 'standard input' : opts.file, table, !!conf.strict);
+      if (read.bodies.length > 1 && !allowMany)
+        throw new UsageError(`${source} holds several objects; this command takes one`);
+      ({ bodies, note } = read);
+      many = bodies.length > 1;
+      file = undefined;
+    } else if (Array.isArray(doc)) {
       if (!allowMany) throw new UsageError(`${source} holds a list; this command takes one object`);
       if (!doc.length) throw new UsageError(`${source} holds an empty list`);
       if (!doc.every(isObject)) throw new UsageError(`every element of ${source} must be an object`);
@@ -279,7 +289,58 @@ export async function readBodies(
       checkBody(table, b, label);
     }
   }
-  return { bodies, many };
+  return { bodies, many, ...(note ? { note } : {}) };
+}
+
+/**
+ * The objects of a table's blocks in a file in the device's syntax (CLI.md "The device's own syntax"):
+ * blocks of other tables are left out (said in `note`); verbs other than `set` and `unset` are refused,
+ * naming the line (apply -f carries them out). Each object is checked against the table at its line.
+ */
+function confBodies(text: string, source: string, table: TableDef, strict: boolean): { bodies: Obj[]; note?: string } {
+  const same = (t: TableDef) => (t.aliasOf ?? t.path) === (table.aliasOf ?? table.path);
+  const doc = readConf(text, source, {
+    lookup: (path) => (path === table.path || path === table.aliasOf ? table : findTable(path)),
+    strict,
+  });
+  const mine = doc.tables.filter((t) => same(t.table));
+  const others = [...new Set(doc.tables.filter((t) => !same(t.table)).map((t) => t.table.path))];
+  const unknown = doc.unknown.map((u) => u.path);
+  if (!mine.length)
+    throw new UsageError(
+      `${source} holds no config block of ${table.path}`,
+      others.length ? `it holds ${others.join(', ')}: 'cmdb apply -f ${source}' applies every table` : null,
+    );
+  if (new Set(mine.map((t) => t.vdom)).size > 1)
+    throw new UsageError(
+      `${source} holds objects of ${table.path} in several VDOMs`,
+      `'cmdb apply -f ${source}' puts each in its VDOM`,
+    );
+  const bodies: Obj[] = [];
+  for (const t of mine) {
+    const step = t.steps[0];
+    if (step)
+      throw new UsageError(
+        `${source}:${step.line}: ${step.verb} in a file given to create, which only creates objects`,
+        `'cmdb apply -f ${source}' carries out ${step.verb}`,
+      );
+    for (const object of t.objects) {
+      const list = Object.keys(object.append)[0] ?? Object.keys(object.unselect)[0];
+      const verb = list !== undefined && list in object.append ? 'append' : 'unselect';
+      if (list !== undefined)
+        throw new UsageError(
+          `${source}:${object.lines[list] ?? object.line}: ${verb} ${list} in a file given to create`,
+          `give the whole list with set ${list}, or 'cmdb apply -f ${source}'`,
+        );
+      const [problem] = table.known ? validateObject(table, object.fields) : [];
+      checkBody(table, object.fields, `${source}:${object.lines[problem?.field.split('.')[0] ?? ''] ?? object.line}`);
+      bodies.push(object.fields);
+    }
+  }
+  const left = [...others, ...unknown];
+  return left.length
+    ? { bodies, note: `left out of ${source}, blocks of other tables: ${left.join(', ')}` }
+    : { bodies };
 }
 
 /**

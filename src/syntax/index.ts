@@ -13,6 +13,7 @@ export {
   type ReadOptions,
   type UnknownBlock,
 } from './interpret.js';
+export { memberField } from './fields.js';
 export { isConf, MAX_CONF_LENGTH, MAX_NESTING } from './read.js';
 export {
   ConfWriter,

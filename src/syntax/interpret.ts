@@ -38,6 +38,8 @@ export interface ConfObject {
   append: Obj;
   /** `unselect <field> <v>...`: members to remove from the device's current list. */
   unselect: Obj;
+  /** The line that last stated each field, for messages about its value. */
+  lines: Record<string, number>;
 }
 
 /** A verb of a table block other than `edit`, in file order. */
@@ -109,6 +111,7 @@ function newObject(line: number, key: Key | null, keyField: string | null): Conf
     unset: [],
     append: {},
     unselect: {},
+    lines: {},
   };
 }
 
@@ -240,6 +243,7 @@ class Interpreter {
       return;
     }
     Object.assign(target.fields, object.fields);
+    Object.assign(target.lines, object.lines);
     for (const name of object.unset) if (!target.unset.includes(name)) target.unset.push(name);
     for (const [name, value] of Object.entries(object.append)) target.append[name] = joined(target.append[name], value);
     for (const [name, value] of Object.entries(object.unselect))
@@ -350,6 +354,7 @@ class Interpreter {
     for (const child of children) {
       const name = child.args[0];
       const schema = this.schemaOf(fields, name, child.line, where);
+      object.lines[name] = child.line;
       switch (child.verb) {
         case 'set':
           object.fields[name] = this.value(schema, name, child.args.slice(1), child.line, where);

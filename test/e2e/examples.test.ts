@@ -69,6 +69,27 @@ const FIXTURE: Record<string, string | null> = {
   'patterns.yaml': '- {id: 21, name: pdfs, comment: PDF documents}\n- {id: 22, name: archives}\n',
   // `cmdb create firewall/address -f addresses.yaml`: a list of new addresses.
   'addresses.yaml': '- {name: branch-1-net, subnet: 10.1.0.0/24}\n- {name: branch-2-net, subnet: 10.2.0.0/24}\n',
+  // `cmdb apply -f snippet.conf`, `create firewall/address -f snippet.conf`: as the vendor's documentation writes one.
+  'snippet.conf': [
+    'config firewall address',
+    '    edit "doc-net"',
+    '        set subnet 10.0.0.0 255.255.255.0',
+    '    next',
+    'end',
+    'config firewall policy',
+    '    edit 0',
+    '        set name "doc-policy"',
+    '        set srcintf "port1"',
+    '        set dstintf "port2"',
+    '        set srcaddr "doc-net"',
+    '        set dstaddr "all"',
+    '        set action accept',
+    '        set schedule "always"',
+    '        set service "HTTPS"',
+    '    next',
+    'end',
+    '',
+  ].join('\n'),
   // `cmdb device set lab ca-file=./lab-ca.pem`: the file must exist (cmdb checks no more of it there).
   'lab-ca.pem': '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n',
   // `cmdb completion ... > <folder>`: the folders the shells read completions from.

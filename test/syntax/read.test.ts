@@ -358,6 +358,7 @@ describe('verbs', () => {
         unset: ['comments', 'srcaddr'],
         append: { srcaddr: [{ name: 'dmz-net' }, { name: 'lan-net' }, { name: 'web-server' }] },
         unselect: { dstaddr: [{ name: 'all' }] },
+        lines: { comments: 3, srcaddr: 6, dstaddr: 7 },
       },
     ]);
     assert.deepEqual(policy.steps, [
@@ -374,6 +375,7 @@ describe('verbs', () => {
       unset: ['status'],
       append: { allowaccess: 'ssh' },
       unselect: { allowaccess: 'telnet http' },
+      lines: { allowaccess: 19, status: 20 },
     });
   });
 

@@ -69,7 +69,10 @@ export async function planFor(
     prune: !!opts.prune,
     defaults: desired.defaultsExcluded,
   });
-  if (current.failures.length) throw current.failures[0].error;
+  // A table a backup leaves out that this device does not have (or will not list) has nothing to prune.
+  const named = new Set(desired.tables.filter((t) => !desired.implied?.has(t)).map((t) => t.table));
+  const failed = current.failures.find((f) => named.has(f.table) || !(f.missing || f.unlisted));
+  if (failed) throw failed.error;
   const serial = (await device.client()).release?.serial;
   const from = desired.device?.serial;
   const otherDevice = desired.fromOtherDevice || (from !== undefined && serial !== undefined && from !== serial);
