@@ -61,6 +61,11 @@ const PLAN_OPTIONS = [
     flags: '--set-secrets',
     description: "send the document's plain-text secrets as updates (otherwise compared only as set or not)",
   },
+  {
+    flags: '--concurrency <n>',
+    description: 'requests at once: the reads that check references, and apply\'s writes (default 8)',
+    kind: 'none',
+  },
 ] as const satisfies readonly OptionDef[];
 
 /** A plan: lines for people, or a document. */
