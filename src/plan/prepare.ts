@@ -18,6 +18,7 @@ import {
   type CheckResult,
   type FindTable,
   type Key,
+  type OrderOptions,
   type RefStep,
   type RefUser,
   type TableAt,
@@ -142,8 +143,19 @@ function placementsOf(planned: PlannedTables, comparisons: readonly Comparison[]
  * with what it waits for: the library's waits, and each move after the table's move before it.
  */
 export function sendable(planned: PlannedTables, comparisons: readonly Comparison[], options: SendOptions): Sendable {
-  const given = interleaveTopDown(planned);
-  const ordered = orderSteps(asRefSteps(given), { find: options.find, current: currentObjects(comparisons) });
+  const { steps, waits } = inReferenceOrder(interleaveTopDown(planned), {
+    find: options.find,
+    current: currentObjects(comparisons),
+  });
+  return { steps, waits, placements: options.concurrency > 1 ? placementsOf(planned, comparisons) : [] };
+}
+
+/**
+ * Steps in the order references require (a circle opened by a closing update), each with what it
+ * waits for: the library's waits, and each move after the table's move before it.
+ */
+export function inReferenceOrder(given: readonly Step[], options: OrderOptions): Omit<Sendable, 'placements'> {
+  const ordered = orderSteps(asRefSteps(given), options);
   const steps = ordered.steps.map((s) => fromRefStep(s, given));
   const waits = ordered.waits();
   const lastMove = new Map<string, number>();
@@ -154,7 +166,7 @@ export function sendable(planned: PlannedTables, comparisons: readonly Compariso
     if (last !== undefined && !waits[i].includes(last)) waits[i] = [...waits[i], last].sort((a, b) => a - b);
     lastMove.set(slot, i);
   });
-  return { steps, waits, placements: options.concurrency > 1 ? placementsOf(planned, comparisons) : [] };
+  return { steps, waits };
 }
 
 /** The reference checks' options for a device: its catalogue, the factory objects, the database tables. */
@@ -184,7 +196,8 @@ async function readNeeded(
   for (const at of needed) {
     const table = find(at.table);
     if (!table || have.has(`${at.vdom}\0${at.table}`)) continue;
-    const vdoms = isGlobal(table) ? undefined : at.vdom === null ? ['*'] : [at.vdom];
+    // '' is the management VDOM (a bulk write without --vdom): asked without a VDOM, named '' again.
+    const vdoms = isGlobal(table) || at.vdom === '' ? undefined : at.vdom === null ? ['*'] : [at.vdom];
     const id = vdoms ? vdoms.join(',') : '';
     const group = groups.get(id) ?? { vdoms, tables: [], at: [] };
     group.tables.push(table);
@@ -195,7 +208,7 @@ async function readNeeded(
     [...groups.values()].map(async (group) => {
       const read = await readConfiguration(device, group.tables, group.vdoms, { concurrency });
       const out: TableReading[] = read.tables.map((t) => ({
-        vdom: t.vdom,
+        vdom: t.vdom !== null && !group.vdoms ? '' : t.vdom,
         table: t.table.aliasOf ?? t.table.path,
         content: t.content as Obj[] | Obj,
       }));
