@@ -13,13 +13,7 @@ import { describeError } from '../run/hints.js';
 import { mostSevere } from '../severity.js';
 import type { Context } from '../run/context.js';
 import { readBodies, streamNdjsonBodies, withInlineBody, type BodyOptions } from '../request/body.js';
-import {
-  bulkItem,
-  forEachConcurrent,
-  parseConcurrency,
-  runScheduled,
-  type BulkOutcome,
-} from '../request/bulk.js';
+import { bulkItem, forEachConcurrent, parseConcurrency, runScheduled, type BulkOutcome } from '../request/bulk.js';
 import { requireOperation, vdomQuery } from '../request/table.js';
 import {
   bulkPrinter,
@@ -130,12 +124,12 @@ async function create(
   let unsent = 0;
   /** One create; after a failure in a top-down table, nothing more is sent. */
   const one = async (body: Record<string, unknown>): Promise<BulkOutcome[]> => {
-    if (stopped) return void unsent++, [];
+    if (stopped) return (void unsent++, []);
     const outcomes = await bulkItem(keyOf(body) ?? null, () => create(body, several), several);
     if (topDown && outcomes.some((o) => o.error !== undefined)) stopped = true;
     return outcomes;
   };
-  if (refs && refs.waits.some((w) => w.length)) {
+  if (refs?.waits.some((w) => w.length)) {
     // Objects that name others of the file: each after those it names were created.
     const closing = (s: Step) => () =>
       requestWrite(
@@ -257,7 +251,10 @@ async function placeCreated(
         moved++;
       } catch (error) {
         const report = describeError(error);
-        ctx.out.error({ ...report, message: `moving ${table.path} ${move.key} into the file's order: ${report.message}` });
+        ctx.out.error({
+          ...report,
+          message: `moving ${table.path} ${move.key} into the file's order: ${report.message}`,
+        });
         return report.exit;
       }
     }

@@ -63,7 +63,7 @@ const PLAN_OPTIONS = [
   },
   {
     flags: '--concurrency <n>',
-    description: 'requests at once: the reads that check references, and apply\'s writes (default 8)',
+    description: "requests at once: the reads that check references, and apply's writes (default 8)",
     kind: 'none',
   },
 ] as const satisfies readonly OptionDef[];

@@ -76,7 +76,15 @@ export interface ApplyOptions {
 
 /** An empty report, to fill. */
 export function emptyReport(): ApplyReport {
-  return { applied: [], failed: null, not_applied: [], unknown: [], aborted: false, interrupted: false, also_failed: [] };
+  return {
+    applied: [],
+    failed: null,
+    not_applied: [],
+    unknown: [],
+    aborted: false,
+    interrupted: false,
+    also_failed: [],
+  };
 }
 
 class Interrupted extends Error {}

@@ -132,8 +132,7 @@ function placementsOf(planned: PlannedTables, comparisons: readonly Comparison[]
     }
   return comparisons.flatMap(({ desired }, i): Placement[] => {
     const { vdom, table } = desired;
-    if (!keepsOrder(table) || evaluatesTopDown(table) || (creates.get(orderSlot(vdom, table.path)) ?? 0) < 2)
-      return [];
+    if (!keepsOrder(table) || evaluatesTopDown(table) || (creates.get(orderSlot(vdom, table.path)) ?? 0) < 2) return [];
     return [{ vdom, table, order: documentOrder(comparisons[i]) }];
   });
 }

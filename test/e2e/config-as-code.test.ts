@@ -202,15 +202,12 @@ describe('diff and apply', () => {
     expectCode(apply, 0);
     const sent = writes(since(mark)).map((r) => `${r.method} ${r.path} ${r.body}`);
     // Writes that wait for nothing run at once; the move of the object created waits for its create.
-    assert.deepEqual(
-      [...sent].sort(),
-      [
-        `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
-        `PUT /api/v2/cmdb/${BINDINGS}/2 `,
-        `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
-        `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
-      ],
-    );
+    assert.deepEqual([...sent].sort(), [
+      `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
+      `PUT /api/v2/cmdb/${BINDINGS}/2 `,
+      `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
+      `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
+    ]);
     assert.ok(sent.indexOf(`PUT /api/v2/cmdb/${BINDINGS}/2 `) > 0, 'the move after the create');
     assert.equal(json<{ applied: Obj[] }>(apply).applied.length, 4);
     expectCode(await run('diff', '-f', exported), 0);

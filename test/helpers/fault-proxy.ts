@@ -10,7 +10,7 @@ export interface FaultProxy {
   url: string;
   /** How many requests each fault hit. */
   stats: Record<Fault, number>;
-  /** The most requests the device had received whose answers the client had not yet been given. */
+  /** The most held requests (`hold`) the device had received at once whose answers the client had not yet been given. */
   mostInFlight: number;
   close(): Promise<void>;
 }
@@ -85,8 +85,10 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
         phase = 'request';
         if (fault === 'before') return reset();
         settle();
-        counted = true;
-        proxy.mostInFlight = Math.max(proxy.mostInFlight, ++inFlight);
+        if (held) {
+          counted = true;
+          proxy.mostInFlight = Math.max(proxy.mostInFlight, ++inFlight);
+        }
       }
       upstream.write(chunk);
     });
@@ -96,7 +98,7 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
         gate = gate.then(() => new Promise((resolve) => setTimeout(resolve, wait)));
       }
       phase = 'response';
-      if (fault === 'after') return settle(), reset();
+      if (fault === 'after') return (settle(), reset());
       gate = gate.then(() => {
         settle();
         if (!client.destroyed) client.write(chunk);
