@@ -386,7 +386,11 @@ export const COMMANDS: readonly CommandDef[] = [
       },
       { flags: '-y, --yes', description: 'do not ask for confirmation on a terminal' },
     ],
-    examples: ['cmdb apply -f fw1.yaml --dry-run', 'cmdb apply -f fw1.yaml --prune --atomic --yes'],
+    examples: [
+      'cmdb apply -f fw1.yaml --dry-run',
+      'cmdb apply -f fw1.yaml --prune --atomic --yes',
+      'cmdb apply -f fw1.yaml --concurrency 16 --yes',
+    ],
     load: async () => (await import('./apply.js')).run,
   }),
   defineCommand({

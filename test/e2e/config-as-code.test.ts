@@ -353,6 +353,8 @@ describe('diff and apply', () => {
     assert.equal(report.failed.key, 70);
     assert.equal(report.not_applied.length, 3);
     assert.match(r.stderr, /nothing was changed/);
+    // Each of the 4 changes counted once: the one that failed, and the 3 aborted with it.
+    assert.match(r.stderr, /applied 0 of 4 changes; failed: 1; not applied: 3\n/);
     sameText((await run('export', '--vdom', '*')).stdout, before, 'read back');
     assert.deepEqual(json(await run('transactions', ACL)), [], 'no transaction left open');
   });
