@@ -63,7 +63,17 @@ try {
   await new Promise<void>((done, failed) => {
     const child = spawn(
       process.execPath,
-      [join(root, 'bin/cmdb.js'), 'create', 'dlp/filepattern', '-f', file, '--concurrency', String(CONCURRENCY), '-o', 'json'],
+      [
+        join(root, 'bin/cmdb.js'),
+        'create',
+        'dlp/filepattern',
+        '-f',
+        file,
+        '--concurrency',
+        String(CONCURRENCY),
+        '-o',
+        'json',
+      ],
       { env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
