@@ -54,7 +54,7 @@ export interface Sendable {
 
 export interface SendOptions {
   find?: FindTable;
-  /** Writes at once: with more than one, the ordered tables that are not evaluated top-down are placed after their creates. */
+  /** Writes at once: with more than one, ordered tables not evaluated top-down are placed after their creates. */
   concurrency: number;
 }
 

@@ -138,7 +138,7 @@ export interface Schedule<R> {
  */
 export async function runScheduled<R>(schedule: Schedule<R>): Promise<(R | undefined)[]> {
   const { count, concurrency } = schedule;
-  const results: (R | undefined)[] = new Array(count);
+  const results: (R | undefined)[] = Array.from({ length: count }, () => undefined);
   const missing = new Int32Array(count);
   const dependants: number[][] = Array.from({ length: count }, () => []);
   const ready = new MinHeap();

@@ -171,6 +171,45 @@ describe('apply with references, onto a device that has only its factory objects
   });
 });
 
+describe('bulk create -f of objects that name each other', () => {
+  let emu: RunningEmulator;
+  let env: NodeJS.ProcessEnv;
+  let dir: string;
+  before(async () => {
+    dir = tempDir('cmdb-refs-bulk-');
+    emu = await startEmulator({ port: 0, seed: 'empty' });
+    env = isolatedEnv({ CMDB_HOST: emu.url, CMDB_TOKEN: emu.token });
+  });
+  after(() => emu.close());
+
+  test('a group of groups written before its members is created after them; a member nobody has is exit 2, nothing sent', async () => {
+    const addresses = join(dir, 'addresses.json');
+    writeFileSync(addresses, JSON.stringify([{ name: 'n1', subnet: '10.1.0.0 255.255.0.0' }]));
+    expectCode(await runInProcess(['create', 'firewall/address', '-f', addresses, '-o', 'json'], { env }), 0);
+    const groups = (outer: string) => [
+      { name: 'outer', member: [{ name: outer }] },
+      { name: 'inner', member: [{ name: 'n1' }] },
+    ];
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify(groups('nope')));
+    let mark = emu.requests.length;
+    const refused = await runInProcess(['create', 'firewall/addrgrp', '-f', bad, '-o', 'json'], { env });
+    expectCode(refused, 2);
+    assert.match(refused.stderr, /firewall\/addrgrp outer member names "nope"/);
+    assert.deepEqual(writes(emu.requests.slice(mark)), [], 'the device received no write');
+
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify(groups('inner')));
+    mark = emu.requests.length;
+    const created = await runInProcess(['create', 'firewall/addrgrp', '-f', good, '-o', 'json'], { env });
+    expectCode(created, 0);
+    assert.deepEqual(writes(emu.requests.slice(mark)).map(said), [
+      'POST firewall/addrgrp/inner',
+      'POST firewall/addrgrp/outer',
+    ]);
+  });
+});
+
 describe('a device of another release: references from its schema', () => {
   let emulator: ChildProcess;
   let env: NodeJS.ProcessEnv;
