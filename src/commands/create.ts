@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { orderMoves } from '../plan/order.js';
 import type { Step } from '../plan/plan.js';
 import { checkReferences, inReferenceOrder } from '../plan/prepare.js';
-import { readTable } from '../plan/read.js';
+import { readKeys } from '../plan/read.js';
 import { evaluatesTopDown } from '../plan/references/index.js';
 import { describeError } from '../run/hints.js';
 import { mostSevere } from '../severity.js';
@@ -236,8 +236,14 @@ async function placeCreated(
   for (const [vdom, keys] of byVdom) {
     if (keys.length < 2) continue;
     const vdoms = vdom ? [vdom] : (query?.vdom as string[] | undefined);
-    const [read] = await readTable(client, table, vdoms, { facts: { fields: [table.key!] } });
-    const device = (Array.isArray(read?.content) ? read.content : []).map((o) => o[table.key!] as string | number);
+    let device: (string | number)[];
+    try {
+      device = await readKeys(client, table, vdoms);
+    } catch (error) {
+      const report = describeError(error);
+      ctx.out.error({ ...report, message: `reading ${table.path} to put it in the file's order: ${report.message}` });
+      return report.exit;
+    }
     for (const move of orderMoves(device, keys)) {
       const where = 'before' in move ? { before: String(move.before) } : { after: String(move.after) };
       try {

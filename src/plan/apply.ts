@@ -18,7 +18,7 @@ import type { Applied, ErrorReport } from '../output/index.js';
 import { runScheduled } from '../request/bulk.js';
 import { orderMoves } from './order.js';
 import { requestOf, redactStep, type Step } from './plan.js';
-import { readTable } from './read.js';
+import { readKeys } from './read.js';
 
 /**
  * A write that failed, and why; `action: 'transaction'` when starting or committing a VDOM's
@@ -256,12 +256,7 @@ function stripPlaced<S extends Step>(step: S): S {
 /** The moves that put a table, as the device now orders it, in the document's order. */
 async function placementMoves(client: CmdbClient, placement: Placement, signal?: AbortSignal): Promise<Step[]> {
   const { table, vdom } = placement;
-  const key = table.key!;
-  const [read] = await readTable(client, table, vdom === null ? undefined : [vdom], {
-    facts: { fields: [key] },
-    signal,
-  });
-  const device = (Array.isArray(read?.content) ? read.content : []).map((o) => o[key] as string | number);
+  const device = await readKeys(client, table, vdom === null ? undefined : [vdom], signal);
   return orderMoves(device, placement.order).map((move) => ({
     action: 'move' as const,
     vdom,

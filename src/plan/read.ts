@@ -65,6 +65,25 @@ export async function readTable(
   });
 }
 
+/** A keyed table's keys in the device's order (only the key asked for: a light read of a long table). */
+export async function readKeys(
+  client: CmdbClient,
+  table: TableDef,
+  vdoms: string[] | undefined,
+  signal?: AbortSignal,
+): Promise<(string | number)[]> {
+  const key = table.key!;
+  const result = await client.request({
+    method: 'GET',
+    tablePath: table.path,
+    group: table.group,
+    query: { ...(vdoms ? { vdom: vdoms } : {}), format: [key] },
+    signal,
+  });
+  const results = result.envelopes[0]?.results;
+  return (Array.isArray(results) ? results.filter(isObject) : []).map((o) => o[key] as string | number);
+}
+
 /** The table under another of its names (SPEC.md's or the device's, CLI.md "Names"). */
 export function tableNamed(table: TableDef, name: string): TableDef {
   if (name === table.path) return table;
