@@ -1,12 +1,15 @@
-// `cmdb apply`: the plan of `diff`, then the writes that make the device match. The work is the plan
-// library's (src/plan: read the device, plan, apply, the report); this command chooses the source,
-// asks the one question and hands the printer the plan and the report.
-import { EXIT } from '../errors.js';
+// `cmdb apply`: the plan of `diff`, checked and ordered by references, then the writes that make the
+// device match. The work is the plan library's (src/plan: read the device, plan, check, order, apply,
+// the report); this command chooses the source, asks the one question and hands the printer the plan
+// and the report.
+import { EXIT, UsageError } from '../errors.js';
+import type { PlanProblem } from '../output/index.js';
 import { appliedReport, applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
 import { planIsEmpty, redactPlan, requestOf } from '../plan/plan.js';
+import { sendable } from '../plan/prepare.js';
 import { declined, type Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
-import { planFor, type PlanSource } from './common/plan.js';
+import { planConcurrency, planFor, planProblems, type PlanSource } from './common/plan.js';
 
 export interface ApplyOptions extends PlanSource {
   atomic?: boolean;
@@ -14,9 +17,19 @@ export interface ApplyOptions extends PlanSource {
   yes?: boolean;
 }
 
+/** A plan that fails its reference checks is not sent (exit 2) unless --force. */
+function refused(problems: PlanProblem[]): UsageError {
+  const n = problems.length;
+  return new UsageError(
+    `the plan has ${n} reference problem${n === 1 ? '' : 's'} (listed above): nothing was sent`,
+    'fix the document, or --force to send the plan anyway',
+  );
+}
+
 /**
- * `cmdb apply -f FILE [<table>...]`: the plan of `diff`, then the writes that make the device match:
- * POST creates, PUT only the changed fields, DELETE (--prune) last. An empty plan sends no write.
+ * `cmdb apply -f FILE [<table>...]`: the plan of `diff`, checked, then the writes that make the device
+ * match, in the order references require: POST creates, PUT only the changed fields, DELETE (--prune)
+ * last, `--concurrency` at once. An empty plan sends no write.
  */
 export async function run(
   ctx: Context,
@@ -24,19 +37,35 @@ export async function run(
   opts: ApplyOptions,
 ): Promise<number> {
   const device = ctx.device();
+  const concurrency = planConcurrency(opts);
   // A dry run: the device keeps the writes instead of sending them, to print them with the plan.
   const recorded = opts.dryRun ? await device.recordWrites() : undefined;
   // The plan holds only what the tables' operations can do, --force or not: applying it makes the device match.
-  const { planned, facts } = await planFor(ctx, opts, tableInputs);
+  const { planned, facts, comparisons } = await planFor(ctx, opts, tableInputs);
+  const problems = await planProblems(ctx, planned, comparisons, concurrency);
+  const blocked = problems.length > 0 && !ctx.settings.force;
+  const catalogue = await device.catalogue();
+  const { steps, waits, placements } = sendable(planned, comparisons, {
+    find: (path) => catalogue.find(path),
+    concurrency: opts.atomic || recorded ? 1 : concurrency,
+  });
   const client = await device.client();
-  const steps = planned.steps;
   const requests = steps.map((s) => requestOf(s, planned.tables.get(s.table)!));
   if (recorded) {
-    await applySteps(client, steps, requests, { atomic: false });
-    await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, requests: [...recorded] });
+    // The requests in the order they would be sent (one at a time: a dry run writes nothing to wait for).
+    if (!blocked) await applySteps(client, steps, requests, { atomic: false });
+    await ctx.out.print({
+      kind: 'plan',
+      plan: redactPlan(planned),
+      facts,
+      requests: blocked ? [] : [...recorded],
+      problems,
+    });
+    if (blocked) throw refused(problems);
     return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
   }
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, preview: true });
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, preview: true, problems });
+  if (blocked) throw refused(problems);
   if (planIsEmpty(planned.plan)) {
     await ctx.out.print(appliedReport(emptyReport(), planned.tables, { nothingToDo: true, describe: describeError }));
     return EXIT.OK;
@@ -60,6 +89,9 @@ export async function run(
       signal: interrupt.signal,
       tables: planned.tables,
       orders: planned.orders,
+      waits,
+      concurrency,
+      placements,
     });
   } finally {
     interrupt.release();

@@ -2,7 +2,7 @@
 import { EXIT } from '../errors.js';
 import { planIsEmpty, redactPlan } from '../plan/plan.js';
 import type { Context } from '../run/context.js';
-import { planFor, type PlanSource } from './common/plan.js';
+import { planConcurrency, planFor, planProblems, type PlanSource } from './common/plan.js';
 
 export type DiffOptions = PlanSource;
 
@@ -15,7 +15,10 @@ export async function run(
   { tables: tableInputs = [] }: { tables?: string[] },
   opts: DiffOptions,
 ): Promise<number> {
-  const { planned, facts } = await planFor(ctx, opts, tableInputs);
-  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts });
+  const concurrency = planConcurrency(opts);
+  const { planned, facts, comparisons } = await planFor(ctx, opts, tableInputs);
+  // Reference problems are warnings here: diff only reads, its exit code says whether the device differs.
+  const problems = await planProblems(ctx, planned, comparisons, concurrency);
+  await ctx.out.print({ kind: 'plan', plan: redactPlan(planned), facts, problems });
   return planIsEmpty(planned.plan) ? EXIT.OK : EXIT.DIFFERENT;
 }

@@ -67,6 +67,11 @@ const PLAN_OPTIONS = [
     flags: '--set-secrets',
     description: "send the document's plain-text secrets as updates (otherwise compared only as set or not)",
   },
+  {
+    flags: '--concurrency <n>',
+    description: "requests at once: the reads that check references, and apply's writes (default 8)",
+    kind: 'none',
+  },
 ] as const satisfies readonly OptionDef[];
 
 /** Readers of the device's own syntax (`.conf`): a block of a table the device does not know refuses the file. */
@@ -460,6 +465,7 @@ export const COMMANDS: readonly CommandDef[] = [
       'cmdb apply -f fw1.yaml --dry-run',
       'cmdb apply -f fw1.yaml --prune --atomic --yes',
       'cmdb apply -f snippet.conf --yes',
+      'cmdb apply -f fw1.yaml --concurrency 16 --yes',
     ],
     load: async () => (await import('./apply.js')).run,
   }),

@@ -15,6 +15,7 @@ export type {
   OutputFormat,
   OutStream,
   Planned,
+  PlanProblem,
   PlanStep,
   Printable,
   Read,

@@ -303,14 +303,23 @@ export async function printPlan(data: Planned, run: Run, options: ShapeOptions, 
     if (!data.preview) {
       const plan = planObject(data.plan, data.facts);
       await to.emit(
-        { kind: 'object', object: { ...plan, ...(data.requests ? { requests: data.requests } : {}) } },
+        {
+          kind: 'object',
+          object: {
+            ...plan,
+            ...(data.requests ? { requests: data.requests } : {}),
+            ...(data.problems?.length ? { problems: data.problems } : {}),
+          },
+        },
         options,
       );
     }
+    for (const problem of data.problems ?? []) to.warn(problem.message);
     return;
   }
   await to.emit({ kind: 'text', text: formatPlan(data.plan, run.color, data.facts) }, options);
   to.notice(planSummary(data));
+  for (const problem of data.problems ?? []) to.warn(problem.message);
   if (data.requests?.length) await to.emit({ kind: 'text', text: `\n${formatRequestLines(data.requests)}` }, options);
 }
 
@@ -349,17 +358,17 @@ export async function printApplied(data: Applied, run: Run, options: ShapeOption
   if (data.nothingToDo) return;
   if (data.failed)
     to.error({ ...data.failed.error, message: `${stepInWords(data.failed)} failed: ${data.failed.error.message}` });
+  for (const other of data.alsoFailed ?? [])
+    to.error({ ...other.error, message: `${stepInWords(other)} failed: ${other.error.message}` });
   if (data.interrupted) to.warn('interrupted');
   if (data.aborted) to.notice('the transaction was aborted: nothing was changed on the device');
-  const total =
-    data.applied.length +
-    data.notApplied.length +
-    data.unknown.length +
-    (data.failed?.table && data.failed.outcome !== 'unknown' ? 1 : 0);
+  // Each change once: made, failed (a transaction that failed is no change of the plan), not made, or unknown.
+  const failed = data.failed?.table && data.failed.outcome !== 'unknown' ? 1 : 0;
+  const total = data.applied.length + data.notApplied.length + data.unknown.length + failed;
   const unknown = data.unknown.length ? `; unknown (the device may still apply them): ${data.unknown.length}` : '';
   to.notice(
-    `applied ${data.applied.length} of ` +
-      `${total} changes${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
+    `applied ${data.applied.length} of ${total} changes${failed ? `; failed: ${failed}` : ''}` +
+      `${data.notApplied.length ? `; not applied: ${data.notApplied.length}` : ''}${unknown}`,
   );
 }
 

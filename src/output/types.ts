@@ -165,6 +165,22 @@ export interface Planned {
   preview?: boolean;
   /** A dry run: the requests the plan makes. */
   requests?: PlannedRequest[];
+  /**
+   * The plan's reference problems (CLI.md "The plan is checked before anything is sent"): a warning
+   * each for people, `problems` beside the plan for scripts.
+   */
+  problems?: PlanProblem[];
+}
+
+/** A reference problem of a plan: an object that names what nobody has, or what the plan deletes. */
+export interface PlanProblem {
+  kind: string;
+  vdom: string | null;
+  table: string;
+  key: unknown;
+  field: string;
+  value: unknown;
+  message: string;
 }
 
 /**
@@ -183,6 +199,8 @@ export interface Applied {
   interrupted: boolean;
   /** The plan was empty: people were told with the plan, scripts get an empty report. */
   nothingToDo?: boolean;
+  /** Writes that failed beside `failed` (several ran at once); each is also in `notApplied`. */
+  alsoFailed?: (PlanStep & { error: ErrorReport })[];
 }
 
 /** One table of a config document, as a preview shows it. */

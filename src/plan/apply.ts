@@ -15,7 +15,10 @@ import {
   type Outcome,
 } from '../outcome/index.js';
 import type { Applied, ErrorReport } from '../output/index.js';
-import { redactStep, type Step } from './plan.js';
+import { runScheduled } from '../request/bulk.js';
+import { orderMoves } from './order.js';
+import { requestOf, redactStep, type Step } from './plan.js';
+import { readKeys } from './read.js';
 
 /**
  * A write that failed, and why; `action: 'transaction'` when starting or committing a VDOM's
@@ -41,6 +44,8 @@ export interface ApplyReport {
   aborted: boolean;
   /** The run was interrupted (SIGINT/SIGTERM) before it finished. */
   interrupted: boolean;
+  /** Writes that failed beside `failed` (several run at once), each also in `not_applied`. */
+  also_failed: FailedStep[];
 }
 
 export interface ApplyOptions {
@@ -58,11 +63,28 @@ export interface ApplyOptions {
   onApplied?: (step: Step) => void;
   /** How the read back of a lost answer waits (tests). */
   judge?: JudgeOptions;
+  /**
+   * For each step, the positions of the steps it waits for (the reference library's `waits()`); without,
+   * each step waits for the one before it.
+   */
+  waits?: number[][];
+  /** Writes at once (without --atomic); 1 by default: one after another. */
+  concurrency?: number;
+  /** Tables written concurrently whose planned moves are worked out again once their creates have landed. */
+  placements?: Placement[];
 }
 
 /** An empty report, to fill. */
 export function emptyReport(): ApplyReport {
-  return { applied: [], failed: null, not_applied: [], unknown: [], aborted: false, interrupted: false };
+  return {
+    applied: [],
+    failed: null,
+    not_applied: [],
+    unknown: [],
+    aborted: false,
+    interrupted: false,
+    also_failed: [],
+  };
 }
 
 class Interrupted extends Error {}
@@ -108,43 +130,139 @@ const CHECK = {
   advice: "'cmdb diff' with the same document shows where the device stands: check it before applying again",
 };
 
+/** A keyed table whose order matters, written concurrently: its order is restored once its creates have landed. */
+export interface Placement {
+  vdom: string | null;
+  table: TableDef;
+  /** The document's order of the table's keys (objects it does not list stay where they are). */
+  order: (string | number)[];
+}
+
+/** The slot of a table of a VDOM, as orderSlot() files it. */
+const slotOf = (vdom: string | null, table: string) => `${vdom}\0${table}`;
+
+type Ran = { ok: true; step: AppliedStep } | { ok: false; failed: FailedStep } | { ok: true; skipped: true };
+
 /**
- * One write after another, stopping at the first failure or an interruption (after the write in
- * flight); what ran stays. A write whose answer is lost is read back: applied, the run goes on;
- * unknown (not there: the device may still apply it), it is the failure that stops the run, as is a
- * write that never reached the device (not applied).
+ * The writes of a plan, `concurrency` at once, each after the steps it waits for (`waits`, else the
+ * one before it) have succeeded; the creates and updates (and moves) first, then the tables of
+ * `placements` moved into the document's order as the device now holds them, then the deletes. After a
+ * failure or an interruption no new write starts; those in flight finish, and what ran stays. A write
+ * whose answer is lost is read back: applied, the run goes on; unknown (not there: the device may still
+ * apply it), it is a failure, as is a write that never reached the device (not applied).
  */
-async function applyInOrder(
+async function applyConcurrently(
   client: CmdbClient,
   steps: Step[],
   requests: ApiRequest[],
   options: ApplyOptions,
 ): Promise<ApplyReport> {
   const report = emptyReport();
-  for (let i = 0; i < steps.length; i++) {
-    if (options.signal?.aborted) {
-      report.interrupted = true;
-      report.not_applied = steps.slice(i);
-      return report;
-    }
-    let applied: AppliedStep = steps[i];
+  const failures: FailedStep[] = [];
+  let stopped = false;
+  const halted = () => stopped || !!options.signal?.aborted;
+  const placed = new Set((options.placements ?? []).map((p) => slotOf(p.vdom, p.table.path)));
+  /** A planned move of a placed table: worked out again once its creates have landed. */
+  const isPlacedMove = (step: Step) =>
+    step.action === 'move' && !(step as { placed?: true }).placed && placed.has(slotOf(step.vdom, step.table));
+  const write = async (step: Step & { placed?: true }, request: ApiRequest): Promise<Ran> => {
+    if (isPlacedMove(step)) return { ok: true, skipped: true };
     try {
-      await requestStep(client, undefined, requests[i]);
+      await requestStep(client, undefined, request);
+      options.onApplied?.(stripPlaced(step));
+      return { ok: true, step: stripPlaced(step) };
     } catch (error) {
-      const { error: shown, outcome } = await stepOutcome(client, steps[i], error, options);
+      const { error: shown, outcome } = await stepOutcome(client, step, error, options);
       if (outcome === 'applied') {
-        applied = { ...steps[i], outcome };
-      } else {
-        report.failed = { ...steps[i], error: shown, ...(outcome ? { outcome } : {}) };
-        if (outcome === 'unknown') report.unknown = [steps[i]];
-        report.not_applied = steps.slice(i + 1);
-        return report;
+        options.onApplied?.(stripPlaced(step));
+        return { ok: true, step: { ...stripPlaced(step), outcome } };
       }
+      stopped = true;
+      const failed = { ...stripPlaced(step), error: shown, ...(outcome ? { outcome } : {}) };
+      failures.push(failed);
+      return { ok: false, failed };
     }
-    report.applied.push(applied);
-    options.onApplied?.(steps[i]);
+  };
+  /** One phase: steps from..to (a slice of the plan), each waiting for the steps of the same phase it waits for. */
+  const phase = async (from: number, to: number): Promise<(Ran | undefined)[]> =>
+    runScheduled<Ran>({
+      count: to - from,
+      concurrency: Math.max(1, options.concurrency ?? 1),
+      waits: (i) =>
+        options.waits ? options.waits[from + i].filter((w) => w >= from).map((w) => w - from) : i ? [i - 1] : [],
+      work: (i) => write(steps[from + i], requests[from + i]),
+      succeeded: (ran) => ran.ok,
+      stopped: halted,
+    });
+  // The plan's deletes come after its other steps (the reference library keeps them there).
+  let firstDelete = steps.findIndex((s) => s.action === 'delete');
+  if (firstDelete < 0) firstDelete = steps.length;
+  const done: (Ran | undefined)[] = await phase(0, firstDelete);
+  const moved: AppliedStep[] = [];
+  const unplaced: Step[] = [];
+  for (const placement of options.placements ?? []) {
+    const slot = slotOf(placement.vdom, placement.table.path);
+    const planned = steps.filter((s) => s.action === 'move' && slotOf(s.vdom, s.table) === slot);
+    if (halted()) {
+      unplaced.push(...planned);
+      continue;
+    }
+    // The device's order read again; a table that cannot be read gets the planned moves.
+    const moves = await placementMoves(client, placement, options.signal).catch(() => planned);
+    for (const [n, move] of moves.entries()) {
+      if (halted()) {
+        unplaced.push(...moves.slice(n));
+        break;
+      }
+      const ran = await write({ ...move, placed: true }, requestOf(move, placement.table));
+      if ('step' in ran) moved.push(ran.step);
+    }
   }
+  if (!halted()) done.push(...(await phase(firstDelete, steps.length)));
+  done.forEach((ran, i) => {
+    if (ran && 'step' in ran && i < firstDelete) report.applied.push(ran.step);
+  });
+  report.applied.push(...moved);
+  done.forEach((ran, i) => {
+    if (ran && 'step' in ran && i >= firstDelete) report.applied.push(ran.step);
+  });
+  report.failed = failures[0] ?? null;
+  for (const failed of failures) if (failed.outcome === 'unknown') report.unknown.push(stripFailure(failed));
+  for (let i = 0; i < steps.length; i++) {
+    const ran = done[i];
+    if (!ran && !isPlacedMove(steps[i])) report.not_applied.push(steps[i]);
+  }
+  // The other writes that failed beside the first were not applied (or are unknown, above).
+  report.also_failed = failures.slice(1).filter((f) => f.outcome !== 'unknown');
+  report.not_applied.push(...report.also_failed.map(stripFailure));
+  report.not_applied.push(...unplaced);
+  report.interrupted = !!options.signal?.aborted && (report.not_applied.length > 0 || !!report.failed);
   return report;
+}
+
+/** A failed step as the plan had it. */
+function stripFailure(failed: FailedStep): Step {
+  const { error: _, outcome: __, ...step } = failed;
+  return step as Step;
+}
+
+/** A move of a placement as the plan would have it. */
+function stripPlaced<S extends Step>(step: S): S {
+  if (!('placed' in step)) return step;
+  const { placed: _, ...rest } = step as S & { placed?: true };
+  return rest as unknown as S;
+}
+
+/** The moves that put a table, as the device now orders it, in the document's order. */
+async function placementMoves(client: CmdbClient, placement: Placement, signal?: AbortSignal): Promise<Step[]> {
+  const { table, vdom } = placement;
+  const device = await readKeys(client, table, vdom === null ? undefined : [vdom], signal);
+  return orderMoves(device, placement.order).map((move) => ({
+    action: 'move' as const,
+    vdom,
+    table: table.path,
+    ...move,
+  }));
 }
 
 /**
@@ -312,7 +430,7 @@ export function applySteps(
   if (steps.length === 0) return Promise.resolve(emptyReport());
   return options.atomic
     ? applyAtomically(client, steps, requests, options)
-    : applyInOrder(client, steps, requests, options);
+    : applyConcurrently(client, steps, requests, options);
 }
 
 /**
@@ -335,6 +453,14 @@ export function appliedReport(
     failed,
     notApplied: shown(report.not_applied),
     unknown: shown(report.unknown),
+    ...(report.also_failed.length
+      ? {
+          alsoFailed: report.also_failed.map((f) => ({
+            ...(f.table === null ? f : redactStep(f as Step, tables)),
+            error: options.describe(f.error),
+          })),
+        }
+      : {}),
     aborted: report.aborted,
     interrupted: report.interrupted,
     nothingToDo: !!options.nothingToDo,

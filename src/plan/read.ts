@@ -4,7 +4,7 @@
 // read and what it could not, as values: the caller says what a failure means.
 import { isGlobal, namesOf, type TableDef } from '../catalogue/index.js';
 import type { CmdbClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, ConnectionError } from '../api/errors.js';
 import type { Device } from '../device/device.js';
 import { TableNames } from '../device/table-names.js';
 import { isFactoryObject } from '../catalogue/factory.js';
@@ -64,6 +64,31 @@ export async function readTable(
         : [];
     return { vdom: envelope.vdom ?? vdoms?.[i] ?? '', content };
   });
+}
+
+/** A keyed table's keys in the device's order (only the key asked for: a light read of a long table). */
+export async function readKeys(
+  client: CmdbClient,
+  table: TableDef,
+  vdoms: string[] | undefined,
+  signal?: AbortSignal,
+): Promise<(string | number)[]> {
+  const key = table.key!;
+  const read = () =>
+    client.request({
+      method: 'GET',
+      tablePath: table.path,
+      group: table.group,
+      query: { ...(vdoms ? { vdom: vdoms } : {}), format: [key] },
+      signal,
+    });
+  // A read is safe to send again: a kept-alive connection the device had just closed is tried once more.
+  const result = await read().catch((error: unknown) => {
+    if (error instanceof ConnectionError && error.reason === 'reset') return read();
+    throw error;
+  });
+  const results = result.envelopes[0]?.results;
+  return (Array.isArray(results) ? results.filter(isObject) : []).map((o) => o[key] as string | number);
 }
 
 /** The table under another of its names (SPEC.md's or the device's, CLI.md "Names"). */

@@ -115,3 +115,91 @@ export async function bulkItem(
   };
   return outcomes.sort((a, b) => at(a) - at(b));
 }
+
+/** Which steps of a schedule may start, and how each turned out. */
+export interface Schedule<R> {
+  /** How many steps: 0 .. count-1, started in that order among those ready. */
+  count: number;
+  concurrency: number;
+  /** The positions (all before i) of the steps step i waits for: each must have succeeded before it starts. */
+  waits?: (i: number) => readonly number[];
+  /** Runs step i; must not reject. */
+  work: (i: number) => Promise<R>;
+  /** Whether a finished step succeeded: only then may the steps waiting for it start. */
+  succeeded: (result: R) => boolean;
+  /** Whether no new step may start any more (a failure stops the run, an interruption); asked before each start. */
+  stopped?: () => boolean;
+}
+
+/**
+ * Runs the steps of a schedule, at most `concurrency` at once, each once every step it waits for has
+ * succeeded, the ready ones in position order. A step that was never started (what it waits for
+ * failed, or the run stopped) has no result.
+ */
+export async function runScheduled<R>(schedule: Schedule<R>): Promise<(R | undefined)[]> {
+  const { count, concurrency } = schedule;
+  const results: (R | undefined)[] = Array.from({ length: count }, () => undefined);
+  const missing = new Int32Array(count);
+  const dependants: number[][] = Array.from({ length: count }, () => []);
+  const ready = new MinHeap();
+  for (let i = 0; i < count; i++) {
+    const waits = schedule.waits?.(i) ?? [];
+    missing[i] = waits.length;
+    for (const w of waits) dependants[w].push(i);
+    if (!waits.length) ready.push(i);
+  }
+  let running = 0;
+  return new Promise((resolve) => {
+    const pump = () => {
+      while (running < concurrency && ready.size && !schedule.stopped?.()) {
+        const i = ready.pop();
+        running++;
+        void schedule.work(i).then((result) => {
+          results[i] = result;
+          running--;
+          if (schedule.succeeded(result)) for (const d of dependants[i]) if (--missing[d] === 0) ready.push(d);
+          pump();
+        });
+      }
+      if (running === 0) resolve(results);
+    };
+    pump();
+  });
+}
+
+/** The smallest position first. */
+class MinHeap {
+  private readonly items: number[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(value: number): void {
+    const a = this.items;
+    a.push(value);
+    for (let i = a.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (a[parent] <= a[i]) break;
+      [a[parent], a[i]] = [a[i], a[parent]];
+      i = parent;
+    }
+  }
+  pop(): number {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop()!;
+    if (a.length) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && a[l] < a[m]) m = l;
+        if (r < a.length && a[r] < a[m]) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i], a[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

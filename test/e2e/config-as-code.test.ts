@@ -200,15 +200,15 @@ describe('diff and apply', () => {
     mark = emu.requests.length;
     const apply = await run('apply', '-f', exported);
     expectCode(apply, 0);
-    assert.deepEqual(
-      writes(since(mark)).map((r) => `${r.method} ${r.path} ${r.body}`),
-      [
-        `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
-        `PUT /api/v2/cmdb/${BINDINGS}/2 `,
-        `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
-        `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
-      ],
-    );
+    const sent = writes(since(mark)).map((r) => `${r.method} ${r.path} ${r.body}`);
+    // Writes that wait for nothing run at once; the move of the object created waits for its create.
+    assert.deepEqual([...sent].sort(), [
+      `POST /api/v2/cmdb/${BINDINGS} ${JSON.stringify(original)}`,
+      `PUT /api/v2/cmdb/${BINDINGS}/2 `,
+      `PUT /api/v2/cmdb/${DISK} {"max-log-file-size":20}`,
+      `PUT /api/v2/cmdb/${ACL}/deny-all {"comments":""}`,
+    ]);
+    assert.ok(sent.indexOf(`PUT /api/v2/cmdb/${BINDINGS}/2 `) > 0, 'the move after the create');
     assert.equal(json<{ applied: Obj[] }>(apply).applied.length, 4);
     expectCode(await run('diff', '-f', exported), 0);
 
@@ -246,9 +246,7 @@ describe('diff and apply', () => {
     );
   });
 
-  test('apply writes an object after the objects it names and --prune deletes in the reverse (user groups and their members)', {
-    todo: 'issue 30: apply orders writes by references',
-  }, async () => {
+  test('apply writes an object after the objects it names and --prune deletes in the reverse (user groups and their members)', async () => {
     // Alphabetically user/group comes before user/local: the group names a user the device does not have yet.
     const doc = file(
       'refs.yaml',
@@ -257,10 +255,22 @@ describe('diff and apply', () => {
     );
     expectCode(await run('apply', '-f', doc, '--yes'), 0);
     assert.deepEqual((emu.objects('user/group') as Obj[]).find((g) => g.name === 'staff')?.member, [{ name: 'carol' }]);
-    // Every group and user pruned: the groups (which name users) go first.
-    const none = file('no-users.yaml', 'vdoms:\n  root:\n    user/group: []\n    user/local: []\n');
+    // Every group and user pruned, and the VPN clients that name groups: what names an object goes first.
+    const none = file(
+      'no-users.yaml',
+      'vdoms:\n  root:\n    vpn.ipsec/vendorclient: []\n    user/group: []\n    user/local: []\n',
+    );
+    const mark = emu.requests.length;
     expectCode(await run('apply', '-f', none, '--prune', '--yes'), 0);
     assert.deepEqual([emu.objects('user/group'), emu.objects('user/local')], [[], []]);
+    const deleted = writes(since(mark)).map((r) => r.path.split('/cmdb/')[1]);
+    const at = (path: string) => deleted.indexOf(path);
+    for (const [user, used] of [
+      ['vpn.ipsec/vendorclient/corp.example.com', 'user/group/vpn-users'],
+      ['user/group/vpn-users', 'user/local/alice'],
+      ['user/group/staff', 'user/local/carol'],
+    ])
+      assert.ok(at(user) >= 0 && at(user) < at(used), `${user} before ${used}: ${deleted.join(' ')}`);
   });
 
   test('an export re-applied with --prune to a changed device restores it (both VDOMs)', async () => {
@@ -296,7 +306,8 @@ describe('diff and apply', () => {
         },
       }),
     );
-    const r = await run('apply', '-f', doc);
+    // One write at a time: the failure stops the run before the next write starts.
+    const r = await run('apply', '-f', doc, '--concurrency', '1');
     expectCode(r, 7);
     const report = json<{ applied: Obj[]; failed: Obj & { error: Obj }; not_applied: Obj[] }>(r);
     assert.deepEqual(
@@ -342,6 +353,8 @@ describe('diff and apply', () => {
     assert.equal(report.failed.key, 70);
     assert.equal(report.not_applied.length, 3);
     assert.match(r.stderr, /nothing was changed/);
+    // Each of the 4 changes counted once: the one that failed, and the 3 aborted with it.
+    assert.match(r.stderr, /applied 0 of 4 changes; failed: 1; not applied: 3\n/);
     sameText((await run('export', '--vdom', '*')).stdout, before, 'read back');
     assert.deepEqual(json(await run('transactions', ACL)), [], 'no transaction left open');
   });

@@ -184,9 +184,7 @@ describe('a full export restored onto a fresh device', () => {
 });
 
 describe('the demo export restored onto a device that has only its factory objects', () => {
-  test('apply --prune of a full export onto --seed empty succeeds in one run, and the device is then in sync', {
-    todo: 'issue 30: apply orders writes by references; issue 33 item 5: what the API cannot create is not counted',
-  }, async () => {
+  test('apply --prune of a full export onto --seed empty succeeds in one run, and the device is then in sync', async () => {
     const [demo, empty] = await Promise.all([
       startEmulator({ port: 0, seed: 'demo' }),
       startEmulator({ port: 0, seed: 'empty' }),

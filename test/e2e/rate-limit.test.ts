@@ -14,7 +14,7 @@ import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 // Named objects, a set to the device: a bulk run sends them --concurrency at a time (a table whose
-// order matters is created one at a time).
+// order matters to the device is created one at a time).
 const TABLE = 'firewall/address';
 const N = 40;
 const PARALLEL = 8;

@@ -10,6 +10,8 @@ export interface FaultProxy {
   url: string;
   /** How many requests each fault hit. */
   stats: Record<Fault, number>;
+  /** The most held requests (`hold`) the device had received at once whose answers the client had not yet been given. */
+  mostInFlight: number;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,8 @@ export interface FaultOptions {
   rate?: number;
   /** Chooses the fault of each request from its first bytes (the request line and headers) instead of at random. */
   choose?: (head: string) => Fault;
+  /** Milliseconds to hold each answer before the client gets it, from the request's first bytes (a slow link). */
+  hold?: (head: string) => number;
 }
 
 /** mulberry32: a small, well-mixed 32-bit generator, enough to make faults reproducible. */
@@ -41,6 +45,8 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
   const rate = options.rate ?? 0.1;
   const stats: Record<Fault, number> = { pass: 0, before: 0, after: 0 };
   const sockets = new Set<Socket>();
+  let inFlight = 0;
+  const proxy = { mostInFlight: 0 };
   const decide = (head: string): Fault => {
     const r = random();
     const fault: Fault = options.choose ? options.choose(head) : r < rate / 2 ? 'before' : r < rate ? 'after' : 'pass';
@@ -59,25 +65,48 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
     // bytes the client sends after the previous answer began.
     let phase: 'idle' | 'request' | 'response' = 'idle';
     let fault: Fault = 'pass';
+    let held = 0;
+    // The answer's bytes in order, each after the hold of its request.
+    let gate: Promise<unknown> = Promise.resolve();
+    let counted = false;
+    const settle = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
     const reset = () => {
       client.resetAndDestroy();
       upstream.destroy();
     };
     client.on('data', (chunk) => {
       if (phase !== 'request') {
-        fault = decide(chunk.toString('latin1'));
+        const head = chunk.toString('latin1');
+        fault = decide(head);
+        held = options.hold?.(head) ?? 0;
         phase = 'request';
         if (fault === 'before') return reset();
+        settle();
+        if (held) {
+          counted = true;
+          proxy.mostInFlight = Math.max(proxy.mostInFlight, ++inFlight);
+        }
       }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
+      if (phase !== 'response' && held) {
+        const wait = held;
+        gate = gate.then(() => new Promise((resolve) => setTimeout(resolve, wait)));
+      }
       phase = 'response';
-      if (fault === 'after') return reset();
-      client.write(chunk);
+      if (fault === 'after') return (settle(), reset());
+      gate = gate.then(() => {
+        settle();
+        if (!client.destroyed) client.write(chunk);
+      });
     });
     client.on('end', () => upstream.end());
-    upstream.on('end', () => client.end());
+    upstream.on('end', () => void gate.then(() => client.end()));
+    client.on('close', settle);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -86,6 +115,9 @@ export async function startFaultProxy(options: FaultOptions): Promise<FaultProxy
   return {
     url: `http://127.0.0.1:${address.port}`,
     stats,
+    get mostInFlight() {
+      return proxy.mostInFlight;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

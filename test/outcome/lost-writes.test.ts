@@ -155,7 +155,8 @@ test('apply: a create timed out and not found is reported in "unknown" (and fail
     stdin: JSON.stringify(doc),
     faults: [postOnce(timeout())],
   });
-  const code = await runCommand(ctx, 'apply', { tables: [] }, { file: '-', yes: true });
+  // One write at a time: the outcome of the first decides whether the second is sent.
+  const code = await runCommand(ctx, 'apply', { tables: [] }, { file: '-', yes: true, concurrency: '1' });
   assert.equal(code, 3, io.err());
   const report = JSON.parse(io.out()) as {
     applied: Obj[];
@@ -194,7 +195,8 @@ test('apply: a create timed out and delivered late is applied, and the run goes 
     stdin: JSON.stringify(doc),
     faults: [postOnce(timeout())],
   });
-  const code = await runCommand(ctx, 'apply', { tables: [] }, { file: '-', yes: true });
+  // One write at a time: the outcome of the first decides whether the second is sent.
+  const code = await runCommand(ctx, 'apply', { tables: [] }, { file: '-', yes: true, concurrency: '1' });
   assert.equal(code, 0, io.err());
   const report = JSON.parse(io.out()) as { applied: Obj[]; unknown: Obj[] };
   assert.deepEqual(

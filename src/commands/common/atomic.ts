@@ -11,6 +11,7 @@ import { vdomsFor, type WriteOptions } from './request.js';
 /** One write of a bulk command run with --atomic. */
 export type BulkWrite =
   | { action: 'create'; key: string | number | null; object: Record<string, unknown> }
+  | { action: 'update'; key: string | number; changes: Record<string, { from: unknown; to: unknown }> }
   | { action: 'delete'; key: string | number };
 
 /**
@@ -32,13 +33,18 @@ export async function runAtomically(
   }
   const vdom = vdoms?.[0] ?? '';
   const base = { tablePath: table.path, group: table.group, query: vdoms ? { vdom: vdoms } : {} };
-  const steps: Step[] = writes.map((w) =>
-    w.action === 'create'
-      ? { action: 'create', vdom, table: table.path, key: w.key, object: w.object }
-      : { action: 'delete', vdom, table: table.path, key: w.key },
-  );
+  const steps: Step[] = writes.map((w) => ({ ...w, vdom, table: table.path }));
   const requests: ApiRequest[] = writes.map((w) =>
-    w.action === 'create' ? { ...base, method: 'POST', body: w.object } : { ...base, method: 'DELETE', mkey: w.key },
+    w.action === 'create'
+      ? { ...base, method: 'POST', body: w.object }
+      : w.action === 'update'
+        ? {
+            ...base,
+            method: 'PUT',
+            mkey: w.key,
+            body: Object.fromEntries(Object.entries(w.changes).map(([name, c]) => [name, c.to])),
+          }
+        : { ...base, method: 'DELETE', mkey: w.key },
   );
   const client = await ctx.device().client();
   // A dry run shows the writes (the client keeps them); there is no transaction to open.

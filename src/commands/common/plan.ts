@@ -5,8 +5,10 @@
 import { nearestNames } from '../../catalogue/index.js';
 import { UsageError } from '../../errors.js';
 import { isObject, keyId, keyOf } from '../../objects/normalize.js';
-import { objectSlot, stepInWords, type PlanFacts } from '../../output/index.js';
+import { objectSlot, stepInWords, type PlanFacts, type PlanProblem } from '../../output/index.js';
 import { computePlan, type Comparison, type PlannedTables } from '../../plan/plan.js';
+import { checkReferences } from '../../plan/prepare.js';
+import { parseConcurrency } from '../../request/bulk.js';
 import { readCurrent } from '../../plan/read.js';
 import type { Context } from '../../run/context.js';
 import { readDesiredFrom, type Desired, type DesiredSource } from './desired.js';
@@ -20,6 +22,13 @@ export interface PlanSource extends DesiredSource {
   ignoreFields?: string;
   /** Send the document's plain-text secrets as updates. */
   setSecrets?: boolean;
+  /** `--concurrency N`: requests at once (the reads of the reference checks; apply's writes). */
+  concurrency?: string;
+}
+
+/** `--concurrency N` of diff and apply: 8 unless given. */
+export function planConcurrency(opts: PlanSource): number {
+  return opts.concurrency === undefined ? 8 : parseConcurrency(opts.concurrency);
 }
 
 /** `--ignore-fields a,b` as names; nothing, or only commas, is a usage error. */
@@ -60,7 +69,7 @@ export async function planFor(
   ctx: Context,
   opts: PlanSource,
   tableInputs: string[],
-): Promise<{ desired: Desired; planned: PlannedTables; facts: PlanFacts }> {
+): Promise<{ desired: Desired; planned: PlannedTables; facts: PlanFacts; comparisons: Comparison[] }> {
   const ignored = fieldList(opts.ignoreFields);
   const desired = await readDesiredFrom(ctx, opts, tableInputs);
   checkFieldNames(ignored, desired);
@@ -98,7 +107,30 @@ export async function planFor(
         .map((s) => `${s.field} of ${stepInWords({ action: '', ...s }).trimStart()}`)
         .join(', ')}`,
     );
-  return { desired, planned, facts: planFacts(planned, current.comparisons) };
+  return { desired, planned, facts: planFacts(planned, current.comparisons), comparisons: current.comparisons };
+}
+
+/**
+ * The plan's reference problems (CLI.md "The plan is checked before anything is sent"), the tables and
+ * users the check needs read first; what could not be checked is said once each, on stderr.
+ */
+export async function planProblems(
+  ctx: Context,
+  planned: PlannedTables,
+  comparisons: readonly Comparison[],
+  concurrency: number,
+): Promise<PlanProblem[]> {
+  const { problems, unchecked } = await checkReferences(ctx.device(), planned.steps, comparisons, { concurrency });
+  for (const u of unchecked) ctx.out.notice(u.message);
+  return problems.map(({ kind, vdom, table, key, field, value, message }) => ({
+    kind,
+    vdom,
+    table,
+    key,
+    field,
+    value,
+    message,
+  }));
 }
 
 /**
