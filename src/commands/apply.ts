@@ -2,10 +2,13 @@
 // device match. The work is the plan library's (src/plan: read the device, plan, check, order, apply,
 // the report); this command chooses the source, asks the one question and hands the printer the plan
 // and the report.
+import type { ApiRequest } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { TableDef } from '../catalogue/index.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { PlanProblem } from '../output/index.js';
 import { appliedReport, applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
-import { planIsEmpty, redactPlan, requestOf } from '../plan/plan.js';
+import { planIsEmpty, redactPlan, requestOf, type Step } from '../plan/plan.js';
 import { sendable } from '../plan/prepare.js';
 import { declined, type Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
@@ -24,6 +27,33 @@ function refused(problems: PlanProblem[]): UsageError {
     `the plan has ${n} reference problem${n === 1 ? '' : 's'} (listed above): nothing was sent`,
     'fix the document, or --force to send the plan anyway',
   );
+}
+
+/** Whether the device refused a write for a reference (-3/-651 naming a missing object, -23 in use). */
+function aboutReferences(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === -23 || error.code === -651 || error.missingReference);
+}
+
+/**
+ * The writes the device refused for a reference (sent with --force, or changed meanwhile), explained as
+ * a single write's refusal is: the field, the value and where it was looked for; a delete's users.
+ */
+async function explainRefusals(
+  ctx: Context,
+  report: ApplyReport,
+  sent: { steps: Step[]; requests: ApiRequest[]; tables: Map<string, TableDef> },
+) {
+  const failures = [report.failed, ...report.also_failed].filter((f) => f && aboutReferences(f.error));
+  if (!failures.length) return;
+  const { explainRefusal } = await import('./common/refusals.js');
+  const id = (s: { action: string; vdom: string | null; table: string | null; key: unknown }) =>
+    `${s.action}\0${s.vdom}\0${s.table}\0${String(s.key)}`;
+  const index = new Map(sent.steps.map((step, i) => [id(step), i]));
+  for (const failed of failures) {
+    const i = index.get(id(failed!));
+    const table = failed!.table === null ? undefined : sent.tables.get(failed!.table);
+    if (i !== undefined && table) failed!.error = await explainRefusal(ctx, table, sent.requests[i], failed!.error);
+  }
 }
 
 /**
@@ -96,6 +126,7 @@ export async function run(
   } finally {
     interrupt.release();
   }
+  await explainRefusals(ctx, report, { steps, requests, tables: planned.tables });
   await ctx.out.print(appliedReport(report, planned.tables, { describe: describeError }));
   if (report.interrupted) return interrupt.exitCode() ?? 130;
   if (report.failed) return describeError(report.failed.error).exit;

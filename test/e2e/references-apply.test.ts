@@ -154,9 +154,12 @@ describe('apply with references, onto a device that has only its factory objects
     const dry = await run('apply', '-f', bad, '--dry-run');
     expectCode(dry, 2);
     assert.match(dry.stderr, /srcaddr names "nope"/);
-    // --force sends the plan anyway: the device refuses the policy itself.
+    // --force sends the plan anyway: the device refuses the policy itself, explained as a single write's
+    // refusal is (the field, the value, where it was looked for), exit 7.
     const forced = await run('apply', '-f', bad, '--yes', '--force', '-o', 'json');
-    assert.notEqual(forced.code, 2, forced.stderr);
+    expectCode(forced, 7);
+    assert.match(forced.stderr, /srcaddr names \\"nope\\", which is not in firewall\/address, firewall\/addrgrp/);
+    assert.match(forced.stderr, /"code":-3,.*"cli_error":"node_check_object fail! for name nope/);
     assert.ok(writes(emu.requests.slice(mark)).length > 0);
   });
 
