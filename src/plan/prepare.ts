@@ -146,7 +146,26 @@ export function sendable(planned: PlannedTables, comparisons: readonly Compariso
     find: options.find,
     current: currentObjects(comparisons),
   });
-  return { steps, waits, placements: options.concurrency > 1 ? placementsOf(planned, comparisons) : [] };
+  const placements = options.concurrency > 1 ? placementsOf(planned, comparisons) : [];
+  keepInsertionOrder(steps, waits, new Set(placements.map((p) => orderSlot(p.vdom, p.table.path))));
+  return { steps, waits, placements };
+}
+
+/**
+ * Each create of a table that is not placed afterwards waits for the table's create before it: the
+ * device lists such a table in the order its objects were made (what `show` and a backup print), so a
+ * restore leaves them as the document has them; different tables are still written at once.
+ */
+function keepInsertionOrder(steps: readonly Step[], waits: number[][], placed: ReadonlySet<string>): void {
+  const last = new Map<string, number>();
+  steps.forEach((step, i) => {
+    if (step.action !== 'create') return;
+    const slot = orderSlot(step.vdom, step.table);
+    if (placed.has(slot)) return;
+    const before = last.get(slot);
+    if (before !== undefined && !waits[i].includes(before)) waits[i] = [...waits[i], before].sort((a, b) => a - b);
+    last.set(slot, i);
+  });
 }
 
 /**

@@ -316,18 +316,25 @@ describe('writes that wait for nothing are sent at once', () => {
     }
   });
 
-  test('apply: writes of unrelated objects overlap; a top-down table is written one object at a time', async () => {
+  test("apply: writes of unrelated tables overlap, a table's creates in the document's order; a top-down table one object at a time", async () => {
     const proxy = await slowLink();
     try {
       const env = isolatedEnv({ CMDB_HOST: proxy.url, CMDB_TOKEN: emu.token });
-      const addresses = Array.from(
-        { length: 12 },
-        (_, i) => `      - name: a${i}\n        subnet: 10.7.${i}.0 255.255.255.0\n`,
-      );
+      const names = [5, 3, 11, 0, 8, 1];
+      const addresses = names.map((i) => `      - name: a${i}\n        subnet: 10.7.${i}.0 255.255.255.0\n`);
+      const services = names.map((i) => `      - name: s${i}\n        tcp-portrange: '${1000 + i}'\n`);
       const doc = join(dir, 'addresses.yaml');
-      writeFileSync(doc, `vdoms:\n  root:\n    firewall/address:\n${addresses.join('')}`);
+      writeFileSync(
+        doc,
+        `vdoms:\n  root:\n    firewall/address:\n${addresses.join('')}    firewall.service/custom:\n${services.join('')}`,
+      );
       expectCode(await runInProcess(['apply', '-f', doc, '--yes', '-o', 'json'], { env }), 0);
       assert.ok(proxy.mostInFlight > 1, `requests in flight at once: ${proxy.mostInFlight}`);
+      // The device lists a table in the order its objects were made: as the document has them.
+      assert.deepEqual(
+        (emu.objects('firewall/address', 'root') as Obj[]).map((o) => o.name).filter((n) => /^a\d/.test(String(n))),
+        names.map((i) => `a${i}`),
+      );
 
       const policies = Array.from(
         { length: 4 },

@@ -259,7 +259,7 @@ describe('writes refused for a reference: the field, the value and where, exit 7
     assert.match(r.stderr, /srcintf names "portX", which is not in system\/interface/);
   });
 
-  test('a bulk create: the item refused exits 7 after every item', async () => {
+  test('a bulk create: checked before sending (exit 2); with --force the item refused exits 7 after every item', async () => {
     const dir = tempDir('cmdb-refs-');
     const file = join(dir, 'routes.json');
     writeFileSync(
@@ -270,9 +270,13 @@ describe('writes refused for a reference: the field, the value and where, exit 7
       ]),
     );
     const d = await device();
-    const r = await run(['create', 'router/static', '-f', file, '-o', 'json'], d.env);
+    const checked = await run(['create', 'router/static', '-f', file, '-o', 'json'], d.env);
+    assert.equal(checked.code, 2, checked.stderr);
+    assert.match(checked.stderr, /router\/static 72 device names system\/interface "no-such-port"/);
+    const r = await run(['create', 'router/static', '-f', file, '--force', '-o', 'json'], d.env);
     assert.equal(r.code, 7, r.stderr);
     assert.match(r.stdout + r.stderr, /device names \\?"no-such-port\\?"/);
+    assert.match(r.stdout, /"seq-num":71|"mkey":71/, 'the other item was created');
   });
 
   test('a create missing an attribute names the required fields the body lacks', async () => {
