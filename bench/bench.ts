@@ -16,6 +16,7 @@ import { allTables, findTable } from '../src/catalogue/index.js';
 import { yamlText } from '../src/output/yaml.js';
 import { writeConf } from '../src/syntax/index.js';
 import { keyringSkip, startKeyring, type PrivateKeyring } from '../test/helpers/keyring.js';
+import { benchEnv } from './home.js';
 import { measureReferences } from './references.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -121,14 +122,7 @@ async function peakRss(cmd: Command): Promise<number> {
 }
 
 const home = mkdtempSync(join(tmpdir(), 'cmdb-bench-'));
-const baseEnv: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  HOME: home,
-  LANG: 'C.UTF-8',
-  XDG_CONFIG_HOME: join(home, 'c'),
-  XDG_STATE_HOME: join(home, 's'),
-  XDG_CACHE_HOME: join(home, 'k'),
-};
+const baseEnv = benchEnv(home);
 const node = (label: string, args: string[], env = baseEnv): Command => ({ label, args, env });
 const cli = (args: string[], env = baseEnv): Command => node(`cmdb ${args.join(' ')}`, [bin, ...args], env);
 const bare = node('node -e 0', ['-e', '0']);

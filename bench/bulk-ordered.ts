@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchEnv } from './home.js';
 
 const args = process.argv.slice(2);
 const root = resolve(args.find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('../../', import.meta.url)));
@@ -48,15 +49,10 @@ const link = createServer((req, res) => {
 await new Promise<void>((done) => link.listen(0, '127.0.0.1', done));
 const dir = mkdtempSync(join(tmpdir(), 'cmdb-bulk-ordered-'));
 const home = join(dir, 'home');
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, 'c'),
-  XDG_STATE_HOME: join(home, 's'),
-  XDG_CACHE_HOME: join(home, 'k'),
+const env = benchEnv(home, {
   CMDB_HOST: `http://127.0.0.1:${(link.address() as AddressInfo).port}`,
   CMDB_TOKEN: emulator.token,
-};
+});
 try {
   const file = join(dir, 'patterns.json');
   writeFileSync(file, JSON.stringify(Array.from({ length: OBJECTS }, (_, i) => ({ id: i + 1, name: `p${i + 1}` }))));

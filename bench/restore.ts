@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchEnv } from './home.js';
 
 const args = process.argv.slice(2);
 const root = resolve(args.find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('../../', import.meta.url)));
@@ -54,15 +55,10 @@ const { startEmulator } = (await import(
 const emulator = await startEmulator({ port: 0, seed: 'empty', recordRequests: false });
 const dir = mkdtempSync(join(tmpdir(), 'cmdb-restore-'));
 const home = join(dir, 'home');
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, 'c'),
-  XDG_STATE_HOME: join(home, 's'),
-  XDG_CACHE_HOME: join(home, 'k'),
+const env = benchEnv(home, {
   CMDB_HOST: emulator.url,
   CMDB_TOKEN: emulator.token,
-};
+});
 // Asynchronous: the emulator in this process answers while the CLI runs.
 const cmdb = (...argv: string[]) =>
   new Promise<void>((done, failed) => {
