@@ -3,16 +3,16 @@
 // the report); this command chooses the source, asks the one question and hands the printer the plan
 // and the report.
 import type { ApiRequest } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
 import type { TableDef } from '../catalogue/index.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { PlanProblem } from '../output/index.js';
-import { appliedReport, applySteps, emptyReport, type ApplyReport } from '../plan/apply.js';
+import { appliedReport, applySteps, emptyReport, type ApplyReport, type FailedStep } from '../plan/apply.js';
 import { planIsEmpty, redactPlan, requestOf, type Step } from '../plan/plan.js';
 import { sendable } from '../plan/prepare.js';
 import { declined, type Context } from '../run/context.js';
 import { describeError } from '../run/hints.js';
 import { planConcurrency, planFor, planProblems, type PlanSource } from './common/plan.js';
+import { explainWrite } from './common/request.js';
 
 export interface ApplyOptions extends PlanSource {
   atomic?: boolean;
@@ -29,30 +29,23 @@ function refused(problems: PlanProblem[]): UsageError {
   );
 }
 
-/** Whether the device refused a write for a reference (-3/-651 naming a missing object, -23 in use). */
-function aboutReferences(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === -23 || error.code === -651 || error.missingReference);
-}
-
 /**
- * The writes the device refused for a reference (sent with --force, or changed meanwhile), explained as
- * a single write's refusal is: the field, the value and where it was looked for; a delete's users.
+ * The writes the device refused (sent with --force, or changed meanwhile), explained as a single
+ * write's refusal is: the field, the value and where it was looked for; a delete's users.
  */
 async function explainRefusals(
   ctx: Context,
   report: ApplyReport,
   sent: { steps: Step[]; requests: ApiRequest[]; tables: Map<string, TableDef> },
 ) {
-  const failures = [report.failed, ...report.also_failed].filter((f) => f && aboutReferences(f.error));
+  const failures = [report.failed, ...report.also_failed].filter((f): f is FailedStep & Step => !!f?.table);
   if (!failures.length) return;
-  const { explainRefusal } = await import('./common/refusals.js');
-  const id = (s: { action: string; vdom: string | null; table: string | null; key: unknown }) =>
-    `${s.action}\0${s.vdom}\0${s.table}\0${String(s.key)}`;
+  const id = (s: Step) => `${s.action}\0${s.vdom}\0${s.table}\0${String(s.key)}`;
   const index = new Map(sent.steps.map((step, i) => [id(step), i]));
   for (const failed of failures) {
-    const i = index.get(id(failed!));
-    const table = failed!.table === null ? undefined : sent.tables.get(failed!.table);
-    if (i !== undefined && table) failed!.error = await explainRefusal(ctx, table, sent.requests[i], failed!.error);
+    const i = index.get(id(failed));
+    const table = sent.tables.get(failed.table);
+    if (i !== undefined && table) failed.error = await explainWrite(ctx, table, sent.requests[i], failed.error);
   }
 }
 

@@ -140,7 +140,12 @@ function explainable(err: unknown): err is ApiError {
 }
 
 /** A refusal in words that say what to fix (src/commands/common/refusals.ts), loaded only for one. */
-async function explainWrite(ctx: Context, table: TableDef, req: Omit<ApiRequest, 'tablePath' | 'group'>, err: unknown) {
+export async function explainWrite(
+  ctx: Context,
+  table: TableDef,
+  req: Omit<ApiRequest, 'tablePath' | 'group'>,
+  err: unknown,
+) {
   if (!explainable(err)) return err;
   return (await import('./refusals.js')).explainRefusal(ctx, table, req, err);
 }
